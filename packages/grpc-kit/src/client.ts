@@ -1,0 +1,50 @@
+import { ChannelCredentials, Client, Metadata, type ServiceError } from "@grpc/grpc-js";
+import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
+import { fromServiceError } from "./status.js";
+
+export interface CallOptions {
+  /** Overrides the client's deadline for this call. */
+  deadlineMs?: number;
+  metadata?: Metadata;
+}
+
+/** A promise per method; every call has a deadline and fails as an AuthError. */
+export type ServiceClient<D extends ServiceDefinition> = {
+  [K in keyof D]: (request: RequestOf<D[K]>, options?: CallOptions) => Promise<ResponseOf<D[K]>>;
+} & { close(): void };
+
+export interface ClientOptions {
+  /** Milliseconds a call may take before it fails with `service.unavailable`. */
+  deadlineMs: number;
+  credentials?: ChannelCredentials;
+}
+
+export function createServiceClient<D extends ServiceDefinition>(
+  definition: D,
+  address: string,
+  options: ClientOptions,
+): ServiceClient<D> {
+  const client = new Client(address, options.credentials ?? ChannelCredentials.createInsecure(), {
+    "grpc.keepalive_time_ms": 30_000,
+    "grpc.keepalive_timeout_ms": 5_000,
+  });
+  const methods: Record<string, unknown> = { close: () => client.close() };
+  for (const [name, method] of Object.entries(definition)) {
+    methods[name] = (request: unknown, callOptions: CallOptions = {}) =>
+      new Promise((resolve, reject) => {
+        client.makeUnaryRequest(
+          method.path,
+          method.requestSerialize,
+          method.responseDeserialize,
+          request,
+          callOptions.metadata ?? new Metadata(),
+          { deadline: Date.now() + (callOptions.deadlineMs ?? options.deadlineMs) },
+          (error: ServiceError | null, response?: unknown) => {
+            if (error) reject(fromServiceError(error));
+            else resolve(response);
+          },
+        );
+      });
+  }
+  return methods as ServiceClient<D>;
+}

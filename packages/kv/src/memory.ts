@@ -1,0 +1,119 @@
+import { type Clock, type Counter, type KeyValueStore, systemClock } from "./store.js";
+
+type Entry = { value: string; expiresAt: number } | { members: Set<string>; expiresAt: number };
+
+/**
+ * The in-process KeyValueStore of the embedded default: one process, nothing kept across restarts,
+ * the same behaviour as the Redis store. Expired keys are dropped when read and swept once a minute.
+ */
+export class MemoryKeyValueStore implements KeyValueStore {
+  readonly #entries = new Map<string, Entry>();
+  readonly #clock: Clock;
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(clock: Clock = systemClock) {
+    this.#clock = clock;
+    this.#sweeper = setInterval(() => this.#sweep(), 60_000);
+    this.#sweeper.unref();
+  }
+
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && entry.expiresAt <= this.#clock.now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #string(key: string): string | null {
+    const entry = this.#live(key);
+    return entry && "value" in entry ? entry.value : null;
+  }
+
+  #sweep(): void {
+    const now = this.#clock.now();
+    for (const [key, entry] of this.#entries) {
+      if (entry.expiresAt <= now) this.#entries.delete(key);
+    }
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.#string(key);
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#entries.set(key, { value, expiresAt: this.#clock.now() + ttlMs });
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (this.#live(key)) return false;
+    this.#entries.set(key, { value, expiresAt: this.#clock.now() + ttlMs });
+    return true;
+  }
+
+  async take(key: string): Promise<string | null> {
+    const value = this.#string(key);
+    if (value !== null) this.#entries.delete(key);
+    return value;
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const existed = this.#live(key) !== undefined;
+    this.#entries.delete(key);
+    return existed;
+  }
+
+  async compareAndSet(key: string, expected: string, next: string | null, ttlMs: number): Promise<boolean> {
+    if (this.#string(key) !== expected) return false;
+    if (next === null) this.#entries.delete(key);
+    else this.#entries.set(key, { value: next, expiresAt: this.#clock.now() + ttlMs });
+    return true;
+  }
+
+  async increment(key: string, windowMs: number): Promise<Counter> {
+    const now = this.#clock.now();
+    const current = this.#string(key);
+    const expiresAt =
+      current === null ? now + windowMs : (this.#entries.get(key)?.expiresAt ?? now + windowMs);
+    const count = (current === null ? 0 : Number(current)) + 1;
+    this.#entries.set(key, { value: String(count), expiresAt });
+    return { count, ttlMs: expiresAt - now };
+  }
+
+  async readCounter(key: string): Promise<Counter> {
+    const entry = this.#live(key);
+    if (!entry || !("value" in entry)) return { count: 0, ttlMs: 0 };
+    return { count: Number(entry.value), ttlMs: entry.expiresAt - this.#clock.now() };
+  }
+
+  async addToSet(key: string, member: string, ttlMs: number): Promise<void> {
+    const entry = this.#live(key);
+    const expiresAt = this.#clock.now() + ttlMs;
+    if (entry && "members" in entry) {
+      entry.members.add(member);
+      entry.expiresAt = Math.max(entry.expiresAt, expiresAt);
+    } else {
+      this.#entries.set(key, { members: new Set([member]), expiresAt });
+    }
+  }
+
+  async removeFromSet(key: string, member: string): Promise<void> {
+    const entry = this.#live(key);
+    if (!entry || !("members" in entry)) return;
+    entry.members.delete(member);
+    if (entry.members.size === 0) this.#entries.delete(key);
+  }
+
+  async setMembers(key: string): Promise<string[]> {
+    const entry = this.#live(key);
+    return entry && "members" in entry ? [...entry.members] : [];
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#entries.clear();
+  }
+}

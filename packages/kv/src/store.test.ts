@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { KeyValueStore } from "./store.js";
+import { keyValueKinds } from "./testing.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
+  let store: KeyValueStore;
+  beforeEach(async () => {
+    store = await kind.open();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  describe("set and get", () => {
+    it("reads back what was set", async () => {
+      await store.set("a", "1", 10_000);
+      expect(await store.get("a")).toBe("1");
+    });
+
+    it("forgets a key after its lifetime", async () => {
+      await store.set("a", "1", 50);
+      await sleep(80);
+      expect(await store.get("a")).toBeNull();
+    });
+  });
+
+  describe("setIfAbsent", () => {
+    it("sets only the first time", async () => {
+      expect(await store.setIfAbsent("a", "1", 10_000)).toBe(true);
+      expect(await store.setIfAbsent("a", "2", 10_000)).toBe(false);
+      expect(await store.get("a")).toBe("1");
+    });
+
+    it("sets again once the key expired", async () => {
+      await store.setIfAbsent("a", "1", 50);
+      await sleep(80);
+      expect(await store.setIfAbsent("a", "2", 10_000)).toBe(true);
+    });
+  });
+
+  describe("take", () => {
+    it("gives the value to exactly one of many parallel callers", async () => {
+      await store.set("a", "1", 10_000);
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.take("a")));
+      expect(results.filter((value) => value === "1")).toHaveLength(1);
+      expect(await store.get("a")).toBeNull();
+    });
+  });
+
+  describe("delete", () => {
+    it("tells whether the key existed", async () => {
+      await store.set("a", "1", 10_000);
+      expect(await store.delete("a")).toBe(true);
+      expect(await store.delete("a")).toBe(false);
+    });
+  });
+
+  describe("compareAndSet", () => {
+    it("replaces the value only when it is still the expected one", async () => {
+      await store.set("a", "1", 10_000);
+      expect(await store.compareAndSet("a", "0", "2", 10_000)).toBe(false);
+      expect(await store.compareAndSet("a", "1", "2", 10_000)).toBe(true);
+      expect(await store.get("a")).toBe("2");
+    });
+
+    it("deletes when the next value is null", async () => {
+      await store.set("a", "1", 10_000);
+      expect(await store.compareAndSet("a", "1", null, 10_000)).toBe(true);
+      expect(await store.get("a")).toBeNull();
+    });
+
+    it("lets only one of many parallel callers win", async () => {
+      await store.set("a", "v0", 10_000);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.compareAndSet("a", "v0", `v${i + 1}`, 10_000)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it("fails on a missing key", async () => {
+      expect(await store.compareAndSet("missing", "1", "2", 10_000)).toBe(false);
+    });
+  });
+
+  describe("increment", () => {
+    it("counts from one within the window", async () => {
+      expect((await store.increment("c", 10_000)).count).toBe(1);
+      const second = await store.increment("c", 10_000);
+      expect(second.count).toBe(2);
+      expect(second.ttlMs).toBeGreaterThan(9_000);
+      expect(second.ttlMs).toBeLessThanOrEqual(10_000);
+    });
+
+    it("keeps the window of the first increment", async () => {
+      await store.increment("c", 200);
+      await sleep(100);
+      const counter = await store.increment("c", 10_000);
+      expect(counter.ttlMs).toBeLessThanOrEqual(200);
+    });
+
+    it("starts again after the window", async () => {
+      await store.increment("c", 50);
+      await sleep(80);
+      expect((await store.increment("c", 50)).count).toBe(1);
+    });
+
+    it("never loses a count under parallel increments", async () => {
+      const counts = await Promise.all(Array.from({ length: 50 }, () => store.increment("c", 10_000)));
+      expect(new Set(counts.map((c) => c.count)).size).toBe(50);
+      expect((await store.readCounter("c")).count).toBe(50);
+    });
+
+    it("reads zero for a counter that does not exist", async () => {
+      expect(await store.readCounter("none")).toEqual({ count: 0, ttlMs: 0 });
+    });
+  });
+
+  describe("sets", () => {
+    it("adds, lists and removes members", async () => {
+      await store.addToSet("s", "x", 10_000);
+      await store.addToSet("s", "y", 10_000);
+      expect((await store.setMembers("s")).sort()).toEqual(["x", "y"]);
+      await store.removeFromSet("s", "x");
+      expect(await store.setMembers("s")).toEqual(["y"]);
+    });
+
+    it("keeps the set as long as its longest-lived member asks", async () => {
+      await store.addToSet("s", "x", 10_000);
+      await store.addToSet("s", "y", 50);
+      await sleep(80);
+      expect((await store.setMembers("s")).sort()).toEqual(["x", "y"]);
+    });
+
+    it("lists nothing for a missing set", async () => {
+      expect(await store.setMembers("none")).toEqual([]);
+    });
+  });
+});

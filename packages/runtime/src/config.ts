@@ -1,0 +1,71 @@
+import { z } from "zod";
+
+/** Values of these variables may hold credentials: they are named in errors, never shown. */
+const secretName = /SECRET|PASSWORD|KEY|TOKEN|URL|CREDENTIAL/i;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Reads a process's configuration from the environment. Every problem is named in one line,
+ * for example `GRPC_PORT: expected a number from 1 to 65535, got "x"`.
+ */
+export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join(".") || "environment";
+    const value = env[name];
+    return value === undefined || secretName.test(name)
+      ? `${name}: ${issue.message}`
+      : `${name}: ${issue.message}, got "${value}"`;
+  });
+  throw new ConfigError(problems.join("; "));
+}
+
+/** parseConfig for a process's main: a bad configuration stops the process with one line. */
+export function loadConfig<S extends z.ZodType>(
+  processName: string,
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
+  try {
+    return parseConfig(schema, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${processName}: invalid configuration: ${error.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+}
+
+/** Building blocks shared by the processes' schemas. */
+export const env = {
+  port: (fallback: number) =>
+    z.coerce
+      .number({ error: "expected a number from 0 to 65535" })
+      .int("expected a number from 0 to 65535")
+      .min(0, "expected a number from 0 to 65535")
+      .max(65535, "expected a number from 0 to 65535")
+      .default(fallback),
+  host: (fallback: string) => z.string().min(1, "must not be empty").default(fallback),
+  positiveInt: (fallback: number) =>
+    z.coerce
+      .number({ error: "expected a positive whole number" })
+      .int("expected a positive whole number")
+      .positive("expected a positive whole number")
+      .default(fallback),
+  url: (protocols: readonly string[]) =>
+    z
+      .string()
+      .refine(
+        (value) => URL.canParse(value) && protocols.includes(new URL(value).protocol),
+        `expected a ${protocols.map((p) => `${p}//`).join(" or ")} URL`,
+      ),
+  logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  address: (fallback: string) =>
+    z
+      .string()
+      .regex(/^[^\s:]+:\d{1,5}$/, "expected host:port")
+      .default(fallback),
+};

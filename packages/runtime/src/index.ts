@@ -1,0 +1,3 @@
+export { ConfigError, env, loadConfig, parseConfig } from "./config.js";
+export { createLogger, type Logger } from "./logger.js";
+export { stopOnSignals } from "./shutdown.js";
