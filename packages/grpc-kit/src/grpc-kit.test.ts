@@ -36,7 +36,7 @@ beforeAll(async () => {
         throw new Error("connection to db://admin:hunter2@db failed");
       },
     },
-    logger,
+    { logger },
   );
   server = await startGrpcServer({
     host: "127.0.0.1",
@@ -147,7 +147,7 @@ describe("stopping", () => {
               acceptDisclaimers: async () => ({ missing: [], acceptedAt: new Date() }),
               createDisclaimer: async () => ({}),
             },
-            logger2,
+            { logger: logger2 },
           ),
         },
       ],

@@ -1,3 +1,4 @@
+import { AuthError } from "@auth/errors";
 import type {
   Metadata,
   ServerUnaryCall,
@@ -19,11 +20,17 @@ export type AsyncService<D extends ServiceDefinition> = {
   [K in keyof D]: (request: RequestOf<D[K]>, context: CallContext) => Promise<ResponseOf<D[K]>>;
 };
 
+export interface ImplementOptions {
+  logger: Logger;
+  /** Recognises errors of the service's store (for example a database that is down). */
+  translateError?: (error: unknown) => AuthError | undefined;
+}
+
 /** Adapts async methods to grpc-js, turning thrown errors into statuses with the error code. */
 export function implement<D extends ServiceDefinition>(
   definition: D,
   methods: AsyncService<D>,
-  logger: Logger,
+  { logger, translateError }: ImplementOptions,
 ): UntypedServiceImplementation {
   const implementation: Record<string, UntypedHandleCall> = {};
   for (const name of Object.keys(definition) as Array<keyof D & string>) {
@@ -33,14 +40,15 @@ export function implement<D extends ServiceDefinition>(
       const context: CallContext = { metadata: call.metadata, peer: call.getPeer() };
       method(call.request as RequestOf<D[typeof name]>, context).then(
         (response) => callback(null, response),
-        (error: unknown) => {
-          const status = toStatus(error);
-          if (status.metadata.get("x-error-code")[0] === "internal.error") {
-            logger.error({ err: error, method: path }, "call failed");
+        (thrown: unknown) => {
+          const error = thrown instanceof AuthError ? thrown : (translateError?.(thrown) ?? thrown);
+          if (error instanceof AuthError && error.code !== "internal.error") {
+            const level = error.code === "service.unavailable" ? "warn" : "debug";
+            logger[level]({ method: path, code: error.code, detail: error.message }, "call refused");
           } else {
-            logger.debug({ method: path, code: status.metadata.get("x-error-code")[0] }, "call refused");
+            logger.error({ err: thrown, method: path }, "call failed");
           }
-          callback(status, null);
+          callback(toStatus(error), null);
         },
       );
     };

@@ -1,6 +1,6 @@
 export { type CallOptions, type ClientOptions, createServiceClient, type ServiceClient } from "./client.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
-export { type AsyncService, type CallContext, implement } from "./handlers.js";
+export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";
 export { checkHealth } from "./health.js";
 export {
   type GrpcServerOptions,
@@ -9,3 +9,4 @@ export {
   startGrpcServer,
 } from "./server.js";
 export { errorCodeKey, fromServiceError, toStatus } from "./status.js";
+export { parseRequest } from "./validate.js";

@@ -31,7 +31,7 @@ const redactedPaths = [
 
 export function createLogger(name: string, level: string): Logger {
   return pino({
-    name,
+
     level,
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,

@@ -1,0 +1,73 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+
+/** A Drizzle database, the same type on real PostgreSQL and on PGlite. */
+export type Database<S extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, S>;
+
+export interface OpenDatabaseOptions<S extends Record<string, unknown>> {
+  /** postgres:// URL of the service's own database; without it, PGlite is used. */
+  url?: string;
+  /** Where PGlite keeps its files; in memory when absent. */
+  dataDir?: string;
+  schema: S;
+  /** The drizzle-kit migrations folder of the service. */
+  migrationsFolder: string;
+  /** Size of the connection pool on real PostgreSQL. */
+  poolSize?: number;
+}
+
+export interface OpenedDatabase<S extends Record<string, unknown>> {
+  db: Database<S>;
+  kind: "postgres" | "pglite";
+  close(): Promise<void>;
+}
+
+// Replicas starting together must not run the same migration twice: one holds this lock.
+const migrationLockId = 7_320_118;
+
+async function openPostgres<S extends Record<string, unknown>>(
+  options: OpenDatabaseOptions<S> & { url: string },
+): Promise<OpenedDatabase<S>> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 2_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 5_000,
+  });
+  pool.on("error", () => {
+    // An idle connection broke (for example PostgreSQL restarted); the pool replaces it.
+  });
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [migrationLockId]);
+    await migratePg(drizzlePg(client), { migrationsFolder: options.migrationsFolder });
+    await client.query("SELECT pg_advisory_unlock($1)", [migrationLockId]);
+  } finally {
+    client.release();
+  }
+  return { db: drizzlePg(pool, { schema: options.schema }), kind: "postgres", close: () => pool.end() };
+}
+
+async function openPglite<S extends Record<string, unknown>>(
+  options: OpenDatabaseOptions<S>,
+): Promise<OpenedDatabase<S>> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = new PGlite(options.dataDir);
+  const db = drizzlePglite(client, { schema: options.schema });
+  await migratePglite(db, { migrationsFolder: options.migrationsFolder });
+  return { db, kind: "pglite", close: () => client.close() };
+}
+
+/** Opens the service's database and applies its migrations. */
+export function openDatabase<S extends Record<string, unknown>>(
+  options: OpenDatabaseOptions<S>,
+): Promise<OpenedDatabase<S>> {
+  return options.url ? openPostgres({ ...options, url: options.url }) : openPglite(options);
+}

@@ -1,0 +1,28 @@
+import { AuthError } from "@auth/errors";
+
+// SQLSTATE classes and socket errors that mean "the database is not there right now".
+const unavailableCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03"]);
+
+function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && (unavailableCodes.has(code) || code.startsWith("08"))) return true;
+  if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message)) {
+    return true;
+  }
+  return error.cause !== undefined && isUnavailable(error.cause);
+}
+
+/** `service.unavailable` for an error that says the database cannot be reached. */
+export function translateDatabaseError(error: unknown): AuthError | undefined {
+  return isUnavailable(error)
+    ? new AuthError("service.unavailable", { detail: "database unavailable", cause: error })
+    : undefined;
+}
+
+/** True for a unique-constraint violation (SQLSTATE 23505), also when Drizzle wraps it. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if ((error as { code?: unknown }).code === "23505") return true;
+  return error.cause !== undefined && isUniqueViolation(error.cause);
+}

@@ -1,0 +1,2 @@
+export { type Database, type OpenDatabaseOptions, type OpenedDatabase, openDatabase } from "./database.js";
+export { isUniqueViolation, translateDatabaseError } from "./errors.js";

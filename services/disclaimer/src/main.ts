@@ -1,0 +1,31 @@
+import { fileURLToPath } from "node:url";
+import { startGrpcServer } from "@auth/grpc-kit";
+import { openDatabase } from "@auth/pg";
+import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { configSchema } from "./config.js";
+import { schema } from "./schema.js";
+import { disclaimerService } from "./server.js";
+import { DisclaimerStore } from "./store/disclaimer-store.js";
+
+const config = loadConfig("disclaimer", configSchema);
+const logger = createLogger("disclaimer", config.LOG_LEVEL);
+const database = await openDatabase({
+  url: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  schema,
+  migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
+  poolSize: config.DATABASE_POOL_SIZE,
+});
+logger.info({ store: database.kind }, "database open and migrated");
+
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [disclaimerService(new DisclaimerStore(database.db), logger)],
+});
+
+stopOnSignals(logger, async () => {
+  await server.stop();
+  await database.close();
+});

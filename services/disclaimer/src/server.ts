@@ -1,0 +1,55 @@
+import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { translateDatabaseError } from "@auth/pg";
+import { DisclaimerServiceService } from "@auth/proto/disclaimer";
+import type { Logger } from "@auth/runtime";
+import { z } from "zod";
+import type { DisclaimerStore } from "./store/disclaimer-store.js";
+
+const id = z.uuid("must be a UUID");
+
+export function disclaimerService(store: DisclaimerStore, logger: Logger) {
+  const methods: AsyncService<typeof DisclaimerServiceService> = {
+    async createDisclaimer(request) {
+      const input = parseRequest(
+        z.object({
+          companyId: id,
+          code: z
+            .string()
+            .regex(/^[A-Za-z0-9._-]{1,100}$/, "must be 1 to 100 letters, digits, '.', '_' or '-'"),
+          title: z.string().min(1, "is required").max(500),
+          description: z.string().max(5_000),
+          link: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000),
+        }),
+        request,
+      );
+      return { disclaimer: await store.create(input) };
+    },
+
+    async listRequiredDisclaimers(request) {
+      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      return { disclaimers: await store.listRequired(input.companyId, input.userId) };
+    },
+
+    async acceptDisclaimers(request) {
+      const input = parseRequest(
+        z.object({
+          companyId: id,
+          userId: id,
+          codes: z.array(z.string().max(100)).max(100),
+          clientAddress: z.string().max(100),
+        }),
+        request,
+      );
+      return store.accept(input);
+    },
+  };
+
+  return {
+    name: "auth.disclaimer.v1.DisclaimerService",
+    definition: DisclaimerServiceService,
+    implementation: implement(DisclaimerServiceService, methods, {
+      logger,
+      translateError: translateDatabaseError,
+    }),
+  };
+}

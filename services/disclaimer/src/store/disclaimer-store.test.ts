@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import type { AuthError } from "@auth/errors";
+import type { OpenedDatabase } from "@auth/pg";
+import { databaseKinds } from "@auth/pg/testing";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { acceptances, type DisclaimerSchema, schema } from "../schema.js";
+import { DisclaimerStore } from "./disclaimer-store.js";
+
+const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
+const terms = { code: "terms", title: "Terms", description: "The terms", link: "https://example.com/terms" };
+const privacy = {
+  code: "privacy",
+  title: "Privacy",
+  description: "Privacy",
+  link: "https://example.com/privacy",
+};
+
+describe.each(databaseKinds())("disclaimer store on $name", (kind) => {
+  let database: OpenedDatabase<DisclaimerSchema>;
+  let store: DisclaimerStore;
+  let companyId: string;
+  let userId: string;
+
+  beforeAll(async () => {
+    database = await kind.open({ schema, migrationsFolder });
+    store = new DisclaimerStore(database.db);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  beforeEach(() => {
+    companyId = randomUUID();
+    userId = randomUUID();
+  });
+
+  describe("create", () => {
+    it("creates version 1", async () => {
+      expect(await store.create({ companyId, ...terms })).toEqual({ ...terms, version: 1 });
+    });
+
+    it("refuses a second disclaimer with the same code in one company", async () => {
+      await store.create({ companyId, ...terms });
+      const error = await store.create({ companyId, ...terms }).catch((e: unknown) => e as AuthError);
+      expect(error.code).toBe("resource.exists");
+      await expect(store.create({ companyId: randomUUID(), ...terms })).resolves.toBeDefined();
+    });
+  });
+
+  describe("listRequired", () => {
+    it("lists the company's disclaimers the user has not accepted, by code", async () => {
+      await store.create({ companyId, ...terms });
+      await store.create({ companyId, ...privacy });
+      await store.create({
+        companyId: randomUUID(),
+        code: "elsewhere",
+        title: "x",
+        description: "",
+        link: "https://x",
+      });
+      expect((await store.listRequired(companyId, userId)).map((d) => d.code)).toEqual(["privacy", "terms"]);
+    });
+
+    it("lists nothing for a company without disclaimers", async () => {
+      expect(await store.listRequired(companyId, userId)).toEqual([]);
+    });
+  });
+
+  describe("accept", () => {
+    it("stores every acceptance with user, version, time and client address", async () => {
+      await store.create({ companyId, ...terms });
+      await store.create({ companyId, ...privacy });
+      const result = await store.accept({
+        companyId,
+        userId,
+        codes: ["terms", "privacy"],
+        clientAddress: "203.0.113.9",
+      });
+      expect(result.missing).toEqual([]);
+      expect(await store.listRequired(companyId, userId)).toEqual([]);
+      const rows = await database.db.select().from(acceptances);
+      const mine = rows.filter((row) => row.userId === userId);
+      expect(mine).toHaveLength(2);
+      expect(mine.every((row) => row.version === 1 && row.clientAddress === "203.0.113.9")).toBe(true);
+      expect(mine.every((row) => row.acceptedAt.getTime() === result.acceptedAt.getTime())).toBe(true);
+    });
+
+    it("stores nothing and names the missing disclaimers when a code is missing", async () => {
+      await store.create({ companyId, ...terms });
+      await store.create({ companyId, ...privacy });
+      const result = await store.accept({
+        companyId,
+        userId,
+        codes: ["terms"],
+        clientAddress: "203.0.113.9",
+      });
+      expect(result.missing).toEqual([{ ...privacy, version: 1 }]);
+      expect((await store.listRequired(companyId, userId)).map((d) => d.code)).toEqual(["privacy", "terms"]);
+    });
+
+    it("ignores codes that are not required", async () => {
+      await store.create({ companyId, ...terms });
+      const result = await store.accept({
+        companyId,
+        userId,
+        codes: ["terms", "unknown"],
+        clientAddress: "::1",
+      });
+      expect(result.missing).toEqual([]);
+    });
+
+    it("keeps other users' requirements", async () => {
+      await store.create({ companyId, ...terms });
+      await store.accept({ companyId, userId, codes: ["terms"], clientAddress: "::1" });
+      expect((await store.listRequired(companyId, randomUUID())).map((d) => d.code)).toEqual(["terms"]);
+    });
+  });
+});

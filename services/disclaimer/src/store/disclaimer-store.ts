@@ -1,0 +1,127 @@
+import { AuthError } from "@auth/errors";
+import { type Database, isUniqueViolation } from "@auth/pg";
+import type { Disclaimer } from "@auth/proto/disclaimer";
+import { and, asc, eq, notExists } from "drizzle-orm";
+import { acceptances, type DisclaimerSchema, disclaimers, disclaimerVersions } from "../schema.js";
+
+export interface NewDisclaimer {
+  companyId: string;
+  code: string;
+  title: string;
+  description: string;
+  link: string;
+}
+
+export interface Acceptance {
+  companyId: string;
+  userId: string;
+  codes: string[];
+  clientAddress: string;
+}
+
+type Reader = Pick<Database<DisclaimerSchema>, "select">;
+
+/** The company's active disclaimers whose current version the user has not accepted, by code. */
+function requiredFor(
+  db: Reader,
+  companyId: string,
+  userId: string,
+): Promise<Array<Disclaimer & { id: string }>> {
+  return db
+    .select({
+      id: disclaimers.id,
+      code: disclaimers.code,
+      version: disclaimers.currentVersion,
+      title: disclaimerVersions.title,
+      description: disclaimerVersions.description,
+      link: disclaimerVersions.link,
+    })
+    .from(disclaimers)
+    .innerJoin(
+      disclaimerVersions,
+      and(
+        eq(disclaimerVersions.disclaimerId, disclaimers.id),
+        eq(disclaimerVersions.version, disclaimers.currentVersion),
+      ),
+    )
+    .where(
+      and(
+        eq(disclaimers.companyId, companyId),
+        eq(disclaimers.active, true),
+        notExists(
+          db
+            .select({ one: acceptances.userId })
+            .from(acceptances)
+            .where(
+              and(
+                eq(acceptances.disclaimerId, disclaimers.id),
+                eq(acceptances.version, disclaimers.currentVersion),
+                eq(acceptances.userId, userId),
+              ),
+            ),
+        ),
+      ),
+    )
+    .orderBy(asc(disclaimers.code));
+}
+
+const withoutId = ({ id: _id, ...disclaimer }: Disclaimer & { id: string }): Disclaimer => disclaimer;
+
+/** Disclaimers, their versions and the acceptances, in the disclaimer service's database. */
+export class DisclaimerStore {
+  constructor(private readonly db: Database<DisclaimerSchema>) {}
+
+  async create(disclaimer: NewDisclaimer): Promise<Disclaimer> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(disclaimers)
+          .values({ companyId: disclaimer.companyId, code: disclaimer.code })
+          .returning({ id: disclaimers.id });
+        if (!row) throw new Error("insert returned no disclaimer");
+        const { title, description, link } = disclaimer;
+        await tx
+          .insert(disclaimerVersions)
+          .values({ disclaimerId: row.id, version: 1, title, description, link });
+        return { code: disclaimer.code, title, description, link, version: 1 };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new AuthError("resource.exists", { detail: "the company has a disclaimer with this code" });
+      }
+      throw error;
+    }
+  }
+
+  async listRequired(companyId: string, userId: string): Promise<Disclaimer[]> {
+    return (await requiredFor(this.db, companyId, userId)).map(withoutId);
+  }
+
+  /**
+   * Stores the acceptance of every required disclaimer when the codes cover them all; otherwise
+   * stores nothing and returns what is missing.
+   */
+  async accept(acceptance: Acceptance): Promise<{ missing: Disclaimer[]; acceptedAt: Date }> {
+    return this.db.transaction(async (tx) => {
+      const required = await requiredFor(tx, acceptance.companyId, acceptance.userId);
+      const given = new Set(acceptance.codes);
+      const missing = required.filter((disclaimer) => !given.has(disclaimer.code));
+      const acceptedAt = new Date();
+      if (missing.length > 0 || required.length === 0) return { missing: missing.map(withoutId), acceptedAt };
+      await tx
+        .insert(acceptances)
+        .values(
+          required.map((disclaimer) => ({
+            disclaimerId: disclaimer.id,
+            version: disclaimer.version,
+            companyId: acceptance.companyId,
+            userId: acceptance.userId,
+            acceptedAt,
+            clientAddress: acceptance.clientAddress,
+          })),
+        )
+        .onConflictDoNothing();
+      return { missing: [], acceptedAt };
+    });
+  }
+}

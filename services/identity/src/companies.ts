@@ -1,0 +1,58 @@
+import { type Company, type CompanyPolicy, LoginIdKind } from "@auth/proto/identity";
+import { z } from "zod";
+import { regionOf } from "./login-ids.js";
+import type { CompanyRow } from "./schema.js";
+
+/** DESIGN.md's defaults for what a company does not set. */
+export const policyDefaults = {
+  defaultPhoneRegion: "US",
+  captchaAfterFailures: 3,
+  lockoutAfterFailures: 10,
+  failureWindowSeconds: 15 * 60,
+} as const;
+
+const compiles = (pattern: string) => {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const loginIdKind = z.enum(LoginIdKind).refine((kind) => kind !== LoginIdKind.UNSPECIFIED && kind !== LoginIdKind.UNRECOGNIZED, {
+  message: "must be PHONE, EMAIL or LOGIN_NAME",
+});
+
+export const companyCode = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be 1 to 63 lower-case letters, digits, - or _ (a URL path segment)");
+
+/** A policy as an administrator sends it: zero and empty mean "the default". */
+export const policyInput = z.object({
+  passwordRegex: z.string().max(1_000).refine(compiles, "must be a valid regular expression").optional(),
+  passwordRegexDescription: z.string().max(1_000).optional(),
+  twoFactorRoles: z.array(z.string().min(1).max(100)).max(100).default([]),
+  defaultPhoneRegion: z
+    .string()
+    .refine((code) => code === "" || regionOf(code) !== undefined, "must be an ISO 3166-1 alpha-2 region")
+    .default(""),
+  loginIdKindsByRole: z.record(z.string().min(1), z.object({ kinds: z.array(loginIdKind).min(1) })).default({}),
+  captchaAfterFailures: z.number().int().min(0).max(1_000).default(0),
+  lockoutAfterFailures: z.number().int().min(0).max(10_000).default(0),
+  failureWindowSeconds: z.number().int().min(0).max(7 * 24 * 3600).default(0),
+});
+
+export function withPolicyDefaults(input: z.infer<typeof policyInput>): CompanyPolicy {
+  return {
+    ...input,
+    defaultPhoneRegion: (regionOf(input.defaultPhoneRegion) ?? policyDefaults.defaultPhoneRegion).toString(),
+    captchaAfterFailures: input.captchaAfterFailures || policyDefaults.captchaAfterFailures,
+    lockoutAfterFailures: input.lockoutAfterFailures || policyDefaults.lockoutAfterFailures,
+    failureWindowSeconds: input.failureWindowSeconds || policyDefaults.failureWindowSeconds,
+  };
+}
+
+export function toCompany(row: CompanyRow): Company {
+  return { id: row.id, code: row.code, name: row.name, suspended: row.suspended, policy: row.policy };
+}

@@ -1,0 +1,64 @@
+import { type Algorithm, hash, parseOptions, verify } from "@node-rs/argon2";
+
+// The binding declares Algorithm as an ambient const enum, which isolated modules cannot read.
+const argon2id = 2 as Algorithm.Argon2id;
+
+export interface Argon2Parameters {
+  /** KiB. */
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+/** OWASP's argon2id minimum (DESIGN.md). */
+export const owaspMinimum: Argon2Parameters = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+/**
+ * argon2id hashing on the binding's thread pool, off the event loop. Hashes carry their
+ * parameters, so a hash made with weaker ones is recognised and can be replaced at the next login.
+ */
+export class PasswordHasher {
+  readonly #parameters: Argon2Parameters;
+  #decoy: Promise<string> | undefined;
+
+  constructor(parameters: Argon2Parameters) {
+    this.#parameters = parameters;
+  }
+
+  hash(password: string): Promise<string> {
+    return hash(password, { algorithm: argon2id, ...this.#parameters });
+  }
+
+  async verify(passwordHash: string, password: string): Promise<boolean> {
+    try {
+      return await verify(passwordHash, password);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Spends the time of one verification and fails: what an unknown login ID costs, so that the
+   * answer time does not tell whether it exists.
+   */
+  async verifyNothing(password: string): Promise<false> {
+    this.#decoy ??= this.hash(`decoy-${Math.random()}`);
+    await this.verify(await this.#decoy, password);
+    return false;
+  }
+
+  /** True when the hash was made with weaker parameters than the configured ones. */
+  needsRehash(passwordHash: string): boolean {
+    try {
+      const used = parseOptions(passwordHash);
+      return (
+        used.algorithm !== argon2id ||
+        used.memoryCost < this.#parameters.memoryCost ||
+        used.timeCost < this.#parameters.timeCost ||
+        used.parallelism < this.#parameters.parallelism
+      );
+    } catch {
+      return true;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { CompanyPolicy } from "@auth/proto/identity";
+import { boolean, index, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+
+export const companies = pgTable("companies", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  code: text("code").notNull().unique(),
+  name: text("name").notNull(),
+  suspended: boolean("suspended").notNull().default(false),
+  policy: jsonb("policy").$type<CompanyPolicy>().notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    companyId: uuid("company_id")
+      .notNull()
+      .references(() => companies.id),
+    keyHash: text("key_hash").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (table) => [index("api_keys_company_idx").on(table.companyId)],
+);
+
+export type UserStatusName = "active" | "restricted" | "closed" | "denied";
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    companyId: uuid("company_id")
+      .notNull()
+      .references(() => companies.id),
+    role: text("role").notNull(),
+    status: text("status").$type<UserStatusName>().notNull(),
+    profileMnemocode: text("profile_mnemocode").notNull(),
+    /** Normalised: trimmed, NFKC, lower case. */
+    loginName: text("login_name"),
+    /** E.164. */
+    phone: text("phone"),
+    /** Trimmed, lower case. */
+    email: text("email"),
+    /** argon2id PHC string; null when the user has no password. */
+    passwordHash: text("password_hash"),
+    secondFactorRequired: boolean("second_factor_required").notNull().default(false),
+    passwordChangeRequired: boolean("password_change_required").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique("users_login_name_key").on(table.companyId, table.loginName),
+    unique("users_phone_key").on(table.companyId, table.phone),
+    unique("users_email_key").on(table.companyId, table.email),
+    unique("users_profile_key").on(table.companyId, table.profileMnemocode),
+  ],
+);
+
+export const schema = { companies, apiKeys, users };
+export type IdentitySchema = typeof schema;
+export type CompanyRow = typeof companies.$inferSelect;
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,147 @@
+import { AuthError } from "@auth/errors";
+import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { translateDatabaseError } from "@auth/pg";
+import { IdentityServiceService, LoginIdKind, UserStatus } from "@auth/proto/identity";
+import type { Logger } from "@auth/runtime";
+import { z } from "zod";
+import { generateApiKey, hashApiKey } from "./api-keys.js";
+import { companyCode, policyInput, toCompany, withPolicyDefaults } from "./companies.js";
+import { normalizeEmail, normalizeLoginId, normalizeLoginName, normalizePhone } from "./login-ids.js";
+import type { PasswordHasher } from "./passwords.js";
+import type { IdentityStore, LoginIdColumn } from "./store/identity-store.js";
+import { mayUseLoginId, passwordChangeRequired, statusName, toUser } from "./users.js";
+
+const id = z.uuid("must be a UUID");
+const password = z.string().min(8, "must have at least 8 characters").max(256, "must have at most 256 characters");
+const status = z.enum(UserStatus).refine((s) => s !== UserStatus.UNRECOGNIZED, "must be a user status");
+
+const columnOfKind = {
+  [LoginIdKind.PHONE]: "phone",
+  [LoginIdKind.EMAIL]: "email",
+  [LoginIdKind.LOGIN_NAME]: "loginName",
+} as const satisfies Record<LoginIdKind.PHONE | LoginIdKind.EMAIL | LoginIdKind.LOGIN_NAME, LoginIdColumn>;
+
+export function identityService(store: IdentityStore, hasher: PasswordHasher, logger: Logger) {
+  async function companyById(companyId: string) {
+    const company = await store.findCompanyById(companyId);
+    if (!company) throw new AuthError("resource.notfound", { detail: "no such company" });
+    return company;
+  }
+
+  const methods: AsyncService<typeof IdentityServiceService> = {
+    async createCompany(request) {
+      const input = parseRequest(
+        z.object({ code: companyCode, name: z.string().min(1).max(200), policy: policyInput.default(policyInput.parse({})) }),
+        request,
+      );
+      const row = await store.createCompany({ ...input, policy: withPolicyDefaults(input.policy) });
+      return { company: toCompany(row) };
+    },
+
+    async getCompany(request) {
+      const { code } = parseRequest(z.object({ code: z.string().max(100) }), request);
+      const row = await store.findCompanyByCode(code);
+      if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
+      return { company: toCompany(row) };
+    },
+
+    async createApiKey(request) {
+      const input = parseRequest(
+        z.object({ companyId: id, apiKey: z.string().min(24, "must have at least 24 characters").max(256).optional() }),
+        request,
+      );
+      await companyById(input.companyId);
+      const apiKey = input.apiKey ?? generateApiKey();
+      const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey));
+      return { keyId, apiKey };
+    },
+
+    async authenticateApiKey(request) {
+      const input = parseRequest(z.object({ companyCode: z.string().max(100), apiKey: z.string().max(256) }), request);
+      const company = await store.findCompanyByApiKey(hashApiKey(input.apiKey));
+      if (!company || company.code !== input.companyCode) throw new AuthError("auth.apikey.invalid");
+      return { company: toCompany(company) };
+    },
+
+    async createUser(request) {
+      const input = parseRequest(
+        z.object({
+          companyId: id,
+          role: z.string().min(1, "is required").max(100),
+          profileMnemocode: z.string().min(1, "is required").max(200),
+          loginName: z.string().trim().min(1).max(200).optional(),
+          phone: z.string().max(50).optional(),
+          email: z.email("must be an e-mail address").max(320).optional(),
+          password: password.optional(),
+          status,
+          secondFactorRequired: z.boolean(),
+          passwordChangeRequired: z.boolean(),
+        }),
+        request,
+      );
+      const company = await companyById(input.companyId);
+      const phone = input.phone === undefined ? undefined : normalizePhone(input.phone, company.policy.defaultPhoneRegion);
+      if (input.phone !== undefined && !phone) {
+        throw new AuthError("request.validation.failed", { detail: "phone: must be a valid phone number" });
+      }
+      if (input.password === undefined && phone === undefined) {
+        throw new AuthError("request.validation.failed", {
+          detail: "a user needs a password or a phone to receive one-time passwords",
+        });
+      }
+      const row = await store.createUser({
+        companyId: input.companyId,
+        role: input.role,
+        status: statusName(input.status),
+        profileMnemocode: input.profileMnemocode,
+        loginName: input.loginName === undefined ? null : normalizeLoginName(input.loginName),
+        phone: phone ?? null,
+        email: input.email === undefined ? null : normalizeEmail(input.email),
+        passwordHash: input.password === undefined ? null : await hasher.hash(input.password),
+        secondFactorRequired: input.secondFactorRequired,
+        passwordChangeRequired: input.passwordChangeRequired,
+      });
+      return { user: toUser(row, company.policy) };
+    },
+
+    async getUser(request) {
+      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      const company = await companyById(input.companyId);
+      const row = await store.findUser(input.companyId, input.userId);
+      if (!row) throw new AuthError("resource.notfound", { detail: "no such user" });
+      return { user: toUser(row, company.policy) };
+    },
+
+    async findUser(request) {
+      const input = parseRequest(z.object({ companyId: id, loginId: z.string().max(512) }), request);
+      const company = await companyById(input.companyId);
+      const loginId = normalizeLoginId(input.loginId, company.policy.defaultPhoneRegion);
+      const row = await store.findUserByLoginId(company.id, columnOfKind[loginId.kind], loginId.value);
+      const found = row && mayUseLoginId(company.policy, row.role, loginId.kind) ? row : undefined;
+      return { normalizedLoginId: loginId.value, user: found && toUser(found, company.policy) };
+    },
+
+    async verifyPassword(request) {
+      const input = parseRequest(z.object({ companyId: id, userId: id, password: z.string().max(1_024) }), request);
+      const company = await companyById(input.companyId);
+      const row = await store.findUser(input.companyId, input.userId);
+      if (!row?.passwordHash) {
+        await hasher.verifyNothing(input.password);
+        return { valid: false, passwordChangeRequired: false };
+      }
+      if (!(await hasher.verify(row.passwordHash, input.password))) {
+        return { valid: false, passwordChangeRequired: false };
+      }
+      if (hasher.needsRehash(row.passwordHash)) {
+        await store.setPasswordHash(row.companyId, row.id, await hasher.hash(input.password));
+      }
+      return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, input.password) };
+    },
+  };
+
+  return {
+    name: "auth.identity.v1.IdentityService",
+    definition: IdentityServiceService,
+    implementation: implement(IdentityServiceService, methods, { logger, translateError: translateDatabaseError }),
+  };
+}

@@ -1,0 +1,96 @@
+import { AuthError } from "@auth/errors";
+import { type Database, isUniqueViolation } from "@auth/pg";
+import type { CompanyPolicy } from "@auth/proto/identity";
+import { and, eq, isNull } from "drizzle-orm";
+import { apiKeys, type CompanyRow, companies, type IdentitySchema, type UserRow, users } from "../schema.js";
+
+export interface NewCompany {
+  code: string;
+  name: string;
+  policy: CompanyPolicy;
+}
+
+export type NewUser = Omit<typeof users.$inferInsert, "id" | "createdAt" | "updatedAt">;
+
+export type LoginIdColumn = "phone" | "email" | "loginName";
+
+async function insertUnique<T>(insert: Promise<T>, what: string): Promise<T> {
+  try {
+    return await insert;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AuthError("resource.exists", { detail: `${what} already exists` });
+    throw error;
+  }
+}
+
+/** The identity service's tables: companies, API keys and users. */
+export class IdentityStore {
+  constructor(private readonly db: Database<IdentitySchema>) {}
+
+  async createCompany(company: NewCompany): Promise<CompanyRow> {
+    const [row] = await insertUnique(this.db.insert(companies).values(company).returning(), "a company with this code");
+    if (!row) throw new Error("insert returned no company");
+    return row;
+  }
+
+  async findCompanyByCode(code: string): Promise<CompanyRow | undefined> {
+    const [row] = await this.db.select().from(companies).where(eq(companies.code, code));
+    return row;
+  }
+
+  async findCompanyById(id: string): Promise<CompanyRow | undefined> {
+    const [row] = await this.db.select().from(companies).where(eq(companies.id, id));
+    return row;
+  }
+
+  async createApiKey(companyId: string, keyHash: string): Promise<string> {
+    const [row] = await insertUnique(
+      this.db.insert(apiKeys).values({ companyId, keyHash }).returning({ id: apiKeys.id }),
+      "this API key",
+    );
+    if (!row) throw new Error("insert returned no API key");
+    return row.id;
+  }
+
+  /** The company of an unrevoked API key, found by the key's hash. */
+  async findCompanyByApiKey(keyHash: string): Promise<CompanyRow | undefined> {
+    const [row] = await this.db
+      .select({ company: companies })
+      .from(apiKeys)
+      .innerJoin(companies, eq(apiKeys.companyId, companies.id))
+      .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+    return row?.company;
+  }
+
+  async createUser(user: NewUser): Promise<UserRow> {
+    const [row] = await insertUnique(
+      this.db.insert(users).values(user).returning(),
+      "a user with this login name, phone, e-mail or profile",
+    );
+    if (!row) throw new Error("insert returned no user");
+    return row;
+  }
+
+  async findUser(companyId: string, userId: string): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+    return row;
+  }
+
+  async findUserByLoginId(companyId: string, column: LoginIdColumn, value: string): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, companyId), eq(users[column], value)));
+    return row;
+  }
+
+  async setPasswordHash(companyId: string, userId: string, passwordHash: string): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  }
+}

@@ -1,0 +1,33 @@
+import { env } from "@auth/runtime";
+import { z } from "zod";
+
+export const configSchema = z
+  .object({
+    GRPC_HOST: env.host("127.0.0.1"),
+    GRPC_PORT: env.port(50053),
+    /** Without it, OTPs live in the process (the embedded default). */
+    REDIS_URL: env.url(["redis:", "rediss:"]).optional(),
+    REDIS_KEY_PREFIX: z.string().default("auth:otp:"),
+    /** Key of the HMAC that OTPs are stored under; every replica needs the same one. */
+    OTP_HASH_SECRET: z.string().min(32, "must have at least 32 characters").optional(),
+    SMS_SENDER: z.enum(["dev", "http"]).default("dev"),
+    /** Where the dev sender appends its messages. */
+    SMS_OUTBOX_FILE: z.string().min(1).default(".data/sms-outbox.jsonl"),
+    SMS_HTTP_URL: env.url(["http:", "https:"]).optional(),
+    SMS_HTTP_TOKEN: z.string().optional(),
+    SMS_HTTP_TIMEOUT_MS: env.positiveInt(3_000),
+    SMS_HTTP_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+    LOG_LEVEL: env.logLevel(),
+  })
+  .superRefine((config, context) => {
+    if (config.REDIS_URL && !config.OTP_HASH_SECRET) {
+      context.addIssue({ code: "custom", path: ["OTP_HASH_SECRET"], message: "is required with REDIS_URL" });
+    }
+    if (config.SMS_SENDER === "http" && !config.SMS_HTTP_URL) {
+      context.addIssue({
+        code: "custom",
+        path: ["SMS_HTTP_URL"],
+        message: "is required with SMS_SENDER=http",
+      });
+    }
+  });

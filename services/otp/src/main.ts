@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import { startGrpcServer } from "@auth/grpc-kit";
+import { openKeyValueStore } from "@auth/kv";
+import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { configSchema } from "./config.js";
+import { OtpHasher } from "./otp-codes.js";
+import { designRules, Otps } from "./otps.js";
+import { otpService } from "./server.js";
+import { DevOutbox } from "./sms/dev-outbox.js";
+import { HttpSmsProvider } from "./sms/http-provider.js";
+import type { SmsSender } from "./sms/sender.js";
+import { OtpStore } from "./store/otp-store.js";
+
+const config = loadConfig("otp", configSchema);
+const logger = createLogger("otp", config.LOG_LEVEL);
+const kv = await openKeyValueStore(config.REDIS_URL, config.REDIS_KEY_PREFIX);
+
+const sender: SmsSender =
+  config.SMS_SENDER === "http" && config.SMS_HTTP_URL
+    ? new HttpSmsProvider({
+        url: config.SMS_HTTP_URL,
+        token: config.SMS_HTTP_TOKEN ?? "",
+        timeoutMs: config.SMS_HTTP_TIMEOUT_MS,
+        retries: config.SMS_HTTP_RETRIES,
+      })
+    : new DevOutbox(config.SMS_OUTBOX_FILE);
+logger.info(
+  { store: config.REDIS_URL ? "redis" : "in-process", sms: config.SMS_SENDER },
+  "otp service ready",
+);
+
+// In-process OTPs die with the process, so a per-process secret is enough there.
+const secret = config.OTP_HASH_SECRET ? Buffer.from(config.OTP_HASH_SECRET) : randomBytes(32);
+const otps = new Otps(new OtpStore(kv), new OtpHasher(secret), sender, designRules);
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [otpService(otps, designRules, logger)],
+});
+
+stopOnSignals(logger, async () => {
+  await server.stop();
+  await kv.close();
+});

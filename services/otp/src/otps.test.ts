@@ -1,0 +1,163 @@
+import { AuthError } from "@auth/errors";
+import type { KeyValueStore } from "@auth/kv";
+import { keyValueKinds } from "@auth/kv/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OtpHasher } from "./otp-codes.js";
+import { designRules, type OtpRules, Otps } from "./otps.js";
+import type { SmsMessage, SmsSender } from "./sms/sender.js";
+import { OtpStore } from "./store/otp-store.js";
+
+class RecordingSender implements SmsSender {
+  sent: SmsMessage[] = [];
+  failing = false;
+  async send(message: SmsMessage) {
+    if (this.failing) throw new AuthError("service.unavailable", { detail: "provider down" });
+    this.sent.push(message);
+  }
+  lastOtp(): string {
+    const text = this.sent.at(-1)?.text ?? "";
+    return /\d{6}/.exec(text)?.[0] ?? "";
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "resolved",
+    (error: AuthError) => error.code,
+  );
+
+describe.each(keyValueKinds())("OTPs on $name", (kind) => {
+  let kv: KeyValueStore;
+  let sender: RecordingSender;
+  let sequence = 0;
+  let session: string;
+  const user = () => `user-${session}`;
+  const open = (rules: Partial<OtpRules> = {}) =>
+    new Otps(new OtpStore(kv), new OtpHasher(Buffer.from("s".repeat(32))), sender, {
+      ...designRules,
+      ...rules,
+    });
+  const request = (otherSession = session) => ({
+    companyId: "c1",
+    userId: user(),
+    sessionId: otherSession,
+    phone: "+15551234567",
+    text: (otp: string) => `code ${otp}`,
+  });
+
+  beforeEach(async () => {
+    kv = await kind.open();
+    sender = new RecordingSender();
+    session = `s${++sequence}-${Date.now()}`;
+  });
+  afterEach(async () => {
+    await kv.close();
+  });
+
+  describe("send", () => {
+    it("sends six digits to the phone", async () => {
+      await open().send(request());
+      expect(sender.sent).toHaveLength(1);
+      expect(sender.sent[0]?.to).toBe("+15551234567");
+      expect(sender.lastOtp()).toMatch(/^\d{6}$/);
+    });
+
+    it("keeps only a hash of the OTP", async () => {
+      await open().send(request());
+      expect(await kv.get(`otp:c1:${session}`)).not.toContain(sender.lastOtp());
+    });
+
+    it("refuses a second send within the cooldown with Retry-After", async () => {
+      const otps = open();
+      await otps.send(request());
+      const error = (await otps.send(request()).catch((e) => e)) as AuthError;
+      expect(error.code).toBe("request.ratelimit.exceeded");
+      expect(error.retryAfterSeconds).toBeGreaterThan(0);
+      expect(error.retryAfterSeconds).toBeLessThanOrEqual(30);
+    });
+
+    it("allows five sends per session, the first included", async () => {
+      const otps = open({ cooldownMs: 1 });
+      const results: string[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        results.push(await codeOf(otps.send(request())));
+        await sleep(5);
+      }
+      expect(results).toEqual([...Array(5).fill("resolved"), "request.ratelimit.exceeded"]);
+    });
+
+    it("allows ten sends per user per hour across sessions", async () => {
+      const otps = open();
+      const results = [];
+      for (let i = 0; i < 11; i += 1) results.push(await codeOf(otps.send(request(`${session}-${i}`))));
+      expect(results).toEqual([...Array(10).fill("resolved"), "request.ratelimit.exceeded"]);
+    });
+
+    it("never passes the per-user limit under a burst of parallel sends", async () => {
+      const otps = open();
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => codeOf(otps.send(request(`${session}-${i}`)))),
+      );
+      expect(results.filter((r) => r === "resolved")).toHaveLength(10);
+      expect(sender.sent).toHaveLength(10);
+    });
+
+    it("reports a failed delivery and does not start the cooldown", async () => {
+      const otps = open();
+      sender.failing = true;
+      expect(await codeOf(otps.send(request()))).toBe("service.unavailable");
+      sender.failing = false;
+      expect(await codeOf(otps.send(request()))).toBe("resolved");
+    });
+  });
+
+  describe("verify", () => {
+    it("accepts the current OTP once", async () => {
+      const otps = open();
+      await otps.send(request());
+      const otp = sender.lastOtp();
+      expect(await otps.verify("c1", session, otp)).toBe(true);
+      expect(await otps.verify("c1", session, otp)).toBe(false);
+    });
+
+    it("burns the OTP on a wrong guess, so the right one fails afterwards", async () => {
+      const otps = open();
+      await otps.send(request());
+      const otp = sender.lastOtp();
+      expect(await otps.verify("c1", session, otp === "000000" ? "111111" : "000000")).toBe(false);
+      expect(await otps.verify("c1", session, otp)).toBe(false);
+    });
+
+    it("replaces the earlier OTP on a resend", async () => {
+      const otps = open({ cooldownMs: 1 });
+      await otps.send(request());
+      const first = sender.lastOtp();
+      await sleep(5);
+      await otps.send(request());
+      const second = sender.lastOtp();
+      expect(await otps.verify("c1", session, first === second ? "no match" : first)).toBe(false);
+    });
+
+    it("refuses an expired OTP", async () => {
+      const otps = open({ lifetimeMs: 50 });
+      await otps.send(request());
+      await sleep(80);
+      expect(await otps.verify("c1", session, sender.lastOtp())).toBe(false);
+    });
+
+    it("refuses an OTP of another session", async () => {
+      const otps = open();
+      await otps.send(request());
+      expect(await otps.verify("c1", `${session}-other`, sender.lastOtp())).toBe(false);
+    });
+
+    it("lets only one of many parallel right guesses through", async () => {
+      const otps = open();
+      await otps.send(request());
+      const otp = sender.lastOtp();
+      const results = await Promise.all(Array.from({ length: 10 }, () => otps.verify("c1", session, otp)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+  });
+});

@@ -1,0 +1,90 @@
+import { AuthError } from "@auth/errors";
+import type { Counter } from "@auth/kv";
+import { generateOtp, type OtpHasher } from "./otp-codes.js";
+import type { SmsSender } from "./sms/sender.js";
+import type { OtpStore } from "./store/otp-store.js";
+
+export interface OtpRules {
+  lifetimeMs: number;
+  /** Minimum time between two sends in one session. */
+  cooldownMs: number;
+  /** Sends per session, the first included. */
+  sendsPerSession: number;
+  /** Sends per user per hour, across sessions, login and recovery together. */
+  sendsPerUserPerHour: number;
+}
+
+/** DESIGN.md's OTP rules. */
+export const designRules: OtpRules = {
+  lifetimeMs: 5 * 60_000,
+  cooldownMs: 30_000,
+  sendsPerSession: 5,
+  sendsPerUserPerHour: 10,
+};
+
+// Sessions live at most 15 minutes before authorization; their send count lives as long as any session.
+const sessionSendWindowMs = 24 * 60 * 60_000;
+const hourMs = 60 * 60_000;
+
+export interface SendRequest {
+  companyId: string;
+  userId: string;
+  sessionId: string;
+  phone: string;
+  text: (otp: string) => string;
+}
+
+function limitExceeded(counter: Counter, limit: number, detail: string): void {
+  if (counter.count > limit) {
+    throw new AuthError("request.ratelimit.exceeded", {
+      retryAfterSeconds: Math.ceil(counter.ttlMs / 1000),
+      detail,
+    });
+  }
+}
+
+/** Issues, sends and checks one-time passwords. */
+export class Otps {
+  constructor(
+    private readonly store: OtpStore,
+    private readonly hasher: OtpHasher,
+    private readonly sender: SmsSender,
+    private readonly rules: OtpRules,
+  ) {}
+
+  async send(request: SendRequest): Promise<void> {
+    const { companyId, sessionId } = request;
+    if (!(await this.store.startCooldown(companyId, sessionId, this.rules.cooldownMs))) {
+      const left = await this.store.cooldownLeft(companyId, sessionId);
+      throw new AuthError("request.ratelimit.exceeded", {
+        retryAfterSeconds: Math.max(Math.ceil(left / 1000), 1),
+        detail: "an OTP was sent moments ago",
+      });
+    }
+    try {
+      limitExceeded(
+        await this.store.countSessionSend(companyId, sessionId, sessionSendWindowMs),
+        this.rules.sendsPerSession,
+        "no more OTPs for this session",
+      );
+      limitExceeded(
+        await this.store.countUserSend(companyId, request.userId, hourMs),
+        this.rules.sendsPerUserPerHour,
+        "no more OTPs for this user this hour",
+      );
+      const otp = generateOtp();
+      await this.store.saveOtp(companyId, sessionId, this.hasher.hash(otp), this.rules.lifetimeMs);
+      await this.sender.send({ companyId, to: request.phone, text: request.text(otp) });
+    } catch (error) {
+      // Only a send that happened starts the cooldown; a refused or failed one can be retried.
+      await this.store.endCooldown(companyId, sessionId);
+      throw error;
+    }
+  }
+
+  /** True only for the session's current, unexpired OTP; any attempt burns it. */
+  async verify(companyId: string, sessionId: string, otp: string): Promise<boolean> {
+    const stored = await this.store.takeOtp(companyId, sessionId);
+    return stored !== null && this.hasher.matches(otp, stored);
+  }
+}

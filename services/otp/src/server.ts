@@ -1,0 +1,46 @@
+import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
+import type { Logger } from "@auth/runtime";
+import { z } from "zod";
+import { maskPhone } from "./mask-phone.js";
+import { otpMessage } from "./messages.js";
+import type { OtpRules, Otps } from "./otps.js";
+
+const id = z.string().min(1, "is required").max(200);
+
+export function otpService(otps: Otps, rules: OtpRules, logger: Logger) {
+  const methods: AsyncService<typeof OtpServiceService> = {
+    async sendOtp(request) {
+      const input = parseRequest(
+        z.object({
+          companyId: id,
+          userId: id,
+          sessionId: id,
+          phone: z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 phone number"),
+          purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
+        }),
+        request,
+      );
+      await otps.send({
+        ...input,
+        text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000)),
+      });
+      logger.info({ companyId: input.companyId, userId: input.userId, purpose: input.purpose }, "otp sent");
+      return { maskedPhone: maskPhone(input.phone) };
+    },
+
+    async verifyOtp(request) {
+      const input = parseRequest(
+        z.object({ companyId: id, sessionId: id, otp: z.string().max(100) }),
+        request,
+      );
+      return { valid: await otps.verify(input.companyId, input.sessionId, input.otp) };
+    },
+  };
+
+  return {
+    name: "auth.otp.v1.OtpService",
+    definition: OtpServiceService,
+    implementation: implement(OtpServiceService, methods, { logger }),
+  };
+}

@@ -1,0 +1,15 @@
+import { env } from "@auth/runtime";
+import { z } from "zod";
+
+export const configSchema = z.object({
+  GRPC_HOST: env.host("127.0.0.1"),
+  GRPC_PORT: env.port(50052),
+  /** Without it, sessions live in the process (the embedded default). */
+  REDIS_URL: env.url(["redis:", "rediss:"]).optional(),
+  REDIS_KEY_PREFIX: z.string().default("auth:session:"),
+  PREAUTH_TOKEN_TTL_SECONDS: env.positiveInt(15 * 60),
+  AUTHORIZED_TOKEN_TTL_SECONDS: env.positiveInt(24 * 60 * 60),
+  LOG_LEVEL: env.logLevel(),
+});
+
+export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,29 @@
+import { startGrpcServer } from "@auth/grpc-kit";
+import { openKeyValueStore, systemClock } from "@auth/kv";
+import { SessionState } from "@auth/proto/session";
+import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { configSchema } from "./config.js";
+import { sessionService } from "./server.js";
+import { LoginFailures } from "./store/login-failures.js";
+import { SessionStore } from "./store/session-store.js";
+
+const config = loadConfig("session", configSchema);
+const logger = createLogger("session", config.LOG_LEVEL);
+const kv = await openKeyValueStore(config.REDIS_URL, config.REDIS_KEY_PREFIX);
+logger.info({ store: config.REDIS_URL ? "redis" : "in-process" }, "store open");
+
+const sessions = new SessionStore(kv, systemClock, {
+  of: (state) =>
+    (state === SessionState.AUTHORIZED ? config.AUTHORIZED_TOKEN_TTL_SECONDS : config.PREAUTH_TOKEN_TTL_SECONDS) * 1000,
+});
+const server = await startGrpcServer({
+  host: config.GRPC_HOST,
+  port: config.GRPC_PORT,
+  logger,
+  services: [sessionService(sessions, new LoginFailures(kv), logger)],
+});
+
+stopOnSignals(logger, async () => {
+  await server.stop();
+  await kv.close();
+});

@@ -1,0 +1,83 @@
+import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { type Session, SessionServiceService, SessionState, TokenStatus } from "@auth/proto/session";
+import type { Logger } from "@auth/runtime";
+import { z } from "zod";
+import type { LoginFailures } from "./store/login-failures.js";
+import type { SessionRecord, SessionStore } from "./store/session-store.js";
+
+const state = z.enum(SessionState).refine((s) => s !== SessionState.UNSPECIFIED && s !== SessionState.UNRECOGNIZED, {
+  message: "must be a session state",
+});
+const id = z.string().min(1, "is required").max(200);
+const token = z.string().max(512);
+
+const toSession = (record: SessionRecord): Session => ({
+  sessionId: record.sessionId,
+  companyId: record.companyId,
+  userId: record.userId,
+  state: record.state,
+  loginId: record.loginId,
+  profileMnemocode: record.profileMnemocode,
+  createdAt: new Date(record.createdAt),
+  expiresAt: new Date(record.expiresAt),
+});
+
+export function sessionService(sessions: SessionStore, failures: LoginFailures, logger: Logger) {
+  const methods: AsyncService<typeof SessionServiceService> = {
+    async createSession(request) {
+      const input = parseRequest(
+        z.object({ companyId: id, userId: id, state, loginId: z.string().max(512), profileMnemocode: z.string().optional() }),
+        request,
+      );
+      const created = await sessions.create(input);
+      return { sessionToken: created.token, session: toSession(created.session) };
+    },
+    async introspectSession(request) {
+      const result = await sessions.introspect(parseRequest(z.object({ sessionToken: token }), request).sessionToken);
+      switch (result.status) {
+        case "active":
+          return { status: TokenStatus.ACTIVE, session: toSession(result.session) };
+        case "expired":
+          return { status: TokenStatus.EXPIRED };
+        case "invalid":
+          return { status: TokenStatus.INVALID };
+      }
+    },
+    async advanceSession(request) {
+      const input = parseRequest(
+        z.object({ sessionToken: token, fromState: state, toState: state, profileMnemocode: z.string().optional() }),
+        request,
+      );
+      const advanced = await sessions.advance(input.sessionToken, input.fromState, input.toState, input.profileMnemocode);
+      return { sessionToken: advanced.token, session: toSession(advanced.session) };
+    },
+    async revokeSession(request) {
+      return { revoked: await sessions.revoke(parseRequest(z.object({ sessionToken: token }), request).sessionToken) };
+    },
+    async revokeUserSessions(request) {
+      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      return { revoked: await sessions.revokeUser(input.companyId, input.userId) };
+    },
+    async getLoginFailures(request) {
+      const input = parseRequest(z.object({ companyId: id, loginId: z.string().max(512) }), request);
+      return failures.read(input.companyId, input.loginId);
+    },
+    async recordLoginFailure(request) {
+      const input = parseRequest(
+        z.object({ companyId: id, loginId: z.string().max(512), windowSeconds: z.number().int().positive() }),
+        request,
+      );
+      return failures.record(input.companyId, input.loginId, input.windowSeconds);
+    },
+    async resetLoginFailures(request) {
+      const input = parseRequest(z.object({ companyId: id, loginId: z.string().max(512) }), request);
+      await failures.reset(input.companyId, input.loginId);
+      return {};
+    },
+  };
+  return {
+    name: "auth.session.v1.SessionService",
+    definition: SessionServiceService,
+    implementation: implement(SessionServiceService, methods, { logger }),
+  };
+}
