@@ -1,3 +1,11 @@
+export {
+  type IssuedToken,
+  issueToken,
+  newRecordId,
+  type PresentedToken,
+  readToken,
+  sameHash,
+} from "./keyed-token.js";
 export { MemoryKeyValueStore } from "./memory.js";
 export { openKeyValueStore } from "./open.js";
 export { connectRedis, type RedisConnectionOptions, RedisKeyValueStore } from "./redis.js";

@@ -5,11 +5,16 @@ import { type OpenDatabaseOptions, type OpenedDatabase, openDatabase } from "./d
 export interface DatabaseKind {
   name: string;
   /** Opens a fresh, migrated database; its close() also drops it. */
-  open<S extends Record<string, unknown>>(options: Omit<OpenDatabaseOptions<S>, "url" | "dataDir">): Promise<OpenedDatabase<S>>;
+  open<S extends Record<string, unknown>>(
+    options: Omit<OpenDatabaseOptions<S>, "url" | "dataDir">,
+  ): Promise<OpenedDatabase<S>>;
 }
 
 /** Creates an empty database on the server of `adminUrl`; returns its URL and how to drop it. */
-export async function createTestDatabase(adminUrl: string, prefix = "test"): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  adminUrl: string,
+  prefix = "test",
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -1,3 +1,4 @@
 export { ConfigError, env, loadConfig, parseConfig } from "./config.js";
 export { createLogger, type Logger } from "./logger.js";
+export { JsonLinesOutbox } from "./outbox.js";
 export { stopOnSignals } from "./shutdown.js";

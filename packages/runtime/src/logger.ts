@@ -31,7 +31,6 @@ const redactedPaths = [
 
 export function createLogger(name: string, level: string): Logger {
   return pino({
-
     level,
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,

@@ -20,13 +20,18 @@ const compiles = (pattern: string) => {
   }
 };
 
-const loginIdKind = z.enum(LoginIdKind).refine((kind) => kind !== LoginIdKind.UNSPECIFIED && kind !== LoginIdKind.UNRECOGNIZED, {
-  message: "must be PHONE, EMAIL or LOGIN_NAME",
-});
+const loginIdKind = z
+  .enum(LoginIdKind)
+  .refine((kind) => kind !== LoginIdKind.UNSPECIFIED && kind !== LoginIdKind.UNRECOGNIZED, {
+    message: "must be PHONE, EMAIL or LOGIN_NAME",
+  });
 
 export const companyCode = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be 1 to 63 lower-case letters, digits, - or _ (a URL path segment)");
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    "must be 1 to 63 lower-case letters, digits, - or _ (a URL path segment)",
+  );
 
 /** A policy as an administrator sends it: zero and empty mean "the default". */
 export const policyInput = z.object({
@@ -37,10 +42,17 @@ export const policyInput = z.object({
     .string()
     .refine((code) => code === "" || regionOf(code) !== undefined, "must be an ISO 3166-1 alpha-2 region")
     .default(""),
-  loginIdKindsByRole: z.record(z.string().min(1), z.object({ kinds: z.array(loginIdKind).min(1) })).default({}),
+  loginIdKindsByRole: z
+    .record(z.string().min(1), z.object({ kinds: z.array(loginIdKind).min(1) }))
+    .default({}),
   captchaAfterFailures: z.number().int().min(0).max(1_000).default(0),
   lockoutAfterFailures: z.number().int().min(0).max(10_000).default(0),
-  failureWindowSeconds: z.number().int().min(0).max(7 * 24 * 3600).default(0),
+  failureWindowSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .default(0),
 });
 
 export function withPolicyDefaults(input: z.infer<typeof policyInput>): CompanyPolicy {

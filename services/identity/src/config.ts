@@ -9,8 +9,12 @@ export const configSchema = z.object({
   DATABASE_URL: env.url(["postgres:", "postgresql:"]).optional(),
   DATA_DIR: z.string().min(1).default(".data/identity"),
   DATABASE_POOL_SIZE: env.positiveInt(10),
-  ARGON2_MEMORY_KIB: env.positiveInt(owaspMinimum.memoryCost).pipe(z.number().min(owaspMinimum.memoryCost, `must be at least ${owaspMinimum.memoryCost}`)),
-  ARGON2_ITERATIONS: env.positiveInt(owaspMinimum.timeCost).pipe(z.number().min(owaspMinimum.timeCost, `must be at least ${owaspMinimum.timeCost}`)),
+  ARGON2_MEMORY_KIB: env
+    .positiveInt(owaspMinimum.memoryCost)
+    .pipe(z.number().min(owaspMinimum.memoryCost, `must be at least ${owaspMinimum.memoryCost}`)),
+  ARGON2_ITERATIONS: env
+    .positiveInt(owaspMinimum.timeCost)
+    .pipe(z.number().min(owaspMinimum.timeCost, `must be at least ${owaspMinimum.timeCost}`)),
   ARGON2_PARALLELISM: env.positiveInt(owaspMinimum.parallelism),
   LOG_LEVEL: env.logLevel(),
 });

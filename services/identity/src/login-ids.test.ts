@@ -4,20 +4,35 @@ import { normalizeLoginId, normalizePhone } from "./login-ids.js";
 
 describe("login ID normalisation", () => {
   it("trims and lower-cases an e-mail", () => {
-    expect(normalizeLoginId("  Ann@Example.COM ", "US")).toEqual({ kind: LoginIdKind.EMAIL, value: "ann@example.com" });
+    expect(normalizeLoginId("  Ann@Example.COM ", "US")).toEqual({
+      kind: LoginIdKind.EMAIL,
+      value: "ann@example.com",
+    });
   });
 
   it("reads a phone number with a country code as E.164", () => {
-    expect(normalizeLoginId("+44 20 7946 0958", "US")).toEqual({ kind: LoginIdKind.PHONE, value: "+442079460958" });
+    expect(normalizeLoginId("+44 20 7946 0958", "US")).toEqual({
+      kind: LoginIdKind.PHONE,
+      value: "+442079460958",
+    });
   });
 
   it("reads a national phone number with the company's region", () => {
-    expect(normalizeLoginId("(201) 555-0123", "US")).toEqual({ kind: LoginIdKind.PHONE, value: "+12015550123" });
-    expect(normalizeLoginId("020 7946 0958", "GB")).toEqual({ kind: LoginIdKind.PHONE, value: "+442079460958" });
+    expect(normalizeLoginId("(201) 555-0123", "US")).toEqual({
+      kind: LoginIdKind.PHONE,
+      value: "+12015550123",
+    });
+    expect(normalizeLoginId("020 7946 0958", "GB")).toEqual({
+      kind: LoginIdKind.PHONE,
+      value: "+442079460958",
+    });
   });
 
   it("takes anything else as a login name, compared case-insensitively", () => {
-    expect(normalizeLoginId(" Ann.Smith ", "US")).toEqual({ kind: LoginIdKind.LOGIN_NAME, value: "ann.smith" });
+    expect(normalizeLoginId(" Ann.Smith ", "US")).toEqual({
+      kind: LoginIdKind.LOGIN_NAME,
+      value: "ann.smith",
+    });
   });
 
   it("takes digits that are no valid phone number as a login name", () => {

@@ -12,7 +12,10 @@ import type { IdentityStore, LoginIdColumn } from "./store/identity-store.js";
 import { mayUseLoginId, passwordChangeRequired, statusName, toUser } from "./users.js";
 
 const id = z.uuid("must be a UUID");
-const password = z.string().min(8, "must have at least 8 characters").max(256, "must have at most 256 characters");
+const password = z
+  .string()
+  .min(8, "must have at least 8 characters")
+  .max(256, "must have at most 256 characters");
 const status = z.enum(UserStatus).refine((s) => s !== UserStatus.UNRECOGNIZED, "must be a user status");
 
 const columnOfKind = {
@@ -31,7 +34,11 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
   const methods: AsyncService<typeof IdentityServiceService> = {
     async createCompany(request) {
       const input = parseRequest(
-        z.object({ code: companyCode, name: z.string().min(1).max(200), policy: policyInput.default(policyInput.parse({})) }),
+        z.object({
+          code: companyCode,
+          name: z.string().min(1).max(200),
+          policy: policyInput.default(policyInput.parse({})),
+        }),
         request,
       );
       const row = await store.createCompany({ ...input, policy: withPolicyDefaults(input.policy) });
@@ -47,7 +54,10 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
 
     async createApiKey(request) {
       const input = parseRequest(
-        z.object({ companyId: id, apiKey: z.string().min(24, "must have at least 24 characters").max(256).optional() }),
+        z.object({
+          companyId: id,
+          apiKey: z.string().min(24, "must have at least 24 characters").max(256).optional(),
+        }),
         request,
       );
       await companyById(input.companyId);
@@ -57,7 +67,10 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
     },
 
     async authenticateApiKey(request) {
-      const input = parseRequest(z.object({ companyCode: z.string().max(100), apiKey: z.string().max(256) }), request);
+      const input = parseRequest(
+        z.object({ companyCode: z.string().max(100), apiKey: z.string().max(256) }),
+        request,
+      );
       const company = await store.findCompanyByApiKey(hashApiKey(input.apiKey));
       if (!company || company.code !== input.companyCode) throw new AuthError("auth.apikey.invalid");
       return { company: toCompany(company) };
@@ -80,7 +93,10 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
         request,
       );
       const company = await companyById(input.companyId);
-      const phone = input.phone === undefined ? undefined : normalizePhone(input.phone, company.policy.defaultPhoneRegion);
+      const phone =
+        input.phone === undefined
+          ? undefined
+          : normalizePhone(input.phone, company.policy.defaultPhoneRegion);
       if (input.phone !== undefined && !phone) {
         throw new AuthError("request.validation.failed", { detail: "phone: must be a valid phone number" });
       }
@@ -122,7 +138,10 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
     },
 
     async verifyPassword(request) {
-      const input = parseRequest(z.object({ companyId: id, userId: id, password: z.string().max(1_024) }), request);
+      const input = parseRequest(
+        z.object({ companyId: id, userId: id, password: z.string().max(1_024) }),
+        request,
+      );
       const company = await companyById(input.companyId);
       const row = await store.findUser(input.companyId, input.userId);
       if (!row?.passwordHash) {
@@ -135,13 +154,19 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
       if (hasher.needsRehash(row.passwordHash)) {
         await store.setPasswordHash(row.companyId, row.id, await hasher.hash(input.password));
       }
-      return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, input.password) };
+      return {
+        valid: true,
+        passwordChangeRequired: passwordChangeRequired(row, company.policy, input.password),
+      };
     },
   };
 
   return {
     name: "auth.identity.v1.IdentityService",
     definition: IdentityServiceService,
-    implementation: implement(IdentityServiceService, methods, { logger, translateError: translateDatabaseError }),
+    implementation: implement(IdentityServiceService, methods, {
+      logger,
+      translateError: translateDatabaseError,
+    }),
   };
 }

@@ -6,7 +6,7 @@ import { configSchema } from "./config.js";
 import { OtpHasher } from "./otp-codes.js";
 import { designRules, Otps } from "./otps.js";
 import { otpService } from "./server.js";
-import { DevOutbox } from "./sms/dev-outbox.js";
+import { DevSmsOutbox } from "./sms/dev-outbox.js";
 import { HttpSmsProvider } from "./sms/http-provider.js";
 import type { SmsSender } from "./sms/sender.js";
 import { OtpStore } from "./store/otp-store.js";
@@ -23,7 +23,7 @@ const sender: SmsSender =
         timeoutMs: config.SMS_HTTP_TIMEOUT_MS,
         retries: config.SMS_HTTP_RETRIES,
       })
-    : new DevOutbox(config.SMS_OUTBOX_FILE);
+    : new DevSmsOutbox(config.SMS_OUTBOX_FILE);
 logger.info(
   { store: config.REDIS_URL ? "redis" : "in-process", sms: config.SMS_SENDER },
   "otp service ready",

@@ -1,11 +1,23 @@
 import { env } from "@auth/runtime";
 import { z } from "zod";
 
-export const configSchema = z.object({
-  GRPC_HOST: env.host("127.0.0.1"),
-  GRPC_PORT: env.port(50054),
-  /** Without it, recovery state lives in the process (the embedded default). */
-  REDIS_URL: env.url(["redis:", "rediss:"]).optional(),
-  REDIS_KEY_PREFIX: z.string().default("auth:recovery:"),
-  LOG_LEVEL: env.logLevel(),
-});
+export const configSchema = z
+  .object({
+    GRPC_HOST: env.host("127.0.0.1"),
+    GRPC_PORT: env.port(50054),
+    /** Without it, recovery state lives in the process (the embedded default). */
+    REDIS_URL: env.url(["redis:", "rediss:"]).optional(),
+    REDIS_KEY_PREFIX: z.string().default("auth:recovery:"),
+    MAIL_SENDER: z.enum(["dev", "smtp"]).default("dev"),
+    /** Where the dev sender appends its messages. */
+    MAIL_OUTBOX_FILE: z.string().min(1).default(".data/mail-outbox.jsonl"),
+    SMTP_URL: env.url(["smtp:", "smtps:"]).optional(),
+    MAIL_FROM: z.string().min(3).default("Access recovery <no-reply@localhost>"),
+    SMTP_TIMEOUT_MS: env.positiveInt(10_000),
+    LOG_LEVEL: env.logLevel(),
+  })
+  .superRefine((config, context) => {
+    if (config.MAIL_SENDER === "smtp" && !config.SMTP_URL) {
+      context.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required with MAIL_SENDER=smtp" });
+    }
+  });

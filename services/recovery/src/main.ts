@@ -1,22 +1,34 @@
 import { startGrpcServer } from "@auth/grpc-kit";
-import { openKeyValueStore } from "@auth/kv";
+import { openKeyValueStore, systemClock } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
+import { DevMailOutbox } from "./mail/dev-outbox.js";
+import type { MailSender } from "./mail/sender.js";
+import { SmtpMailSender } from "./mail/smtp.js";
 import { recoveryService } from "./server.js";
+import { RecoveryStore } from "./store/recovery-store.js";
 
 const config = loadConfig("recovery", configSchema);
 const logger = createLogger("recovery", config.LOG_LEVEL);
 const kv = await openKeyValueStore(config.REDIS_URL, config.REDIS_KEY_PREFIX);
-logger.info({ store: config.REDIS_URL ? "redis" : "in-process" }, "store open");
+const mail: MailSender =
+  config.MAIL_SENDER === "smtp" && config.SMTP_URL
+    ? new SmtpMailSender({ url: config.SMTP_URL, from: config.MAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS })
+    : new DevMailOutbox(config.MAIL_OUTBOX_FILE);
+logger.info(
+  { store: config.REDIS_URL ? "redis" : "in-process", mail: config.MAIL_SENDER },
+  "recovery service ready",
+);
 
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
   logger,
-  services: [recoveryService(logger)],
+  services: [recoveryService(new RecoveryStore(kv, systemClock), mail, logger)],
 });
 
 stopOnSignals(logger, async () => {
   await server.stop();
+  mail.close();
   await kv.close();
 });

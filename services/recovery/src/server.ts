@@ -1,11 +1,55 @@
-import { implement } from "@auth/grpc-kit";
+import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
 import { RecoveryServiceService } from "@auth/proto/recovery";
 import type { Logger } from "@auth/runtime";
+import { z } from "zod";
+import { linkLifetimeMs, recoveryLink, recoveryMail } from "./links.js";
+import type { MailSender } from "./mail/sender.js";
+import type { RecoveryStore } from "./store/recovery-store.js";
 
-export function recoveryService(logger: Logger) {
+const id = z.string().min(1, "is required").max(200);
+// Wrong answers count for as long as a recovery session can live.
+const wrongAnswerWindowMs = 60 * 60_000;
+
+export function recoveryService(store: RecoveryStore, mail: MailSender, logger: Logger) {
+  const methods: AsyncService<typeof RecoveryServiceService> = {
+    async sendRecoveryLink(request) {
+      const input = parseRequest(
+        z.object({
+          companyId: id,
+          userId: id,
+          loginId: z.string().max(512),
+          email: z.email("must be an e-mail address"),
+          linkBase: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+          companyName: z.string().max(200),
+        }),
+        request,
+      );
+      const token = await store.issueLink(
+        { companyId: input.companyId, userId: input.userId, loginId: input.loginId },
+        linkLifetimeMs,
+      );
+      const link = recoveryLink(input.linkBase, token);
+      await mail.send(recoveryMail(input.companyId, input.email, input.companyName, link));
+      logger.info({ companyId: input.companyId, userId: input.userId }, "recovery link sent");
+      return {};
+    },
+
+    async redeemRecoveryLink(request) {
+      const input = parseRequest(z.object({ companyId: id, linkToken: z.string().max(512) }), request);
+      return store.redeemLink(input.companyId, input.linkToken);
+    },
+
+    async recordWrongAnswer(request) {
+      const input = parseRequest(z.object({ companyId: id, sessionId: id }), request);
+      return {
+        wrongAnswers: await store.recordWrongAnswer(input.companyId, input.sessionId, wrongAnswerWindowMs),
+      };
+    },
+  };
+
   return {
     name: "auth.recovery.v1.RecoveryService",
     definition: RecoveryServiceService,
-    implementation: implement(RecoveryServiceService, {}, { logger }),
+    implementation: implement(RecoveryServiceService, methods, { logger }),
   };
 }

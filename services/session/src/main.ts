@@ -14,7 +14,9 @@ logger.info({ store: config.REDIS_URL ? "redis" : "in-process" }, "store open");
 
 const sessions = new SessionStore(kv, systemClock, {
   of: (state) =>
-    (state === SessionState.AUTHORIZED ? config.AUTHORIZED_TOKEN_TTL_SECONDS : config.PREAUTH_TOKEN_TTL_SECONDS) * 1000,
+    (state === SessionState.AUTHORIZED
+      ? config.AUTHORIZED_TOKEN_TTL_SECONDS
+      : config.PREAUTH_TOKEN_TTL_SECONDS) * 1000,
 });
 const server = await startGrpcServer({
   host: config.GRPC_HOST,

@@ -5,9 +5,11 @@ import { z } from "zod";
 import type { LoginFailures } from "./store/login-failures.js";
 import type { SessionRecord, SessionStore } from "./store/session-store.js";
 
-const state = z.enum(SessionState).refine((s) => s !== SessionState.UNSPECIFIED && s !== SessionState.UNRECOGNIZED, {
-  message: "must be a session state",
-});
+const state = z
+  .enum(SessionState)
+  .refine((s) => s !== SessionState.UNSPECIFIED && s !== SessionState.UNRECOGNIZED, {
+    message: "must be a session state",
+  });
 const id = z.string().min(1, "is required").max(200);
 const token = z.string().max(512);
 
@@ -18,6 +20,7 @@ const toSession = (record: SessionRecord): Session => ({
   state: record.state,
   loginId: record.loginId,
   profileMnemocode: record.profileMnemocode,
+  passwordChangeRequired: record.passwordChangeRequired,
   createdAt: new Date(record.createdAt),
   expiresAt: new Date(record.expiresAt),
 });
@@ -26,14 +29,23 @@ export function sessionService(sessions: SessionStore, failures: LoginFailures, 
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request) {
       const input = parseRequest(
-        z.object({ companyId: id, userId: id, state, loginId: z.string().max(512), profileMnemocode: z.string().optional() }),
+        z.object({
+          companyId: id,
+          userId: id,
+          state,
+          loginId: z.string().max(512),
+          profileMnemocode: z.string().optional(),
+          passwordChangeRequired: z.boolean(),
+        }),
         request,
       );
       const created = await sessions.create(input);
       return { sessionToken: created.token, session: toSession(created.session) };
     },
     async introspectSession(request) {
-      const result = await sessions.introspect(parseRequest(z.object({ sessionToken: token }), request).sessionToken);
+      const result = await sessions.introspect(
+        parseRequest(z.object({ sessionToken: token }), request).sessionToken,
+      );
       switch (result.status) {
         case "active":
           return { status: TokenStatus.ACTIVE, session: toSession(result.session) };
@@ -45,14 +57,23 @@ export function sessionService(sessions: SessionStore, failures: LoginFailures, 
     },
     async advanceSession(request) {
       const input = parseRequest(
-        z.object({ sessionToken: token, fromState: state, toState: state, profileMnemocode: z.string().optional() }),
+        z.object({
+          sessionToken: token,
+          fromState: state,
+          toState: state,
+          profileMnemocode: z.string().optional(),
+          passwordChangeRequired: z.boolean().optional(),
+        }),
         request,
       );
-      const advanced = await sessions.advance(input.sessionToken, input.fromState, input.toState, input.profileMnemocode);
+      const { sessionToken, fromState, toState, ...changes } = input;
+      const advanced = await sessions.advance(sessionToken, fromState, toState, changes);
       return { sessionToken: advanced.token, session: toSession(advanced.session) };
     },
     async revokeSession(request) {
-      return { revoked: await sessions.revoke(parseRequest(z.object({ sessionToken: token }), request).sessionToken) };
+      return {
+        revoked: await sessions.revoke(parseRequest(z.object({ sessionToken: token }), request).sessionToken),
+      };
     },
     async revokeUserSessions(request) {
       const input = parseRequest(z.object({ companyId: id, userId: id }), request);

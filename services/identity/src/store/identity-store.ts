@@ -18,7 +18,8 @@ async function insertUnique<T>(insert: Promise<T>, what: string): Promise<T> {
   try {
     return await insert;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AuthError("resource.exists", { detail: `${what} already exists` });
+    if (isUniqueViolation(error))
+      throw new AuthError("resource.exists", { detail: `${what} already exists` });
     throw error;
   }
 }
@@ -28,7 +29,10 @@ export class IdentityStore {
   constructor(private readonly db: Database<IdentitySchema>) {}
 
   async createCompany(company: NewCompany): Promise<CompanyRow> {
-    const [row] = await insertUnique(this.db.insert(companies).values(company).returning(), "a company with this code");
+    const [row] = await insertUnique(
+      this.db.insert(companies).values(company).returning(),
+      "a company with this code",
+    );
     if (!row) throw new Error("insert returned no company");
     return row;
   }
@@ -79,7 +83,11 @@ export class IdentityStore {
     return row;
   }
 
-  async findUserByLoginId(companyId: string, column: LoginIdColumn, value: string): Promise<UserRow | undefined> {
+  async findUserByLoginId(
+    companyId: string,
+    column: LoginIdColumn,
+    value: string,
+  ): Promise<UserRow | undefined> {
     const [row] = await this.db
       .select()
       .from(users)

@@ -1,20 +1,15 @@
-import { appendFile, mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
+import { JsonLinesOutbox } from "@auth/runtime";
 import type { SmsMessage, SmsSender } from "./sender.js";
 
-/**
- * The embedded default's SMS sender: each message is printed and appended as a JSON line to a
- * file that the demo and the tests read. Never for production: the file holds the codes.
- */
-export class DevOutbox implements SmsSender {
-  constructor(
-    private readonly file: string,
-    private readonly print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
-  ) {}
+/** The embedded default's SMS sender: the dev outbox file, and a line on the console. */
+export class DevSmsOutbox implements SmsSender {
+  readonly #outbox: JsonLinesOutbox<SmsMessage>;
 
-  async send(message: SmsMessage): Promise<void> {
-    await mkdir(dirname(this.file), { recursive: true });
-    await appendFile(this.file, `${JSON.stringify({ ...message, sentAt: new Date().toISOString() })}\n`);
-    this.print(`[dev sms to ${message.to}] ${message.text}`);
+  constructor(file: string) {
+    this.#outbox = new JsonLinesOutbox(file, (message) => `[dev sms to ${message.to}] ${message.text}`);
+  }
+
+  send(message: SmsMessage): Promise<void> {
+    return this.#outbox.deliver(message);
   }
 }

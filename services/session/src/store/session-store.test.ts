@@ -7,8 +7,16 @@ import { LoginFailures } from "./login-failures.js";
 import { expiredTokenMemoryMs, SessionStore } from "./session-store.js";
 
 const minute = 60_000;
-const lifetimes = { of: (state: SessionState) => (state === SessionState.AUTHORIZED ? 24 * 60 * minute : 15 * minute) };
-const start = { companyId: "c1", userId: "u1", state: SessionState.CHECKPASSWORD, loginId: "ann@example.com" };
+const lifetimes = {
+  of: (state: SessionState) => (state === SessionState.AUTHORIZED ? 24 * 60 * minute : 15 * minute),
+};
+const start = {
+  companyId: "c1",
+  userId: "u1",
+  state: SessionState.CHECKPASSWORD,
+  loginId: "ann@example.com",
+  passwordChangeRequired: false,
+};
 
 const codeOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -77,12 +85,24 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
   describe("advance", () => {
     it("rotates the token: the new one works, the old one is invalid", async () => {
       const first = await sessions.create(start);
-      const next = await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, "P-1");
+      const next = await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, {
+        profileMnemocode: "P-1",
+      });
       expect(next.token).not.toBe(first.token);
       expect(next.session).toMatchObject({ state: SessionState.AUTHORIZED, profileMnemocode: "P-1" });
       expect(next.session.sessionId).toBe(first.session.sessionId);
       expect((await sessions.introspect(first.token)).status).toBe("invalid");
       expect((await sessions.introspect(next.token)).status).toBe("active");
+    });
+
+    it("carries the password-change flag until a move changes it", async () => {
+      const first = await sessions.create({ ...start, passwordChangeRequired: true });
+      const otp = await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.CHECKOTP);
+      expect(otp.session.passwordChangeRequired).toBe(true);
+      const set = await sessions.advance(otp.token, SessionState.CHECKOTP, SessionState.SETPASSWORD, {
+        passwordChangeRequired: false,
+      });
+      expect(set.session.passwordChangeRequired).toBe(false);
     });
 
     it("gives an authorized session 24 hours", async () => {

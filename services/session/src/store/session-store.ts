@@ -1,7 +1,6 @@
 import { AuthError } from "@auth/errors";
-import type { Clock, KeyValueStore } from "@auth/kv";
+import { type Clock, issueToken, type KeyValueStore, newRecordId, readToken, sameHash } from "@auth/kv";
 import type { SessionState } from "@auth/proto/session";
-import { issueToken, newSessionId, type PresentedToken, readToken, sameHash } from "../tokens.js";
 
 export interface SessionRecord {
   sessionId: string;
@@ -10,6 +9,7 @@ export interface SessionRecord {
   state: SessionState;
   loginId: string;
   profileMnemocode?: string;
+  passwordChangeRequired: boolean;
   tokenHash: string;
   createdAt: number;
   expiresAt: number;
@@ -34,6 +34,13 @@ export interface NewSession {
   state: SessionState;
   loginId: string;
   profileMnemocode?: string;
+  passwordChangeRequired: boolean;
+}
+
+/** What a move to the next state may change besides the state. */
+export interface SessionChanges {
+  profileMnemocode?: string;
+  passwordChangeRequired?: boolean;
 }
 
 const sessionKey = (sessionId: string) => `session:${sessionId}`;
@@ -52,7 +59,7 @@ export class SessionStore {
   ) {}
 
   async create(session: NewSession): Promise<{ token: string; session: SessionRecord }> {
-    const sessionId = newSessionId();
+    const sessionId = newRecordId();
     const issued = issueToken(sessionId);
     const now = this.clock.now();
     const record: SessionRecord = {
@@ -79,21 +86,22 @@ export class SessionStore {
     token: string,
     from: SessionState,
     to: SessionState,
-    profileMnemocode?: string,
+    changes: SessionChanges = {},
   ): Promise<{ token: string; session: SessionRecord }> {
     const found = await this.#find(token);
     if (!found) throw new AuthError("auth.token.invalid");
-    const { raw, record, presented } = found;
+    const { raw, record } = found;
     const now = this.clock.now();
     if (record.expiresAt <= now) throw new AuthError("auth.token.expired");
     if (record.state !== from) throw new AuthError("auth.session.invalid");
-    const issued = issueToken(presented.sessionId);
+    const issued = issueToken(record.sessionId);
     const next: SessionRecord = {
       ...record,
       state: to,
       tokenHash: issued.hash,
       expiresAt: now + this.lifetimes.of(to),
-      ...(profileMnemocode === undefined ? {} : { profileMnemocode }),
+      profileMnemocode: changes.profileMnemocode ?? record.profileMnemocode,
+      passwordChangeRequired: changes.passwordChangeRequired ?? record.passwordChangeRequired,
     };
     const swapped = await this.kv.compareAndSet(
       sessionKey(record.sessionId),
@@ -128,14 +136,14 @@ export class SessionStore {
     return revoked;
   }
 
-  async #find(token: string): Promise<{ raw: string; record: SessionRecord; presented: PresentedToken } | null> {
+  async #find(token: string): Promise<{ raw: string; record: SessionRecord } | null> {
     const presented = readToken(token);
     if (!presented) return null;
-    const raw = await this.kv.get(sessionKey(presented.sessionId));
+    const raw = await this.kv.get(sessionKey(presented.id));
     if (raw === null) return null;
     const record = JSON.parse(raw) as SessionRecord;
     if (!sameHash(record.tokenHash, presented.hash)) return null;
-    return { raw, record, presented };
+    return { raw, record };
   }
 
   #keyLifetime(record: SessionRecord): number {

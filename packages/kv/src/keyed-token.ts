@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-const sessionIdBytes = 16;
+const idBytes = 16;
 const secretBytes = 32;
 
 export interface IssuedToken {
@@ -11,7 +11,8 @@ export interface IssuedToken {
 }
 
 export interface PresentedToken {
-  sessionId: string;
+  /** The id of the record the token belongs to. */
+  id: string;
   hash: string;
 }
 
@@ -19,16 +20,17 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
-export function newSessionId(): string {
-  return randomBytes(sessionIdBytes).toString("base64url");
+/** 128 random bits, base64url: the id of a record that a token unlocks. */
+export function newRecordId(): string {
+  return randomBytes(idBytes).toString("base64url");
 }
 
 /**
- * A token is the session id and 256 random bits, base64url: opaque to clients, and the session
- * id inside lets the store find the session under one key (one Redis Cluster slot).
+ * A token is a record id and 256 random bits, base64url: opaque to clients, and the id inside
+ * lets the store find its record under one key (one Redis Cluster slot) and compare the hash.
  */
-export function issueToken(sessionId: string): IssuedToken {
-  const token = Buffer.concat([Buffer.from(sessionId, "base64url"), randomBytes(secretBytes)]).toString(
+export function issueToken(recordId: string): IssuedToken {
+  const token = Buffer.concat([Buffer.from(recordId, "base64url"), randomBytes(secretBytes)]).toString(
     "base64url",
   );
   return { token, hash: hashToken(token) };
@@ -38,10 +40,11 @@ export function issueToken(sessionId: string): IssuedToken {
 export function readToken(token: string): PresentedToken | null {
   if (!/^[A-Za-z0-9_-]{64}$/.test(token)) return null;
   const bytes = Buffer.from(token, "base64url");
-  if (bytes.length !== sessionIdBytes + secretBytes) return null;
-  return { sessionId: bytes.subarray(0, sessionIdBytes).toString("base64url"), hash: hashToken(token) };
+  if (bytes.length !== idBytes + secretBytes) return null;
+  return { id: bytes.subarray(0, idBytes).toString("base64url"), hash: hashToken(token) };
 }
 
+/** Compares two token hashes in constant time. */
 export function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);

@@ -1,0 +1,47 @@
+import { AuthError } from "@auth/errors";
+import express, { type Express } from "express";
+import helmet from "helmet";
+import type { BackendAddresses } from "./backends.js";
+import { sendError, sendSuccess } from "./http/envelope.js";
+import { errorHandler, methodNotAllowed, routeNotFound } from "./http/errors.js";
+import { endpointHandlers, type PipelineDependencies } from "./http/pipeline.js";
+import { backendsReady } from "./readiness.js";
+import { endpoints } from "./routes.js";
+
+export interface AppOptions extends PipelineDependencies {
+  addresses: BackendAddresses;
+  /** Express's `trust proxy` setting. */
+  trustProxy: boolean | number | string;
+}
+
+export function createApp(options: AppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("trust proxy", options.trustProxy);
+  app.use(helmet());
+  app.use((_request, response, next) => {
+    response.setHeader("Cache-Control", "no-store");
+    next();
+  });
+
+  app.get("/healthz", (_request, response) => sendSuccess(response, {}));
+  app.get("/readyz", async (_request, response) => {
+    const down = await backendsReady(options.addresses, 1_000);
+    if (down.length === 0) sendSuccess(response, {});
+    else
+      sendError(
+        response,
+        new AuthError("service.unavailable", { detail: `not serving: ${down.join(", ")}` }),
+      );
+  });
+
+  for (const endpoint of endpoints) {
+    const path = `/:company/v2/auth/${endpoint.operation}`;
+    app.post(path, ...endpointHandlers(endpoint, options));
+    app.all(path, methodNotAllowed);
+  }
+  app.use(routeNotFound);
+  app.use(errorHandler(options.logger));
+  return app;
+}

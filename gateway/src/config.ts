@@ -1,0 +1,19 @@
+import { env } from "@auth/runtime";
+import { z } from "zod";
+
+export const configSchema = z.object({
+  HOST: env.host("127.0.0.1"),
+  PORT: env.port(8080),
+  IDENTITY_ADDR: env.address("127.0.0.1:50051"),
+  SESSION_ADDR: env.address("127.0.0.1:50052"),
+  OTP_ADDR: env.address("127.0.0.1:50053"),
+  RECOVERY_ADDR: env.address("127.0.0.1:50054"),
+  DISCLAIMER_ADDR: env.address("127.0.0.1:50055"),
+  /** Milliseconds a call to a service may take before the gateway answers service.unavailable. */
+  GRPC_DEADLINE_MS: env.positiveInt(3_000),
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client address. */
+  TRUST_PROXY: z.string().default("loopback"),
+  LOG_LEVEL: env.logLevel(),
+});
+
+export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,47 @@
+import { AuthError } from "@auth/errors";
+import { z } from "zod";
+import { checkCaptcha } from "../steps/captcha.js";
+import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
+import { captchaRequired, forgetFailures, guardLoginId, recordFailedSecret } from "../steps/login-guard.js";
+import { continueAfterPassword } from "../steps/next-step.js";
+import { moveSession } from "../steps/session-moves.js";
+import { currentUser } from "../steps/user-status.js";
+import { sessionEndpoint } from "./endpoint.js";
+import { fields } from "./fields.js";
+
+const body = z.object({
+  password: fields.secret,
+  captcha_response: fields.captchaResponse,
+  accept_disclaimers: fields.acceptDisclaimers,
+});
+
+/** spec 4.2: the password of the session's user. */
+export const checkpassword = sessionEndpoint("checkpassword", body, async (context) => {
+  const { loginId, userId } = context.session;
+  const failures = await guardLoginId(context, loginId);
+  const user = await currentUser(context, userId);
+  await checkCaptcha(context, failures, context.body.captcha_response);
+  // Disclaimers before the secret (DESIGN.md), so a missing code costs no attempt.
+  const disclaimersRequired = await requiredDisclaimers(context, user.id);
+  assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+
+  const verdict = await context.backends.identity.verifyPassword({
+    companyId: context.company.id,
+    userId: user.id,
+    password: context.body.password,
+  });
+  if (!verdict.valid) {
+    const failuresNow = await recordFailedSecret(context, loginId);
+    throw new AuthError("auth.password.invalid", {
+      fields: { captcha_required: captchaRequired(context, failuresNow) },
+    });
+  }
+  await forgetFailures(context, loginId);
+  await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+  return continueAfterPassword(context, {
+    user,
+    passwordChangeRequired: verdict.passwordChangeRequired,
+    sessionId: context.session.sessionId,
+    move: (to, changes) => moveSession(context, to, changes),
+  });
+});

@@ -1,0 +1,69 @@
+import type { Company, CompanyPolicy } from "@auth/proto/identity";
+import type { Session } from "@auth/proto/session";
+import type { Logger } from "@auth/runtime";
+import type { z } from "zod";
+import type { Backends } from "../backends.js";
+import type { CaptchaVerifier } from "../captcha/verifier.js";
+import type { StateName } from "./states.js";
+import type { Operation } from "./transitions.js";
+
+/** The company of the request's API key, with its policy. */
+export type TenantCompany = Company & { policy: CompanyPolicy };
+
+/** The fields of a success response besides `status`. */
+export type ResponseFields = Record<string, unknown>;
+
+/** What a flow step knows about the request once the API key and the body have been checked. */
+export interface FlowContext<Body = unknown> {
+  operation: Operation;
+  company: TenantCompany;
+  body: Body;
+  /** The client's address as express reads it (honouring TRUST_PROXY). */
+  clientAddress: string;
+  backends: Backends;
+  captcha: CaptchaVerifier;
+  log: Logger;
+}
+
+/** A flow context whose request carried a valid token in one of the operation's states. */
+export interface SessionFlowContext<Body = unknown> extends FlowContext<Body> {
+  token: string;
+  session: Session;
+  state: StateName;
+}
+
+interface EndpointBase<S extends z.ZodType> {
+  operation: Operation;
+  /** The request body; unknown fields are dropped, a mismatch is request.validation.failed. */
+  body: S;
+}
+
+export interface OpenEndpoint<S extends z.ZodType = z.ZodType> extends EndpointBase<S> {
+  takesToken: false;
+  handle(context: FlowContext<z.infer<S>>): Promise<ResponseFields>;
+}
+
+export interface SessionEndpoint<S extends z.ZodType = z.ZodType> extends EndpointBase<S> {
+  takesToken: true;
+  handle(context: SessionFlowContext<z.infer<S>>): Promise<ResponseFields>;
+}
+
+export type Endpoint = OpenEndpoint | SessionEndpoint;
+
+/** An endpoint without Authorization header. */
+export function openEndpoint<S extends z.ZodType>(
+  operation: Operation,
+  body: S,
+  handle: (context: FlowContext<z.infer<S>>) => Promise<ResponseFields>,
+): OpenEndpoint<S> {
+  return { operation, body, takesToken: false, handle };
+}
+
+/** An endpoint that takes `Authorization: Bearer <session_token>` in the states of the transition table. */
+export function sessionEndpoint<S extends z.ZodType>(
+  operation: Operation,
+  body: S,
+  handle: (context: SessionFlowContext<z.infer<S>>) => Promise<ResponseFields>,
+): SessionEndpoint<S> {
+  return { operation, body, takesToken: true, handle };
+}

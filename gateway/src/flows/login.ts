@@ -1,0 +1,42 @@
+import { AuthError } from "@auth/errors";
+import { z } from "zod";
+import { requiredDisclaimers } from "../steps/disclaimers.js";
+import { captchaRequired, guardLoginId } from "../steps/login-guard.js";
+import { sendOtp } from "../steps/otp-delivery.js";
+import { startSession } from "../steps/session-moves.js";
+import { assertUserMayLogIn } from "../steps/user-status.js";
+import { openEndpoint } from "./endpoint.js";
+import { fields } from "./fields.js";
+
+/** spec 4.1: identify the user by login ID and start a session. */
+export const login = openEndpoint("login", z.object({ login_id: fields.loginId }), async (context) => {
+  const { normalizedLoginId, user } = await context.backends.identity.findUser({
+    companyId: context.company.id,
+    loginId: context.body.login_id,
+  });
+  const failures = await guardLoginId(context, normalizedLoginId);
+  if (!user) throw new AuthError("auth.loginid.notfound");
+  assertUserMayLogIn(user);
+  const disclaimersRequired = await requiredDisclaimers(context, user.id);
+
+  if (user.hasPassword) {
+    const started = await startSession(context, user, "checkpassword", normalizedLoginId);
+    return {
+      session_token: started.token,
+      session_state: "checkpassword",
+      disclaimers_required: disclaimersRequired,
+      captcha_required: captchaRequired(context, failures),
+    };
+  }
+  const started = await startSession(context, user, "checkotp", normalizedLoginId);
+  const userPhone = await sendOtp(context, user, started.session.sessionId).catch(async (error: unknown) => {
+    await context.backends.session.revokeSession({ sessionToken: started.token });
+    throw error;
+  });
+  return {
+    session_token: started.token,
+    session_state: "checkotp",
+    disclaimers_required: disclaimersRequired,
+    user_phone: userPhone,
+  };
+});

@@ -1,0 +1,105 @@
+import type { StateName } from "./states.js";
+
+export type Operation =
+  | "login"
+  | "checkpassword"
+  | "checkcredentials"
+  | "checkotp"
+  | "renewotp"
+  | "setpassword"
+  | "oauth"
+  | "acceptdisclaimers"
+  | "logout"
+  | "recovery/recover"
+  | "recovery/checkotp"
+  | "recovery/renewotp"
+  | "recovery/checkquestion"
+  | "recovery/checklink";
+
+export interface Transition {
+  /** null: the operation starts a session (no token); "any": every state. */
+  from: StateName | null | "any";
+  operation: Operation;
+  condition: string;
+  /** null: no session token results. */
+  to: StateName | null;
+}
+
+/**
+ * Spec section 3, as data: the one place that says which operation may move a session from which
+ * state to which. DESIGN.md settles the two points the spec leaves open: checkquestion takes
+ * `recovery-checkquestion`, and checklink turns a mail link into `recovery-setpassword`.
+ */
+export const transitions: readonly Transition[] = [
+  { from: null, operation: "login", condition: "user has a password", to: "checkpassword" },
+  { from: null, operation: "login", condition: "user has no password", to: "checkotp" },
+  { from: "checkpassword", operation: "checkpassword", condition: "second factor required", to: "checkotp" },
+  {
+    from: "checkpassword",
+    operation: "checkpassword",
+    condition: "new password must be set",
+    to: "setpassword",
+  },
+  {
+    from: "checkpassword",
+    operation: "checkpassword",
+    condition: "nothing further required",
+    to: "authorized",
+  },
+  { from: null, operation: "checkcredentials", condition: "second factor required", to: "checkotp" },
+  { from: null, operation: "checkcredentials", condition: "new password must be set", to: "setpassword" },
+  { from: null, operation: "checkcredentials", condition: "nothing further required", to: "authorized" },
+  { from: "checkotp", operation: "checkotp", condition: "new password must be set", to: "setpassword" },
+  { from: "checkotp", operation: "checkotp", condition: "nothing further required", to: "authorized" },
+  { from: "checkotp", operation: "renewotp", condition: "always", to: "checkotp" },
+  { from: "setpassword", operation: "setpassword", condition: "success", to: "authorized" },
+  { from: null, operation: "oauth", condition: "disclaimers must be accepted", to: "acceptdisclaimers" },
+  { from: null, operation: "oauth", condition: "no disclaimers needed", to: "authorized" },
+  {
+    from: "acceptdisclaimers",
+    operation: "acceptdisclaimers",
+    condition: "all required codes supplied",
+    to: "authorized",
+  },
+  { from: null, operation: "recovery/recover", condition: "method PHONE", to: "recovery-checkotp" },
+  { from: null, operation: "recovery/recover", condition: "method QUESTION", to: "recovery-checkquestion" },
+  { from: null, operation: "recovery/recover", condition: "method MAIL", to: null },
+  {
+    from: "recovery-checkotp",
+    operation: "recovery/checkotp",
+    condition: "OTP valid",
+    to: "recovery-setpassword",
+  },
+  { from: "recovery-checkotp", operation: "recovery/renewotp", condition: "always", to: "recovery-checkotp" },
+  { from: "recovery-setpassword", operation: "setpassword", condition: "success", to: null },
+  {
+    from: "recovery-checkquestion",
+    operation: "recovery/checkquestion",
+    condition: "answer valid",
+    to: "recovery-setpassword",
+  },
+  { from: null, operation: "recovery/checklink", condition: "link valid", to: "recovery-setpassword" },
+  { from: "any", operation: "logout", condition: "valid token", to: null },
+];
+
+/** The states a token must be in for the operation; empty when the operation takes no token. */
+export function statesFor(operation: Operation): ReadonlySet<StateName | "any"> {
+  const states = new Set<StateName | "any">();
+  for (const transition of transitions) {
+    if (transition.operation === operation && transition.from !== null) states.add(transition.from);
+  }
+  return states;
+}
+
+export function takesToken(operation: Operation): boolean {
+  return statesFor(operation).size > 0;
+}
+
+/** Throws when the table has no such move: a handler that tries one is a bug, not a client error. */
+export function assertTransition(operation: Operation, from: StateName | null, to: StateName | null): void {
+  const allowed = transitions.some(
+    (t) =>
+      t.operation === operation && (t.from === from || (t.from === "any" && from !== null)) && t.to === to,
+  );
+  if (!allowed) throw new Error(`no transition ${from ?? "(none)"} -> ${to ?? "(none)"} for ${operation}`);
+}

@@ -1,0 +1,28 @@
+import { AuthError } from "@auth/errors";
+import type { z } from "zod";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The request body as a JSON object: an empty body is `{}`; anything else is request.validation.failed. */
+export function parseJsonObject(raw: unknown): Record<string, unknown> {
+  if (!Buffer.isBuffer(raw) || raw.length === 0) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8.decode(raw));
+  } catch {
+    throw new AuthError("request.validation.failed", { detail: "body is not JSON in UTF-8" });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new AuthError("request.validation.failed", { detail: "body is not a JSON object" });
+  }
+  return value as Record<string, unknown>;
+}
+
+export function validateBody<S extends z.ZodType>(schema: S, body: Record<string, unknown>): z.infer<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const detail = result.error.issues
+    .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
+    .join("; ");
+  throw new AuthError("request.validation.failed", { detail });
+}

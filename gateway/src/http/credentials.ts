@@ -1,0 +1,44 @@
+import { AuthError } from "@auth/errors";
+import type { Session } from "@auth/proto/session";
+import { TokenStatus } from "@auth/proto/session";
+import type { Request } from "express";
+import type { Backends } from "../backends.js";
+import type { TenantCompany } from "../flows/endpoint.js";
+import { type StateName, stateName } from "../flows/states.js";
+
+const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+const bearer = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+
+/** spec 5.1 with DESIGN.md: the `X-API-Key` header must hold a key of the path's company. */
+export async function authenticateCompany(request: Request, backends: Backends): Promise<TenantCompany> {
+  const apiKey = request.get("x-api-key");
+  if (!apiKey) throw new AuthError("auth.apikey.missing");
+  const companyCode = String(request.params.company ?? "");
+  if (!companyCodeShape.test(companyCode) || apiKey.length > 256) throw new AuthError("auth.apikey.invalid");
+  const { company } = await backends.identity.authenticateApiKey({ companyCode, apiKey });
+  if (!company?.policy)
+    throw new AuthError("internal.error", { detail: "identity returned no company policy" });
+  return { ...company, policy: company.policy };
+}
+
+/** spec 5.2 to 5.4: the bearer token, its session, and whether the session is in an accepted state. */
+export async function authenticateSession(
+  request: Request,
+  backends: Backends,
+  company: TenantCompany,
+  acceptedStates: ReadonlySet<StateName | "any">,
+): Promise<{ token: string; session: Session; state: StateName }> {
+  const header = request.get("authorization");
+  if (header === undefined) throw new AuthError("auth.header.missing");
+  const token = bearer.exec(header)?.[1];
+  if (!token) throw new AuthError("auth.header.invalid");
+  const { status, session } = await backends.session.introspectSession({ sessionToken: token });
+  if (status === TokenStatus.EXPIRED) throw new AuthError("auth.token.expired");
+  // A token of another company is as unknown here as a forged one.
+  if (status !== TokenStatus.ACTIVE || !session || session.companyId !== company.id) {
+    throw new AuthError("auth.token.invalid");
+  }
+  const state = stateName(session.state);
+  if (!acceptedStates.has("any") && !acceptedStates.has(state)) throw new AuthError("auth.session.invalid");
+  return { token, session, state };
+}

@@ -1,0 +1,13 @@
+import type { AuthError } from "@auth/errors";
+import type { Response } from "express";
+import type { ResponseFields } from "../flows/endpoint.js";
+
+export function sendSuccess(response: Response, fields: ResponseFields): void {
+  response.status(200).json({ status: "success", ...fields });
+}
+
+export function sendError(response: Response, error: AuthError): void {
+  if (error.retryAfterSeconds !== undefined)
+    response.setHeader("Retry-After", String(error.retryAfterSeconds));
+  response.status(error.httpStatus).json({ status: "error", error_code: error.code, ...error.fields });
+}

@@ -1,0 +1,57 @@
+import type { Logger } from "@auth/runtime";
+import express, { type RequestHandler } from "express";
+import type { Backends } from "../backends.js";
+import type { CaptchaVerifier } from "../captcha/verifier.js";
+import type { Endpoint, FlowContext } from "../flows/endpoint.js";
+import { statesFor } from "../flows/transitions.js";
+import { parseJsonObject, validateBody } from "./body.js";
+import { authenticateCompany, authenticateSession } from "./credentials.js";
+import { sendSuccess } from "./envelope.js";
+
+export interface PipelineDependencies {
+  backends: Backends;
+  captcha: CaptchaVerifier;
+  logger: Logger;
+}
+
+/** DESIGN.md's body limit; any content type is read as JSON. */
+const readBody = express.raw({ type: () => true, limit: "16kb" });
+
+/**
+ * The handlers of one endpoint, in DESIGN.md's order of checks: API key; then Authorization
+ * header, token and session state where the endpoint takes a token; then the body; then the flow.
+ */
+export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDependencies): RequestHandler[] {
+  const acceptedStates = statesFor(endpoint.operation);
+  if (endpoint.takesToken !== acceptedStates.size > 0) {
+    throw new Error(`endpoint ${endpoint.operation} disagrees with the transition table about its token`);
+  }
+  const { backends, captcha, logger } = dependencies;
+
+  const authenticate: RequestHandler = async (request, response, next) => {
+    const company = await authenticateCompany(request, backends);
+    response.locals.company = company;
+    if (endpoint.takesToken) {
+      response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
+    }
+    next();
+  };
+
+  const run: RequestHandler = async (request, response) => {
+    const context: FlowContext = {
+      operation: endpoint.operation,
+      company: response.locals.company,
+      body: validateBody(endpoint.body, parseJsonObject(request.body)),
+      clientAddress: request.ip ?? "",
+      backends,
+      captcha,
+      log: logger,
+    };
+    const fields = endpoint.takesToken
+      ? await endpoint.handle({ ...context, ...response.locals.session })
+      : await endpoint.handle(context);
+    sendSuccess(response, fields);
+  };
+
+  return [authenticate, readBody, run];
+}

@@ -1,0 +1,47 @@
+import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { createApp } from "./app.js";
+import { closeBackends, connectBackends } from "./backends.js";
+import { devCaptchaVerifier } from "./captcha/dev.js";
+import { configSchema } from "./config.js";
+
+const config = loadConfig("gateway", configSchema);
+const logger = createLogger("gateway", config.LOG_LEVEL);
+const addresses = {
+  identity: config.IDENTITY_ADDR,
+  session: config.SESSION_ADDR,
+  otp: config.OTP_ADDR,
+  recovery: config.RECOVERY_ADDR,
+  disclaimer: config.DISCLAIMER_ADDR,
+};
+const backends = connectBackends(addresses, config.GRPC_DEADLINE_MS);
+
+function trustProxySetting(value: string): boolean | number | string {
+  if (value === "true" || value === "false") return value === "true";
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+const app = createApp({
+  backends,
+  addresses,
+  captcha: devCaptchaVerifier,
+  logger,
+  trustProxy: trustProxySetting(config.TRUST_PROXY),
+});
+const server = app.listen(config.PORT, config.HOST, () => {
+  logger.info({ host: config.HOST, port: config.PORT }, "gateway listening");
+});
+server.on("error", (error) => {
+  logger.fatal({ err: error }, "gateway cannot listen");
+  process.exit(1);
+});
+server.headersTimeout = 10_000;
+server.requestTimeout = 15_000;
+server.keepAliveTimeout = 5_000;
+
+stopOnSignals(logger, async () => {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  closeBackends(backends);
+});

@@ -1,0 +1,55 @@
+import { AuthError } from "@auth/errors";
+import type { Disclaimer } from "@auth/proto/disclaimer";
+import type { FlowContext } from "../flows/endpoint.js";
+
+/** The disclaimer object of spec 2.3. */
+export interface DisclaimerObject {
+  code: string;
+  title: string;
+  description: string;
+  link: string;
+}
+
+const toObject = ({ code, title, description, link }: Disclaimer): DisclaimerObject => ({
+  code,
+  title,
+  description,
+  link,
+});
+
+function disclaimerInvalid(required: DisclaimerObject[]): AuthError {
+  return new AuthError("auth.disclaimer.invalid", { fields: { disclaimers_required: required } });
+}
+
+/** The company's disclaimers the user still has to accept. */
+export async function requiredDisclaimers(context: FlowContext, userId: string): Promise<DisclaimerObject[]> {
+  const { disclaimers } = await context.backends.disclaimer.listRequiredDisclaimers({
+    companyId: context.company.id,
+    userId,
+  });
+  return disclaimers.map(toObject);
+}
+
+/** spec 4.2 rule 3: every required code must be in accept_disclaimers. */
+export function assertAllAccepted(required: DisclaimerObject[], accepted: readonly string[] = []): void {
+  const given = new Set(accepted);
+  if (required.some((disclaimer) => !given.has(disclaimer.code))) throw disclaimerInvalid(required);
+}
+
+/** Stores the acceptances durably (who, which version, when, from where). */
+export async function recordAcceptance(
+  context: FlowContext,
+  userId: string,
+  required: DisclaimerObject[],
+  accepted: readonly string[] = [],
+): Promise<void> {
+  if (required.length === 0) return;
+  const { missing } = await context.backends.disclaimer.acceptDisclaimers({
+    companyId: context.company.id,
+    userId,
+    codes: [...accepted],
+    clientAddress: context.clientAddress,
+  });
+  // A disclaimer published between the check and the acceptance.
+  if (missing.length > 0) throw disclaimerInvalid(await requiredDisclaimers(context, userId));
+}

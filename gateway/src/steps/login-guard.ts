@@ -1,0 +1,37 @@
+import { AuthError } from "@auth/errors";
+import type { FlowContext } from "../flows/endpoint.js";
+
+/**
+ * DESIGN.md's lock-out: while the company is suspended, or the login ID has had too many failed
+ * secrets in the window, every login step answers auth.restricted. Returns the failure count.
+ */
+export async function guardLoginId(context: FlowContext, loginId: string): Promise<number> {
+  if (context.company.suspended) throw new AuthError("auth.restricted", { detail: "company suspended" });
+  const { failures, retryAfterSeconds } = await context.backends.session.getLoginFailures({
+    companyId: context.company.id,
+    loginId,
+  });
+  if (failures >= context.company.policy.lockoutAfterFailures) {
+    throw new AuthError("auth.restricted", { retryAfterSeconds, detail: "login ID locked out" });
+  }
+  return failures;
+}
+
+/** Counts a wrong password, OTP or backup code against the login ID; returns the new count. */
+export async function recordFailedSecret(context: FlowContext, loginId: string): Promise<number> {
+  const { failures } = await context.backends.session.recordLoginFailure({
+    companyId: context.company.id,
+    loginId,
+    windowSeconds: context.company.policy.failureWindowSeconds,
+  });
+  return failures;
+}
+
+/** A success forgets the failures (and with them the captcha requirement). */
+export async function forgetFailures(context: FlowContext, loginId: string): Promise<void> {
+  await context.backends.session.resetLoginFailures({ companyId: context.company.id, loginId });
+}
+
+export function captchaRequired(context: FlowContext, failures: number): boolean {
+  return failures >= context.company.policy.captchaAfterFailures;
+}

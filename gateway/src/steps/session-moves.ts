@@ -1,0 +1,53 @@
+import type { User } from "@auth/proto/identity";
+import type { Session } from "@auth/proto/session";
+import type { FlowContext, SessionFlowContext } from "../flows/endpoint.js";
+import { type StateName, stateOfName } from "../flows/states.js";
+import { assertTransition } from "../flows/transitions.js";
+
+export interface MovedSession {
+  token: string;
+  session: Session;
+}
+
+export interface SessionChanges {
+  profileMnemocode?: string;
+  passwordChangeRequired?: boolean;
+}
+
+/** Starts a session in the state the transition table allows this operation to start in. */
+export async function startSession(
+  context: FlowContext,
+  user: User,
+  to: StateName,
+  loginId: string,
+  changes: SessionChanges = {},
+): Promise<MovedSession> {
+  assertTransition(context.operation, null, to);
+  const created = await context.backends.session.createSession({
+    companyId: context.company.id,
+    userId: user.id,
+    state: stateOfName[to],
+    loginId,
+    profileMnemocode: changes.profileMnemocode,
+    passwordChangeRequired: changes.passwordChangeRequired ?? false,
+  });
+  if (!created.session) throw new Error("session service returned no session");
+  return { token: created.sessionToken, session: created.session };
+}
+
+/** Moves the request's session on under a new token, as the transition table allows. */
+export async function moveSession(
+  context: SessionFlowContext,
+  to: StateName,
+  changes: SessionChanges = {},
+): Promise<MovedSession> {
+  assertTransition(context.operation, context.state, to);
+  const advanced = await context.backends.session.advanceSession({
+    sessionToken: context.token,
+    fromState: context.session.state,
+    toState: stateOfName[to],
+    ...changes,
+  });
+  if (!advanced.session) throw new Error("session service returned no session");
+  return { token: advanced.sessionToken, session: advanced.session };
+}

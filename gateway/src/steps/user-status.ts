@@ -1,0 +1,28 @@
+import { AuthError } from "@auth/errors";
+import { type User, UserStatus } from "@auth/proto/identity";
+import type { FlowContext } from "../flows/endpoint.js";
+
+/** spec 4.1 rules 2 to 4: restricted, closed and denied users get no further. */
+export function assertUserMayLogIn(user: User): void {
+  switch (user.status) {
+    case UserStatus.ACTIVE:
+      return;
+    case UserStatus.RESTRICTED:
+      throw new AuthError("auth.user.restricted");
+    case UserStatus.CLOSED:
+      throw new AuthError("auth.user.closed");
+    case UserStatus.DENIED:
+      throw new AuthError("auth.user.denied");
+    case UserStatus.UNSPECIFIED:
+    case UserStatus.UNRECOGNIZED:
+      throw new AuthError("internal.error", { detail: `user ${user.id} has no status` });
+  }
+}
+
+/** The session's user as it is now (an administrator may have closed it since the session began). */
+export async function currentUser(context: FlowContext, userId: string): Promise<User> {
+  const { user } = await context.backends.identity.getUser({ companyId: context.company.id, userId });
+  if (!user) throw new AuthError("auth.token.invalid", { detail: "the session's user is gone" });
+  assertUserMayLogIn(user);
+  return user;
+}

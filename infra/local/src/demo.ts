@@ -1,0 +1,73 @@
+import { AuthError } from "@auth/errors";
+import { createServiceClient } from "@auth/grpc-kit";
+import { DisclaimerServiceService } from "@auth/proto/disclaimer";
+import { IdentityServiceService, UserStatus } from "@auth/proto/identity";
+
+export const demoCompanyCode = "demo";
+
+/** The demo users: one with a password, one without (SMS OTP), one with a password and 2FA. */
+export const demoUsers = [
+  { loginName: "alice", password: "alice-password-1", phone: "+12015550101", secondFactor: false },
+  { loginName: "bob", password: undefined, phone: "+12015550102", secondFactor: false },
+  { loginName: "carol", password: "carol-password-1", phone: "+12015550103", secondFactor: true },
+] as const;
+
+export const demoDisclaimer = {
+  code: "terms",
+  title: "Terms of use",
+  description: "The rules for using the demo company's services.",
+  link: "https://example.com/demo/terms",
+};
+
+async function ignoreExisting(call: Promise<unknown>): Promise<void> {
+  await call.catch((error: unknown) => {
+    if (!(error instanceof AuthError && error.code === "resource.exists")) throw error;
+  });
+}
+
+/**
+ * Creates the demo company, its users, a disclaimer and the API key through the services' gRPC
+ * APIs, as an operator would. Safe to run again: what exists is left as it is.
+ */
+export async function seedDemo(
+  addresses: { identity: string; disclaimer: string },
+  apiKey: string,
+): Promise<void> {
+  const identity = createServiceClient(IdentityServiceService, addresses.identity, { deadlineMs: 10_000 });
+  const disclaimer = createServiceClient(DisclaimerServiceService, addresses.disclaimer, {
+    deadlineMs: 10_000,
+  });
+  try {
+    const existing = await identity.getCompany({ code: demoCompanyCode }).catch((error: unknown) => {
+      if (error instanceof AuthError && error.code === "resource.notfound") return undefined;
+      throw error;
+    });
+    const company =
+      existing?.company ??
+      (await identity.createCompany({ code: demoCompanyCode, name: "Demo Company", policy: undefined }))
+        .company;
+    if (!company) throw new Error("identity returned no company");
+
+    await ignoreExisting(identity.createApiKey({ companyId: company.id, apiKey }));
+    for (const user of demoUsers) {
+      await ignoreExisting(
+        identity.createUser({
+          companyId: company.id,
+          role: "customer",
+          profileMnemocode: `DEMO-${user.loginName.toUpperCase()}`,
+          loginName: user.loginName,
+          phone: user.phone,
+          email: `${user.loginName}@demo.example`,
+          password: user.password,
+          status: UserStatus.ACTIVE,
+          secondFactorRequired: user.secondFactor,
+          passwordChangeRequired: false,
+        }),
+      );
+    }
+    await ignoreExisting(disclaimer.createDisclaimer({ companyId: company.id, ...demoDisclaimer }));
+  } finally {
+    identity.close();
+    disclaimer.close();
+  }
+}

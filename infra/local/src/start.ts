@@ -1,0 +1,93 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { env, loadConfig } from "@auth/runtime";
+import { type ProcessName, startSuite } from "@auth/suite";
+import { z } from "zod";
+import { demoCompanyCode, demoDisclaimer, demoUsers, seedDemo } from "./demo.js";
+
+const config = loadConfig(
+  "npm start",
+  z.object({
+    PORT: env.port(8080),
+    DATA_DIR: z.string().min(1).default(".data"),
+    /** A fixed demo API key (at least 24 characters), for scripts. */
+    DEMO_API_KEY: z.string().min(24, "must have at least 24 characters").optional(),
+    LOG_LEVEL: env.logLevel().default("warn"),
+  }),
+);
+
+const dataDir = resolve(config.DATA_DIR);
+mkdirSync(dataDir, { recursive: true });
+
+/** The demo key is kept beside the data so that a second start prints the same one. */
+function demoApiKey(): string {
+  if (config.DEMO_API_KEY) return config.DEMO_API_KEY;
+  const file = join(dataDir, "demo-api-key");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const key = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
+const width = Math.max(
+  ...["identity", "session", "otp", "recovery", "disclaimer", "gateway"].map((n) => n.length),
+);
+const print = (name: ProcessName, line: string) => process.stdout.write(`${name.padEnd(width)} | ${line}\n`);
+
+process.stdout.write(`Starting the suite on embedded stores (data in ${dataDir}) ...\n`);
+const suite = await startSuite({
+  dataDir,
+  ports: {
+    identity: 50051,
+    session: 50052,
+    otp: 50053,
+    recovery: 50054,
+    disclaimer: 50055,
+    gateway: config.PORT,
+  },
+  logLevel: config.LOG_LEVEL,
+  onLine: print,
+}).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  process.stdout.write("\nStopping the suite ...\n");
+  await suite.stop();
+  process.stdout.write("Stopped.\n");
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+
+const apiKey = demoApiKey();
+await seedDemo(suite.addresses, apiKey);
+
+const base = `${suite.gatewayUrl}/${demoCompanyCode}/v2/auth`;
+const [alice, bob, carol] = demoUsers;
+process.stdout.write(`
+The suite is up. Gateway: ${suite.gatewayUrl}   Demo company: ${demoCompanyCode}   API key: ${apiKey}
+
+Log in as ${alice.loginName} (password):
+  curl -s ${base}/login -H 'X-API-Key: ${apiKey}' -H 'Content-Type: application/json' -d '{"login_id":"${alice.loginName}"}'
+then, with the session_token it returns (the demo company asks users to accept its "${demoDisclaimer.code}" disclaimer):
+  curl -s ${base}/checkpassword -H 'X-API-Key: ${apiKey}' -H 'Authorization: Bearer <session_token>' \\
+    -H 'Content-Type: application/json' -d '{"password":"${alice.password}","accept_disclaimers":["${demoDisclaimer.code}"]}'
+
+Other demo users: ${bob.loginName} (no password: an SMS code), ${carol.loginName} (password ${carol.password}, then an SMS code).
+SMS codes of the dev outbox print below and are kept in ${suite.smsOutboxFile}.
+Press Ctrl-C to stop.
+
+`);
+
+await Promise.race(Object.values(suite.children).map((child) => child.exited()));
+if (!stopping) {
+  process.stderr.write("A process of the suite exited; stopping the others.\n");
+  await suite.stop();
+  process.exit(1);
+}

@@ -1,0 +1,20 @@
+import { JsonLinesOutbox } from "@auth/runtime";
+import type { MailMessage, MailSender } from "./sender.js";
+
+/** The embedded default's e-mail sender: the dev outbox file, and a line on the console. */
+export class DevMailOutbox implements MailSender {
+  readonly #outbox: JsonLinesOutbox<MailMessage>;
+
+  constructor(file: string) {
+    this.#outbox = new JsonLinesOutbox(
+      file,
+      (message) => `[dev mail to ${message.to}] ${message.subject}\n${message.text}`,
+    );
+  }
+
+  send(message: MailMessage): Promise<void> {
+    return this.#outbox.deliver(message);
+  }
+
+  close(): void {}
+}

@@ -1,0 +1,62 @@
+import { AuthError } from "@auth/errors";
+import { type Clock, issueToken, type KeyValueStore, newRecordId, readToken, sameHash } from "@auth/kv";
+
+interface LinkTicket {
+  companyId: string;
+  userId: string;
+  loginId: string;
+  tokenHash: string;
+  expiresAt: number;
+}
+
+/** How long a used-up link is told apart from an unknown one: as long as expired session tokens. */
+const expiredLinkMemoryMs = 24 * 60 * 60_000;
+
+const ticketKey = (ticketId: string) => `link:${ticketId}`;
+const wrongAnswersKey = (companyId: string, sessionId: string) => `wrong-answers:${companyId}:${sessionId}`;
+
+/** Recovery link tickets and control-question attempt counters, in the recovery service's key space. */
+export class RecoveryStore {
+  constructor(
+    private readonly kv: KeyValueStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Stores a single-use link ticket; returns the token for the link. */
+  async issueLink(ticket: Omit<LinkTicket, "tokenHash" | "expiresAt">, lifetimeMs: number): Promise<string> {
+    const ticketId = newRecordId();
+    const issued = issueToken(ticketId);
+    const record: LinkTicket = {
+      ...ticket,
+      tokenHash: issued.hash,
+      expiresAt: this.clock.now() + lifetimeMs,
+    };
+    await this.kv.set(ticketKey(ticketId), JSON.stringify(record), lifetimeMs + expiredLinkMemoryMs);
+    return issued.token;
+  }
+
+  /** Uses up a link token: it works once, within its lifetime, for its company. */
+  async redeemLink(companyId: string, token: string): Promise<{ userId: string; loginId: string }> {
+    const presented = readToken(token);
+    const raw = presented ? await this.kv.get(ticketKey(presented.id)) : null;
+    const ticket = raw === null ? null : (JSON.parse(raw) as LinkTicket);
+    if (
+      !presented ||
+      raw === null ||
+      !ticket ||
+      !sameHash(ticket.tokenHash, presented.hash) ||
+      ticket.companyId !== companyId
+    ) {
+      throw new AuthError("auth.token.invalid");
+    }
+    if (ticket.expiresAt <= this.clock.now()) throw new AuthError("auth.token.expired");
+    // Of two requests with the same link, only one removes the ticket.
+    if (!(await this.kv.compareAndSet(ticketKey(presented.id), raw, null, 0)))
+      throw new AuthError("auth.token.invalid");
+    return { userId: ticket.userId, loginId: ticket.loginId };
+  }
+
+  async recordWrongAnswer(companyId: string, sessionId: string, windowMs: number): Promise<number> {
+    return (await this.kv.increment(wrongAnswersKey(companyId, sessionId), windowMs)).count;
+  }
+}
