@@ -27,6 +27,9 @@ export function createServiceClient<D extends ServiceDefinition>(
   const client = new Client(address, options.credentials ?? ChannelCredentials.createInsecure(), {
     "grpc.keepalive_time_ms": 30_000,
     "grpc.keepalive_timeout_ms": 5_000,
+    // A restarted service is found again within a second, however long it was away.
+    "grpc.initial_reconnect_backoff_ms": 200,
+    "grpc.max_reconnect_backoff_ms": 1_000,
   });
   const methods: Record<string, unknown> = { close: () => client.close() };
   for (const [name, method] of Object.entries(definition)) {

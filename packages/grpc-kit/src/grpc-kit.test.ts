@@ -145,7 +145,7 @@ describe("stopping", () => {
                   release = () => resolve({ disclaimers: [] });
                 }),
               acceptDisclaimers: async () => ({ missing: [], acceptedAt: new Date() }),
-              createDisclaimer: async () => ({}),
+              createDisclaimer: async () => ({ disclaimer: undefined }),
             },
             { logger: logger2 },
           ),

@@ -10,7 +10,8 @@ export interface KeyValueKind {
   open(clock?: Clock): Promise<KeyValueStore>;
 }
 
-async function deleteKeys(url: string, prefix: string): Promise<void> {
+/** Removes every key that starts with the prefix (keys a test run wrote). */
+export async function deleteKeys(url: string, prefix: string): Promise<void> {
   const redis = new Redis(url);
   const stream = redis.scanStream({ match: `${prefix}*`, count: 500 });
   for await (const keys of stream as AsyncIterable<string[]>) {

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { type OpenDatabaseOptions, type OpenedDatabase, openDatabase } from "./database.js";
 
+export { missingMigrations } from "./migrations.js";
+
 export interface DatabaseKind {
   name: string;
   /** Opens a fresh, migrated database; its close() also drops it. */

@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deleteKeys } from "@auth/kv/testing";
+import { createTestDatabase } from "@auth/pg/testing";
+import { type RunningSuite, startSuite } from "@auth/suite";
+import type { TestProject } from "vitest/node";
+import { suiteOptionsFromEnvironment } from "./support/stores.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    gatewayUrl: string;
+    identityAddress: string;
+    sessionAddress: string;
+    disclaimerAddress: string;
+    smsOutboxFile: string;
+    mailOutboxFile: string;
+  }
+}
+
+let suite: RunningSuite | undefined;
+let cleanUp: () => Promise<void> = async () => {};
+
+/** One suite for every test file: the six processes on free ports, on the stores the environment names. */
+export async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), "auth-e2e-"));
+  const stores = await suiteOptionsFromEnvironment(createTestDatabase, deleteKeys);
+  cleanUp = async () => {
+    await stores.cleanUp();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  suite = await startSuite({ dataDir, ...stores.options, logLevel: "warn" });
+  project.provide("gatewayUrl", suite.gatewayUrl);
+  project.provide("identityAddress", suite.addresses.identity);
+  project.provide("sessionAddress", suite.addresses.session);
+  project.provide("disclaimerAddress", suite.addresses.disclaimer);
+  project.provide("smsOutboxFile", suite.smsOutboxFile);
+  project.provide("mailOutboxFile", suite.mailOutboxFile);
+}
+
+export async function teardown() {
+  await suite?.stop();
+  await cleanUp();
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSuite, startSuite } from "@auth/suite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, expectError } from "./support/api.js";
+import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Repeats a call until it succeeds: after a restart, the gateway reconnects within about a second. */
+async function eventually<T extends { body: Record<string, unknown> }>(
+  attempt: () => Promise<T>,
+  withinMs = 3_000,
+): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const result = await attempt();
+    if (result.body.status === "success" || Date.now() > deadline) return result;
+    await sleep(100);
+  }
+}
+
+/** Rules that need a suite of their own: short token lifetimes, and services that go away. */
+describe("a suite of its own", () => {
+  let suite: RunningSuite;
+  let dataDir: string;
+  let company: TestCompany;
+  let user: TestUser;
+  const options = () => ({ gatewayUrl: suite.gatewayUrl, apiKey: company.apiKey });
+  const login = () => call(company.code, "login", { ...options(), body: { login_id: user.loginName } });
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "auth-e2e-own-"));
+    suite = await startSuite({
+      dataDir,
+      logLevel: "error",
+      env: { session: { PREAUTH_TOKEN_TTL_SECONDS: "1" }, gateway: { GRPC_DEADLINE_MS: "1000" } },
+    });
+    company = await createCompany({}, suite.addresses.identity);
+    user = await createUser(company);
+  });
+  afterAll(async () => {
+    await suite?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe("token lifetime", () => {
+    it("answers auth.token.expired with 401 for a token past its lifetime", async () => {
+      const token = String((await login()).body.session_token);
+      await sleep(1_500);
+      const response = await call(company.code, "checkpassword", {
+        ...options(),
+        token,
+        body: { password: user.password },
+      });
+      expectError(response, 401, "auth.token.expired");
+      expectError(await call(company.code, "logout", { ...options(), token }), 401, "auth.token.expired");
+    });
+  });
+
+  describe("a service that is down", () => {
+    it("makes the gateway answer service.unavailable with 503, and the flow works again once it is back", async () => {
+      await suite.children.session.kill();
+      const started = Date.now();
+      expectError(await login(), 503, "service.unavailable");
+      expect(Date.now() - started).toBeLessThan(1_500);
+      await suite.restart("session");
+      expect((await eventually(login)).body.session_state).toBe("checkpassword");
+    });
+
+    it("that hangs makes the gateway answer 503 within its deadline instead of hanging", async () => {
+      const pid = suite.children.identity.pid;
+      if (pid === undefined) throw new Error("identity is not running");
+      process.kill(pid, "SIGSTOP");
+      try {
+        const started = Date.now();
+        expectError(await login(), 503, "service.unavailable");
+        expect(Date.now() - started).toBeLessThan(2_500);
+      } finally {
+        process.kill(pid, "SIGCONT");
+      }
+      expect((await eventually(login)).body.session_state).toBe("checkpassword");
+    });
+  });
+
+  describe("readiness", () => {
+    it("reports ready only while every service answers", async () => {
+      expect((await fetch(`${suite.gatewayUrl}/readyz`)).status).toBe(200);
+      await suite.children.otp.kill();
+      const response = await fetch(`${suite.gatewayUrl}/readyz`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ status: "error", error_code: "service.unavailable" });
+      await suite.restart("otp");
+      expect((await fetch(`${suite.gatewayUrl}/readyz`)).status).toBe(200);
+    });
+  });
+});

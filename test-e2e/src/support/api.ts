@@ -1,0 +1,66 @@
+import { expect, inject } from "vitest";
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  apiKey?: string;
+  token?: string;
+  /** A JSON value, or a string sent as it is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  method?: string;
+  /** Another suite's gateway; the shared suite's by default. */
+  gatewayUrl?: string;
+}
+
+/** Calls `/{company}/v2/auth/{operation}` on the gateway. */
+export async function call(
+  company: string,
+  operation: string,
+  options: CallOptions = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+  if (options.apiKey !== undefined) headers["x-api-key"] = options.apiKey;
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  const method = options.method ?? "POST";
+  const body =
+    method === "GET" || options.body === undefined
+      ? undefined
+      : typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
+  const response = await fetch(
+    `${options.gatewayUrl ?? inject("gatewayUrl")}/${company}/v2/auth/${operation}`,
+    { method, headers, body },
+  );
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
+}
+
+/** A success with exactly these fields besides `status`. */
+export function expectSuccess(response: ApiResponse, fields: readonly string[]): void {
+  expect(response.body.status, JSON.stringify(response.body)).toBe("success");
+  expect(response.status).toBe(200);
+  expect(Object.keys(response.body).sort()).toEqual(["status", ...fields].sort());
+}
+
+/** An error with this HTTP status and code, and exactly these fields besides the envelope. */
+export function expectError(
+  response: ApiResponse,
+  status: number,
+  code: string,
+  fields: readonly string[] = [],
+): void {
+  expect(response.body.error_code, JSON.stringify(response.body)).toBe(code);
+  expect(response.body.status).toBe("error");
+  expect(response.status).toBe(status);
+  expect(Object.keys(response.body).sort()).toEqual(["error_code", "status", ...fields].sort());
+}

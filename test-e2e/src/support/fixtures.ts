@@ -1,0 +1,121 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { createServiceClient } from "@auth/grpc-kit";
+import { DisclaimerServiceService } from "@auth/proto/disclaimer";
+import { type CompanyPolicy, IdentityServiceService, type User, UserStatus } from "@auth/proto/identity";
+import { inject } from "vitest";
+
+const identity = (address = inject("identityAddress")) =>
+  createServiceClient(IdentityServiceService, address, { deadlineMs: 10_000 });
+const disclaimers = () =>
+  createServiceClient(DisclaimerServiceService, inject("disclaimerAddress"), { deadlineMs: 10_000 });
+
+export interface TestCompany {
+  id: string;
+  code: string;
+  apiKey: string;
+  /** The identity service the company lives in, when not the shared suite's. */
+  identityAddress?: string;
+}
+
+export interface TestUser {
+  id: string;
+  loginName: string;
+  email: string;
+  phone: string;
+  password: string | undefined;
+  profileMnemocode: string;
+  user: User;
+}
+
+export interface UserOptions {
+  password?: string | null;
+  status?: UserStatus;
+  role?: string;
+  secondFactorRequired?: boolean;
+  passwordChangeRequired?: boolean;
+  phone?: string | null;
+}
+
+/** A company of its own for a test file, with an API key, created through the identity gRPC API. */
+export async function createCompany(
+  policy: Partial<CompanyPolicy> = {},
+  identityAddress?: string,
+): Promise<TestCompany> {
+  const client = identity(identityAddress);
+  try {
+    const code = `t${randomBytes(5).toString("hex")}`;
+    const { company } = await client.createCompany({
+      code,
+      name: `Test ${code}`,
+      policy: {
+        twoFactorRoles: [],
+        defaultPhoneRegion: "",
+        loginIdKindsByRole: {},
+        captchaAfterFailures: 0,
+        lockoutAfterFailures: 0,
+        failureWindowSeconds: 0,
+        ...policy,
+      },
+    });
+    if (!company) throw new Error("no company");
+    const { apiKey } = await client.createApiKey({ companyId: company.id });
+    return { id: company.id, code, apiKey, identityAddress };
+  } finally {
+    client.close();
+  }
+}
+
+/** A random valid US number, so that tests never read each other's SMS. */
+export function randomPhone(): string {
+  return `+1201555${String(randomInt(0, 10_000)).padStart(4, "0")}`;
+}
+
+export async function createUser(company: TestCompany, options: UserOptions = {}): Promise<TestUser> {
+  const client = identity(company.identityAddress);
+  try {
+    const name = `user${randomBytes(4).toString("hex")}`;
+    const password =
+      options.password === null ? undefined : (options.password ?? `pw-${randomBytes(6).toString("hex")}`);
+    const phone = options.phone === null ? undefined : (options.phone ?? randomPhone());
+    const { user } = await client.createUser({
+      companyId: company.id,
+      role: options.role ?? "customer",
+      profileMnemocode: `P-${name}`,
+      loginName: name,
+      phone,
+      email: `${name}@example.com`,
+      password,
+      status: options.status ?? UserStatus.ACTIVE,
+      secondFactorRequired: options.secondFactorRequired ?? false,
+      passwordChangeRequired: options.passwordChangeRequired ?? false,
+    });
+    if (!user) throw new Error("no user");
+    return {
+      id: user.id,
+      loginName: name,
+      email: `${name}@example.com`,
+      phone: phone ?? "",
+      password,
+      profileMnemocode: `P-${name}`,
+      user,
+    };
+  } finally {
+    client.close();
+  }
+}
+
+export async function createDisclaimer(company: TestCompany, code: string) {
+  const client = disclaimers();
+  try {
+    const disclaimer = {
+      code,
+      title: `Title ${code}`,
+      description: `About ${code}`,
+      link: `https://example.com/${code}`,
+    };
+    await client.createDisclaimer({ companyId: company.id, ...disclaimer });
+    return disclaimer;
+  } finally {
+    client.close();
+  }
+}
