@@ -1,0 +1,67 @@
+import { fileURLToPath } from "node:url";
+import { AuthError } from "@auth/errors";
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "./database.js";
+import { isUniqueViolation, translateDatabaseError } from "./errors.js";
+import { createTestDatabase, databaseKinds } from "./testing.js";
+
+const items = pgTable("items", { id: text("id").primaryKey() });
+const schema = { items };
+const migrationsFolder = fileURLToPath(new URL("../test/migrations", import.meta.url));
+
+describe.each(databaseKinds())("a database on $name", (kind) => {
+  it("is migrated when opened, and tells a unique violation", async () => {
+    const database = await kind.open({ schema, migrationsFolder });
+    try {
+      await database.db.insert(items).values({ id: "a" });
+      const error = await database.db
+        .insert(items)
+        .values({ id: "a" })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(isUniqueViolation(error)).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("replicas starting together on PostgreSQL", () => {
+  it("apply the migrations once, one at a time", async () => {
+    const target = await createTestDatabase(process.env.TEST_DATABASE_URL ?? "");
+    try {
+      const replicas = await Promise.all(
+        Array.from({ length: 4 }, () => openDatabase({ url: target.url, schema, migrationsFolder })),
+      );
+      await replicas[0]?.db.insert(items).values({ id: "x" });
+      expect(await replicas[1]?.db.select().from(items)).toEqual([{ id: "x" }]);
+      await Promise.all(replicas.map((replica) => replica.close()));
+    } finally {
+      await target.drop();
+    }
+  });
+});
+
+describe("database errors", () => {
+  it("are service.unavailable when the database cannot be reached", async () => {
+    const error = await openDatabase({
+      url: "postgres://nobody@127.0.0.1:1/none",
+      schema,
+      migrationsFolder,
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const translated = translateDatabaseError(error);
+    expect(translated).toBeInstanceOf(AuthError);
+    expect(translated?.code).toBe("service.unavailable");
+  });
+
+  it("are left alone when they mean something else", () => {
+    expect(translateDatabaseError(new Error("syntax error"))).toBeUndefined();
+    expect(isUniqueViolation(Object.assign(new Error("x"), { code: "23503" }))).toBe(false);
+  });
+});

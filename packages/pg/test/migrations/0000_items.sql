@@ -1,0 +1,3 @@
+CREATE TABLE "items" (
+	"id" text PRIMARY KEY NOT NULL
+);
