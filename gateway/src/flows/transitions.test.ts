@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { endpoints } from "../routes.js";
+import { assertTransition, type Operation, statesFor, takesToken, transitions } from "./transitions.js";
+
+describe("the transition table (spec section 3)", () => {
+  it("has one endpoint per operation, and each agrees with the table about its token", () => {
+    const operations = [...new Set(transitions.map((t) => t.operation))].sort();
+    expect(endpoints.map((endpoint) => endpoint.operation).sort()).toEqual(operations);
+    for (const endpoint of endpoints)
+      expect(endpoint.takesToken, endpoint.operation).toBe(takesToken(endpoint.operation));
+  });
+
+  it.each<[Operation, string[]]>([
+    ["login", []],
+    ["checkcredentials", []],
+    ["oauth", []],
+    ["recovery/recover", []],
+    ["recovery/checklink", []],
+    ["checkpassword", ["checkpassword"]],
+    ["checkotp", ["checkotp"]],
+    ["renewotp", ["checkotp"]],
+    ["setpassword", ["recovery-setpassword", "setpassword"]],
+    ["acceptdisclaimers", ["acceptdisclaimers"]],
+    ["recovery/checkotp", ["recovery-checkotp"]],
+    ["recovery/renewotp", ["recovery-checkotp"]],
+    ["recovery/checkquestion", ["recovery-checkquestion"]],
+    ["logout", ["any"]],
+  ])("%s takes a token in %j", (operation, states) => {
+    expect([...statesFor(operation)].sort()).toEqual(states);
+  });
+
+  it("lets checkquestion finish only a question recovery, never a phone recovery (DESIGN.md)", () => {
+    expect(() =>
+      assertTransition("recovery/checkquestion", "recovery-checkotp", "recovery-setpassword"),
+    ).toThrow();
+  });
+
+  it("allows the moves of the table", () => {
+    expect(() => assertTransition("checkpassword", "checkpassword", "authorized")).not.toThrow();
+    expect(() => assertTransition("login", null, "checkotp")).not.toThrow();
+    expect(() => assertTransition("setpassword", "recovery-setpassword", null)).not.toThrow();
+    expect(() => assertTransition("logout", "authorized", null)).not.toThrow();
+  });
+
+  it("refuses moves the table does not have", () => {
+    expect(() => assertTransition("checkpassword", "checkpassword", "acceptdisclaimers")).toThrow();
+    expect(() => assertTransition("login", null, "authorized")).toThrow();
+    expect(() => assertTransition("setpassword", "setpassword", null)).toThrow();
+    expect(() => assertTransition("checkotp", "checkotp", "checkotp")).toThrow();
+  });
+});
