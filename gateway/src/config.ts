@@ -13,6 +13,10 @@ export const configSchema = z.object({
   GRPC_DEADLINE_MS: env.positiveInt(3_000),
   /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client address. */
   TRUST_PROXY: z.string().default("loopback"),
+  /** Lets companies use the dev captcha provider, which accepts a fixed response: never in production. */
+  ALLOW_DEV_CAPTCHA: z.stringbool().default(false),
+  /** Milliseconds a captcha provider's siteverify may take. */
+  CAPTCHA_TIMEOUT_MS: env.positiveInt(3_000),
   LOG_LEVEL: env.logLevel(),
 });
 

@@ -1,7 +1,7 @@
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { createApp } from "./app.js";
 import { closeBackends, connectBackends } from "./backends.js";
-import { devCaptchaVerifier } from "./captcha/dev.js";
+import { captchaCheck } from "./captcha/captcha.js";
 import { configSchema } from "./config.js";
 
 const config = loadConfig("gateway", configSchema);
@@ -23,7 +23,7 @@ function trustProxySetting(value: string): boolean | number | string {
 const app = createApp({
   backends,
   addresses,
-  captcha: devCaptchaVerifier,
+  captcha: captchaCheck({ allowDev: config.ALLOW_DEV_CAPTCHA, timeoutMs: config.CAPTCHA_TIMEOUT_MS }),
   logger,
   trustProxy: trustProxySetting(config.TRUST_PROXY),
 });

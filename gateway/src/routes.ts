@@ -1,9 +1,11 @@
 import { AuthError } from "@auth/errors";
 import { z } from "zod";
+import { checkcredentials } from "./flows/checkcredentials.js";
 import { checkpassword } from "./flows/checkpassword.js";
 import { type Endpoint, openEndpoint, sessionEndpoint } from "./flows/endpoint.js";
 import { login } from "./flows/login.js";
 import { logout } from "./flows/logout.js";
+import { setpassword } from "./flows/setpassword.js";
 import { type Operation, takesToken } from "./flows/transitions.js";
 
 /** An endpoint of the spec whose flow is not built yet: it answers, clearly, that it cannot serve. */
@@ -20,10 +22,10 @@ function notBuilt(operation: Operation): Endpoint {
 export const endpoints: Endpoint[] = [
   login,
   checkpassword,
-  notBuilt("checkcredentials"),
+  checkcredentials,
   notBuilt("checkotp"),
   notBuilt("renewotp"),
-  notBuilt("setpassword"),
+  setpassword,
   notBuilt("oauth"),
   notBuilt("acceptdisclaimers"),
   logout,

@@ -1,9 +1,9 @@
-import type { CaptchaVerifier } from "./verifier.js";
+import type { CaptchaProvider } from "./provider.js";
 
-/** The response the dev verifier accepts; anything else is a failed captcha. */
+/** The response the dev provider accepts; anything else is a failed captcha. */
 export const devCaptchaPass = "dev-captcha-pass";
 
-/** The embedded default's verifier: no provider, one fixed answer that the demo and tests send. */
-export const devCaptchaVerifier: CaptchaVerifier = {
-  verify: async (_company, response) => response === devCaptchaPass,
+/** The embedded default's provider: no service, one fixed answer that the demo and the tests send. */
+export const dev: CaptchaProvider = {
+  verify: async (_settings, response) => response === devCaptchaPass,
 };

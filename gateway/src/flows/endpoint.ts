@@ -3,7 +3,7 @@ import type { Session } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
 import type { z } from "zod";
 import type { Backends } from "../backends.js";
-import type { CaptchaVerifier } from "../captcha/verifier.js";
+import type { CaptchaCheck } from "../captcha/captcha.js";
 import type { StateName } from "./states.js";
 import type { Operation } from "./transitions.js";
 
@@ -21,7 +21,7 @@ export interface FlowContext<Body = unknown> {
   /** The client's address as express reads it (honouring TRUST_PROXY). */
   clientAddress: string;
   backends: Backends;
-  captcha: CaptchaVerifier;
+  captcha: CaptchaCheck;
   log: Logger;
 }
 

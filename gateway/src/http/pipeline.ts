@@ -1,7 +1,7 @@
 import type { Logger } from "@auth/runtime";
 import express, { type RequestHandler } from "express";
 import type { Backends } from "../backends.js";
-import type { CaptchaVerifier } from "../captcha/verifier.js";
+import type { CaptchaCheck } from "../captcha/captcha.js";
 import type { Endpoint, FlowContext } from "../flows/endpoint.js";
 import { statesFor } from "../flows/transitions.js";
 import { parseJsonObject, validateBody } from "./body.js";
@@ -10,7 +10,7 @@ import { sendSuccess } from "./envelope.js";
 
 export interface PipelineDependencies {
   backends: Backends;
-  captcha: CaptchaVerifier;
+  captcha: CaptchaCheck;
   logger: Logger;
 }
 

@@ -1,7 +1,12 @@
 import { AuthError } from "@auth/errors";
 import { createServiceClient } from "@auth/grpc-kit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
-import { IdentityServiceService, UserStatus } from "@auth/proto/identity";
+import {
+  CaptchaProvider,
+  type CompanyPolicy,
+  IdentityServiceService,
+  UserStatus,
+} from "@auth/proto/identity";
 
 export const demoCompanyCode = "demo";
 
@@ -11,6 +16,17 @@ export const demoUsers = [
   { loginName: "bob", password: undefined, phone: "+12015550102", secondFactor: false },
   { loginName: "carol", password: "carol-password-1", phone: "+12015550103", secondFactor: true },
 ] as const;
+
+/** DESIGN.md's defaults (zero means default), with the dev captcha: it accepts `dev-captcha-pass`. */
+const demoPolicy: CompanyPolicy = {
+  twoFactorRoles: [],
+  defaultPhoneRegion: "US",
+  loginIdKindsByRole: {},
+  captchaAfterFailures: 0,
+  lockoutAfterFailures: 0,
+  failureWindowSeconds: 0,
+  captcha: { provider: CaptchaProvider.DEV, secret: "" },
+};
 
 export const demoDisclaimer = {
   code: "terms",

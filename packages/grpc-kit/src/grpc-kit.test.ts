@@ -145,7 +145,7 @@ describe("stopping", () => {
                   release = () => resolve({ disclaimers: [] });
                 }),
               acceptDisclaimers: async () => ({ missing: [], acceptedAt: new Date() }),
-              createDisclaimer: async () => ({ disclaimer: undefined }),
+              createDisclaimer: async () => ({}),
             },
             { logger: logger2 },
           ),

@@ -15,6 +15,8 @@ const redactedPaths = [
   "apiKey",
   "sessionToken",
   "authorization",
+  "secret",
+  "*.secret",
   "*.password",
   "*.new_password",
   "*.otp",

@@ -123,6 +123,8 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       OTP_ADDR: addresses.otp,
       RECOVERY_ADDR: addresses.recovery,
       DISCLAIMER_ADDR: addresses.disclaimer,
+      // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
+      ALLOW_DEV_CAPTCHA: "true",
     },
   };
 

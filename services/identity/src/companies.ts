@@ -1,4 +1,4 @@
-import { type Company, type CompanyPolicy, LoginIdKind } from "@auth/proto/identity";
+import { CaptchaProvider, type Company, type CompanyPolicy, LoginIdKind } from "@auth/proto/identity";
 import { z } from "zod";
 import { regionOf } from "./login-ids.js";
 import type { CompanyRow } from "./schema.js";
@@ -53,6 +53,23 @@ export const policyInput = z.object({
     .min(0)
     .max(7 * 24 * 3600)
     .default(0),
+  captcha: z
+    .object({
+      provider: z
+        .enum(CaptchaProvider)
+        .refine((p) => p !== CaptchaProvider.UNRECOGNIZED, "must be a captcha provider"),
+      secret: z.string().max(500),
+      verifyUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+      minScore: z.number().min(0).max(1).optional(),
+    })
+    .refine(
+      (captcha) =>
+        captcha.provider === CaptchaProvider.UNSPECIFIED ||
+        captcha.provider === CaptchaProvider.DEV ||
+        captcha.secret !== "",
+      { message: "a captcha provider needs its secret", path: ["secret"] },
+    )
+    .optional(),
 });
 
 export function withPolicyDefaults(input: z.infer<typeof policyInput>): CompanyPolicy {

@@ -1,13 +1,15 @@
 import { AuthError } from "@auth/errors";
 import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
-import { IdentityServiceService, LoginIdKind, UserStatus } from "@auth/proto/identity";
+import { IdentityServiceService, LoginIdKind, PasswordProblem, UserStatus } from "@auth/proto/identity";
 import type { Logger } from "@auth/runtime";
 import { z } from "zod";
 import { generateApiKey, hashApiKey } from "./api-keys.js";
 import { companyCode, policyInput, toCompany, withPolicyDefaults } from "./companies.js";
 import { normalizeEmail, normalizeLoginId, normalizeLoginName, normalizePhone } from "./login-ids.js";
+import { passwordProblem } from "./password-policy.js";
 import type { PasswordHasher } from "./passwords.js";
+import type { CompanyRow, UserRow } from "./schema.js";
 import type { IdentityStore, LoginIdColumn } from "./store/identity-store.js";
 import { mayUseLoginId, passwordChangeRequired, statusName, toUser } from "./users.js";
 
@@ -31,6 +33,28 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
     return company;
   }
 
+  /** The user a login ID names, if the user's role may log in with that kind of login ID. */
+  async function lookUp(company: CompanyRow, rawLoginId: string) {
+    const loginId = normalizeLoginId(rawLoginId, company.policy.defaultPhoneRegion);
+    const row = await store.findUserByLoginId(company.id, columnOfKind[loginId.kind], loginId.value);
+    const user = row && mayUseLoginId(company.policy, row.role, loginId.kind) ? row : undefined;
+    return { normalizedLoginId: loginId.value, row: user };
+  }
+
+  /** One argon2id verification whatever the case; a hash with weaker parameters is replaced. */
+  async function checkPassword(row: UserRow | undefined, company: CompanyRow, password: string) {
+    if (!row?.passwordHash) {
+      await hasher.verifyNothing(password);
+      return { valid: false, passwordChangeRequired: false };
+    }
+    if (!(await hasher.verify(row.passwordHash, password)))
+      return { valid: false, passwordChangeRequired: false };
+    if (hasher.needsRehash(row.passwordHash)) {
+      await store.setPasswordHash(row.companyId, row.id, await hasher.hash(password));
+    }
+    return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, password) };
+  }
+
   const methods: AsyncService<typeof IdentityServiceService> = {
     async createCompany(request) {
       const input = parseRequest(
@@ -48,6 +72,25 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
     async getCompany(request) {
       const { code } = parseRequest(z.object({ code: z.string().max(100) }), request);
       const row = await store.findCompanyByCode(code);
+      if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
+      return { company: toCompany(row) };
+    },
+
+    async updateCompany(request) {
+      const input = parseRequest(
+        z.object({
+          companyId: id,
+          name: z.string().min(1).max(200).optional(),
+          suspended: z.boolean().optional(),
+          policy: policyInput.optional(),
+        }),
+        request,
+      );
+      const row = await store.updateCompany(input.companyId, {
+        name: input.name,
+        suspended: input.suspended,
+        policy: input.policy && withPolicyDefaults(input.policy),
+      });
       if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
       return { company: toCompany(row) };
     },
@@ -131,10 +174,8 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
     async findUser(request) {
       const input = parseRequest(z.object({ companyId: id, loginId: z.string().max(512) }), request);
       const company = await companyById(input.companyId);
-      const loginId = normalizeLoginId(input.loginId, company.policy.defaultPhoneRegion);
-      const row = await store.findUserByLoginId(company.id, columnOfKind[loginId.kind], loginId.value);
-      const found = row && mayUseLoginId(company.policy, row.role, loginId.kind) ? row : undefined;
-      return { normalizedLoginId: loginId.value, user: found && toUser(found, company.policy) };
+      const { normalizedLoginId, row } = await lookUp(company, input.loginId);
+      return { normalizedLoginId, user: row && toUser(row, company.policy) };
     },
 
     async verifyPassword(request) {
@@ -143,21 +184,42 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
         request,
       );
       const company = await companyById(input.companyId);
-      const row = await store.findUser(input.companyId, input.userId);
-      if (!row?.passwordHash) {
-        await hasher.verifyNothing(input.password);
-        return { valid: false, passwordChangeRequired: false };
-      }
-      if (!(await hasher.verify(row.passwordHash, input.password))) {
-        return { valid: false, passwordChangeRequired: false };
-      }
-      if (hasher.needsRehash(row.passwordHash)) {
-        await store.setPasswordHash(row.companyId, row.id, await hasher.hash(input.password));
-      }
+      return checkPassword(await store.findUser(input.companyId, input.userId), company, input.password);
+    },
+
+    async verifyCredentials(request) {
+      const input = parseRequest(
+        z.object({ companyId: id, loginId: z.string().max(512), password: z.string().max(1_024) }),
+        request,
+      );
+      const company = await companyById(input.companyId);
+      const { normalizedLoginId, row } = await lookUp(company, input.loginId);
+      const verdict = await checkPassword(row, company, input.password);
       return {
-        valid: true,
-        passwordChangeRequired: passwordChangeRequired(row, company.policy, input.password),
+        normalizedLoginId,
+        user: verdict.valid && row ? toUser(row, company.policy) : undefined,
+        passwordChangeRequired: verdict.passwordChangeRequired,
       };
+    },
+
+    async setPassword(request) {
+      const input = parseRequest(
+        z.object({ companyId: id, userId: id, newPassword: z.string().max(4_096) }),
+        request,
+      );
+      const company = await companyById(input.companyId);
+      const row = await store.findUser(input.companyId, input.userId);
+      if (!row) throw new AuthError("resource.notfound", { detail: "no such user" });
+      const problem =
+        passwordProblem(input.newPassword, company.policy) ??
+        (row.passwordHash && (await hasher.verify(row.passwordHash, input.newPassword))
+          ? PasswordProblem.SAME_AS_CURRENT
+          : undefined);
+      if (problem) return { problem };
+      await store.setPasswordHash(row.companyId, row.id, await hasher.hash(input.newPassword), {
+        passwordChangeRequired: false,
+      });
+      return {};
     },
   };
 

@@ -1,4 +1,5 @@
 import { type CompanyPolicy, type LoginIdKind, type User, UserStatus } from "@auth/proto/identity";
+import { matchesCompanyRegex } from "./password-policy.js";
 import type { UserRow, UserStatusName } from "./schema.js";
 
 const statusNames = {
@@ -44,5 +45,5 @@ export function mayUseLoginId(policy: CompanyPolicy, role: string, kind: LoginId
 /** A valid password must be changed when an administrator asked for it or the company's regex no longer accepts it. */
 export function passwordChangeRequired(row: UserRow, policy: CompanyPolicy, password: string): boolean {
   if (row.passwordChangeRequired) return true;
-  return policy.passwordRegex !== undefined && !new RegExp(policy.passwordRegex, "u").test(password);
+  return !matchesCompanyRegex(password, policy);
 }

@@ -1,7 +1,13 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { createServiceClient } from "@auth/grpc-kit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
-import { type CompanyPolicy, IdentityServiceService, type User, UserStatus } from "@auth/proto/identity";
+import {
+  CaptchaProvider,
+  type CompanyPolicy,
+  IdentityServiceService,
+  type User,
+  UserStatus,
+} from "@auth/proto/identity";
 import { inject } from "vitest";
 
 const identity = (address = inject("identityAddress")) =>
@@ -13,6 +19,7 @@ export interface TestCompany {
   id: string;
   code: string;
   apiKey: string;
+  policy: CompanyPolicy;
   /** The identity service the company lives in, when not the shared suite's. */
   identityAddress?: string;
 }
@@ -38,28 +45,45 @@ export interface UserOptions {
 
 /** A company of its own for a test file, with an API key, created through the identity gRPC API. */
 export async function createCompany(
-  policy: Partial<CompanyPolicy> = {},
+  overrides: Partial<CompanyPolicy> = {},
   identityAddress?: string,
 ): Promise<TestCompany> {
   const client = identity(identityAddress);
   try {
     const code = `t${randomBytes(5).toString("hex")}`;
-    const { company } = await client.createCompany({
-      code,
-      name: `Test ${code}`,
-      policy: {
-        twoFactorRoles: [],
-        defaultPhoneRegion: "",
-        loginIdKindsByRole: {},
-        captchaAfterFailures: 0,
-        lockoutAfterFailures: 0,
-        failureWindowSeconds: 0,
-        ...policy,
-      },
-    });
-    if (!company) throw new Error("no company");
+    const policy: CompanyPolicy = {
+      twoFactorRoles: [],
+      defaultPhoneRegion: "",
+      loginIdKindsByRole: {},
+      captchaAfterFailures: 0,
+      lockoutAfterFailures: 0,
+      failureWindowSeconds: 0,
+      captcha: { provider: CaptchaProvider.DEV, secret: "" },
+      ...overrides,
+    };
+    const { company } = await client.createCompany({ code, name: `Test ${code}`, policy });
+    if (!company?.policy) throw new Error("no company");
     const { apiKey } = await client.createApiKey({ companyId: company.id });
-    return { id: company.id, code, apiKey, identityAddress };
+    return { id: company.id, code, apiKey, policy: company.policy, identityAddress };
+  } finally {
+    client.close();
+  }
+}
+
+/** Suspends or resumes a company, or changes its policy, through the identity gRPC API. */
+export async function updateCompany(
+  company: TestCompany,
+  changes: { suspended?: boolean; policy?: Partial<CompanyPolicy> },
+): Promise<void> {
+  const client = identity(company.identityAddress);
+  try {
+    const policy = changes.policy && { ...company.policy, ...changes.policy };
+    const { company: updated } = await client.updateCompany({
+      companyId: company.id,
+      suspended: changes.suspended,
+      policy,
+    });
+    if (updated?.policy) company.policy = updated.policy;
   } finally {
     client.close();
   }

@@ -47,6 +47,14 @@ export class IdentityStore {
     return row;
   }
 
+  async updateCompany(
+    id: string,
+    changes: Partial<Pick<CompanyRow, "name" | "suspended" | "policy">>,
+  ): Promise<CompanyRow | undefined> {
+    const [row] = await this.db.update(companies).set(changes).where(eq(companies.id, id)).returning();
+    return row;
+  }
+
   async createApiKey(companyId: string, keyHash: string): Promise<string> {
     const [row] = await insertUnique(
       this.db.insert(apiKeys).values({ companyId, keyHash }).returning({ id: apiKeys.id }),
@@ -95,10 +103,16 @@ export class IdentityStore {
     return row;
   }
 
-  async setPasswordHash(companyId: string, userId: string, passwordHash: string): Promise<void> {
+  /** Replaces the hash; a password the user chose also ends an administrator's demand for a change. */
+  async setPasswordHash(
+    companyId: string,
+    userId: string,
+    passwordHash: string,
+    changes: { passwordChangeRequired?: boolean } = {},
+  ): Promise<void> {
     await this.db
       .update(users)
-      .set({ passwordHash, updatedAt: new Date() })
+      .set({ passwordHash, ...changes, updatedAt: new Date() })
       .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
   }
 }

@@ -1,0 +1,136 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { AuthError } from "@auth/errors";
+import { CaptchaProvider, type CaptchaSettings } from "@auth/proto/identity";
+import { afterEach, describe, expect, it } from "vitest";
+import type { TenantCompany } from "../flows/endpoint.js";
+import { captchaCheck } from "./captcha.js";
+import { devCaptchaPass } from "./dev.js";
+
+interface Siteverify {
+  url: string;
+  /** The forms the provider received. */
+  received: Array<Record<string, string>>;
+}
+
+let server: Server | undefined;
+
+/** A local HTTP server that plays a siteverify endpoint, answering `answer` (or a status) to every request. */
+async function provider(answer: Record<string, unknown> | number, delayMs = 0): Promise<Siteverify> {
+  const received: Array<Record<string, string>> = [];
+  server = createServer(async (request, response) => {
+    let body = "";
+    for await (const chunk of request) body += chunk;
+    received.push(Object.fromEntries(new URLSearchParams(body)));
+    setTimeout(() => {
+      if (typeof answer === "number") response.writeHead(answer).end();
+      else response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`, received };
+}
+
+afterEach(async () => {
+  const running = server;
+  server = undefined;
+  if (!running) return;
+  running.closeAllConnections();
+  await new Promise((resolve) => running.close(resolve));
+});
+
+const companyWith = (captcha: CaptchaSettings | undefined): TenantCompany => ({
+  id: "c1",
+  code: "acme",
+  name: "Acme",
+  suspended: false,
+  policy: {
+    twoFactorRoles: [],
+    defaultPhoneRegion: "US",
+    loginIdKindsByRole: {},
+    captchaAfterFailures: 3,
+    lockoutAfterFailures: 10,
+    failureWindowSeconds: 900,
+    captcha,
+  },
+});
+const check = captchaCheck({ allowDev: false, timeoutMs: 300 });
+
+describe.each([
+  ["reCAPTCHA", CaptchaProvider.RECAPTCHA],
+  ["hCaptcha", CaptchaProvider.HCAPTCHA],
+  ["Turnstile", CaptchaProvider.TURNSTILE],
+])("the %s verifier", (_, kind) => {
+  it("posts secret, response and client address to siteverify and passes on success", async () => {
+    const site = await provider({ success: true });
+    const company = companyWith({ provider: kind, secret: "s3cret", verifyUrl: site.url });
+    expect(await check.verify(company, "token-1", "203.0.113.7")).toBe(true);
+    expect(site.received).toEqual([{ secret: "s3cret", response: "token-1", remoteip: "203.0.113.7" }]);
+  });
+
+  it("fails when the provider says so", async () => {
+    const site = await provider({ success: false, "error-codes": ["invalid-input-response"] });
+    expect(
+      await check.verify(companyWith({ provider: kind, secret: "s", verifyUrl: site.url }), "t", "::1"),
+    ).toBe(false);
+  });
+
+  it("answers service.unavailable when the provider fails", async () => {
+    const site = await provider(502);
+    const error = (await check
+      .verify(companyWith({ provider: kind, secret: "s", verifyUrl: site.url }), "t", "::1")
+      .catch((e) => e)) as AuthError;
+    expect(error.code).toBe("service.unavailable");
+  });
+});
+
+describe("the reCAPTCHA v3 score", () => {
+  it("must reach the company's minimum, 0.5 by default", async () => {
+    const site = await provider({ success: true, score: 0.4 });
+    expect(
+      await check.verify(
+        companyWith({ provider: CaptchaProvider.RECAPTCHA, secret: "s", verifyUrl: site.url }),
+        "t",
+        "",
+      ),
+    ).toBe(false);
+    expect(
+      await check.verify(
+        companyWith({ provider: CaptchaProvider.RECAPTCHA, secret: "s", verifyUrl: site.url, minScore: 0.3 }),
+        "t",
+        "",
+      ),
+    ).toBe(true);
+  });
+});
+
+describe("a slow provider", () => {
+  it("is given up after the timeout with service.unavailable", async () => {
+    const site = await provider({ success: true }, 1_000);
+    const started = Date.now();
+    const error = (await check
+      .verify(companyWith({ provider: CaptchaProvider.TURNSTILE, secret: "s", verifyUrl: site.url }), "t", "")
+      .catch((e) => e)) as AuthError;
+    expect(error.code).toBe("service.unavailable");
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+});
+
+describe("the dev verifier", () => {
+  it("accepts only its fixed response, and only where the gateway allows it", async () => {
+    const company = companyWith({ provider: CaptchaProvider.DEV, secret: "" });
+    const devAllowed = captchaCheck({ allowDev: true, timeoutMs: 300 });
+    expect(await devAllowed.verify(company, devCaptchaPass, "")).toBe(true);
+    expect(await devAllowed.verify(company, "anything else", "")).toBe(false);
+    expect(await check.verify(company, devCaptchaPass, "")).toBe(false);
+  });
+});
+
+describe("a company without a captcha provider", () => {
+  it("never passes a captcha", async () => {
+    expect(await check.verify(companyWith(undefined), devCaptchaPass, "")).toBe(false);
+    expect(
+      await check.verify(companyWith({ provider: CaptchaProvider.UNSPECIFIED, secret: "" }), "x", ""),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,18 @@
+import type { CaptchaProvider } from "./provider.js";
+import { siteverify, siteverifyForm } from "./siteverify.js";
+
+const defaultUrl = "https://api.hcaptcha.com/siteverify";
+
+/** hCaptcha. */
+export function hcaptcha(timeoutMs: number): CaptchaProvider {
+  return {
+    async verify(settings, response, clientAddress) {
+      const answer = await siteverify(
+        settings.verifyUrl ?? defaultUrl,
+        siteverifyForm(settings.secret, response, clientAddress),
+        timeoutMs,
+      );
+      return answer.success === true;
+    },
+  };
+}

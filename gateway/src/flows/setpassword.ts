@@ -1,0 +1,37 @@
+import { weakPasswordError } from "@auth/errors";
+import { z } from "zod";
+import { moveSession } from "../steps/session-moves.js";
+import { currentUser } from "../steps/user-status.js";
+import { sessionEndpoint } from "./endpoint.js";
+import { assertTransition } from "./transitions.js";
+
+const body = z.object({ new_password: z.string("must be a string").max(4_096) });
+
+/**
+ * spec 4.5: a new password, in state setpassword (then authorized, with a new token) or
+ * recovery-setpassword (then no token: every session of the user ends, the recovery one included).
+ */
+export const setpassword = sessionEndpoint("setpassword", body, async (context) => {
+  const user = await currentUser(context, context.session.userId);
+  const { problem } = await context.backends.identity.setPassword({
+    companyId: context.company.id,
+    userId: user.id,
+    newPassword: context.body.new_password,
+  });
+  if (problem) throw weakPasswordError(problem);
+
+  if (context.state === "setpassword") {
+    const moved = await moveSession(context, "authorized", {
+      profileMnemocode: user.profileMnemocode,
+      passwordChangeRequired: false,
+    });
+    return {
+      session_token: moved.token,
+      session_state: "authorized",
+      profile_mnemocode: user.profileMnemocode,
+    };
+  }
+  assertTransition(context.operation, context.state, null);
+  await context.backends.session.revokeUserSessions({ companyId: context.company.id, userId: user.id });
+  return {};
+});

@@ -1,0 +1,16 @@
+import { type CompanyPolicy, PasswordProblem } from "@auth/proto/identity";
+
+export const passwordLength = { min: 8, max: 256 } as const;
+
+/** DESIGN.md: 8 to 256 characters, and the company's regex when it sets one. */
+export function passwordProblem(password: string, policy: CompanyPolicy): PasswordProblem | undefined {
+  const length = [...password].length;
+  if (length < passwordLength.min) return PasswordProblem.TOO_SHORT;
+  if (length > passwordLength.max) return PasswordProblem.TOO_LONG;
+  if (!matchesCompanyRegex(password, policy)) return PasswordProblem.REGEX_MISMATCH;
+  return undefined;
+}
+
+export function matchesCompanyRegex(password: string, policy: CompanyPolicy): boolean {
+  return policy.passwordRegex === undefined || new RegExp(policy.passwordRegex, "u").test(password);
+}

@@ -1,0 +1,325 @@
+import { fileURLToPath } from "node:url";
+import type { AuthError } from "@auth/errors";
+import {
+  createServiceClient,
+  type RunningGrpcServer,
+  type ServiceClient,
+  startGrpcServer,
+} from "@auth/grpc-kit";
+import { type OpenedDatabase, openDatabase } from "@auth/pg";
+import {
+  CaptchaProvider,
+  type Company,
+  type CompanyPolicy,
+  IdentityServiceService,
+  LoginIdKind,
+  PasswordProblem,
+  UserStatus,
+} from "@auth/proto/identity";
+import { parseOptions } from "@node-rs/argon2";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { owaspMinimum, PasswordHasher } from "./passwords.js";
+import { type IdentitySchema, schema } from "./schema.js";
+import { identityService } from "./server.js";
+import { IdentityStore } from "./store/identity-store.js";
+
+type Client = ServiceClient<typeof IdentityServiceService>;
+const logger = pino({ level: "silent" });
+const weaker = { memoryCost: 8_192, timeCost: 1, parallelism: 1 };
+
+let database: OpenedDatabase<IdentitySchema>;
+const servers: RunningGrpcServer[] = [];
+const clients: Client[] = [];
+let identity: Client;
+let weakIdentity: Client;
+
+async function serve(hasher: PasswordHasher): Promise<Client> {
+  const server = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    services: [identityService(new IdentityStore(database.db), hasher, logger)],
+  });
+  servers.push(server);
+  const client = createServiceClient(IdentityServiceService, `127.0.0.1:${server.port}`, {
+    deadlineMs: 5_000,
+  });
+  clients.push(client);
+  return client;
+}
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (error: AuthError) => error.code,
+  );
+let sequence = 0;
+const code = () => `c${Date.now().toString(36)}${++sequence}`;
+/** A whole policy for the wire: every field that a test does not set is "the default". */
+const policy = (overrides: Partial<CompanyPolicy> = {}): CompanyPolicy => ({
+  twoFactorRoles: [],
+  defaultPhoneRegion: "",
+  loginIdKindsByRole: {},
+  captchaAfterFailures: 0,
+  lockoutAfterFailures: 0,
+  failureWindowSeconds: 0,
+  ...overrides,
+});
+const newUser = (company: Company, overrides = {}) => ({
+  companyId: company.id,
+  role: "customer",
+  profileMnemocode: `P-${++sequence}`,
+  status: UserStatus.ACTIVE,
+  secondFactorRequired: false,
+  passwordChangeRequired: false,
+  ...overrides,
+});
+
+beforeAll(async () => {
+  database = await openDatabase({
+    schema,
+    migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
+  });
+  identity = await serve(new PasswordHasher(owaspMinimum));
+  weakIdentity = await serve(new PasswordHasher(weaker));
+});
+
+afterAll(async () => {
+  for (const client of clients) client.close();
+  await Promise.all(servers.map((server) => server.stop(100)));
+  await database.close();
+});
+
+describe("CreateCompany", () => {
+  it("fills DESIGN.md's defaults into the policy", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Acme" });
+    expect(company?.policy).toMatchObject({
+      captchaAfterFailures: 3,
+      lockoutAfterFailures: 10,
+      failureWindowSeconds: 900,
+      defaultPhoneRegion: "US",
+    });
+  });
+
+  it.each([
+    ["a code that is no URL path segment", { code: "Bad Code" }],
+    ["an empty name", { name: "" }],
+    ["a password regex that does not compile", { policy: policy({ passwordRegex: "(" }) }],
+    ["an unknown phone region", { policy: policy({ defaultPhoneRegion: "XX" }) }],
+    [
+      "a captcha provider without its secret",
+      { policy: policy({ captcha: { provider: CaptchaProvider.TURNSTILE, secret: "" } }) },
+    ],
+  ])("refuses %s with request.validation.failed", async (_, overrides) => {
+    const request = { code: code(), name: "Acme", ...overrides } as Parameters<Client["createCompany"]>[0];
+    expect(await codeOf(identity.createCompany(request))).toBe("request.validation.failed");
+  });
+
+  it("refuses a taken code with resource.exists", async () => {
+    const taken = code();
+    await identity.createCompany({ code: taken, name: "One" });
+    expect(await codeOf(identity.createCompany({ code: taken, name: "Two" }))).toBe("resource.exists");
+  });
+});
+
+describe("UpdateCompany", () => {
+  it("suspends a company and replaces its policy", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Acme" });
+    if (!company) throw new Error("no company");
+    const { company: updated } = await identity.updateCompany({
+      companyId: company.id,
+      suspended: true,
+      policy: policy({ twoFactorRoles: ["admin"], defaultPhoneRegion: "GB", captchaAfterFailures: 5 }),
+    });
+    expect(updated).toMatchObject({ suspended: true, name: "Acme" });
+    expect(updated?.policy).toMatchObject({
+      twoFactorRoles: ["admin"],
+      defaultPhoneRegion: "GB",
+      captchaAfterFailures: 5,
+      lockoutAfterFailures: 10,
+    });
+  });
+
+  it("answers resource.notfound for an unknown company", async () => {
+    expect(
+      await codeOf(
+        identity.updateCompany({ companyId: "00000000-0000-4000-8000-000000000000", suspended: true }),
+      ),
+    ).toBe("resource.notfound");
+  });
+});
+
+describe("API keys", () => {
+  it("authenticate for their own company only", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "A" });
+    const { company: other } = await identity.createCompany({ code: code(), name: "B" });
+    if (!company || !other) throw new Error("no company");
+    const { apiKey } = await identity.createApiKey({ companyId: company.id });
+    expect(apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await identity.authenticateApiKey({ companyCode: company.code, apiKey })).company?.id).toBe(
+      company.id,
+    );
+    expect(await codeOf(identity.authenticateApiKey({ companyCode: other.code, apiKey }))).toBe(
+      "auth.apikey.invalid",
+    );
+    expect(
+      await codeOf(identity.authenticateApiKey({ companyCode: company.code, apiKey: `${apiKey}x` })),
+    ).toBe("auth.apikey.invalid");
+  });
+
+  it("refuses a chosen key shorter than 24 characters", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "A" });
+    expect(await codeOf(identity.createApiKey({ companyId: company?.id ?? "", apiKey: "short" }))).toBe(
+      "request.validation.failed",
+    );
+  });
+});
+
+describe("CreateUser", () => {
+  let company: Company;
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "Users" })).company as Company;
+  });
+
+  it("stores login IDs normalised", async () => {
+    const { user } = await identity.createUser(
+      newUser(company, {
+        loginName: " Ann.Smith ",
+        email: "Ann@Example.com",
+        phone: "(201) 555-0123",
+        password: "password-1",
+      }),
+    );
+    expect(user).toMatchObject({
+      loginName: "ann.smith",
+      email: "ann@example.com",
+      phone: "+12015550123",
+      hasPassword: true,
+    });
+  });
+
+  it.each([
+    ["neither a password nor a phone", { loginName: "nobody" }],
+    ["an invalid phone", { phone: "12", password: "password-1" }],
+    ["an invalid e-mail", { email: "not-an-email", password: "password-1" }],
+    ["a password of fewer than 8 characters", { password: "short", loginName: "shorty" }],
+    ["a company id that is no UUID", { companyId: "acme", password: "password-1" }],
+  ])("refuses %s with request.validation.failed", async (_, overrides) => {
+    expect(await codeOf(identity.createUser(newUser(company, overrides)))).toBe("request.validation.failed");
+  });
+});
+
+describe("FindUser", () => {
+  it("gives the normalised login ID whether or not a user has it", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Find" });
+    const found = await identity.findUser({ companyId: company?.id ?? "", loginId: " Nobody@Example.COM " });
+    expect(found).toEqual({ normalizedLoginId: "nobody@example.com", user: undefined });
+  });
+
+  it("does not find a user by a kind of login ID the role may not use", async () => {
+    const { company } = await identity.createCompany({
+      code: code(),
+      name: "Kinds",
+      policy: policy({ loginIdKindsByRole: { staff: { kinds: [LoginIdKind.EMAIL] } } }),
+    });
+    if (!company) throw new Error("no company");
+    await identity.createUser(
+      newUser(company, { role: "staff", loginName: "sam", email: "sam@example.com", password: "password-1" }),
+    );
+    expect((await identity.findUser({ companyId: company.id, loginId: "sam" })).user).toBeUndefined();
+    expect(
+      (await identity.findUser({ companyId: company.id, loginId: "sam@example.com" })).user?.loginName,
+    ).toBe("sam");
+  });
+});
+
+describe("password checks", () => {
+  let company: Company;
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "Passwords" })).company as Company;
+  });
+
+  it("replace a hash made with weaker parameters after a successful login", async () => {
+    const { user } = await weakIdentity.createUser(
+      newUser(company, { loginName: "weak", password: "password-1" }),
+    );
+    if (!user) throw new Error("no user");
+    const stored = async () =>
+      (await new IdentityStore(database.db).findUser(company.id, user.id))?.passwordHash ?? "";
+    expect(parseOptions(await stored()).memoryCost).toBe(weaker.memoryCost);
+    expect(
+      (await identity.verifyPassword({ companyId: company.id, userId: user.id, password: "password-1" }))
+        .valid,
+    ).toBe(true);
+    expect(parseOptions(await stored()).memoryCost).toBe(owaspMinimum.memoryCost);
+    expect(
+      (await identity.verifyPassword({ companyId: company.id, userId: user.id, password: "password-1" }))
+        .valid,
+    ).toBe(true);
+  });
+
+  it("VerifyCredentials gives the user only for the right password, and the same answer for an unknown login ID", async () => {
+    await identity.createUser(newUser(company, { loginName: "carl", password: "password-1" }));
+    const right = await identity.verifyCredentials({
+      companyId: company.id,
+      loginId: "Carl",
+      password: "password-1",
+    });
+    expect(right.user?.loginName).toBe("carl");
+    const wrong = await identity.verifyCredentials({
+      companyId: company.id,
+      loginId: "carl",
+      password: "password-2",
+    });
+    const unknown = await identity.verifyCredentials({
+      companyId: company.id,
+      loginId: "nobody",
+      password: "password-1",
+    });
+    expect(wrong).toEqual({ normalizedLoginId: "carl", user: undefined, passwordChangeRequired: false });
+    expect(unknown).toEqual({ normalizedLoginId: "nobody", user: undefined, passwordChangeRequired: false });
+  });
+});
+
+describe("SetPassword", () => {
+  let company: Company;
+  let userId: string;
+  beforeAll(async () => {
+    company = (
+      await identity.createCompany({
+        code: code(),
+        name: "Policy",
+        policy: policy({ passwordRegex: "[0-9]" }),
+      })
+    ).company as Company;
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "dora", password: "current-password-1", passwordChangeRequired: true }),
+    );
+    userId = user?.id ?? "";
+  });
+  const set = (newPassword: string) => identity.setPassword({ companyId: company.id, userId, newPassword });
+
+  it.each([
+    ["shorter than 8 characters", "abc1", PasswordProblem.TOO_SHORT],
+    ["longer than 256 characters", `${"a".repeat(256)}1`, PasswordProblem.TOO_LONG],
+    ["not matching the company's regex", "no digits here", PasswordProblem.REGEX_MISMATCH],
+    ["the current password", "current-password-1", PasswordProblem.SAME_AS_CURRENT],
+  ])("refuses a password %s", async (_, password, problem) => {
+    expect(await set(password)).toEqual({ problem });
+  });
+
+  it("sets an acceptable password and ends the demand for a change", async () => {
+    expect(await set("a-new-password-2")).toEqual({ problem: undefined });
+    const verdict = await identity.verifyPassword({
+      companyId: company.id,
+      userId,
+      password: "a-new-password-2",
+    });
+    expect(verdict).toEqual({ valid: true, passwordChangeRequired: false });
+    expect(
+      (await identity.verifyPassword({ companyId: company.id, userId, password: "current-password-1" }))
+        .valid,
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, expectError } from "./support/api.js";
+import { createCompany, createUser, type TestCompany, updateCompany } from "./support/fixtures.js";
+import { startLogin } from "./support/flows.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("lock-out (DESIGN.md)", () => {
+  let company: TestCompany;
+  beforeAll(async () => {
+    company = await createCompany({
+      captchaAfterFailures: 100,
+      lockoutAfterFailures: 3,
+      failureWindowSeconds: 2,
+    });
+  });
+
+  it("answers auth.restricted once the login ID reached the limit, and lifts it after the window", async () => {
+    const user = await createUser(company);
+    const token = await startLogin(company, user.loginName);
+    for (let i = 0; i < 3; i += 1) {
+      await call(company.code, "checkpassword", {
+        apiKey: company.apiKey,
+        token,
+        body: { password: "wrong" },
+      });
+    }
+    const checkcredentials = () =>
+      call(company.code, "checkcredentials", {
+        apiKey: company.apiKey,
+        body: { login_id: user.loginName, password: user.password },
+      });
+    expectError(await checkcredentials(), 403, "auth.restricted");
+    expectError(
+      await call(company.code, "login", { apiKey: company.apiKey, body: { login_id: user.loginName } }),
+      403,
+      "auth.restricted",
+    );
+    await sleep(2_100);
+    expect((await checkcredentials()).body.session_state).toBe("authorized");
+  });
+
+  it("counts failures of a login ID nobody has", async () => {
+    const attempt = () =>
+      call(company.code, "checkcredentials", {
+        apiKey: company.apiKey,
+        body: { login_id: "ghost", password: "x" },
+      });
+    for (let i = 0; i < 3; i += 1) expect((await attempt()).body.error_code).toBe("auth.credentials.invalid");
+    expectError(await attempt(), 403, "auth.restricted");
+  });
+});
+
+describe("a suspended company", () => {
+  it("answers auth.restricted on login, checkpassword and checkcredentials until it is resumed", async () => {
+    const company = await createCompany();
+    const user = await createUser(company);
+    const token = await startLogin(company, user.loginName);
+    await updateCompany(company, { suspended: true });
+    const login = () =>
+      call(company.code, "login", { apiKey: company.apiKey, body: { login_id: user.loginName } });
+    expectError(await login(), 403, "auth.restricted");
+    expectError(
+      await call(company.code, "checkpassword", {
+        apiKey: company.apiKey,
+        token,
+        body: { password: user.password },
+      }),
+      403,
+      "auth.restricted",
+    );
+    expectError(
+      await call(company.code, "checkcredentials", {
+        apiKey: company.apiKey,
+        body: { login_id: user.loginName, password: user.password },
+      }),
+      403,
+      "auth.restricted",
+    );
+    await updateCompany(company, { suspended: false });
+    expect((await login()).body.session_state).toBe("checkpassword");
+  });
+});

@@ -1,0 +1,97 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, expectError, expectSuccess } from "./support/api.js";
+import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import { startLogin } from "./support/flows.js";
+
+describe("auth/setpassword", () => {
+  let company: TestCompany;
+
+  beforeAll(async () => {
+    company = await createCompany({ passwordRegex: "[0-9]", passwordRegexDescription: "At least one digit" });
+  });
+
+  /** A session in state setpassword: the user's password must be changed. */
+  async function setpasswordSession(): Promise<{ user: TestUser; token: string }> {
+    const user = await createUser(company, { password: "initial-password-1", passwordChangeRequired: true });
+    const response = await call(company.code, "checkcredentials", {
+      apiKey: company.apiKey,
+      body: { login_id: user.loginName, password: user.password },
+    });
+    expect(response.body.session_state).toBe("setpassword");
+    return { user, token: String(response.body.session_token) };
+  }
+  const setpassword = (token: string, body: Record<string, unknown>) =>
+    call(company.code, "setpassword", { apiKey: company.apiKey, token, body });
+
+  describe("rule 1 / transition setpassword -> authorized", () => {
+    it("returns a new token in state authorized with profile_mnemocode", async () => {
+      const { user, token } = await setpasswordSession();
+      const response = await setpassword(token, { new_password: "brand-new-password-2" });
+      expectSuccess(response, ["session_token", "session_state", "profile_mnemocode"]);
+      expect(response.body).toMatchObject({
+        session_state: "authorized",
+        profile_mnemocode: user.profileMnemocode,
+      });
+      expect(response.body.session_token).not.toBe(token);
+      expectError(
+        await setpassword(token, { new_password: "another-password-3" }),
+        401,
+        "auth.token.invalid",
+      );
+    });
+
+    it("makes the new password the one that logs in, with no further change asked", async () => {
+      const { user, token } = await setpasswordSession();
+      await setpassword(token, { new_password: "brand-new-password-2" });
+      const login = (password: string) =>
+        call(company.code, "checkcredentials", {
+          apiKey: company.apiKey,
+          body: { login_id: user.loginName, password },
+        });
+      expect((await login("brand-new-password-2")).body.session_state).toBe("authorized");
+      expectError(await login("initial-password-1"), 401, "auth.credentials.invalid", ["captcha_required"]);
+    });
+  });
+
+  describe("rule 3: a too weak new password", () => {
+    it.each([
+      ["shorter than 8 characters", "short1"],
+      ["longer than 256 characters", `${"a".repeat(256)}1`],
+      ["not matching the company's password_regex", "no-digits-at-all"],
+      ["the same as the current one", "initial-password-1"],
+    ])(
+      "is refused with request.validation.failed and 422 when %s, and the session stays",
+      async (_, newPassword) => {
+        const { token } = await setpasswordSession();
+        expectError(
+          await setpassword(token, { new_password: newPassword }),
+          422,
+          "request.validation.failed",
+        );
+        expect((await setpassword(token, { new_password: "acceptable-password-9" })).body.session_state).toBe(
+          "authorized",
+        );
+      },
+    );
+  });
+
+  describe("session state", () => {
+    it("answers auth.session.invalid with 409 for a token in state checkpassword", async () => {
+      const user = await createUser(company);
+      const token = await startLogin(company, user.loginName);
+      expectError(
+        await setpassword(token, { new_password: "acceptable-password-9" }),
+        409,
+        "auth.session.invalid",
+      );
+    });
+  });
+
+  describe("request body", () => {
+    it("answers request.validation.failed with 400 when new_password is missing or not a string", async () => {
+      const { token } = await setpasswordSession();
+      expectError(await setpassword(token, {}), 400, "request.validation.failed");
+      expectError(await setpassword(token, { new_password: 12345678 }), 400, "request.validation.failed");
+    });
+  });
+});
