@@ -1,10 +1,12 @@
 import { AuthError } from "@auth/errors";
 import { z } from "zod";
 import { checkcredentials } from "./flows/checkcredentials.js";
+import { checkotp } from "./flows/checkotp.js";
 import { checkpassword } from "./flows/checkpassword.js";
 import { type Endpoint, openEndpoint, sessionEndpoint } from "./flows/endpoint.js";
 import { login } from "./flows/login.js";
 import { logout } from "./flows/logout.js";
+import { renewotp } from "./flows/renewotp.js";
 import { setpassword } from "./flows/setpassword.js";
 import { type Operation, takesToken } from "./flows/transitions.js";
 
@@ -23,8 +25,8 @@ export const endpoints: Endpoint[] = [
   login,
   checkpassword,
   checkcredentials,
-  notBuilt("checkotp"),
-  notBuilt("renewotp"),
+  checkotp,
+  renewotp,
   setpassword,
   notBuilt("oauth"),
   notBuilt("acceptdisclaimers"),

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningSuite, startSuite } from "@auth/suite";
+import type { RunningSuite } from "@auth/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError } from "./support/api.js";
 import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import { startOwnSuite } from "./support/own-suite.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -23,26 +21,24 @@ async function eventually<T extends { body: Record<string, unknown> }>(
 
 /** Rules that need a suite of their own: short token lifetimes, and services that go away. */
 describe("a suite of its own", () => {
+  let own: Awaited<ReturnType<typeof startOwnSuite>>;
   let suite: RunningSuite;
-  let dataDir: string;
   let company: TestCompany;
   let user: TestUser;
   const options = () => ({ gatewayUrl: suite.gatewayUrl, apiKey: company.apiKey });
   const login = () => call(company.code, "login", { ...options(), body: { login_id: user.loginName } });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "auth-e2e-own-"));
-    suite = await startSuite({
-      dataDir,
-      logLevel: "error",
-      env: { session: { PREAUTH_TOKEN_TTL_SECONDS: "1" }, gateway: { GRPC_DEADLINE_MS: "1000" } },
+    own = await startOwnSuite({
+      session: { PREAUTH_TOKEN_TTL_SECONDS: "1" },
+      gateway: { GRPC_DEADLINE_MS: "1000" },
     });
+    suite = own.suite;
     company = await createCompany({}, suite.addresses.identity);
     user = await createUser(company);
   });
   afterAll(async () => {
-    await suite?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await own?.stop();
   });
 
   describe("token lifetime", () => {

@@ -28,7 +28,9 @@ export const login = openEndpoint("login", z.object({ login_id: fields.loginId }
       captcha_required: captchaRequired(context, failures),
     };
   }
-  const started = await startSession(context, user, "checkotp", normalizedLoginId);
+  const started = await startSession(context, user, "checkotp", normalizedLoginId, {
+    passwordChangeRequired: user.passwordChangeRequired,
+  });
   const userPhone = await sendOtp(context, user, started.session.sessionId).catch(async (error: unknown) => {
     await context.backends.session.revokeSession({ sessionToken: started.token });
     throw error;

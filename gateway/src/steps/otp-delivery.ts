@@ -19,6 +19,7 @@ export async function sendOtp(
     sessionId,
     phone: user.phone,
     purpose,
+    sms: context.company.policy.sms,
   });
   return maskedPhone;
 }

@@ -1,4 +1,5 @@
 import { CaptchaProvider, type Company, type CompanyPolicy, LoginIdKind } from "@auth/proto/identity";
+import { SmsProvider } from "@auth/proto/otp";
 import { z } from "zod";
 import { regionOf } from "./login-ids.js";
 import type { CompanyRow } from "./schema.js";
@@ -25,6 +26,8 @@ const loginIdKind = z
   .refine((kind) => kind !== LoginIdKind.UNSPECIFIED && kind !== LoginIdKind.UNRECOGNIZED, {
     message: "must be PHONE, EMAIL or LOGIN_NAME",
   });
+
+const smsTemplate = z.string().max(320).includes("{code}", { message: "must contain {code}" });
 
 export const companyCode = z
   .string()
@@ -69,6 +72,19 @@ export const policyInput = z.object({
         captcha.secret !== "",
       { message: "a captcha provider needs its secret", path: ["secret"] },
     )
+    .optional(),
+  sms: z
+    .object({
+      provider: z.enum(SmsProvider).refine((p) => p !== SmsProvider.UNRECOGNIZED, "must be an SMS provider"),
+      url: z.string().max(2_000),
+      token: z.string().max(2_000),
+      loginTemplate: smsTemplate.optional(),
+      recoveryTemplate: smsTemplate.optional(),
+    })
+    .refine((sms) => sms.provider !== SmsProvider.HTTP || /^https?:\/\//.test(sms.url), {
+      message: "an HTTP SMS provider needs an http(s) URL",
+      path: ["url"],
+    })
     .optional(),
 });
 

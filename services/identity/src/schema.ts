@@ -1,5 +1,15 @@
 import type { CompanyPolicy } from "@auth/proto/identity";
-import { boolean, index, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 export const companies = pgTable("companies", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -57,7 +67,21 @@ export const users = pgTable(
   ],
 );
 
-export const schema = { companies, apiKeys, users };
+/** Unused backup codes; a code is deleted when used. */
+export const backupCodes = pgTable(
+  "backup_codes",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    companyId: uuid("company_id").notNull(),
+    codeHash: text("code_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
+);
+
+export const schema = { companies, apiKeys, users, backupCodes };
 export type IdentitySchema = typeof schema;
 export type CompanyRow = typeof companies.$inferSelect;
 export type UserRow = typeof users.$inferSelect;

@@ -16,6 +16,7 @@ import {
   PasswordProblem,
   UserStatus,
 } from "@auth/proto/identity";
+import { SmsProvider } from "@auth/proto/otp";
 import { parseOptions } from "@node-rs/argon2";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -321,5 +322,69 @@ describe("SetPassword", () => {
       (await identity.verifyPassword({ companyId: company.id, userId, password: "current-password-1" }))
         .valid,
     ).toBe(false);
+  });
+});
+
+describe("backup codes", () => {
+  let company: Company;
+  let userId: string;
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "Backup" })).company as Company;
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "eve", password: "password-1" }),
+    );
+    userId = user?.id ?? "";
+  });
+  const use = (backupCode: string) => identity.useBackupCode({ companyId: company.id, userId, backupCode });
+  const remaining = async () =>
+    (await identity.countBackupCodes({ companyId: company.id, userId })).remaining;
+
+  it("are 10 codes of 60 random bits, shown once and counted", async () => {
+    const { backupCodes } = await identity.generateBackupCodes({ companyId: company.id, userId });
+    expect(backupCodes).toHaveLength(10);
+    expect(new Set(backupCodes).size).toBe(10);
+    for (const backupCode of backupCodes)
+      expect(backupCode).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(await remaining()).toBe(10);
+  });
+
+  it("work once each, typed in any case and without dashes", async () => {
+    const { backupCodes } = await identity.generateBackupCodes({ companyId: company.id, userId });
+    const [first = ""] = backupCodes;
+    expect(await use(first.toLowerCase().replace(/-/g, " "))).toEqual({ valid: true });
+    expect(await use(first)).toEqual({ valid: false });
+    expect(await remaining()).toBe(9);
+  });
+
+  it("work once however many uses race", async () => {
+    const { backupCodes } = await identity.generateBackupCodes({ companyId: company.id, userId });
+    const results = await Promise.all(Array.from({ length: 8 }, () => use(backupCodes[0] ?? "")));
+    expect(results.filter((result) => result.valid)).toHaveLength(1);
+  });
+
+  it("are all replaced when new ones are generated", async () => {
+    const { backupCodes: old } = await identity.generateBackupCodes({ companyId: company.id, userId });
+    await identity.generateBackupCodes({ companyId: company.id, userId });
+    expect(await use(old[1] ?? "")).toEqual({ valid: false });
+    expect(await remaining()).toBe(10);
+  });
+
+  it("are refused when wrong", async () => {
+    await identity.generateBackupCodes({ companyId: company.id, userId });
+    expect(await use("0000-0000-0000")).toEqual({ valid: false });
+  });
+});
+
+describe("SMS settings", () => {
+  it.each([
+    ["an HTTP provider without a URL", { provider: SmsProvider.HTTP, url: "", token: "t" }],
+    [
+      "a template without {code}",
+      { provider: SmsProvider.UNSPECIFIED, url: "", token: "", loginTemplate: "Your code" },
+    ],
+  ])("refuse %s", async (_, sms) => {
+    expect(await codeOf(identity.createCompany({ code: code(), name: "Sms", policy: policy({ sms }) }))).toBe(
+      "request.validation.failed",
+    );
   });
 });

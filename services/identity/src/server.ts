@@ -5,6 +5,7 @@ import { IdentityServiceService, LoginIdKind, PasswordProblem, UserStatus } from
 import type { Logger } from "@auth/runtime";
 import { z } from "zod";
 import { generateApiKey, hashApiKey } from "./api-keys.js";
+import { backupCodesPerUser, generateBackupCode, hashBackupCode } from "./backup-codes.js";
 import { companyCode, policyInput, toCompany, withPolicyDefaults } from "./companies.js";
 import { normalizeEmail, normalizeLoginId, normalizeLoginName, normalizePhone } from "./login-ids.js";
 import { passwordProblem } from "./password-policy.js";
@@ -27,6 +28,12 @@ const columnOfKind = {
 } as const satisfies Record<LoginIdKind.PHONE | LoginIdKind.EMAIL | LoginIdKind.LOGIN_NAME, LoginIdColumn>;
 
 export function identityService(store: IdentityStore, hasher: PasswordHasher, logger: Logger) {
+  async function userById(companyId: string, userId: string) {
+    const row = await store.findUser(companyId, userId);
+    if (!row) throw new AuthError("resource.notfound", { detail: "no such user" });
+    return row;
+  }
+
   async function companyById(companyId: string) {
     const company = await store.findCompanyById(companyId);
     if (!company) throw new AuthError("resource.notfound", { detail: "no such company" });
@@ -166,9 +173,7 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
     async getUser(request) {
       const input = parseRequest(z.object({ companyId: id, userId: id }), request);
       const company = await companyById(input.companyId);
-      const row = await store.findUser(input.companyId, input.userId);
-      if (!row) throw new AuthError("resource.notfound", { detail: "no such user" });
-      return { user: toUser(row, company.policy) };
+      return { user: toUser(await userById(input.companyId, input.userId), company.policy) };
     },
 
     async findUser(request) {
@@ -208,8 +213,7 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
         request,
       );
       const company = await companyById(input.companyId);
-      const row = await store.findUser(input.companyId, input.userId);
-      if (!row) throw new AuthError("resource.notfound", { detail: "no such user" });
+      const row = await userById(input.companyId, input.userId);
       const problem =
         passwordProblem(input.newPassword, company.policy) ??
         (row.passwordHash && (await hasher.verify(row.passwordHash, input.newPassword))
@@ -220,6 +224,37 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
         passwordChangeRequired: false,
       });
       return {};
+    },
+
+    async generateBackupCodes(request) {
+      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      const row = await userById(input.companyId, input.userId);
+      const backupCodes = Array.from({ length: backupCodesPerUser }, generateBackupCode);
+      await store.replaceBackupCodes(
+        row.companyId,
+        row.id,
+        backupCodes.map((code) => hashBackupCode(row.id, code)),
+      );
+      return { backupCodes };
+    },
+
+    async countBackupCodes(request) {
+      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      const row = await userById(input.companyId, input.userId);
+      return { remaining: await store.countBackupCodes(row.companyId, row.id) };
+    },
+
+    async useBackupCode(request) {
+      const input = parseRequest(
+        z.object({ companyId: id, userId: id, backupCode: z.string().max(100) }),
+        request,
+      );
+      const valid = await store.useBackupCode(
+        input.companyId,
+        input.userId,
+        hashBackupCode(input.userId, input.backupCode),
+      );
+      return { valid };
     },
   };
 

@@ -33,6 +33,7 @@ export function toUser(row: UserRow, policy: CompanyPolicy): User {
     email: row.email ?? undefined,
     hasPassword: row.passwordHash !== null,
     secondFactorRequired: row.secondFactorRequired || policy.twoFactorRoles.includes(row.role),
+    passwordChangeRequired: row.passwordChangeRequired,
   };
 }
 

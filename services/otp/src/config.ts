@@ -1,5 +1,6 @@
 import { env } from "@auth/runtime";
 import { z } from "zod";
+import { designRules } from "./otps.js";
 
 export const configSchema = z
   .object({
@@ -10,6 +11,11 @@ export const configSchema = z
     REDIS_KEY_PREFIX: z.string().default("auth:otp:"),
     /** Key of the HMAC that OTPs are stored under; every replica needs the same one. */
     OTP_HASH_SECRET: z.string().min(32, "must have at least 32 characters").optional(),
+    /** DESIGN.md's OTP rules; tests shorten them. */
+    OTP_LIFETIME_SECONDS: env.positiveInt(designRules.lifetimeMs / 1000),
+    OTP_RESEND_COOLDOWN_SECONDS: env.positiveInt(designRules.cooldownMs / 1000),
+    OTP_SENDS_PER_SESSION: env.positiveInt(designRules.sendsPerSession),
+    OTP_SENDS_PER_USER_PER_HOUR: env.positiveInt(designRules.sendsPerUserPerHour),
     SMS_SENDER: z.enum(["dev", "http"]).default("dev"),
     /** Where the dev sender appends its messages. */
     SMS_OUTBOX_FILE: z.string().min(1).default(".data/sms-outbox.jsonl"),

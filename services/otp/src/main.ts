@@ -4,7 +4,7 @@ import { openKeyValueStore } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { OtpHasher } from "./otp-codes.js";
-import { designRules, Otps } from "./otps.js";
+import { type OtpRules, Otps } from "./otps.js";
 import { otpService } from "./server.js";
 import { DevSmsOutbox } from "./sms/dev-outbox.js";
 import { HttpSmsProvider } from "./sms/http-provider.js";
@@ -15,28 +15,31 @@ const config = loadConfig("otp", configSchema);
 const logger = createLogger("otp", config.LOG_LEVEL);
 const kv = await openKeyValueStore(config.REDIS_URL, config.REDIS_KEY_PREFIX);
 
-const sender: SmsSender =
+const http = { timeoutMs: config.SMS_HTTP_TIMEOUT_MS, retries: config.SMS_HTTP_RETRIES };
+const fallback: SmsSender =
   config.SMS_SENDER === "http" && config.SMS_HTTP_URL
-    ? new HttpSmsProvider({
-        url: config.SMS_HTTP_URL,
-        token: config.SMS_HTTP_TOKEN ?? "",
-        timeoutMs: config.SMS_HTTP_TIMEOUT_MS,
-        retries: config.SMS_HTTP_RETRIES,
-      })
+    ? new HttpSmsProvider({ url: config.SMS_HTTP_URL, token: config.SMS_HTTP_TOKEN ?? "", ...http })
     : new DevSmsOutbox(config.SMS_OUTBOX_FILE);
 logger.info(
   { store: config.REDIS_URL ? "redis" : "in-process", sms: config.SMS_SENDER },
   "otp service ready",
 );
 
+const rules: OtpRules = {
+  lifetimeMs: config.OTP_LIFETIME_SECONDS * 1000,
+  cooldownMs: config.OTP_RESEND_COOLDOWN_SECONDS * 1000,
+  sendsPerSession: config.OTP_SENDS_PER_SESSION,
+  sendsPerUserPerHour: config.OTP_SENDS_PER_USER_PER_HOUR,
+};
+
 // In-process OTPs die with the process, so a per-process secret is enough there.
 const secret = config.OTP_HASH_SECRET ? Buffer.from(config.OTP_HASH_SECRET) : randomBytes(32);
-const otps = new Otps(new OtpStore(kv), new OtpHasher(secret), sender, designRules);
+const otps = new Otps(new OtpStore(kv), new OtpHasher(secret), rules);
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
   logger,
-  services: [otpService(otps, designRules, logger)],
+  services: [otpService(otps, rules, { fallback, http }, logger)],
 });
 
 stopOnSignals(logger, async () => {

@@ -34,16 +34,14 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
   let session: string;
   const user = () => `user-${session}`;
   const open = (rules: Partial<OtpRules> = {}) =>
-    new Otps(new OtpStore(kv), new OtpHasher(Buffer.from("s".repeat(32))), sender, {
-      ...designRules,
-      ...rules,
-    });
+    new Otps(new OtpStore(kv), new OtpHasher(Buffer.from("s".repeat(32))), { ...designRules, ...rules });
   const request = (otherSession = session) => ({
     companyId: "c1",
     userId: user(),
     sessionId: otherSession,
     phone: "+15551234567",
     text: (otp: string) => `code ${otp}`,
+    sender,
   });
 
   beforeEach(async () => {

@@ -32,6 +32,7 @@ export interface SendRequest {
   sessionId: string;
   phone: string;
   text: (otp: string) => string;
+  sender: SmsSender;
 }
 
 function limitExceeded(counter: Counter, limit: number, detail: string): void {
@@ -48,7 +49,6 @@ export class Otps {
   constructor(
     private readonly store: OtpStore,
     private readonly hasher: OtpHasher,
-    private readonly sender: SmsSender,
     private readonly rules: OtpRules,
   ) {}
 
@@ -74,7 +74,7 @@ export class Otps {
       );
       const otp = generateOtp();
       await this.store.saveOtp(companyId, sessionId, this.hasher.hash(otp), this.rules.lifetimeMs);
-      await this.sender.send({ companyId, to: request.phone, text: request.text(otp) });
+      await request.sender.send({ companyId, to: request.phone, text: request.text(otp) });
     } catch (error) {
       // Only a send that happened starts the cooldown; a refused or failed one can be retried.
       await this.store.endCooldown(companyId, sessionId);

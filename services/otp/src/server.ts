@@ -5,10 +5,18 @@ import { z } from "zod";
 import { maskPhone } from "./mask-phone.js";
 import { otpMessage } from "./messages.js";
 import type { OtpRules, Otps } from "./otps.js";
+import type { SmsSender } from "./sms/sender.js";
+import { type HttpDefaults, senderFor } from "./sms/senders.js";
 
 const id = z.string().min(1, "is required").max(200);
 
-export function otpService(otps: Otps, rules: OtpRules, logger: Logger) {
+export interface SmsDelivery {
+  /** The deployment's sender, for companies without their own. */
+  fallback: SmsSender;
+  http: HttpDefaults;
+}
+
+export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, logger: Logger) {
   const methods: AsyncService<typeof OtpServiceService> = {
     async sendOtp(request) {
       const input = parseRequest(
@@ -23,7 +31,8 @@ export function otpService(otps: Otps, rules: OtpRules, logger: Logger) {
       );
       await otps.send({
         ...input,
-        text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000)),
+        text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), request.sms),
+        sender: senderFor(request.sms, delivery.fallback, delivery.http),
       });
       logger.info({ companyId: input.companyId, userId: input.userId, purpose: input.purpose }, "otp sent");
       return { maskedPhone: maskPhone(input.phone) };

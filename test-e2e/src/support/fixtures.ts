@@ -89,9 +89,13 @@ export async function updateCompany(
   }
 }
 
-/** A random valid US number, so that tests never read each other's SMS. */
+const areaCodes = ["201", "202", "212", "213", "305", "312", "415", "617", "702", "713"];
+
+/** A random valid US number (80 million of them), so that tests never read each other's SMS. */
 export function randomPhone(): string {
-  return `+1201555${String(randomInt(0, 10_000)).padStart(4, "0")}`;
+  const area = areaCodes[randomInt(areaCodes.length)];
+  const exchange = String(randomInt(200, 1000)).replace(/11$/, "55");
+  return `+1${area}${exchange}${String(randomInt(0, 10_000)).padStart(4, "0")}`;
 }
 
 export async function createUser(company: TestCompany, options: UserOptions = {}): Promise<TestUser> {
@@ -139,6 +143,16 @@ export async function createDisclaimer(company: TestCompany, code: string) {
     };
     await client.createDisclaimer({ companyId: company.id, ...disclaimer });
     return disclaimer;
+  } finally {
+    client.close();
+  }
+}
+
+/** Ten new backup codes for the user, through the identity gRPC API. */
+export async function generateBackupCodes(company: TestCompany, user: TestUser): Promise<string[]> {
+  const client = identity(company.identityAddress);
+  try {
+    return (await client.generateBackupCodes({ companyId: company.id, userId: user.id })).backupCodes;
   } finally {
     client.close();
   }

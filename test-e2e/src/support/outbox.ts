@@ -19,15 +19,15 @@ function lines(file: string): OutboxLine[] {
 }
 
 /** The SMS messages the dev outbox delivered to this phone of this company, oldest first. */
-export function smsTo(companyId: string, phone: string): string[] {
-  return lines(inject("smsOutboxFile"))
+export function smsTo(companyId: string, phone: string, outboxFile = inject("smsOutboxFile")): string[] {
+  return lines(outboxFile)
     .filter((message) => message.companyId === companyId && message.to === phone)
     .map((message) => message.text);
 }
 
 /** The code in the newest SMS to this phone. */
-export function lastOtp(companyId: string, phone: string): string {
-  const text = smsTo(companyId, phone).at(-1) ?? "";
+export function lastOtp(companyId: string, phone: string, outboxFile = inject("smsOutboxFile")): string {
+  const text = smsTo(companyId, phone, outboxFile).at(-1) ?? "";
   const otp = /\b(\d{6})\b/.exec(text)?.[1];
   if (!otp) throw new Error(`no OTP sent to ${phone}`);
   return otp;

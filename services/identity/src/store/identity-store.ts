@@ -1,8 +1,16 @@
 import { AuthError } from "@auth/errors";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import type { CompanyPolicy } from "@auth/proto/identity";
-import { and, eq, isNull } from "drizzle-orm";
-import { apiKeys, type CompanyRow, companies, type IdentitySchema, type UserRow, users } from "../schema.js";
+import { and, count, eq, isNull } from "drizzle-orm";
+import {
+  apiKeys,
+  backupCodes,
+  type CompanyRow,
+  companies,
+  type IdentitySchema,
+  type UserRow,
+  users,
+} from "../schema.js";
 
 export interface NewCompany {
   code: string;
@@ -114,5 +122,38 @@ export class IdentityStore {
       .update(users)
       .set({ passwordHash, ...changes, updatedAt: new Date() })
       .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  }
+
+  /** Replaces the user's backup codes with these hashes, in one transaction. */
+  async replaceBackupCodes(companyId: string, userId: string, codeHashes: string[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .delete(backupCodes)
+        .where(and(eq(backupCodes.companyId, companyId), eq(backupCodes.userId, userId)));
+      await tx.insert(backupCodes).values(codeHashes.map((codeHash) => ({ companyId, userId, codeHash })));
+    });
+  }
+
+  async countBackupCodes(companyId: string, userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ remaining: count() })
+      .from(backupCodes)
+      .where(and(eq(backupCodes.companyId, companyId), eq(backupCodes.userId, userId)));
+    return row?.remaining ?? 0;
+  }
+
+  /** Deletes the code if the user has it; true for exactly one of any number of racing uses. */
+  async useBackupCode(companyId: string, userId: string, codeHash: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(backupCodes)
+      .where(
+        and(
+          eq(backupCodes.companyId, companyId),
+          eq(backupCodes.userId, userId),
+          eq(backupCodes.codeHash, codeHash),
+        ),
+      )
+      .returning({ codeHash: backupCodes.codeHash });
+    return deleted.length === 1;
   }
 }

@@ -1,0 +1,61 @@
+import { AuthError } from "@auth/errors";
+import { z } from "zod";
+import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
+import { forgetFailures, guardLoginId, recordFailedSecret } from "../steps/login-guard.js";
+import { continueToAuthorization } from "../steps/next-step.js";
+import { moveSession } from "../steps/session-moves.js";
+import { currentUser } from "../steps/user-status.js";
+import { type SessionFlowContext, sessionEndpoint } from "./endpoint.js";
+import { fields } from "./fields.js";
+
+const body = z
+  .object({
+    otp: fields.secret.optional(),
+    backup_code: fields.secret.optional(),
+    accept_disclaimers: fields.acceptDisclaimers,
+  })
+  .refine(
+    (b) => (b.otp === undefined) !== (b.backup_code === undefined),
+    "exactly one of otp and backup_code",
+  );
+
+type Body = z.infer<typeof body>;
+
+/** The second factor: the session's SMS OTP (burnt by any attempt) or one of the user's backup codes (single use). */
+async function secondFactorValid(context: SessionFlowContext<Body>, userId: string): Promise<boolean> {
+  const companyId = context.company.id;
+  if (context.body.otp !== undefined) {
+    const { valid } = await context.backends.otp.verifyOtp({
+      companyId,
+      sessionId: context.session.sessionId,
+      otp: context.body.otp,
+    });
+    return valid;
+  }
+  const { valid } = await context.backends.identity.useBackupCode({
+    companyId,
+    userId,
+    backupCode: context.body.backup_code ?? "",
+  });
+  return valid;
+}
+
+/** spec 4.3: the SMS OTP, or a backup code when the phone is not at hand. */
+export const checkotp = sessionEndpoint("checkotp", body, async (context) => {
+  const { loginId, userId } = context.session;
+  await guardLoginId(context, loginId);
+  const user = await currentUser(context, userId);
+  // Disclaimers before the secret (DESIGN.md): a missing code must never burn the OTP.
+  const disclaimersRequired = await requiredDisclaimers(context, user.id);
+  assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+
+  if (!(await secondFactorValid(context, user.id))) {
+    await recordFailedSecret(context, loginId);
+    throw new AuthError(context.body.otp !== undefined ? "auth.otp.invalid" : "auth.backupcode.invalid");
+  }
+  await forgetFailures(context, loginId);
+  await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+  return continueToAuthorization(context, user, context.session.passwordChangeRequired, (to, changes) =>
+    moveSession(context, to, changes),
+  );
+});
