@@ -1,11 +1,13 @@
 import { AuthError } from "@auth/errors";
 import { z } from "zod";
+import { acceptdisclaimers } from "./flows/acceptdisclaimers.js";
 import { checkcredentials } from "./flows/checkcredentials.js";
 import { checkotp } from "./flows/checkotp.js";
 import { checkpassword } from "./flows/checkpassword.js";
 import { type Endpoint, openEndpoint, sessionEndpoint } from "./flows/endpoint.js";
 import { login } from "./flows/login.js";
 import { logout } from "./flows/logout.js";
+import { oauth } from "./flows/oauth.js";
 import { renewotp } from "./flows/renewotp.js";
 import { setpassword } from "./flows/setpassword.js";
 import { type Operation, takesToken } from "./flows/transitions.js";
@@ -28,8 +30,8 @@ export const endpoints: Endpoint[] = [
   checkotp,
   renewotp,
   setpassword,
-  notBuilt("oauth"),
-  notBuilt("acceptdisclaimers"),
+  oauth,
+  acceptdisclaimers,
   logout,
   notBuilt("recovery/recover"),
   notBuilt("recovery/checkotp"),

@@ -29,7 +29,13 @@ export async function setup(project: TestProject) {
     await stores.cleanUp();
     rmSync(dataDir, { recursive: true, force: true });
   };
-  suite = await startSuite({ dataDir, ...stores.options, logLevel: "warn" });
+  suite = await startSuite({
+    dataDir,
+    ...stores.options,
+    logLevel: "warn",
+    // The tests' OpenID Connect provider listens on plain HTTP on loopback.
+    env: { identity: { OAUTH_ALLOW_INSECURE_HTTP: "true", OAUTH_TIMEOUT_SECONDS: "2" } },
+  });
   project.provide("gatewayUrl", suite.gatewayUrl);
   project.provide("identityAddress", suite.addresses.identity);
   project.provide("sessionAddress", suite.addresses.session);

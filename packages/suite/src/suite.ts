@@ -101,7 +101,9 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     identity: {
       GRPC_PORT: String(ports.identity),
       DATA_DIR: join(options.dataDir, "identity"),
-      ...(options.databaseUrls ? { DATABASE_URL: options.databaseUrls.identity } : {}),
+      ...(options.databaseUrls
+        ? { DATABASE_URL: options.databaseUrls.identity, SECRETS_KEY: randomBytes(32).toString("base64") }
+        : {}),
     },
     disclaimer: {
       GRPC_PORT: String(ports.disclaimer),

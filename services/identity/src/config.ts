@@ -2,19 +2,34 @@ import { env } from "@auth/runtime";
 import { z } from "zod";
 import { owaspMinimum } from "./passwords.js";
 
-export const configSchema = z.object({
-  GRPC_HOST: env.host("127.0.0.1"),
-  GRPC_PORT: env.port(50051),
-  /** The identity service's own PostgreSQL database; without it, PGlite under DATA_DIR. */
-  DATABASE_URL: env.url(["postgres:", "postgresql:"]).optional(),
-  DATA_DIR: z.string().min(1).default(".data/identity"),
-  DATABASE_POOL_SIZE: env.positiveInt(10),
-  ARGON2_MEMORY_KIB: env
-    .positiveInt(owaspMinimum.memoryCost)
-    .pipe(z.number().min(owaspMinimum.memoryCost, `must be at least ${owaspMinimum.memoryCost}`)),
-  ARGON2_ITERATIONS: env
-    .positiveInt(owaspMinimum.timeCost)
-    .pipe(z.number().min(owaspMinimum.timeCost, `must be at least ${owaspMinimum.timeCost}`)),
-  ARGON2_PARALLELISM: env.positiveInt(owaspMinimum.parallelism),
-  LOG_LEVEL: env.logLevel(),
-});
+export const configSchema = z
+  .object({
+    GRPC_HOST: env.host("127.0.0.1"),
+    GRPC_PORT: env.port(50051),
+    /** The identity service's own PostgreSQL database; without it, PGlite under DATA_DIR. */
+    DATABASE_URL: env.url(["postgres:", "postgresql:"]).optional(),
+    DATA_DIR: z.string().min(1).default(".data/identity"),
+    DATABASE_POOL_SIZE: env.positiveInt(10),
+    ARGON2_MEMORY_KIB: env
+      .positiveInt(owaspMinimum.memoryCost)
+      .pipe(z.number().min(owaspMinimum.memoryCost, `must be at least ${owaspMinimum.memoryCost}`)),
+    ARGON2_ITERATIONS: env
+      .positiveInt(owaspMinimum.timeCost)
+      .pipe(z.number().min(owaspMinimum.timeCost, `must be at least ${owaspMinimum.timeCost}`)),
+    ARGON2_PARALLELISM: env.positiveInt(owaspMinimum.parallelism),
+    /** 32 bytes, base64 or base64url: the key that seals OAuth client secrets. Kept in DATA_DIR when embedded. */
+    SECRETS_KEY: z
+      .string()
+      .refine((key) => Buffer.from(key, "base64").length === 32, "must be 32 bytes in base64")
+      .optional(),
+    /** Lets OAuth providers be reached over plain HTTP: for tests on loopback only. */
+    OAUTH_ALLOW_INSECURE_HTTP: z.stringbool().default(false),
+    /** Seconds each request to an OAuth provider may take. */
+    OAUTH_TIMEOUT_SECONDS: env.positiveInt(5),
+    LOG_LEVEL: env.logLevel(),
+  })
+  .superRefine((config, context) => {
+    if (config.DATABASE_URL && !config.SECRETS_KEY) {
+      context.addIssue({ code: "custom", path: ["SECRETS_KEY"], message: "is required with DATABASE_URL" });
+    }
+  });

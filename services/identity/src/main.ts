@@ -1,8 +1,13 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startGrpcServer } from "@auth/grpc-kit";
 import { openDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
+import { OAuthExchange } from "./oauth/exchange.js";
+import { SecretBox } from "./oauth/secrets.js";
 import { PasswordHasher } from "./passwords.js";
 import { schema } from "./schema.js";
 import { identityService } from "./server.js";
@@ -24,11 +29,32 @@ const hasher = new PasswordHasher({
   timeCost: config.ARGON2_ITERATIONS,
   parallelism: config.ARGON2_PARALLELISM,
 });
+/** The secrets key: configured, or for the embedded default made once and kept beside PGlite's files. */
+function secretsKey(): Buffer {
+  if (config.SECRETS_KEY) return Buffer.from(config.SECRETS_KEY, "base64");
+  const file = join(config.DATA_DIR, "secrets.key");
+  if (!existsSync(file)) {
+    mkdirSync(config.DATA_DIR, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600 });
+  }
+  return Buffer.from(readFileSync(file, "utf8").trim(), "base64");
+}
+
+const oauth = new OAuthExchange({
+  allowInsecureHttp: config.OAUTH_ALLOW_INSECURE_HTTP,
+  timeoutSeconds: config.OAUTH_TIMEOUT_SECONDS,
+  cacheMs: 10 * 60_000,
+});
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
   logger,
-  services: [identityService(new IdentityStore(database.db), hasher, logger)],
+  services: [
+    identityService(
+      { store: new IdentityStore(database.db), hasher, secrets: new SecretBox(secretsKey()), oauth },
+      logger,
+    ),
+  ],
 });
 
 stopOnSignals(logger, async () => {

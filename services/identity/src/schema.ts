@@ -2,6 +2,7 @@ import type { CompanyPolicy } from "@auth/proto/identity";
 import {
   boolean,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -81,7 +82,53 @@ export const backupCodes = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
 );
 
-export const schema = { companies, apiKeys, users, backupCodes };
+export type OAuthKindName = "oidc" | "oauth2";
+
+/** A company's OAuth provider slots (1 to 5). */
+export const oauthProviders = pgTable(
+  "oauth_providers",
+  {
+    companyId: uuid("company_id")
+      .notNull()
+      .references(() => companies.id),
+    slot: integer("slot").notNull(),
+    kind: text("kind").$type<OAuthKindName>().notNull(),
+    name: text("name").notNull(),
+    issuer: text("issuer").notNull(),
+    authorizationEndpoint: text("authorization_endpoint").notNull(),
+    tokenEndpoint: text("token_endpoint").notNull(),
+    userinfoEndpoint: text("userinfo_endpoint").notNull(),
+    clientId: text("client_id").notNull(),
+    /** AES-256-GCM under SECRETS_KEY (see oauth/secrets.ts). */
+    clientSecretEncrypted: text("client_secret_encrypted").notNull(),
+    redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    subjectClaim: text("subject_claim").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.companyId, table.slot] })],
+);
+
+/** Which user a provider's subject logs in as. */
+export const oauthLinks = pgTable(
+  "oauth_links",
+  {
+    companyId: uuid("company_id").notNull(),
+    slot: integer("slot").notNull(),
+    subject: text("subject").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.companyId, table.slot, table.subject] }),
+    index("oauth_links_user_idx").on(table.userId),
+  ],
+);
+
+export const schema = { companies, apiKeys, users, backupCodes, oauthProviders, oauthLinks };
+export type OAuthProviderRow = typeof oauthProviders.$inferSelect;
 export type IdentitySchema = typeof schema;
 export type CompanyRow = typeof companies.$inferSelect;
 export type UserRow = typeof users.$inferSelect;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import type { AuthError } from "@auth/errors";
 import {
@@ -13,13 +14,17 @@ import {
   type CompanyPolicy,
   IdentityServiceService,
   LoginIdKind,
+  type OAuthProviderSettings,
   PasswordProblem,
+  ProviderKind,
   UserStatus,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
 import { parseOptions } from "@node-rs/argon2";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OAuthExchange } from "./oauth/exchange.js";
+import { SecretBox } from "./oauth/secrets.js";
 import { owaspMinimum, PasswordHasher } from "./passwords.js";
 import { type IdentitySchema, schema } from "./schema.js";
 import { identityService } from "./server.js";
@@ -40,7 +45,17 @@ async function serve(hasher: PasswordHasher): Promise<Client> {
     host: "127.0.0.1",
     port: 0,
     logger,
-    services: [identityService(new IdentityStore(database.db), hasher, logger)],
+    services: [
+      identityService(
+        {
+          store: new IdentityStore(database.db),
+          hasher,
+          secrets: new SecretBox(randomBytes(32)),
+          oauth: new OAuthExchange({ allowInsecureHttp: true, timeoutSeconds: 1, cacheMs: 0 }),
+        },
+        logger,
+      ),
+    ],
   });
   servers.push(server);
   const client = createServiceClient(IdentityServiceService, `127.0.0.1:${server.port}`, {
@@ -385,6 +400,86 @@ describe("SMS settings", () => {
   ])("refuse %s", async (_, sms) => {
     expect(await codeOf(identity.createCompany({ code: code(), name: "Sms", policy: policy({ sms }) }))).toBe(
       "request.validation.failed",
+    );
+  });
+});
+
+describe("OAuth provider slots", () => {
+  let company: Company;
+  const settings = (overrides: Partial<OAuthProviderSettings> = {}): OAuthProviderSettings => ({
+    slot: 1,
+    kind: ProviderKind.OIDC,
+    name: "Corp SSO",
+    issuer: "https://sso.example.com",
+    authorizationEndpoint: "",
+    tokenEndpoint: "",
+    userinfoEndpoint: "",
+    clientId: "client",
+    clientSecret: "very-secret",
+    redirectUris: ["https://app.example.com/cb"],
+    scopes: [],
+    subjectClaim: "",
+    ...overrides,
+  });
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "OAuth" })).company as Company;
+  });
+
+  it("are listed with their defaults and never with the secret", async () => {
+    await identity.setOAuthProvider({ companyId: company.id, settings: settings() });
+    const { providers } = await identity.listOAuthProviders({ companyId: company.id });
+    expect(providers).toEqual([
+      expect.objectContaining({ slot: 1, scopes: ["openid"], subjectClaim: "sub", name: "Corp SSO" }),
+    ]);
+    expect(JSON.stringify(providers)).not.toContain("very-secret");
+  });
+
+  it.each([
+    ["slot 6", { slot: 6 }],
+    ["slot 0", { slot: 0 }],
+    ["OpenID Connect without an issuer", { issuer: "" }],
+    [
+      "plain OAuth 2.0 without a userinfo endpoint",
+      { kind: ProviderKind.OAUTH2, tokenEndpoint: "https://x.example.com/t" },
+    ],
+    ["no redirect URI", { redirectUris: [] }],
+    ["a redirect URI with a query", { redirectUris: ["https://app.example.com/cb?x=1"] }],
+    ["no client id", { clientId: "" }],
+  ])("refuse %s with request.validation.failed", async (_, overrides) => {
+    expect(
+      await codeOf(identity.setOAuthProvider({ companyId: company.id, settings: settings(overrides) })),
+    ).toBe("request.validation.failed");
+  });
+
+  it("link users only in a configured slot, once per subject", async () => {
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "olga", password: "password-1" }),
+    );
+    const link = (slot: number) =>
+      identity.linkOAuthIdentity({ companyId: company.id, userId: user?.id ?? "", slot, subject: "s-1" });
+    expect(await codeOf(link(4))).toBe("resource.notfound");
+    expect(await codeOf(link(1))).toBe("ok");
+    expect(await codeOf(link(1))).toBe("resource.exists");
+  });
+
+  it("answer an exchange in an empty slot with request.validation.failed", async () => {
+    const exchange = identity.exchangeOAuthCode({
+      companyId: company.id,
+      slot: 5,
+      code: "c",
+      redirectUri: "https://app.example.com/cb",
+    });
+    expect(await codeOf(exchange)).toBe("request.validation.failed");
+  });
+
+  it("are emptied with their links", async () => {
+    await identity.setOAuthProvider({ companyId: company.id, settings: settings({ slot: 2 }) });
+    await identity.deleteOAuthProvider({ companyId: company.id, slot: 2 });
+    expect(
+      (await identity.listOAuthProviders({ companyId: company.id })).providers.map((p) => p.slot),
+    ).toEqual([1]);
+    expect(await codeOf(identity.deleteOAuthProvider({ companyId: company.id, slot: 2 }))).toBe(
+      "resource.notfound",
     );
   });
 });

@@ -8,6 +8,9 @@ import { generateApiKey, hashApiKey } from "./api-keys.js";
 import { backupCodesPerUser, generateBackupCode, hashBackupCode } from "./backup-codes.js";
 import { companyCode, policyInput, toCompany, withPolicyDefaults } from "./companies.js";
 import { normalizeEmail, normalizeLoginId, normalizeLoginName, normalizePhone } from "./login-ids.js";
+import type { OAuthExchange } from "./oauth/exchange.js";
+import { providerSettings, toProvider, toProviderRow } from "./oauth/providers.js";
+import type { SecretBox } from "./oauth/secrets.js";
 import { passwordProblem } from "./password-policy.js";
 import type { PasswordHasher } from "./passwords.js";
 import type { CompanyRow, UserRow } from "./schema.js";
@@ -27,7 +30,17 @@ const columnOfKind = {
   [LoginIdKind.LOGIN_NAME]: "loginName",
 } as const satisfies Record<LoginIdKind.PHONE | LoginIdKind.EMAIL | LoginIdKind.LOGIN_NAME, LoginIdColumn>;
 
-export function identityService(store: IdentityStore, hasher: PasswordHasher, logger: Logger) {
+export interface IdentityDependencies {
+  store: IdentityStore;
+  hasher: PasswordHasher;
+  /** Seals the client secrets of OAuth providers. */
+  secrets: SecretBox;
+  oauth: OAuthExchange;
+}
+
+const slot = z.number().int().min(1, "must be 1 to 5").max(5, "must be 1 to 5");
+
+export function identityService({ store, hasher, secrets, oauth }: IdentityDependencies, logger: Logger) {
   async function userById(companyId: string, userId: string) {
     const row = await store.findUser(companyId, userId);
     if (!row) throw new AuthError("resource.notfound", { detail: "no such user" });
@@ -255,6 +268,70 @@ export function identityService(store: IdentityStore, hasher: PasswordHasher, lo
         hashBackupCode(input.userId, input.backupCode),
       );
       return { valid };
+    },
+
+    async setOAuthProvider(request) {
+      const input = parseRequest(z.object({ companyId: id, settings: providerSettings }), request);
+      await companyById(input.companyId);
+      const row = await store.saveOAuthProvider(
+        toProviderRow(input.companyId, input.settings, secrets.seal(input.settings.clientSecret)),
+      );
+      return { provider: toProvider(row) };
+    },
+
+    async listOAuthProviders(request) {
+      const input = parseRequest(z.object({ companyId: id }), request);
+      return { providers: (await store.listOAuthProviders(input.companyId)).map(toProvider) };
+    },
+
+    async deleteOAuthProvider(request) {
+      const input = parseRequest(z.object({ companyId: id, slot }), request);
+      if (!(await store.deleteOAuthProvider(input.companyId, input.slot))) {
+        throw new AuthError("resource.notfound", { detail: "the slot is empty" });
+      }
+      return {};
+    },
+
+    async linkOAuthIdentity(request) {
+      const input = parseRequest(
+        z.object({ companyId: id, userId: id, slot, subject: z.string().min(1, "is required").max(500) }),
+        request,
+      );
+      await userById(input.companyId, input.userId);
+      if (!(await store.findOAuthProvider(input.companyId, input.slot))) {
+        throw new AuthError("resource.notfound", { detail: "the slot is empty" });
+      }
+      await store.linkOAuthIdentity(input.companyId, input.slot, input.subject, input.userId);
+      return {};
+    },
+
+    async unlinkOAuthIdentity(request) {
+      const input = parseRequest(z.object({ companyId: id, slot, subject: z.string().max(500) }), request);
+      if (!(await store.unlinkOAuthIdentity(input.companyId, input.slot, input.subject))) {
+        throw new AuthError("resource.notfound", { detail: "no such link" });
+      }
+      return {};
+    },
+
+    async exchangeOAuthCode(request) {
+      const input = parseRequest(
+        z.object({
+          companyId: id,
+          slot,
+          code: z.string().min(1, "is required").max(4_096),
+          redirectUri: z.string().max(2_000),
+          codeVerifier: z.string().max(200).optional(),
+          nonce: z.string().max(500).optional(),
+        }),
+        request,
+      );
+      const company = await companyById(input.companyId);
+      const provider = await store.findOAuthProvider(company.id, input.slot);
+      if (!provider)
+        throw new AuthError("request.validation.failed", { detail: "provider_id: no provider in this slot" });
+      const subject = await oauth.subjectFor(provider, secrets.open(provider.clientSecretEncrypted), input);
+      const row = await store.findUserByOAuthSubject(company.id, input.slot, subject);
+      return { subject, user: row && toUser(row, company.policy) };
     },
   };
 

@@ -5,6 +5,8 @@ import {
   CaptchaProvider,
   type CompanyPolicy,
   IdentityServiceService,
+  type OAuthProviderSettings,
+  ProviderKind,
   type User,
   UserStatus,
 } from "@auth/proto/identity";
@@ -153,6 +155,45 @@ export async function generateBackupCodes(company: TestCompany, user: TestUser):
   const client = identity(company.identityAddress);
   try {
     return (await client.generateBackupCodes({ companyId: company.id, userId: user.id })).backupCodes;
+  } finally {
+    client.close();
+  }
+}
+
+/** Configures one of the company's OAuth provider slots through the identity gRPC API. */
+export async function setOAuthProvider(
+  company: TestCompany,
+  settings: Partial<OAuthProviderSettings> & { slot: number },
+) {
+  const client = identity(company.identityAddress);
+  try {
+    await client.setOAuthProvider({
+      companyId: company.id,
+      settings: {
+        kind: ProviderKind.OIDC,
+        name: "",
+        issuer: "",
+        authorizationEndpoint: "",
+        tokenEndpoint: "",
+        userinfoEndpoint: "",
+        clientId: "",
+        clientSecret: "",
+        redirectUris: [],
+        scopes: [],
+        subjectClaim: "",
+        ...settings,
+      },
+    });
+  } finally {
+    client.close();
+  }
+}
+
+/** Lets the provider's subject log in as the user. */
+export async function linkOAuthIdentity(company: TestCompany, user: TestUser, slot: number, subject: string) {
+  const client = identity(company.identityAddress);
+  try {
+    await client.linkOAuthIdentity({ companyId: company.id, userId: user.id, slot, subject });
   } finally {
     client.close();
   }

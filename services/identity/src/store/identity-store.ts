@@ -8,6 +8,9 @@ import {
   type CompanyRow,
   companies,
   type IdentitySchema,
+  type OAuthProviderRow,
+  oauthLinks,
+  oauthProviders,
   type UserRow,
   users,
 } from "../schema.js";
@@ -155,5 +158,77 @@ export class IdentityStore {
       )
       .returning({ codeHash: backupCodes.codeHash });
     return deleted.length === 1;
+  }
+
+  /** Puts a provider in its slot, replacing what was there (its links stay: the subjects are the same). */
+  async saveOAuthProvider(provider: Omit<OAuthProviderRow, "updatedAt">): Promise<OAuthProviderRow> {
+    const values = { ...provider, updatedAt: new Date() };
+    const [row] = await this.db
+      .insert(oauthProviders)
+      .values(values)
+      .onConflictDoUpdate({ target: [oauthProviders.companyId, oauthProviders.slot], set: values })
+      .returning();
+    if (!row) throw new Error("upsert returned no provider");
+    return row;
+  }
+
+  async findOAuthProvider(companyId: string, slot: number): Promise<OAuthProviderRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(oauthProviders)
+      .where(and(eq(oauthProviders.companyId, companyId), eq(oauthProviders.slot, slot)));
+    return row;
+  }
+
+  listOAuthProviders(companyId: string): Promise<OAuthProviderRow[]> {
+    return this.db
+      .select()
+      .from(oauthProviders)
+      .where(eq(oauthProviders.companyId, companyId))
+      .orderBy(oauthProviders.slot);
+  }
+
+  /** Empties the slot and removes its links; false when it was empty. */
+  async deleteOAuthProvider(companyId: string, slot: number): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await tx.delete(oauthLinks).where(and(eq(oauthLinks.companyId, companyId), eq(oauthLinks.slot, slot)));
+      const deleted = await tx
+        .delete(oauthProviders)
+        .where(and(eq(oauthProviders.companyId, companyId), eq(oauthProviders.slot, slot)))
+        .returning({ slot: oauthProviders.slot });
+      return deleted.length > 0;
+    });
+  }
+
+  async linkOAuthIdentity(companyId: string, slot: number, subject: string, userId: string): Promise<void> {
+    await insertUnique(
+      this.db.insert(oauthLinks).values({ companyId, slot, subject, userId }),
+      "a link of this provider subject",
+    );
+  }
+
+  async unlinkOAuthIdentity(companyId: string, slot: number, subject: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(oauthLinks)
+      .where(
+        and(eq(oauthLinks.companyId, companyId), eq(oauthLinks.slot, slot), eq(oauthLinks.subject, subject)),
+      )
+      .returning({ subject: oauthLinks.subject });
+    return deleted.length > 0;
+  }
+
+  async findUserByOAuthSubject(
+    companyId: string,
+    slot: number,
+    subject: string,
+  ): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .select({ user: users })
+      .from(oauthLinks)
+      .innerJoin(users, eq(oauthLinks.userId, users.id))
+      .where(
+        and(eq(oauthLinks.companyId, companyId), eq(oauthLinks.slot, slot), eq(oauthLinks.subject, subject)),
+      );
+    return row?.user;
   }
 }

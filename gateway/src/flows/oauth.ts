@@ -1,0 +1,51 @@
+import { AuthError } from "@auth/errors";
+import { z } from "zod";
+import { requiredDisclaimers } from "../steps/disclaimers.js";
+import { startSession } from "../steps/session-moves.js";
+import { assertUserMayLogIn } from "../steps/user-status.js";
+import { openEndpoint } from "./endpoint.js";
+
+const body = z.object({
+  provider_id: z
+    .number("must be a number")
+    .int("must be a whole number")
+    .min(1, "must be 1 to 5")
+    .max(5, "must be 1 to 5"),
+  code: z.string("must be a string").min(1, "must not be empty").max(4_096),
+  redirect_uri: z.string("must be a string").min(1, "must not be empty").max(2_000),
+  // Beyond the spec (DESIGN.md): PKCE's verifier, and the nonce the client sent to the provider.
+  code_verifier: z.string("must be a string").max(200).optional(),
+  nonce: z.string("must be a string").max(500).optional(),
+});
+
+/** spec 4.7: a user verified by one of the company's OAuth providers. */
+export const oauth = openEndpoint("oauth", body, async (context) => {
+  const { subject, user } = await context.backends.identity.exchangeOAuthCode({
+    companyId: context.company.id,
+    slot: context.body.provider_id,
+    code: context.body.code,
+    redirectUri: context.body.redirect_uri,
+    codeVerifier: context.body.code_verifier,
+    nonce: context.body.nonce,
+  });
+  if (!user) throw new AuthError("auth.oauth.notfound");
+  assertUserMayLogIn(user);
+  const loginId = `oauth:${context.body.provider_id}:${subject}`;
+  const disclaimersRequired = await requiredDisclaimers(context, user.id);
+  if (disclaimersRequired.length > 0) {
+    const started = await startSession(context, user, "acceptdisclaimers", loginId);
+    return {
+      session_token: started.token,
+      session_state: "acceptdisclaimers",
+      disclaimers_required: disclaimersRequired,
+    };
+  }
+  const started = await startSession(context, user, "authorized", loginId, {
+    profileMnemocode: user.profileMnemocode,
+  });
+  return {
+    session_token: started.token,
+    session_state: "authorized",
+    profile_mnemocode: user.profileMnemocode,
+  };
+});

@@ -1,0 +1,85 @@
+import { type OAuthProvider, ProviderKind } from "@auth/proto/identity";
+import { z } from "zod";
+import type { OAuthKindName, OAuthProviderRow } from "../schema.js";
+import { normalizeRedirectUri } from "./exchange.js";
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000);
+const redirectUri = httpUrl.refine((uri) => {
+  const url = new URL(uri);
+  return url.search === "" && url.hash === "";
+}, "must have no query or fragment");
+
+const kindOfName: Record<OAuthKindName, ProviderKind> = {
+  oidc: ProviderKind.OIDC,
+  oauth2: ProviderKind.OAUTH2,
+};
+
+/** A slot's settings as an administrator may send them. */
+export const providerSettings = z
+  .object({
+    slot: z.number().int().min(1, "must be 1 to 5").max(5, "must be 1 to 5"),
+    kind: z.enum([ProviderKind.OIDC, ProviderKind.OAUTH2], "must be OIDC or OAUTH2"),
+    name: z.string().max(100),
+    issuer: z.string().max(2_000),
+    authorizationEndpoint: z.string().max(2_000),
+    tokenEndpoint: z.string().max(2_000),
+    userinfoEndpoint: z.string().max(2_000),
+    clientId: z.string().min(1, "is required").max(500),
+    clientSecret: z.string().max(2_000),
+    redirectUris: z.array(redirectUri).min(1, "needs at least one").max(20),
+    scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "must be a scope token")).max(50),
+    subjectClaim: z.string().max(100),
+  })
+  .superRefine((settings, context) => {
+    const required =
+      settings.kind === ProviderKind.OIDC
+        ? (["issuer"] as const)
+        : (["tokenEndpoint", "userinfoEndpoint"] as const);
+    for (const field of required) {
+      if (!httpUrl.safeParse(settings[field]).success) {
+        context.addIssue({ code: "custom", path: [field], message: "must be an http(s) URL for this kind" });
+      }
+    }
+  });
+
+export type ProviderInput = z.infer<typeof providerSettings>;
+
+/** The row to store for valid settings, with DESIGN.md's defaults and the secret sealed. */
+export function toProviderRow(
+  companyId: string,
+  input: ProviderInput,
+  sealedSecret: string,
+): Omit<OAuthProviderRow, "updatedAt"> {
+  return {
+    companyId,
+    slot: input.slot,
+    kind: input.kind === ProviderKind.OIDC ? "oidc" : "oauth2",
+    name: input.name || `Provider ${input.slot}`,
+    issuer: input.issuer,
+    authorizationEndpoint: input.authorizationEndpoint,
+    tokenEndpoint: input.tokenEndpoint,
+    userinfoEndpoint: input.userinfoEndpoint,
+    clientId: input.clientId,
+    clientSecretEncrypted: sealedSecret,
+    redirectUris: input.redirectUris.map(normalizeRedirectUri),
+    scopes: input.scopes.length > 0 ? input.scopes : input.kind === ProviderKind.OIDC ? ["openid"] : [],
+    subjectClaim: input.subjectClaim || "sub",
+  };
+}
+
+/** A slot as it is shown: everything but the secret. */
+export function toProvider(row: OAuthProviderRow): OAuthProvider {
+  return {
+    slot: row.slot,
+    kind: kindOfName[row.kind],
+    name: row.name,
+    issuer: row.issuer,
+    authorizationEndpoint: row.authorizationEndpoint,
+    tokenEndpoint: row.tokenEndpoint,
+    userinfoEndpoint: row.userinfoEndpoint,
+    clientId: row.clientId,
+    redirectUris: row.redirectUris,
+    scopes: row.scopes,
+    subjectClaim: row.subjectClaim,
+  };
+}

@@ -1,0 +1,33 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+
+const version = "v1";
+
+/**
+ * Client secrets of OAuth providers are stored encrypted (AES-256-GCM) under a key the database
+ * never holds: a copy of the database alone gives no secret away.
+ */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error("the secrets key must be 32 bytes");
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+    return [version, iv, cipher.getAuthTag(), ciphertext]
+      .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+      .join(".");
+  }
+
+  open(sealed: string): string {
+    const [tag, iv, authTag, ciphertext] = sealed.split(".");
+    if (tag !== version || !iv || !authTag || ciphertext === undefined)
+      throw new Error("not a sealed secret");
+    const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64url"));
+    decipher.setAuthTag(Buffer.from(authTag, "base64url"));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString(
+      "utf8",
+    );
+  }
+}
