@@ -33,6 +33,12 @@ export async function setup(project: TestProject) {
     dataDir,
     ...stores.options,
     logLevel: "warn",
+    // Errors of the processes (and anything that is no log line, such as a crash) show in the test output.
+    onLine: (name, line) => {
+      const devOutbox = line.startsWith("[dev ");
+      if ((!line.startsWith("{") && !devOutbox) || /"level":(5|6)\d/.test(line))
+        process.stderr.write(`[${name}] ${line}\n`);
+    },
     // The tests' OpenID Connect provider listens on plain HTTP on loopback.
     env: { identity: { OAUTH_ALLOW_INSECURE_HTTP: "true", OAUTH_TIMEOUT_SECONDS: "2" } },
   });

@@ -73,6 +73,26 @@ describe("OTP lifetime, resending and limits", () => {
     });
   });
 
+  describe("auth/recovery/renewotp", () => {
+    it("sends a new recovery OTP after the cooldown and answers only the envelope", async () => {
+      const recoverer = await createCompany({}, suite.addresses.identity);
+      const user = await createUser(recoverer);
+      const recover = await call(recoverer.code, "recovery/recover", {
+        apiKey: recoverer.apiKey,
+        gatewayUrl: suite.gatewayUrl,
+        body: { login_id: user.loginName, captcha_response: "dev-captcha-pass", method: "PHONE" },
+      });
+      await sleep(1_100);
+      const response = await call(recoverer.code, "recovery/renewotp", {
+        apiKey: recoverer.apiKey,
+        gatewayUrl: suite.gatewayUrl,
+        token: String(recover.body.session_token),
+      });
+      expectSuccess(response, []);
+      expect(smsTo(recoverer.id, user.phone, suite.smsOutboxFile)).toHaveLength(2);
+    });
+  });
+
   describe("auth/checkotp", () => {
     it("refuses an expired OTP with auth.otp.invalid", async () => {
       const { user, token } = await otpSession();

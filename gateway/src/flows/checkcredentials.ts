@@ -1,9 +1,11 @@
 import { AuthError } from "@auth/errors";
+import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import { checkCaptcha } from "../steps/captcha.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { captchaRequired, forgetFailures, guardLoginId, recordFailedSecret } from "../steps/login-guard.js";
 import { continueAfterPassword } from "../steps/next-step.js";
+import { startSessionWithOtp } from "../steps/otp-delivery.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 import { openEndpoint } from "./endpoint.js";
@@ -51,5 +53,7 @@ export const checkcredentials = openEndpoint("checkcredentials", body, async (co
     user,
     passwordChangeRequired: verdict.passwordChangeRequired,
     move: (to, changes) => startSession(context, user, to, normalizedLoginId, changes),
+    toSecondFactor: (changes) =>
+      startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, changes),
   });
 });

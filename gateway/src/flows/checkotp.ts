@@ -3,6 +3,7 @@ import { z } from "zod";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { forgetFailures, guardLoginId, recordFailedSecret } from "../steps/login-guard.js";
 import { continueToAuthorization } from "../steps/next-step.js";
+import { otpValid } from "../steps/otp-delivery.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
 import { type SessionFlowContext, sessionEndpoint } from "./endpoint.js";
@@ -23,17 +24,9 @@ type Body = z.infer<typeof body>;
 
 /** The second factor: the session's SMS OTP (burnt by any attempt) or one of the user's backup codes (single use). */
 async function secondFactorValid(context: SessionFlowContext<Body>, userId: string): Promise<boolean> {
-  const companyId = context.company.id;
-  if (context.body.otp !== undefined) {
-    const { valid } = await context.backends.otp.verifyOtp({
-      companyId,
-      sessionId: context.session.sessionId,
-      otp: context.body.otp,
-    });
-    return valid;
-  }
+  if (context.body.otp !== undefined) return otpValid(context, context.body.otp);
   const { valid } = await context.backends.identity.useBackupCode({
-    companyId,
+    companyId: context.company.id,
     userId,
     backupCode: context.body.backup_code ?? "",
   });

@@ -4,6 +4,7 @@ import { checkCaptcha } from "../steps/captcha.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { captchaRequired, forgetFailures, guardLoginId, recordFailedSecret } from "../steps/login-guard.js";
 import { continueAfterPassword } from "../steps/next-step.js";
+import { sendOtp } from "../steps/otp-delivery.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
 import { sessionEndpoint } from "./endpoint.js";
@@ -41,7 +42,11 @@ export const checkpassword = sessionEndpoint("checkpassword", body, async (conte
   return continueAfterPassword(context, {
     user,
     passwordChangeRequired: verdict.passwordChangeRequired,
-    sessionId: context.session.sessionId,
     move: (to, changes) => moveSession(context, to, changes),
+    // The OTP goes out before the move, so that a failed send leaves the session as it was.
+    toSecondFactor: async (changes) => {
+      const userPhone = await sendOtp(context, user, context.session.sessionId);
+      return { ...(await moveSession(context, "checkotp", changes)), userPhone };
+    },
   });
 });

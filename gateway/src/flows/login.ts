@@ -1,8 +1,9 @@
 import { AuthError } from "@auth/errors";
+import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
 import { captchaRequired, guardLoginId } from "../steps/login-guard.js";
-import { sendOtp } from "../steps/otp-delivery.js";
+import { startSessionWithOtp } from "../steps/otp-delivery.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 import { openEndpoint } from "./endpoint.js";
@@ -28,17 +29,13 @@ export const login = openEndpoint("login", z.object({ login_id: fields.loginId }
       captcha_required: captchaRequired(context, failures),
     };
   }
-  const started = await startSession(context, user, "checkotp", normalizedLoginId, {
+  const started = await startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {
     passwordChangeRequired: user.passwordChangeRequired,
-  });
-  const userPhone = await sendOtp(context, user, started.session.sessionId).catch(async (error: unknown) => {
-    await context.backends.session.revokeSession({ sessionToken: started.token });
-    throw error;
   });
   return {
     session_token: started.token,
     session_state: "checkotp",
     disclaimers_required: disclaimersRequired,
-    user_phone: userPhone,
+    user_phone: started.userPhone,
   };
 });

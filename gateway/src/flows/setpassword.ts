@@ -1,5 +1,6 @@
 import { weakPasswordError } from "@auth/errors";
 import { z } from "zod";
+import { forgetFailures } from "../steps/login-guard.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
 import { sessionEndpoint } from "./endpoint.js";
@@ -33,5 +34,7 @@ export const setpassword = sessionEndpoint("setpassword", body, async (context) 
   }
   assertTransition(context.operation, context.state, null);
   await context.backends.session.revokeUserSessions({ companyId: context.company.id, userId: user.id });
+  // Whoever recovered access may log in at once, whatever failures the login ID had.
+  await forgetFailures(context, context.session.loginId);
   return {};
 });

@@ -1,7 +1,6 @@
 import type { User } from "@auth/proto/identity";
 import type { FlowContext, ResponseFields } from "../flows/endpoint.js";
 import type { StateName } from "../flows/states.js";
-import { sendOtp } from "./otp-delivery.js";
 import type { MovedSession, SessionChanges } from "./session-moves.js";
 
 /** The fields that come with state setpassword and recovery-setpassword (spec 2.4). */
@@ -15,37 +14,22 @@ export function passwordFields(context: FlowContext): ResponseFields {
 export interface FirstFactorOutcome {
   user: User;
   passwordChangeRequired: boolean;
-  /** The session the step runs in: its id for the OTP, before it is moved on. */
-  sessionId?: string;
+  /** Moves (or starts) the session in the given state. */
   move(to: StateName, changes?: SessionChanges): Promise<MovedSession>;
+  /** Moves (or starts) the session in checkotp and sends the OTP. */
+  toSecondFactor(changes: SessionChanges): Promise<MovedSession & { userPhone: string }>;
 }
 
-/**
- * spec section 3 after a password: the second factor if required (the OTP is sent before the
- * move, so a failed send leaves the session as it was), else a new password if one must be set,
- * else authorized.
- */
+/** spec section 3 after a password: the second factor if required, else a new password if one must be set, else authorized. */
 export async function continueAfterPassword(
   context: FlowContext,
   outcome: FirstFactorOutcome,
 ): Promise<ResponseFields> {
-  const { user } = outcome;
-  if (user.secondFactorRequired) {
-    if (outcome.sessionId) {
-      const userPhone = await sendOtp(context, user, outcome.sessionId);
-      const moved = await outcome.move("checkotp", {
-        passwordChangeRequired: outcome.passwordChangeRequired,
-      });
-      return { session_token: moved.token, session_state: "checkotp", user_phone: userPhone };
-    }
-    const moved = await outcome.move("checkotp", { passwordChangeRequired: outcome.passwordChangeRequired });
-    const userPhone = await sendOtp(context, user, moved.session.sessionId).catch(async (error: unknown) => {
-      await context.backends.session.revokeSession({ sessionToken: moved.token });
-      throw error;
-    });
-    return { session_token: moved.token, session_state: "checkotp", user_phone: userPhone };
+  if (outcome.user.secondFactorRequired) {
+    const moved = await outcome.toSecondFactor({ passwordChangeRequired: outcome.passwordChangeRequired });
+    return { session_token: moved.token, session_state: "checkotp", user_phone: moved.userPhone };
   }
-  return continueToAuthorization(context, user, outcome.passwordChangeRequired, outcome.move);
+  return continueToAuthorization(context, outcome.user, outcome.passwordChangeRequired, outcome.move);
 }
 
 /** spec section 3 after the last factor: setpassword when a new password must be set, else authorized. */

@@ -1,7 +1,9 @@
 import { AuthError } from "@auth/errors";
 import type { User } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
-import type { FlowContext } from "../flows/endpoint.js";
+import type { FlowContext, SessionFlowContext } from "../flows/endpoint.js";
+import type { StateName } from "../flows/states.js";
+import { type MovedSession, type SessionChanges, startSession } from "./session-moves.js";
 
 /** Sends a new OTP to the user's primary phone; returns the masked phone for `user_phone`. */
 export async function sendOtp(
@@ -22,4 +24,35 @@ export async function sendOtp(
     sms: context.company.policy.sms,
   });
   return maskedPhone;
+}
+
+/**
+ * Starts a session in a state that waits for an OTP and sends it. When the SMS cannot be sent the
+ * session is revoked again: the client gets the error, and no session it cannot use is left.
+ */
+export async function startSessionWithOtp(
+  context: FlowContext,
+  user: User,
+  to: StateName,
+  loginId: string,
+  purpose: OtpPurpose,
+  changes: SessionChanges = {},
+): Promise<MovedSession & { userPhone: string }> {
+  const started = await startSession(context, user, to, loginId, changes);
+  try {
+    return { ...started, userPhone: await sendOtp(context, user, started.session.sessionId, purpose) };
+  } catch (error) {
+    await context.backends.session.revokeSession({ sessionToken: started.token });
+    throw error;
+  }
+}
+
+/** Checks the session's current OTP; any attempt burns it. */
+export async function otpValid(context: SessionFlowContext, otp: string): Promise<boolean> {
+  const { valid } = await context.backends.otp.verifyOtp({
+    companyId: context.company.id,
+    sessionId: context.session.sessionId,
+    otp,
+  });
+  return valid;
 }

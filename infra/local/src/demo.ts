@@ -26,7 +26,11 @@ const demoPolicy: CompanyPolicy = {
   lockoutAfterFailures: 0,
   failureWindowSeconds: 0,
   captcha: { provider: CaptchaProvider.DEV, secret: "" },
+  recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "http://127.0.0.1:8080/recover" },
 };
+
+/** Every demo user can recover access by this question too. */
+export const demoControlQuestion = { question: "What is the name of the demo company?", answer: "Demo" };
 
 export const demoDisclaimer = {
   code: "terms",
@@ -78,6 +82,8 @@ export async function seedDemo(
           status: UserStatus.ACTIVE,
           secondFactorRequired: user.secondFactor,
           passwordChangeRequired: false,
+          controlQuestion: demoControlQuestion.question,
+          controlAnswer: demoControlQuestion.answer,
         }),
       );
     }

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { env, loadConfig } from "@auth/runtime";
 import { type ProcessName, startSuite } from "@auth/suite";
 import { z } from "zod";
-import { demoCompanyCode, demoDisclaimer, demoUsers, seedDemo } from "./demo.js";
+import { demoCompanyCode, demoControlQuestion, demoDisclaimer, demoUsers, seedDemo } from "./demo.js";
 
 const config = loadConfig(
   "npm start",
@@ -80,7 +80,12 @@ then, with the session_token it returns (the demo company asks users to accept i
     -H 'Content-Type: application/json' -d '{"password":"${alice.password}","accept_disclaimers":["${demoDisclaimer.code}"]}'
 
 Other demo users: ${bob.loginName} (no password: an SMS code), ${carol.loginName} (password ${carol.password}, then an SMS code).
-SMS codes of the dev outbox print below and are kept in ${suite.smsOutboxFile}.
+Recover access (PHONE, MAIL or QUESTION; the answer is "${demoControlQuestion.answer}"):
+  curl -s ${base}/recovery/recover -H 'X-API-Key: ${apiKey}' -H 'Content-Type: application/json' \\
+    -d '{"login_id":"${alice.loginName}","captcha_response":"dev-captcha-pass","method":"QUESTION"}'
+
+SMS codes and recovery e-mails of the dev outbox print below and are kept in ${suite.smsOutboxFile}
+and ${suite.mailOutboxFile}.
 Press Ctrl-C to stop.
 
 `);

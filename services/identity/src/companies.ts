@@ -1,4 +1,10 @@
-import { CaptchaProvider, type Company, type CompanyPolicy, LoginIdKind } from "@auth/proto/identity";
+import {
+  CaptchaProvider,
+  type Company,
+  type CompanyPolicy,
+  LoginIdKind,
+  RecoveryMethod,
+} from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
 import { z } from "zod";
 import { regionOf } from "./login-ids.js";
@@ -26,6 +32,11 @@ const loginIdKind = z
   .refine((kind) => kind !== LoginIdKind.UNSPECIFIED && kind !== LoginIdKind.UNRECOGNIZED, {
     message: "must be PHONE, EMAIL or LOGIN_NAME",
   });
+
+const recoveryMethod = z.enum(
+  [RecoveryMethod.PHONE, RecoveryMethod.MAIL, RecoveryMethod.QUESTION],
+  "must be PHONE, MAIL or QUESTION",
+);
 
 const smsTemplate = z.string().max(320).includes("{code}", { message: "must contain {code}" });
 
@@ -72,6 +83,35 @@ export const policyInput = z.object({
         captcha.secret !== "",
       { message: "a captcha provider needs its secret", path: ["secret"] },
     )
+    .optional(),
+  recovery: z
+    .object({
+      order: z
+        .array(recoveryMethod)
+        .max(3)
+        .refine((order) => new Set(order).size === order.length, "must not repeat a method"),
+      disabled: z.array(recoveryMethod).max(3),
+      disabledByRole: z.record(z.string().min(1), z.object({ methods: z.array(recoveryMethod).max(3) })),
+      linkBase: z.union([
+        z.literal(""),
+        z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000),
+      ]),
+    })
+    .optional(),
+  mail: z
+    .object({
+      smtpUrl: z.union([
+        z.literal(""),
+        z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }),
+      ]),
+      from: z.string().max(320),
+      subjectTemplate: z.string().min(1).max(200).optional(),
+      bodyTemplate: z.string().max(5_000).includes("{link}", { message: "must contain {link}" }).optional(),
+    })
+    .refine((mail) => mail.smtpUrl === "" || mail.from !== "", {
+      message: "an SMTP server needs a From address",
+      path: ["from"],
+    })
     .optional(),
   sms: z
     .object({

@@ -55,6 +55,9 @@ export const users = pgTable(
     email: text("email"),
     /** argon2id PHC string; null when the user has no password. */
     passwordHash: text("password_hash"),
+    controlQuestion: text("control_question"),
+    /** argon2id of the normalised answer (control-answers.ts). */
+    controlAnswerHash: text("control_answer_hash"),
     secondFactorRequired: boolean("second_factor_required").notNull().default(false),
     passwordChangeRequired: boolean("password_change_required").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { generateApiKey, hashApiKey } from "./api-keys.js";
 import { backupCodesPerUser, generateBackupCode, hashBackupCode } from "./backup-codes.js";
 import { companyCode, policyInput, toCompany, withPolicyDefaults } from "./companies.js";
+import { normalizeControlAnswer } from "./control-answers.js";
 import { normalizeEmail, normalizeLoginId, normalizeLoginName, normalizePhone } from "./login-ids.js";
 import type { OAuthExchange } from "./oauth/exchange.js";
 import { providerSettings, toProvider, toProviderRow } from "./oauth/providers.js";
@@ -141,18 +142,29 @@ export function identityService({ store, hasher, secrets, oauth }: IdentityDepen
 
     async createUser(request) {
       const input = parseRequest(
-        z.object({
-          companyId: id,
-          role: z.string().min(1, "is required").max(100),
-          profileMnemocode: z.string().min(1, "is required").max(200),
-          loginName: z.string().trim().min(1).max(200).optional(),
-          phone: z.string().max(50).optional(),
-          email: z.email("must be an e-mail address").max(320).optional(),
-          password: password.optional(),
-          status,
-          secondFactorRequired: z.boolean(),
-          passwordChangeRequired: z.boolean(),
-        }),
+        z
+          .object({
+            companyId: id,
+            role: z.string().min(1, "is required").max(100),
+            profileMnemocode: z.string().min(1, "is required").max(200),
+            loginName: z.string().trim().min(1).max(200).optional(),
+            phone: z.string().max(50).optional(),
+            email: z.email("must be an e-mail address").max(320).optional(),
+            password: password.optional(),
+            status,
+            secondFactorRequired: z.boolean(),
+            passwordChangeRequired: z.boolean(),
+            controlQuestion: z.string().trim().min(1).max(500).optional(),
+            controlAnswer: z
+              .string()
+              .max(500)
+              .refine((a) => normalizeControlAnswer(a) !== "", "must not be empty")
+              .optional(),
+          })
+          .refine((user) => (user.controlQuestion === undefined) === (user.controlAnswer === undefined), {
+            message: "a control question needs its answer, and an answer its question",
+            path: ["controlAnswer"],
+          }),
         request,
       );
       const company = await companyById(input.companyId);
@@ -179,6 +191,11 @@ export function identityService({ store, hasher, secrets, oauth }: IdentityDepen
         passwordHash: input.password === undefined ? null : await hasher.hash(input.password),
         secondFactorRequired: input.secondFactorRequired,
         passwordChangeRequired: input.passwordChangeRequired,
+        controlQuestion: input.controlQuestion ?? null,
+        controlAnswerHash:
+          input.controlAnswer === undefined
+            ? null
+            : await hasher.hash(normalizeControlAnswer(input.controlAnswer)),
       });
       return { user: toUser(row, company.policy) };
     },
@@ -268,6 +285,17 @@ export function identityService({ store, hasher, secrets, oauth }: IdentityDepen
         hashBackupCode(input.userId, input.backupCode),
       );
       return { valid };
+    },
+
+    async verifyControlAnswer(request) {
+      const input = parseRequest(
+        z.object({ companyId: id, userId: id, answer: z.string().max(1_024) }),
+        request,
+      );
+      const row = await userById(input.companyId, input.userId);
+      const answer = normalizeControlAnswer(input.answer);
+      if (!row.controlAnswerHash) return { valid: await hasher.verifyNothing(answer) };
+      return { valid: await hasher.verify(row.controlAnswerHash, answer) };
     },
 
     async setOAuthProvider(request) {

@@ -34,6 +34,7 @@ export function toUser(row: UserRow, policy: CompanyPolicy): User {
     hasPassword: row.passwordHash !== null,
     secondFactorRequired: row.secondFactorRequired || policy.twoFactorRoles.includes(row.role),
     passwordChangeRequired: row.passwordChangeRequired,
+    controlQuestion: row.controlQuestion ?? undefined,
   };
 }
 

@@ -24,7 +24,13 @@ const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
   logger,
-  services: [recoveryService(new RecoveryStore(kv, systemClock), mail, logger)],
+  services: [
+    recoveryService(
+      new RecoveryStore(kv, systemClock),
+      { fallback: mail, timeoutMs: config.SMTP_TIMEOUT_MS },
+      logger,
+    ),
+  ],
 });
 
 stopOnSignals(logger, async () => {

@@ -4,13 +4,20 @@ import type { Logger } from "@auth/runtime";
 import { z } from "zod";
 import { linkLifetimeMs, recoveryLink, recoveryMail } from "./links.js";
 import type { MailSender } from "./mail/sender.js";
+import { SmtpMailSender } from "./mail/smtp.js";
 import type { RecoveryStore } from "./store/recovery-store.js";
 
 const id = z.string().min(1, "is required").max(200);
 // Wrong answers count for as long as a recovery session can live.
 const wrongAnswerWindowMs = 60 * 60_000;
 
-export function recoveryService(store: RecoveryStore, mail: MailSender, logger: Logger) {
+export interface MailDelivery {
+  /** The deployment's sender, for companies without their own SMTP server. */
+  fallback: MailSender;
+  timeoutMs: number;
+}
+
+export function recoveryService(store: RecoveryStore, delivery: MailDelivery, logger: Logger) {
   const methods: AsyncService<typeof RecoveryServiceService> = {
     async sendRecoveryLink(request) {
       const input = parseRequest(
@@ -28,8 +35,24 @@ export function recoveryService(store: RecoveryStore, mail: MailSender, logger: 
         { companyId: input.companyId, userId: input.userId, loginId: input.loginId },
         linkLifetimeMs,
       );
-      const link = recoveryLink(input.linkBase, token);
-      await mail.send(recoveryMail(input.companyId, input.email, input.companyName, link));
+      const message = recoveryMail(
+        input.companyId,
+        input.email,
+        input.companyName,
+        recoveryLink(input.linkBase, token),
+        request.mail,
+      );
+      const smtpUrl = request.mail?.smtpUrl;
+      if (smtpUrl) {
+        const sender = new SmtpMailSender({
+          url: smtpUrl,
+          from: request.mail?.from ?? "",
+          timeoutMs: delivery.timeoutMs,
+        });
+        await sender.send(message).finally(() => sender.close());
+      } else {
+        await delivery.fallback.send(message);
+      }
       logger.info({ companyId: input.companyId, userId: input.userId }, "recovery link sent");
       return {};
     },

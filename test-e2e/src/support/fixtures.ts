@@ -43,6 +43,9 @@ export interface UserOptions {
   secondFactorRequired?: boolean;
   passwordChangeRequired?: boolean;
   phone?: string | null;
+  email?: string | null;
+  controlQuestion?: string;
+  controlAnswer?: string;
 }
 
 /** A company of its own for a test file, with an API key, created through the identity gRPC API. */
@@ -113,11 +116,13 @@ export async function createUser(company: TestCompany, options: UserOptions = {}
       profileMnemocode: `P-${name}`,
       loginName: name,
       phone,
-      email: `${name}@example.com`,
+      email: options.email === null ? undefined : (options.email ?? `${name}@example.com`),
       password,
       status: options.status ?? UserStatus.ACTIVE,
       secondFactorRequired: options.secondFactorRequired ?? false,
       passwordChangeRequired: options.passwordChangeRequired ?? false,
+      controlQuestion: options.controlQuestion,
+      controlAnswer: options.controlAnswer,
     });
     if (!user) throw new Error("no user");
     return {

@@ -5,6 +5,7 @@ interface OutboxLine {
   companyId: string;
   to: string;
   text: string;
+  subject?: string;
 }
 
 function lines(file: string): OutboxLine[] {
@@ -31,4 +32,19 @@ export function lastOtp(companyId: string, phone: string, outboxFile = inject("s
   const otp = /\b(\d{6})\b/.exec(text)?.[1];
   if (!otp) throw new Error(`no OTP sent to ${phone}`);
   return otp;
+}
+
+/** The recovery e-mails the dev outbox delivered to this address of this company, oldest first. */
+export function mailTo(companyId: string, email: string): Array<{ subject: string; text: string }> {
+  return lines(inject("mailOutboxFile"))
+    .filter((message) => message.companyId === companyId && message.to === email)
+    .map((message) => ({ subject: message.subject ?? "", text: message.text }));
+}
+
+/** The token of the link in a recovery e-mail. */
+export function linkToken(text: string): string {
+  const link = /https?:\/\/\S+/.exec(text)?.[0];
+  const token = link && new URL(link).searchParams.get("token");
+  if (!token) throw new Error(`no link with a token in: ${text}`);
+  return token;
 }

@@ -8,7 +8,8 @@ export class DevMailOutbox implements MailSender {
   constructor(file: string) {
     this.#outbox = new JsonLinesOutbox(
       file,
-      (message) => `[dev mail to ${message.to}] ${message.subject}\n${message.text}`,
+      (message) =>
+        `[dev mail to ${message.to}] ${message.subject}: ${/https?:\/\/\S+/.exec(message.text)?.[0] ?? ""}`,
     );
   }
 

@@ -1,0 +1,74 @@
+import { AuthError } from "@auth/errors";
+import { OtpPurpose } from "@auth/proto/otp";
+import { z } from "zod";
+import { maskEmail } from "../../steps/mask-email.js";
+import { startSessionWithOtp } from "../../steps/otp-delivery.js";
+import { chooseRecoveryMethod } from "../../steps/recovery-methods.js";
+import { startSession } from "../../steps/session-moves.js";
+import { assertUserMayLogIn } from "../../steps/user-status.js";
+import { openEndpoint } from "../endpoint.js";
+import { fields } from "../fields.js";
+import { assertTransition } from "../transitions.js";
+
+const body = z.object({
+  login_id: fields.loginId,
+  captcha_response: z.string("must be a string").max(8_192),
+  method: z.enum(["PHONE", "MAIL", "QUESTION"], "must be PHONE, MAIL or QUESTION").optional(),
+});
+
+/** spec 4.10: starts access recovery by phone OTP, control question or e-mail link. */
+export const recover = openEndpoint("recovery/recover", body, async (context) => {
+  // Always a captcha (DESIGN.md), and before anything tells whether the login ID exists.
+  if (
+    !(await context.captcha.verify(context.company, context.body.captcha_response, context.clientAddress))
+  ) {
+    throw new AuthError("auth.captcha.invalid");
+  }
+  const { normalizedLoginId, user } = await context.backends.identity.findUser({
+    companyId: context.company.id,
+    loginId: context.body.login_id,
+  });
+  if (!user) throw new AuthError("auth.loginid.notfound");
+  assertUserMayLogIn(user);
+
+  switch (chooseRecoveryMethod(context.company, user, context.body.method)) {
+    case "PHONE": {
+      const started = await startSessionWithOtp(
+        context,
+        user,
+        "recovery-checkotp",
+        normalizedLoginId,
+        OtpPurpose.RECOVERY,
+      );
+      return {
+        verification: "PHONE",
+        session_token: started.token,
+        session_state: "recovery-checkotp",
+        user_phone: started.userPhone,
+      };
+    }
+    case "QUESTION": {
+      const started = await startSession(context, user, "recovery-checkquestion", normalizedLoginId);
+      return {
+        verification: "QUESTION",
+        session_token: started.token,
+        session_state: "recovery-checkquestion",
+        control_question: user.controlQuestion,
+      };
+    }
+    case "MAIL": {
+      assertTransition(context.operation, null, null);
+      const email = user.email ?? "";
+      await context.backends.recovery.sendRecoveryLink({
+        companyId: context.company.id,
+        userId: user.id,
+        loginId: normalizedLoginId,
+        email,
+        linkBase: context.company.policy.recovery?.linkBase ?? "",
+        companyName: context.company.name,
+        mail: context.company.policy.mail,
+      });
+      return { verification: "MAIL", user_email: maskEmail(email) };
+    }
+  }
+});

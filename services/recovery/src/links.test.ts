@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { recoveryLink, recoveryMail } from "./links.js";
+
+describe("recovery link", () => {
+  it("is the company's page with the token added to its query", () => {
+    expect(recoveryLink("https://acme.example/recover?lang=en", "t0k")).toBe(
+      "https://acme.example/recover?lang=en&token=t0k",
+    );
+  });
+});
+
+describe("recovery e-mail", () => {
+  it("names the company, the link and its lifetime", () => {
+    const mail = recoveryMail("c1", "ann@example.com", "Acme", "https://x/?token=1");
+    expect(mail.subject).toBe("Recover access to your Acme account");
+    expect(mail.text).toContain("https://x/?token=1");
+    expect(mail.text).toContain("30 minutes");
+  });
+
+  it("uses the company's templates", () => {
+    const mail = recoveryMail("c1", "a@example.com", "Acme", "https://x/?token=1", {
+      smtpUrl: "",
+      from: "",
+      subjectTemplate: "{company}: reset",
+      bodyTemplate: "Go to {link} ({minutes} min, {unknown})",
+    });
+    expect(mail).toMatchObject({
+      subject: "Acme: reset",
+      text: "Go to https://x/?token=1 (30 min, {unknown})",
+    });
+  });
+});
