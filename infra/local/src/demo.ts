@@ -18,7 +18,7 @@ export const demoUsers = [
 ] as const;
 
 /** DESIGN.md's defaults (zero means default), with the dev captcha: it accepts `dev-captcha-pass`. */
-const demoPolicy: CompanyPolicy = {
+const demoPolicy = (recoveryPage: string): CompanyPolicy => ({
   twoFactorRoles: [],
   defaultPhoneRegion: "US",
   loginIdKindsByRole: {},
@@ -26,8 +26,8 @@ const demoPolicy: CompanyPolicy = {
   lockoutAfterFailures: 0,
   failureWindowSeconds: 0,
   captcha: { provider: CaptchaProvider.DEV, secret: "" },
-  recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "http://127.0.0.1:8080/recover" },
-};
+  recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: recoveryPage },
+});
 
 /** Every demo user can recover access by this question too. */
 export const demoControlQuestion = { question: "What is the name of the demo company?", answer: "Demo" };
@@ -52,6 +52,7 @@ async function ignoreExisting(call: Promise<unknown>): Promise<void> {
 export async function seedDemo(
   addresses: { identity: string; disclaimer: string },
   apiKey: string,
+  recoveryPage: string,
 ): Promise<void> {
   const identity = createServiceClient(IdentityServiceService, addresses.identity, { deadlineMs: 10_000 });
   const disclaimer = createServiceClient(DisclaimerServiceService, addresses.disclaimer, {
@@ -64,8 +65,13 @@ export async function seedDemo(
     });
     const company =
       existing?.company ??
-      (await identity.createCompany({ code: demoCompanyCode, name: "Demo Company", policy: undefined }))
-        .company;
+      (
+        await identity.createCompany({
+          code: demoCompanyCode,
+          name: "Demo Company",
+          policy: demoPolicy(recoveryPage),
+        })
+      ).company;
     if (!company) throw new Error("identity returned no company");
 
     await ignoreExisting(identity.createApiKey({ companyId: company.id, apiKey }));

@@ -66,7 +66,7 @@ process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 
 const apiKey = demoApiKey();
-await seedDemo(suite.addresses, apiKey);
+await seedDemo(suite.addresses, apiKey, `${suite.gatewayUrl}/recover`);
 
 const base = `${suite.gatewayUrl}/${demoCompanyCode}/v2/auth`;
 const [alice, bob, carol] = demoUsers;
