@@ -13,6 +13,7 @@ declare module "vitest" {
     identityAddress: string;
     sessionAddress: string;
     disclaimerAddress: string;
+    adminToken: string;
     smsOutboxFile: string;
     mailOutboxFile: string;
   }
@@ -46,6 +47,7 @@ export async function setup(project: TestProject) {
   project.provide("identityAddress", suite.addresses.identity);
   project.provide("sessionAddress", suite.addresses.session);
   project.provide("disclaimerAddress", suite.addresses.disclaimer);
+  project.provide("adminToken", suite.adminToken);
   project.provide("smsOutboxFile", suite.smsOutboxFile);
   project.provide("mailOutboxFile", suite.mailOutboxFile);
 }

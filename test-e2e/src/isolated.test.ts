@@ -1,7 +1,13 @@
 import type { RunningSuite } from "@auth/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError } from "./support/api.js";
-import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import {
+  createCompany,
+  createUser,
+  operatorOf,
+  type TestCompany,
+  type TestUser,
+} from "./support/fixtures.js";
 import { startOwnSuite } from "./support/own-suite.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,7 +40,7 @@ describe("a suite of its own", () => {
       gateway: { GRPC_DEADLINE_MS: "1000" },
     });
     suite = own.suite;
-    company = await createCompany({}, suite.addresses.identity);
+    company = await createCompany({}, operatorOf(suite));
     user = await createUser(company);
   });
   afterAll(async () => {

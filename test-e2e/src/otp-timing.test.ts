@@ -1,7 +1,7 @@
 import type { RunningSuite } from "@auth/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
-import { createCompany, createUser, type TestCompany } from "./support/fixtures.js";
+import { createCompany, createUser, operatorOf, type TestCompany } from "./support/fixtures.js";
 import { lastOtp, smsTo } from "./support/outbox.js";
 import { startOwnSuite } from "./support/own-suite.js";
 
@@ -16,7 +16,7 @@ describe("OTP lifetime, resending and limits", () => {
   beforeAll(async () => {
     own = await startOwnSuite({ otp: { OTP_LIFETIME_SECONDS: "2", OTP_RESEND_COOLDOWN_SECONDS: "1" } });
     suite = own.suite;
-    company = await createCompany({}, suite.addresses.identity);
+    company = await createCompany({}, operatorOf(suite));
   });
   afterAll(async () => {
     await own?.stop();
@@ -75,7 +75,7 @@ describe("OTP lifetime, resending and limits", () => {
 
   describe("auth/recovery/renewotp", () => {
     it("sends a new recovery OTP after the cooldown and answers only the envelope", async () => {
-      const recoverer = await createCompany({}, suite.addresses.identity);
+      const recoverer = await createCompany({}, operatorOf(suite));
       const user = await createUser(recoverer);
       const recover = await call(recoverer.code, "recovery/recover", {
         apiKey: recoverer.apiKey,

@@ -51,6 +51,8 @@ const companyWith = (captcha: CaptchaSettings | undefined): TenantCompany => ({
     captchaAfterFailures: 3,
     lockoutAfterFailures: 10,
     failureWindowSeconds: 900,
+    preauthSessionSeconds: 0,
+    authorizedSessionSeconds: 0,
     captcha,
   },
 });

@@ -19,6 +19,8 @@ const company = (
     captchaAfterFailures: 3,
     lockoutAfterFailures: 10,
     failureWindowSeconds: 900,
+    preauthSessionSeconds: 0,
+    authorizedSessionSeconds: 0,
     recovery: {
       order: [],
       disabled: [],

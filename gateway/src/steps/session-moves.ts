@@ -14,6 +14,12 @@ export interface SessionChanges {
   passwordChangeRequired?: boolean;
 }
 
+/** The company's lifetime for a state, when it sets one. */
+function lifetimeSeconds(context: FlowContext, state: StateName): number | undefined {
+  const { preauthSessionSeconds, authorizedSessionSeconds } = context.company.policy;
+  return (state === "authorized" ? authorizedSessionSeconds : preauthSessionSeconds) || undefined;
+}
+
 /** Starts a session in the state the transition table allows this operation to start in. */
 export async function startSession(
   context: FlowContext,
@@ -30,6 +36,7 @@ export async function startSession(
     loginId,
     profileMnemocode: changes.profileMnemocode,
     passwordChangeRequired: changes.passwordChangeRequired ?? false,
+    lifetimeSeconds: lifetimeSeconds(context, to),
   });
   if (!created.session) throw new Error("session service returned no session");
   return { token: created.sessionToken, session: created.session };
@@ -47,6 +54,7 @@ export async function moveSession(
     fromState: context.session.state,
     toState: stateOfName[to],
     ...changes,
+    lifetimeSeconds: lifetimeSeconds(context, to),
   });
   if (!advanced.session) throw new Error("session service returned no session");
   return { token: advanced.sessionToken, session: advanced.session };

@@ -26,9 +26,9 @@ describe("the demo seed of npm start", () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "demo-seed-"));
     suite = await startSuite({ dataDir, logLevel: "error" });
-    await seedDemo(suite.addresses, apiKey, `${suite.gatewayUrl}/recover`);
+    await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
     // A second start seeds again over the same data.
-    await seedDemo(suite.addresses, apiKey, `${suite.gatewayUrl}/recover`);
+    await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
   }, 120_000);
   afterAll(async () => {
     await suite?.stop();

@@ -25,6 +25,8 @@ const demoPolicy = (recoveryPage: string): CompanyPolicy => ({
   captchaAfterFailures: 0,
   lockoutAfterFailures: 0,
   failureWindowSeconds: 0,
+  preauthSessionSeconds: 0,
+  authorizedSessionSeconds: 0,
   captcha: { provider: CaptchaProvider.DEV, secret: "" },
   recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: recoveryPage },
 });
@@ -49,15 +51,16 @@ async function ignoreExisting(call: Promise<unknown>): Promise<void> {
  * Creates the demo company, its users, a disclaimer and the API key through the services' gRPC
  * APIs, as an operator would. Safe to run again: what exists is left as it is.
  */
-export async function seedDemo(
-  addresses: { identity: string; disclaimer: string },
-  apiKey: string,
-  recoveryPage: string,
-): Promise<void> {
-  const identity = createServiceClient(IdentityServiceService, addresses.identity, { deadlineMs: 10_000 });
-  const disclaimer = createServiceClient(DisclaimerServiceService, addresses.disclaimer, {
-    deadlineMs: 10_000,
-  });
+export interface SeedTarget {
+  addresses: { identity: string; disclaimer: string };
+  /** The operator's credential: the seed uses the same administrative API as authctl. */
+  adminToken: string;
+}
+
+export async function seedDemo(target: SeedTarget, apiKey: string, recoveryPage: string): Promise<void> {
+  const options = { deadlineMs: 10_000, adminToken: target.adminToken };
+  const identity = createServiceClient(IdentityServiceService, target.addresses.identity, options);
+  const disclaimer = createServiceClient(DisclaimerServiceService, target.addresses.disclaimer, options);
   try {
     const existing = await identity.getCompany({ code: demoCompanyCode }).catch((error: unknown) => {
       if (error instanceof AuthError && error.code === "resource.notfound") return undefined;
@@ -74,7 +77,7 @@ export async function seedDemo(
       ).company;
     if (!company) throw new Error("identity returned no company");
 
-    await ignoreExisting(identity.createApiKey({ companyId: company.id, apiKey }));
+    await ignoreExisting(identity.createApiKey({ companyId: company.id, apiKey, label: "demo" }));
     for (const user of demoUsers) {
       await ignoreExisting(
         identity.createUser({

@@ -13,6 +13,8 @@ const config = loadConfig(
     DATA_DIR: z.string().min(1).default(".data"),
     /** A fixed demo API key (at least 24 characters), for scripts. */
     DEMO_API_KEY: z.string().min(24, "must have at least 24 characters").optional(),
+    /** The credential of administrative calls (authctl); kept in DATA_DIR/admin-token when not set. */
+    ADMIN_TOKEN: env.adminToken().optional(),
     LOG_LEVEL: env.logLevel().default("warn"),
   }),
 );
@@ -20,14 +22,14 @@ const config = loadConfig(
 const dataDir = resolve(config.DATA_DIR);
 mkdirSync(dataDir, { recursive: true });
 
-/** The demo key is kept beside the data so that a second start prints the same one. */
-function demoApiKey(): string {
-  if (config.DEMO_API_KEY) return config.DEMO_API_KEY;
-  const file = join(dataDir, "demo-api-key");
+/** A secret kept beside the data (made on the first start), so that a second start uses the same one. */
+function keptSecret(name: string, configured: string | undefined): string {
+  if (configured) return configured;
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  const key = randomBytes(32).toString("base64url");
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  return key;
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
 }
 
 const width = Math.max(
@@ -38,6 +40,7 @@ const print = (name: ProcessName, line: string) => process.stdout.write(`${name.
 process.stdout.write(`Starting the suite on embedded stores (data in ${dataDir}) ...\n`);
 const suite = await startSuite({
   dataDir,
+  adminToken: keptSecret("admin-token", config.ADMIN_TOKEN),
   ports: {
     identity: 50051,
     session: 50052,
@@ -65,8 +68,8 @@ const stop = async () => {
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 
-const apiKey = demoApiKey();
-await seedDemo(suite.addresses, apiKey, `${suite.gatewayUrl}/recover`);
+const apiKey = keptSecret("demo-api-key", config.DEMO_API_KEY);
+await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
 
 const base = `${suite.gatewayUrl}/${demoCompanyCode}/v2/auth`;
 const [alice, bob, carol] = demoUsers;

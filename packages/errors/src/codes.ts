@@ -39,6 +39,7 @@ export const errorCodes = {
   "service.unavailable": { http: 503, grpc: GrpcStatus.UNAVAILABLE },
   "internal.error": { http: 500, grpc: GrpcStatus.INTERNAL },
   // Administrative gRPC calls only.
+  "admin.unauthenticated": { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
   "resource.notfound": { http: 404, grpc: GrpcStatus.NOT_FOUND },
   "resource.exists": { http: 409, grpc: GrpcStatus.ALREADY_EXISTS },
 } as const satisfies Record<string, { http: number; grpc: GrpcStatus }>;

@@ -1,4 +1,5 @@
 import { ChannelCredentials, Client, Metadata, type ServiceError } from "@grpc/grpc-js";
+import { adminMetadata } from "./admin.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { fromServiceError } from "./status.js";
 
@@ -17,6 +18,8 @@ export interface ClientOptions {
   /** Milliseconds a call may take before it fails with `service.unavailable`. */
   deadlineMs: number;
   credentials?: ChannelCredentials;
+  /** Sent with every call: an operator's client (the CLI, the demo seed, tests). */
+  adminToken?: string;
 }
 
 export function createServiceClient<D extends ServiceDefinition>(
@@ -40,7 +43,7 @@ export function createServiceClient<D extends ServiceDefinition>(
           method.requestSerialize,
           method.responseDeserialize,
           request,
-          callOptions.metadata ?? new Metadata(),
+          callOptions.metadata ?? (options.adminToken ? adminMetadata(options.adminToken) : new Metadata()),
           { deadline: Date.now() + (callOptions.deadlineMs ?? options.deadlineMs) },
           (error: ServiceError | null, response?: unknown) => {
             if (error) reject(fromServiceError(error));

@@ -7,6 +7,7 @@ import { loadSync } from "@grpc/proto-loader";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type AsyncService,
   checkHealth,
   createServiceClient,
   implement,
@@ -16,6 +17,26 @@ import {
 } from "./index.js";
 
 const logger = pino({ level: "silent" });
+
+const unused = async (): Promise<never> => {
+  throw new Error("not called in this test");
+};
+
+/** The disclaimer service's methods as a test needs them; the rest are never called. */
+function disclaimerMethods(
+  methods: Partial<AsyncService<typeof DisclaimerServiceService>>,
+): AsyncService<typeof DisclaimerServiceService> {
+  return {
+    createDisclaimer: unused,
+    publishDisclaimerVersion: unused,
+    deactivateDisclaimer: unused,
+    listDisclaimers: unused,
+    listAcceptances: unused,
+    listRequiredDisclaimers: unused,
+    acceptDisclaimers: unused,
+    ...methods,
+  };
+}
 const serviceName = "auth.disclaimer.v1.DisclaimerService";
 
 let server: RunningGrpcServer;
@@ -25,9 +46,11 @@ let client: ServiceClient<typeof DisclaimerServiceService>;
 beforeAll(async () => {
   const implementation = implement(
     DisclaimerServiceService,
-    {
+    disclaimerMethods({
       listRequiredDisclaimers: async (request) => ({
-        disclaimers: [{ code: request.userId, title: "t", description: "d", link: "l", version: 1 }],
+        disclaimers: [
+          { code: request.userId, title: "t", description: "d", link: "l", version: 1, active: true },
+        ],
       }),
       acceptDisclaimers: async () => {
         throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 7, detail: "slow down" });
@@ -35,7 +58,7 @@ beforeAll(async () => {
       createDisclaimer: async () => {
         throw new Error("connection to db://admin:hunter2@db failed");
       },
-    },
+    }),
     { logger },
   );
   server = await startGrpcServer({
@@ -139,14 +162,14 @@ describe("stopping", () => {
           definition: DisclaimerServiceService,
           implementation: implement(
             DisclaimerServiceService,
-            {
+            disclaimerMethods({
               listRequiredDisclaimers: () =>
                 new Promise((resolve) => {
                   release = () => resolve({ disclaimers: [] });
                 }),
               acceptDisclaimers: async () => ({ missing: [], acceptedAt: new Date() }),
               createDisclaimer: async () => ({}),
-            },
+            }),
             { logger: logger2 },
           ),
         },
@@ -163,5 +186,47 @@ describe("stopping", () => {
     const error = await slowClient.listRequiredDisclaimers({ companyId: "c", userId: "u" }).catch((e) => e);
     expect(error.code).toBe("service.unavailable");
     slowClient.close();
+  });
+});
+
+describe("administrative methods", () => {
+  it("refuse calls without the admin token, and take calls with it; other methods stay open", async () => {
+    const adminToken = "a".repeat(40);
+    const guarded = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      logger,
+      services: [
+        {
+          name: serviceName,
+          definition: DisclaimerServiceService,
+          implementation: implement(
+            DisclaimerServiceService,
+            disclaimerMethods({
+              listRequiredDisclaimers: async () => ({ disclaimers: [] }),
+              acceptDisclaimers: async () => ({ missing: [], acceptedAt: new Date() }),
+              createDisclaimer: async () => ({}),
+            }),
+            { logger, admin: { token: adminToken, methods: ["createDisclaimer"] } },
+          ),
+        },
+      ],
+    });
+    const target = `127.0.0.1:${guarded.port}`;
+    const request = { companyId: "c", code: "x", title: "t", description: "", link: "https://x" };
+    const anonymous = createServiceClient(DisclaimerServiceService, target, { deadlineMs: 2_000 });
+    const impostor = createServiceClient(DisclaimerServiceService, target, {
+      deadlineMs: 2_000,
+      adminToken: "b".repeat(40),
+    });
+    const operator = createServiceClient(DisclaimerServiceService, target, { deadlineMs: 2_000, adminToken });
+    expect((await anonymous.createDisclaimer(request).catch((e) => e)).code).toBe("admin.unauthenticated");
+    expect((await impostor.createDisclaimer(request).catch((e) => e)).code).toBe("admin.unauthenticated");
+    await expect(operator.createDisclaimer(request)).resolves.toEqual({});
+    await expect(anonymous.listRequiredDisclaimers({ companyId: "c", userId: "u" })).resolves.toEqual({
+      disclaimers: [],
+    });
+    for (const client of [anonymous, impostor, operator]) client.close();
+    await guarded.stop(100);
   });
 });

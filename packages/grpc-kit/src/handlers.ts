@@ -7,6 +7,7 @@ import type {
   UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import type { Logger } from "pino";
+import { assertAdmin } from "./admin.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { toStatus } from "./status.js";
 
@@ -20,8 +21,10 @@ export type AsyncService<D extends ServiceDefinition> = {
   [K in keyof D]: (request: RequestOf<D[K]>, context: CallContext) => Promise<ResponseOf<D[K]>>;
 };
 
-export interface ImplementOptions {
+export interface ImplementOptions<D extends ServiceDefinition = ServiceDefinition> {
   logger: Logger;
+  /** Methods only operators may call: they need `authorization: Bearer <admin token>` metadata. */
+  admin?: { token: string; methods: ReadonlyArray<keyof D> };
   /** Recognises errors of the service's store (for example a database that is down). */
   translateError?: (error: unknown) => AuthError | undefined;
 }
@@ -30,15 +33,20 @@ export interface ImplementOptions {
 export function implement<D extends ServiceDefinition>(
   definition: D,
   methods: AsyncService<D>,
-  { logger, translateError }: ImplementOptions,
+  { logger, translateError, admin }: ImplementOptions<D>,
 ): UntypedServiceImplementation {
   const implementation: Record<string, UntypedHandleCall> = {};
   for (const name of Object.keys(definition) as Array<keyof D & string>) {
     const method = methods[name];
     const path = definition[name]?.path;
+    const adminToken = admin?.methods.includes(name) ? admin.token : undefined;
     implementation[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const context: CallContext = { metadata: call.metadata, peer: call.getPeer() };
-      method(call.request as RequestOf<D[typeof name]>, context).then(
+      const run = async () => {
+        if (adminToken !== undefined) assertAdmin(call.metadata, adminToken);
+        return method(call.request as RequestOf<D[typeof name]>, context);
+      };
+      run().then(
         (response) => callback(null, response),
         (thrown: unknown) => {
           const error = thrown instanceof AuthError ? thrown : (translateError?.(thrown) ?? thrown);

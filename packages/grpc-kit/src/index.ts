@@ -1,3 +1,4 @@
+export { adminMetadata, assertAdmin } from "./admin.js";
 export { type CallOptions, type ClientOptions, createServiceClient, type ServiceClient } from "./client.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";

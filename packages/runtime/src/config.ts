@@ -63,6 +63,11 @@ export const env = {
         `expected a ${protocols.map((p) => `${p}//`).join(" or ")} URL`,
       ),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** The deployment's credential for administrative gRPC calls. */
+  adminToken: () =>
+    z
+      .string({ error: "is required (the credential of administrative calls)" })
+      .min(32, "must have at least 32 characters"),
   address: (fallback: string) =>
     z
       .string()

@@ -16,6 +16,8 @@ export interface SuiteOptions {
   databaseUrls?: { identity: string; disclaimer: string };
   /** Real Redis for session, otp and recovery; in-process stores when absent. */
   redisUrl?: string;
+  /** The credential of administrative gRPC calls; a random one when absent. */
+  adminToken?: string;
   /** Put before each service's own key prefix, so that several suites can share one Redis. */
   redisKeyPrefix?: string;
   /** Fixed ports; free ones are taken for what is not given. */
@@ -33,6 +35,7 @@ export interface RunningSuite {
   addresses: Record<ServiceName, string>;
   smsOutboxFile: string;
   mailOutboxFile: string;
+  adminToken: string;
   children: Record<ProcessName, Child>;
   /** Starts a process again (after kill or stop) and waits until it is ready. */
   restart(name: ProcessName): Promise<void>;
@@ -87,6 +90,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const smsOutboxFile = join(options.dataDir, "sms-outbox.jsonl");
   const mailOutboxFile = join(options.dataDir, "mail-outbox.jsonl");
   const redisPrefix = options.redisKeyPrefix ?? "";
+  const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
   const common = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -100,6 +104,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const environments: Record<ProcessName, NodeJS.ProcessEnv> = {
     identity: {
       GRPC_PORT: String(ports.identity),
+      ADMIN_TOKEN: adminToken,
       DATA_DIR: join(options.dataDir, "identity"),
       ...(options.databaseUrls
         ? { DATABASE_URL: options.databaseUrls.identity, SECRETS_KEY: randomBytes(32).toString("base64") }
@@ -107,10 +112,11 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     },
     disclaimer: {
       GRPC_PORT: String(ports.disclaimer),
+      ADMIN_TOKEN: adminToken,
       DATA_DIR: join(options.dataDir, "disclaimer"),
       ...(options.databaseUrls ? { DATABASE_URL: options.databaseUrls.disclaimer } : {}),
     },
-    session: { GRPC_PORT: String(ports.session), ...redis("session") },
+    session: { GRPC_PORT: String(ports.session), ADMIN_TOKEN: adminToken, ...redis("session") },
     otp: {
       GRPC_PORT: String(ports.otp),
       SMS_OUTBOX_FILE: smsOutboxFile,
@@ -180,6 +186,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     addresses,
     smsOutboxFile,
     mailOutboxFile,
+    adminToken,
     children,
     restart: async (name) => {
       await children[name].stop();

@@ -8,5 +8,6 @@ export const configSchema = z.object({
   DATABASE_URL: env.url(["postgres:", "postgresql:"]).optional(),
   DATA_DIR: z.string().min(1).default(".data/disclaimer"),
   DATABASE_POOL_SIZE: env.positiveInt(10),
+  ADMIN_TOKEN: env.adminToken(),
   LOG_LEVEL: env.logLevel(),
 });

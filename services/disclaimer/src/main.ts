@@ -22,7 +22,7 @@ const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
   logger,
-  services: [disclaimerService(new DisclaimerStore(database.db), logger)],
+  services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN, logger)],
 });
 
 stopOnSignals(logger, async () => {

@@ -7,22 +7,46 @@ import type { DisclaimerStore } from "./store/disclaimer-store.js";
 
 const id = z.uuid("must be a UUID");
 
-export function disclaimerService(store: DisclaimerStore, logger: Logger) {
+const disclaimerInput = z.object({
+  companyId: id,
+  code: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "must be 1 to 100 letters, digits, '.', '_' or '-'"),
+  title: z.string().min(1, "is required").max(500),
+  description: z.string().max(5_000),
+  link: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000),
+});
+
+export function disclaimerService(store: DisclaimerStore, adminToken: string, logger: Logger) {
   const methods: AsyncService<typeof DisclaimerServiceService> = {
     async createDisclaimer(request) {
+      return { disclaimer: await store.create(parseRequest(disclaimerInput, request)) };
+    },
+
+    async publishDisclaimerVersion(request) {
+      return { disclaimer: await store.publishVersion(parseRequest(disclaimerInput, request)) };
+    },
+
+    async deactivateDisclaimer(request) {
+      const input = parseRequest(z.object({ companyId: id, code: z.string().max(100) }), request);
+      await store.deactivate(input.companyId, input.code);
+      return {};
+    },
+
+    async listDisclaimers(request) {
+      const input = parseRequest(z.object({ companyId: id }), request);
+      return { disclaimers: await store.list(input.companyId) };
+    },
+
+    async listAcceptances(request) {
       const input = parseRequest(
         z.object({
           companyId: id,
-          code: z
-            .string()
-            .regex(/^[A-Za-z0-9._-]{1,100}$/, "must be 1 to 100 letters, digits, '.', '_' or '-'"),
-          title: z.string().min(1, "is required").max(500),
-          description: z.string().max(5_000),
-          link: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000),
+          code: z.string().max(100).optional(),
+          userId: id.optional(),
+          limit: z.number().int().min(0).max(1_000),
         }),
         request,
       );
-      return { disclaimer: await store.create(input) };
+      return { acceptances: await store.listAcceptances({ ...input, limit: input.limit || 100 }) };
     },
 
     async listRequiredDisclaimers(request) {
@@ -50,6 +74,16 @@ export function disclaimerService(store: DisclaimerStore, logger: Logger) {
     implementation: implement(DisclaimerServiceService, methods, {
       logger,
       translateError: translateDatabaseError,
+      admin: {
+        token: adminToken,
+        methods: [
+          "createDisclaimer",
+          "publishDisclaimerVersion",
+          "deactivateDisclaimer",
+          "listDisclaimers",
+          "listAcceptances",
+        ],
+      },
     }),
   };
 }

@@ -67,6 +67,18 @@ export const policyInput = z.object({
     .min(0)
     .max(7 * 24 * 3600)
     .default(0),
+  preauthSessionSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3600)
+    .default(0),
+  authorizedSessionSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 3600)
+    .default(0),
   captcha: z
     .object({
       provider: z

@@ -26,6 +26,7 @@ export const configSchema = z
     OAUTH_ALLOW_INSECURE_HTTP: z.stringbool().default(false),
     /** Seconds each request to an OAuth provider may take. */
     OAUTH_TIMEOUT_SECONDS: env.positiveInt(5),
+    ADMIN_TOKEN: env.adminToken(),
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {

@@ -51,7 +51,13 @@ const server = await startGrpcServer({
   logger,
   services: [
     identityService(
-      { store: new IdentityStore(database.db), hasher, secrets: new SecretBox(secretsKey()), oauth },
+      {
+        store: new IdentityStore(database.db),
+        hasher,
+        secrets: new SecretBox(secretsKey()),
+        oauth,
+        adminToken: config.ADMIN_TOKEN,
+      },
       logger,
     ),
   ],

@@ -29,8 +29,11 @@ export const apiKeys = pgTable(
       .notNull()
       .references(() => companies.id),
     keyHash: text("key_hash").notNull().unique(),
+    label: text("label").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** Set when the key was rotated: it keeps working until then. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
   },
   (table) => [index("api_keys_company_idx").on(table.companyId)],
 );
@@ -134,4 +137,5 @@ export const schema = { companies, apiKeys, users, backupCodes, oauthProviders, 
 export type OAuthProviderRow = typeof oauthProviders.$inferSelect;
 export type IdentitySchema = typeof schema;
 export type CompanyRow = typeof companies.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserRow = typeof users.$inferSelect;

@@ -32,6 +32,7 @@ import { IdentityStore } from "./store/identity-store.js";
 
 type Client = ServiceClient<typeof IdentityServiceService>;
 const logger = pino({ level: "silent" });
+const adminToken = "admin-token-for-the-identity-tests-0123456789";
 const weaker = { memoryCost: 8_192, timeCost: 1, parallelism: 1 };
 
 let database: OpenedDatabase<IdentitySchema>;
@@ -52,6 +53,7 @@ async function serve(hasher: PasswordHasher): Promise<Client> {
           hasher,
           secrets: new SecretBox(randomBytes(32)),
           oauth: new OAuthExchange({ allowInsecureHttp: true, timeoutSeconds: 1, cacheMs: 0 }),
+          adminToken,
         },
         logger,
       ),
@@ -60,6 +62,7 @@ async function serve(hasher: PasswordHasher): Promise<Client> {
   servers.push(server);
   const client = createServiceClient(IdentityServiceService, `127.0.0.1:${server.port}`, {
     deadlineMs: 5_000,
+    adminToken,
   });
   clients.push(client);
   return client;
@@ -80,6 +83,8 @@ const policy = (overrides: Partial<CompanyPolicy> = {}): CompanyPolicy => ({
   captchaAfterFailures: 0,
   lockoutAfterFailures: 0,
   failureWindowSeconds: 0,
+  preauthSessionSeconds: 0,
+  authorizedSessionSeconds: 0,
   ...overrides,
 });
 const newUser = (company: Company, overrides = {}) => ({
@@ -171,7 +176,7 @@ describe("API keys", () => {
     const { company } = await identity.createCompany({ code: code(), name: "A" });
     const { company: other } = await identity.createCompany({ code: code(), name: "B" });
     if (!company || !other) throw new Error("no company");
-    const { apiKey } = await identity.createApiKey({ companyId: company.id });
+    const { apiKey } = await identity.createApiKey({ companyId: company.id, label: "" });
     expect(apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await identity.authenticateApiKey({ companyCode: company.code, apiKey })).company?.id).toBe(
       company.id,
@@ -186,9 +191,9 @@ describe("API keys", () => {
 
   it("refuses a chosen key shorter than 24 characters", async () => {
     const { company } = await identity.createCompany({ code: code(), name: "A" });
-    expect(await codeOf(identity.createApiKey({ companyId: company?.id ?? "", apiKey: "short" }))).toBe(
-      "request.validation.failed",
-    );
+    expect(
+      await codeOf(identity.createApiKey({ companyId: company?.id ?? "", apiKey: "short", label: "" })),
+    ).toBe("request.validation.failed");
   });
 });
 
@@ -481,5 +486,158 @@ describe("OAuth provider slots", () => {
     expect(await codeOf(identity.deleteOAuthProvider({ companyId: company.id, slot: 2 }))).toBe(
       "resource.notfound",
     );
+  });
+});
+
+describe("administrative calls", () => {
+  it("are refused without the admin token, while the login flow's calls are not", async () => {
+    const server = servers[0];
+    const anonymous = createServiceClient(IdentityServiceService, `127.0.0.1:${server?.port}`, {
+      deadlineMs: 5_000,
+    });
+    clients.push(anonymous);
+    expect(await codeOf(anonymous.createCompany({ code: code(), name: "x" }))).toBe("admin.unauthenticated");
+    expect(await codeOf(anonymous.listCompanies({ pageSize: 0, pageToken: "" }))).toBe(
+      "admin.unauthenticated",
+    );
+    const { company } = await identity.createCompany({ code: code(), name: "Open" });
+    expect(await codeOf(anonymous.findUser({ companyId: company?.id ?? "", loginId: "x" }))).toBe("ok");
+  });
+});
+
+describe("ListCompanies", () => {
+  it("pages through the companies by code", async () => {
+    const prefix = `page${Date.now().toString(36)}`;
+    for (const suffix of ["a", "b", "c"])
+      await identity.createCompany({ code: `${prefix}${suffix}`, name: suffix });
+    const seen: string[] = [];
+    let pageToken = `${prefix}`;
+    for (;;) {
+      const page = await identity.listCompanies({ pageSize: 2, pageToken });
+      seen.push(...page.companies.map((c) => c.code).filter((c) => c.startsWith(prefix)));
+      if (!page.nextPageToken) break;
+      pageToken = page.nextPageToken;
+    }
+    expect(seen).toEqual([`${prefix}a`, `${prefix}b`, `${prefix}c`]);
+  });
+});
+
+describe("API key administration", () => {
+  let company: Company;
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "Keys" })).company as Company;
+  });
+  const works = async (apiKey: string) =>
+    codeOf(identity.authenticateApiKey({ companyCode: company.code, apiKey })).then(
+      (result) => result === "ok",
+    );
+
+  it("lists keys with their labels, never the keys", async () => {
+    const { apiKey, keyId } = await identity.createApiKey({ companyId: company.id, label: "mobile app" });
+    const { apiKeys } = await identity.listApiKeys({ companyId: company.id });
+    expect(apiKeys.find((key) => key.keyId === keyId)).toMatchObject({
+      label: "mobile app",
+      revokedAt: undefined,
+    });
+    expect(JSON.stringify(apiKeys)).not.toContain(apiKey);
+  });
+
+  it("revokes a key at once", async () => {
+    const { apiKey, keyId } = await identity.createApiKey({ companyId: company.id, label: "" });
+    await identity.revokeApiKey({ companyId: company.id, keyId });
+    expect(await works(apiKey)).toBe(false);
+  });
+
+  it("rotates a key: the new one works, the old one until the overlap ends", async () => {
+    const { apiKey: old, keyId } = await identity.createApiKey({ companyId: company.id, label: "web" });
+    const rotated = await identity.rotateApiKey({ companyId: company.id, keyId, overlapSeconds: 3_600 });
+    expect(await works(rotated.apiKey)).toBe(true);
+    expect(await works(old)).toBe(true);
+    const again = await identity.rotateApiKey({
+      companyId: company.id,
+      keyId: rotated.keyId,
+      overlapSeconds: 0,
+    });
+    expect(await works(rotated.apiKey)).toBe(false);
+    expect(await works(again.apiKey)).toBe(true);
+  });
+
+  it("answers resource.notfound for a key of another company", async () => {
+    const { company: other } = await identity.createCompany({ code: code(), name: "Other" });
+    const { keyId } = await identity.createApiKey({ companyId: other?.id ?? "", label: "" });
+    expect(await codeOf(identity.revokeApiKey({ companyId: company.id, keyId }))).toBe("resource.notfound");
+  });
+});
+
+describe("UpdateUser and ListUsers", () => {
+  let company: Company;
+  let userId: string;
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "Updates" })).company as Company;
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "fay", phone: "+12015550188", password: "password-1" }),
+    );
+    userId = user?.id ?? "";
+  });
+  const update = (changes: Partial<Parameters<Client["updateUser"]>[0]>) =>
+    identity.updateUser({ companyId: company.id, userId, ...changes });
+
+  it("changes identifiers, status, role and flags, normalised", async () => {
+    const { user } = await update({
+      email: "Fay@Example.com",
+      loginName: " Fay.B ",
+      status: UserStatus.RESTRICTED,
+      role: "staff",
+      secondFactorRequired: true,
+    });
+    expect(user).toMatchObject({
+      email: "fay@example.com",
+      loginName: "fay.b",
+      status: UserStatus.RESTRICTED,
+      role: "staff",
+      secondFactorRequired: true,
+    });
+    expect((await update({ loginName: "" })).user?.loginName).toBeUndefined();
+  });
+
+  it("sets a password and a control question", async () => {
+    await update({ password: "admin-set-password", controlQuestion: "Colour?", controlAnswer: "Blue" });
+    expect(
+      (await identity.verifyPassword({ companyId: company.id, userId, password: "admin-set-password" }))
+        .valid,
+    ).toBe(true);
+    expect(
+      (await identity.verifyControlAnswer({ companyId: company.id, userId, answer: " blue " })).valid,
+    ).toBe(true);
+  });
+
+  it("keeps a password or a phone", async () => {
+    await update({ phone: "" });
+    expect(await codeOf(update({ password: "" }))).toBe("request.validation.failed");
+    await update({ phone: "+12015550188" });
+    expect(await codeOf(update({ password: "" }))).toBe("ok");
+  });
+
+  it("refuses bad input without changing anything", async () => {
+    const before = (await identity.getUser({ companyId: company.id, userId })).user;
+    expect(await codeOf(update({ phone: "12", role: "changed" }))).toBe("request.validation.failed");
+    expect(await codeOf(update({ controlQuestion: "Q?", role: "changed" }))).toBe(
+      "request.validation.failed",
+    );
+    expect((await identity.getUser({ companyId: company.id, userId })).user).toEqual(before);
+  });
+
+  it("pages through the company's users", async () => {
+    for (let i = 0; i < 3; i += 1)
+      await identity.createUser(newUser(company, { loginName: `page-${i}`, password: "password-1" }));
+    const first = await identity.listUsers({ companyId: company.id, pageSize: 3, pageToken: "" });
+    const second = await identity.listUsers({
+      companyId: company.id,
+      pageSize: 3,
+      pageToken: first.nextPageToken,
+    });
+    expect(first.users).toHaveLength(3);
+    expect(second.users).toHaveLength(1);
+    expect(second.nextPageToken).toBe("");
   });
 });

@@ -15,7 +15,7 @@ import type { SecretBox } from "./oauth/secrets.js";
 import { passwordProblem } from "./password-policy.js";
 import type { PasswordHasher } from "./passwords.js";
 import type { CompanyRow, UserRow } from "./schema.js";
-import type { IdentityStore, LoginIdColumn } from "./store/identity-store.js";
+import type { IdentityStore, LoginIdColumn, NewUser } from "./store/identity-store.js";
 import { mayUseLoginId, passwordChangeRequired, statusName, toUser } from "./users.js";
 
 const id = z.uuid("must be a UUID");
@@ -31,17 +31,44 @@ const columnOfKind = {
   [LoginIdKind.LOGIN_NAME]: "loginName",
 } as const satisfies Record<LoginIdKind.PHONE | LoginIdKind.EMAIL | LoginIdKind.LOGIN_NAME, LoginIdColumn>;
 
+/** What only operators may call (with the admin token); the rest serves the gateway's flows. */
+export const adminMethods = [
+  "createCompany",
+  "getCompany",
+  "listCompanies",
+  "updateCompany",
+  "createApiKey",
+  "listApiKeys",
+  "revokeApiKey",
+  "rotateApiKey",
+  "createUser",
+  "updateUser",
+  "listUsers",
+  "generateBackupCodes",
+  "countBackupCodes",
+  "setOAuthProvider",
+  "listOAuthProviders",
+  "deleteOAuthProvider",
+  "linkOAuthIdentity",
+  "unlinkOAuthIdentity",
+] as const;
+
 export interface IdentityDependencies {
   store: IdentityStore;
   hasher: PasswordHasher;
   /** Seals the client secrets of OAuth providers. */
   secrets: SecretBox;
   oauth: OAuthExchange;
+  adminToken: string;
 }
 
+const pageSize = z.number().int().min(0).max(500);
 const slot = z.number().int().min(1, "must be 1 to 5").max(5, "must be 1 to 5");
 
-export function identityService({ store, hasher, secrets, oauth }: IdentityDependencies, logger: Logger) {
+export function identityService(
+  { store, hasher, secrets, oauth, adminToken }: IdentityDependencies,
+  logger: Logger,
+) {
   async function userById(companyId: string, userId: string) {
     const row = await store.findUser(companyId, userId);
     if (!row) throw new AuthError("resource.notfound", { detail: "no such user" });
@@ -121,13 +148,68 @@ export function identityService({ store, hasher, secrets, oauth }: IdentityDepen
         z.object({
           companyId: id,
           apiKey: z.string().min(24, "must have at least 24 characters").max(256).optional(),
+          label: z.string().max(200),
         }),
         request,
       );
       await companyById(input.companyId);
       const apiKey = input.apiKey ?? generateApiKey();
-      const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey));
+      const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey), input.label);
       return { keyId, apiKey };
+    },
+
+    async listApiKeys(request) {
+      const input = parseRequest(z.object({ companyId: id }), request);
+      const keys = await store.listApiKeys(input.companyId);
+      return {
+        apiKeys: keys.map((key) => ({
+          keyId: key.id,
+          label: key.label,
+          createdAt: key.createdAt,
+          revokedAt: key.revokedAt ?? undefined,
+          expiresAt: key.expiresAt ?? undefined,
+        })),
+      };
+    },
+
+    async revokeApiKey(request) {
+      const input = parseRequest(z.object({ companyId: id, keyId: id }), request);
+      if (!(await store.endApiKey(input.companyId, input.keyId, { revokedAt: new Date() }))) {
+        throw new AuthError("resource.notfound", { detail: "no such API key" });
+      }
+      return {};
+    },
+
+    async rotateApiKey(request) {
+      const input = parseRequest(
+        z.object({
+          companyId: id,
+          keyId: id,
+          overlapSeconds: z
+            .number()
+            .int()
+            .min(0)
+            .max(30 * 24 * 3600),
+        }),
+        request,
+      );
+      const old = await store.findApiKey(input.companyId, input.keyId);
+      if (!old || old.revokedAt)
+        throw new AuthError("resource.notfound", { detail: "no such API key in use" });
+      const apiKey = generateApiKey();
+      const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey), old.label);
+      await store.endApiKey(input.companyId, old.id, {
+        expiresAt: new Date(Date.now() + input.overlapSeconds * 1000),
+      });
+      return { keyId, apiKey };
+    },
+
+    async listCompanies(request) {
+      const input = parseRequest(z.object({ pageSize: pageSize, pageToken: z.string().max(200) }), request);
+      const limit = input.pageSize || 100;
+      const rows = await store.listCompanies(input.pageToken, limit);
+      const last = rows.length === limit ? rows.at(-1)?.code : undefined;
+      return { companies: rows.map(toCompany), nextPageToken: last ?? "" };
     },
 
     async authenticateApiKey(request) {
@@ -204,6 +286,88 @@ export function identityService({ store, hasher, secrets, oauth }: IdentityDepen
       const input = parseRequest(z.object({ companyId: id, userId: id }), request);
       const company = await companyById(input.companyId);
       return { user: toUser(await userById(input.companyId, input.userId), company.policy) };
+    },
+
+    async updateUser(request) {
+      const input = parseRequest(
+        z
+          .object({
+            companyId: id,
+            userId: id,
+            loginName: z.string().trim().max(200).optional(),
+            phone: z.string().max(50).optional(),
+            email: z.union([z.literal(""), z.email("must be an e-mail address").max(320)]).optional(),
+            role: z.string().min(1).max(100).optional(),
+            status: status.optional(),
+            profileMnemocode: z.string().min(1).max(200).optional(),
+            secondFactorRequired: z.boolean().optional(),
+            passwordChangeRequired: z.boolean().optional(),
+            password: z.union([z.literal(""), password]).optional(),
+            controlQuestion: z.string().trim().max(500).optional(),
+            controlAnswer: z.string().max(500).optional(),
+          })
+          .refine(
+            (u) =>
+              !u.controlQuestion ||
+              (u.controlAnswer !== undefined && normalizeControlAnswer(u.controlAnswer) !== ""),
+            {
+              message: "a control question needs its answer",
+              path: ["controlAnswer"],
+            },
+          ),
+        request,
+      );
+      const company = await companyById(input.companyId);
+      const row = await userById(input.companyId, input.userId);
+      const changes: Partial<NewUser> = {
+        role: input.role,
+        status: input.status === undefined ? undefined : statusName(input.status),
+        profileMnemocode: input.profileMnemocode,
+        secondFactorRequired: input.secondFactorRequired,
+        passwordChangeRequired: input.passwordChangeRequired,
+      };
+      if (input.loginName !== undefined)
+        changes.loginName = input.loginName ? normalizeLoginName(input.loginName) : null;
+      if (input.email !== undefined) changes.email = input.email ? normalizeEmail(input.email) : null;
+      if (input.phone !== undefined) {
+        const phone = input.phone ? normalizePhone(input.phone, company.policy.defaultPhoneRegion) : null;
+        if (phone === undefined)
+          throw new AuthError("request.validation.failed", { detail: "phone: must be a valid phone number" });
+        changes.phone = phone;
+      }
+      if (input.password !== undefined)
+        changes.passwordHash = input.password ? await hasher.hash(input.password) : null;
+      if (input.controlQuestion !== undefined) {
+        changes.controlQuestion = input.controlQuestion || null;
+        changes.controlAnswerHash = input.controlQuestion
+          ? await hasher.hash(normalizeControlAnswer(input.controlAnswer ?? ""))
+          : null;
+      }
+      const hasPassword =
+        (changes.passwordHash === undefined ? row.passwordHash : changes.passwordHash) !== null;
+      const hasPhone = (changes.phone === undefined ? row.phone : changes.phone) !== null;
+      if (!hasPassword && !hasPhone) {
+        throw new AuthError("request.validation.failed", { detail: "a user needs a password or a phone" });
+      }
+      const updated = await store.updateUser(row.companyId, row.id, changes);
+      if (!updated) throw new AuthError("resource.notfound", { detail: "no such user" });
+      return { user: toUser(updated, company.policy) };
+    },
+
+    async listUsers(request) {
+      const input = parseRequest(
+        z.object({
+          companyId: id,
+          pageSize,
+          pageToken: z.union([z.literal(""), z.uuid("must be a page token")]),
+        }),
+        request,
+      );
+      const company = await companyById(input.companyId);
+      const limit = input.pageSize || 100;
+      const rows = await store.listUsers(company.id, input.pageToken || undefined, limit);
+      const last = rows.length === limit ? rows.at(-1)?.id : undefined;
+      return { users: rows.map((row) => toUser(row, company.policy)), nextPageToken: last ?? "" };
     },
 
     async findUser(request) {
@@ -369,6 +533,7 @@ export function identityService({ store, hasher, secrets, oauth }: IdentityDepen
     implementation: implement(IdentityServiceService, methods, {
       logger,
       translateError: translateDatabaseError,
+      admin: { token: adminToken, methods: adminMethods },
     }),
   };
 }

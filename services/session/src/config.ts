@@ -9,6 +9,7 @@ export const configSchema = z.object({
   REDIS_KEY_PREFIX: z.string().default("auth:session:"),
   PREAUTH_TOKEN_TTL_SECONDS: env.positiveInt(15 * 60),
   AUTHORIZED_TOKEN_TTL_SECONDS: env.positiveInt(24 * 60 * 60),
+  ADMIN_TOKEN: env.adminToken(),
   LOG_LEVEL: env.logLevel(),
 });
 

@@ -22,7 +22,7 @@ const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
   logger,
-  services: [sessionService(sessions, new LoginFailures(kv), logger)],
+  services: [sessionService(sessions, new LoginFailures(kv), config.ADMIN_TOKEN, logger)],
 });
 
 stopOnSignals(logger, async () => {

@@ -12,6 +12,12 @@ const state = z
   });
 const id = z.string().min(1, "is required").max(200);
 const token = z.string().max(512);
+const lifetime = z
+  .number()
+  .int()
+  .min(1)
+  .max(30 * 24 * 3600)
+  .optional();
 
 const toSession = (record: SessionRecord): Session => ({
   sessionId: record.sessionId,
@@ -25,7 +31,12 @@ const toSession = (record: SessionRecord): Session => ({
   expiresAt: new Date(record.expiresAt),
 });
 
-export function sessionService(sessions: SessionStore, failures: LoginFailures, logger: Logger) {
+export function sessionService(
+  sessions: SessionStore,
+  failures: LoginFailures,
+  adminToken: string,
+  logger: Logger,
+) {
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request) {
       const input = parseRequest(
@@ -36,6 +47,7 @@ export function sessionService(sessions: SessionStore, failures: LoginFailures, 
           loginId: z.string().max(512),
           profileMnemocode: z.string().optional(),
           passwordChangeRequired: z.boolean(),
+          lifetimeSeconds: lifetime,
         }),
         request,
       );
@@ -63,6 +75,7 @@ export function sessionService(sessions: SessionStore, failures: LoginFailures, 
           toState: state,
           profileMnemocode: z.string().optional(),
           passwordChangeRequired: z.boolean().optional(),
+          lifetimeSeconds: lifetime,
         }),
         request,
       );
@@ -78,6 +91,10 @@ export function sessionService(sessions: SessionStore, failures: LoginFailures, 
     async revokeUserSessions(request) {
       const input = parseRequest(z.object({ companyId: id, userId: id }), request);
       return { revoked: await sessions.revokeUser(input.companyId, input.userId) };
+    },
+    async listUserSessions(request) {
+      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      return { sessions: (await sessions.listUser(input.companyId, input.userId)).map(toSession) };
     },
     async getLoginFailures(request) {
       const input = parseRequest(z.object({ companyId: id, loginId: z.string().max(512) }), request);
@@ -99,6 +116,9 @@ export function sessionService(sessions: SessionStore, failures: LoginFailures, 
   return {
     name: "auth.session.v1.SessionService",
     definition: SessionServiceService,
-    implementation: implement(SessionServiceService, methods, { logger }),
+    implementation: implement(SessionServiceService, methods, {
+      logger,
+      admin: { token: adminToken, methods: ["listUserSessions"] },
+    }),
   };
 }

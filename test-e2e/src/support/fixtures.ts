@@ -10,20 +10,49 @@ import {
   type User,
   UserStatus,
 } from "@auth/proto/identity";
+import type { RunningSuite } from "@auth/suite";
 import { inject } from "vitest";
 
-const identity = (address = inject("identityAddress")) =>
-  createServiceClient(IdentityServiceService, address, { deadlineMs: 10_000 });
-const disclaimers = () =>
-  createServiceClient(DisclaimerServiceService, inject("disclaimerAddress"), { deadlineMs: 10_000 });
+/** Where a test's companies are administered, with the operator's credential. */
+export interface Operator {
+  identityAddress: string;
+  disclaimerAddress: string;
+  adminToken: string;
+}
+
+/** The shared suite's operator. */
+const sharedOperator = (): Operator => ({
+  identityAddress: inject("identityAddress"),
+  disclaimerAddress: inject("disclaimerAddress"),
+  adminToken: inject("adminToken"),
+});
+
+/** The operator of a suite a test file started itself. */
+export function operatorOf(suite: RunningSuite): Operator {
+  return {
+    identityAddress: suite.addresses.identity,
+    disclaimerAddress: suite.addresses.disclaimer,
+    adminToken: suite.adminToken,
+  };
+}
+
+const identity = (operator: Operator) =>
+  createServiceClient(IdentityServiceService, operator.identityAddress, {
+    deadlineMs: 10_000,
+    adminToken: operator.adminToken,
+  });
+const disclaimers = (operator: Operator) =>
+  createServiceClient(DisclaimerServiceService, operator.disclaimerAddress, {
+    deadlineMs: 10_000,
+    adminToken: operator.adminToken,
+  });
 
 export interface TestCompany {
   id: string;
   code: string;
   apiKey: string;
   policy: CompanyPolicy;
-  /** The identity service the company lives in, when not the shared suite's. */
-  identityAddress?: string;
+  operator: Operator;
 }
 
 export interface TestUser {
@@ -51,9 +80,9 @@ export interface UserOptions {
 /** A company of its own for a test file, with an API key, created through the identity gRPC API. */
 export async function createCompany(
   overrides: Partial<CompanyPolicy> = {},
-  identityAddress?: string,
+  operator: Operator = sharedOperator(),
 ): Promise<TestCompany> {
-  const client = identity(identityAddress);
+  const client = identity(operator);
   try {
     const code = `t${randomBytes(5).toString("hex")}`;
     const policy: CompanyPolicy = {
@@ -63,13 +92,15 @@ export async function createCompany(
       captchaAfterFailures: 0,
       lockoutAfterFailures: 0,
       failureWindowSeconds: 0,
+      preauthSessionSeconds: 0,
+      authorizedSessionSeconds: 0,
       captcha: { provider: CaptchaProvider.DEV, secret: "" },
       ...overrides,
     };
     const { company } = await client.createCompany({ code, name: `Test ${code}`, policy });
     if (!company?.policy) throw new Error("no company");
-    const { apiKey } = await client.createApiKey({ companyId: company.id });
-    return { id: company.id, code, apiKey, policy: company.policy, identityAddress };
+    const { apiKey } = await client.createApiKey({ companyId: company.id, label: "tests" });
+    return { id: company.id, code, apiKey, policy: company.policy, operator };
   } finally {
     client.close();
   }
@@ -80,7 +111,7 @@ export async function updateCompany(
   company: TestCompany,
   changes: { suspended?: boolean; policy?: Partial<CompanyPolicy> },
 ): Promise<void> {
-  const client = identity(company.identityAddress);
+  const client = identity(company.operator);
   try {
     const policy = changes.policy && { ...company.policy, ...changes.policy };
     const { company: updated } = await client.updateCompany({
@@ -104,7 +135,7 @@ export function randomPhone(): string {
 }
 
 export async function createUser(company: TestCompany, options: UserOptions = {}): Promise<TestUser> {
-  const client = identity(company.identityAddress);
+  const client = identity(company.operator);
   try {
     const name = `user${randomBytes(4).toString("hex")}`;
     const password =
@@ -140,7 +171,7 @@ export async function createUser(company: TestCompany, options: UserOptions = {}
 }
 
 export async function createDisclaimer(company: TestCompany, code: string) {
-  const client = disclaimers();
+  const client = disclaimers(company.operator);
   try {
     const disclaimer = {
       code,
@@ -157,7 +188,7 @@ export async function createDisclaimer(company: TestCompany, code: string) {
 
 /** Ten new backup codes for the user, through the identity gRPC API. */
 export async function generateBackupCodes(company: TestCompany, user: TestUser): Promise<string[]> {
-  const client = identity(company.identityAddress);
+  const client = identity(company.operator);
   try {
     return (await client.generateBackupCodes({ companyId: company.id, userId: user.id })).backupCodes;
   } finally {
@@ -170,7 +201,7 @@ export async function setOAuthProvider(
   company: TestCompany,
   settings: Partial<OAuthProviderSettings> & { slot: number },
 ) {
-  const client = identity(company.identityAddress);
+  const client = identity(company.operator);
   try {
     await client.setOAuthProvider({
       companyId: company.id,
@@ -196,7 +227,7 @@ export async function setOAuthProvider(
 
 /** Lets the provider's subject log in as the user. */
 export async function linkOAuthIdentity(company: TestCompany, user: TestUser, slot: number, subject: string) {
-  const client = identity(company.identityAddress);
+  const client = identity(company.operator);
   try {
     await client.linkOAuthIdentity({ companyId: company.id, userId: user.id, slot, subject });
   } finally {

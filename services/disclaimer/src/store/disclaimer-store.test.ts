@@ -36,7 +36,7 @@ describe.each(databaseKinds())("disclaimer store on $name", (kind) => {
 
   describe("create", () => {
     it("creates version 1", async () => {
-      expect(await store.create({ companyId, ...terms })).toEqual({ ...terms, version: 1 });
+      expect(await store.create({ companyId, ...terms })).toEqual({ ...terms, version: 1, active: true });
     });
 
     it("refuses a second disclaimer with the same code in one company", async () => {
@@ -94,7 +94,7 @@ describe.each(databaseKinds())("disclaimer store on $name", (kind) => {
         codes: ["terms"],
         clientAddress: "203.0.113.9",
       });
-      expect(result.missing).toEqual([{ ...privacy, version: 1 }]);
+      expect(result.missing).toEqual([{ ...privacy, version: 1, active: true }]);
       expect((await store.listRequired(companyId, userId)).map((d) => d.code)).toEqual(["privacy", "terms"]);
     });
 
@@ -113,6 +113,52 @@ describe.each(databaseKinds())("disclaimer store on $name", (kind) => {
       await store.create({ companyId, ...terms });
       await store.accept({ companyId, userId, codes: ["terms"], clientAddress: "::1" });
       expect((await store.listRequired(companyId, randomUUID())).map((d) => d.code)).toEqual(["terms"]);
+    });
+  });
+
+  describe("versions", () => {
+    it("make every user accept a disclaimer again when a new version is published", async () => {
+      await store.create({ companyId, ...terms });
+      await store.accept({ companyId, userId, codes: ["terms"], clientAddress: "::1" });
+      const published = await store.publishVersion({ companyId, ...terms, title: "Terms 2" });
+      expect(published).toMatchObject({ version: 2, title: "Terms 2", active: true });
+      expect(await store.listRequired(companyId, userId)).toEqual([published]);
+      await store.accept({ companyId, userId, codes: ["terms"], clientAddress: "::1" });
+      const history = await store.listAcceptances({ companyId, userId, limit: 10 });
+      expect(history.map((a) => a.version).sort()).toEqual([1, 2]);
+    });
+
+    it("refuse a version of an unknown disclaimer with resource.notfound", async () => {
+      const error = await store.publishVersion({ companyId, ...terms }).catch((e: AuthError) => e);
+      expect(error.code).toBe("resource.notfound");
+    });
+  });
+
+  describe("deactivate", () => {
+    it("stops asking for the disclaimer and keeps it in the list", async () => {
+      await store.create({ companyId, ...terms });
+      await store.deactivate(companyId, "terms");
+      expect(await store.listRequired(companyId, userId)).toEqual([]);
+      expect(await store.list(companyId)).toEqual([{ ...terms, version: 1, active: false }]);
+    });
+  });
+
+  describe("listAcceptances", () => {
+    it("filters by disclaimer and user, newest first", async () => {
+      await store.create({ companyId, ...terms });
+      await store.create({ companyId, ...privacy });
+      const other = randomUUID();
+      await store.accept({ companyId, userId, codes: ["terms", "privacy"], clientAddress: "198.51.100.1" });
+      await store.accept({
+        companyId,
+        userId: other,
+        codes: ["terms", "privacy"],
+        clientAddress: "198.51.100.2",
+      });
+      const forTerms = await store.listAcceptances({ companyId, code: "terms", limit: 10 });
+      expect(forTerms.map((a) => a.userId).sort()).toEqual([userId, other].sort());
+      const forUser = await store.listAcceptances({ companyId, userId: other, limit: 10 });
+      expect(forUser.map((a) => a.clientAddress)).toEqual(["198.51.100.2", "198.51.100.2"]);
     });
   });
 });

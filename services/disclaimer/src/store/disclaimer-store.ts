@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import type { Disclaimer } from "@auth/proto/disclaimer";
-import { and, asc, eq, notExists } from "drizzle-orm";
+import { and, asc, desc, eq, notExists } from "drizzle-orm";
 import { acceptances, type DisclaimerSchema, disclaimers, disclaimerVersions } from "../schema.js";
 
 export interface NewDisclaimer {
@@ -35,6 +35,7 @@ function requiredFor(
       title: disclaimerVersions.title,
       description: disclaimerVersions.description,
       link: disclaimerVersions.link,
+      active: disclaimers.active,
     })
     .from(disclaimers)
     .innerJoin(
@@ -83,7 +84,7 @@ export class DisclaimerStore {
         await tx
           .insert(disclaimerVersions)
           .values({ disclaimerId: row.id, version: 1, title, description, link });
-        return { code: disclaimer.code, title, description, link, version: 1 };
+        return { code: disclaimer.code, title, description, link, version: 1, active: true };
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -123,5 +124,76 @@ export class DisclaimerStore {
         .onConflictDoNothing();
       return { missing: [], acceptedAt };
     });
+  }
+
+  /** A new current version: every user has to accept the disclaimer again. */
+  async publishVersion(disclaimer: NewDisclaimer): Promise<Disclaimer> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ id: disclaimers.id, version: disclaimers.currentVersion, active: disclaimers.active })
+        .from(disclaimers)
+        .where(and(eq(disclaimers.companyId, disclaimer.companyId), eq(disclaimers.code, disclaimer.code)))
+        .for("update");
+      if (!row) throw new AuthError("resource.notfound", { detail: "no disclaimer with this code" });
+      const version = row.version + 1;
+      const { title, description, link } = disclaimer;
+      await tx.insert(disclaimerVersions).values({ disclaimerId: row.id, version, title, description, link });
+      await tx.update(disclaimers).set({ currentVersion: version }).where(eq(disclaimers.id, row.id));
+      return { code: disclaimer.code, title, description, link, version, active: row.active };
+    });
+  }
+
+  async deactivate(companyId: string, code: string): Promise<void> {
+    const updated = await this.db
+      .update(disclaimers)
+      .set({ active: false })
+      .where(and(eq(disclaimers.companyId, companyId), eq(disclaimers.code, code)))
+      .returning({ id: disclaimers.id });
+    if (updated.length === 0)
+      throw new AuthError("resource.notfound", { detail: "no disclaimer with this code" });
+  }
+
+  async list(companyId: string): Promise<Disclaimer[]> {
+    return this.db
+      .select({
+        code: disclaimers.code,
+        version: disclaimers.currentVersion,
+        title: disclaimerVersions.title,
+        description: disclaimerVersions.description,
+        link: disclaimerVersions.link,
+        active: disclaimers.active,
+      })
+      .from(disclaimers)
+      .innerJoin(
+        disclaimerVersions,
+        and(
+          eq(disclaimerVersions.disclaimerId, disclaimers.id),
+          eq(disclaimerVersions.version, disclaimers.currentVersion),
+        ),
+      )
+      .where(eq(disclaimers.companyId, companyId))
+      .orderBy(asc(disclaimers.code));
+  }
+
+  async listAcceptances(filter: { companyId: string; code?: string; userId?: string; limit: number }) {
+    return this.db
+      .select({
+        code: disclaimers.code,
+        version: acceptances.version,
+        userId: acceptances.userId,
+        acceptedAt: acceptances.acceptedAt,
+        clientAddress: acceptances.clientAddress,
+      })
+      .from(acceptances)
+      .innerJoin(disclaimers, eq(acceptances.disclaimerId, disclaimers.id))
+      .where(
+        and(
+          eq(acceptances.companyId, filter.companyId),
+          filter.code === undefined ? undefined : eq(disclaimers.code, filter.code),
+          filter.userId === undefined ? undefined : eq(acceptances.userId, filter.userId),
+        ),
+      )
+      .orderBy(desc(acceptances.acceptedAt))
+      .limit(filter.limit);
   }
 }

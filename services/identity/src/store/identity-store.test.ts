@@ -3,19 +3,12 @@ import { AuthError } from "@auth/errors";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withPolicyDefaults } from "../companies.js";
+import { policyInput, withPolicyDefaults } from "../companies.js";
 import { type IdentitySchema, schema } from "../schema.js";
 import { IdentityStore, type NewUser } from "./identity-store.js";
 
 const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
-const policy = withPolicyDefaults({
-  twoFactorRoles: [],
-  defaultPhoneRegion: "",
-  loginIdKindsByRole: {},
-  captchaAfterFailures: 0,
-  lockoutAfterFailures: 0,
-  failureWindowSeconds: 0,
-});
+const policy = withPolicyDefaults(policyInput.parse({}));
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}${++sequence}`;
 

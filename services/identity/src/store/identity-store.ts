@@ -1,8 +1,9 @@
 import { AuthError } from "@auth/errors";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import type { CompanyPolicy } from "@auth/proto/identity";
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, or } from "drizzle-orm";
 import {
+  type ApiKeyRow,
   apiKeys,
   backupCodes,
   type CompanyRow,
@@ -53,6 +54,16 @@ export class IdentityStore {
     return row;
   }
 
+  /** Companies by code, after the given code. */
+  listCompanies(afterCode: string, limit: number): Promise<CompanyRow[]> {
+    return this.db
+      .select()
+      .from(companies)
+      .where(gt(companies.code, afterCode))
+      .orderBy(asc(companies.code))
+      .limit(limit);
+  }
+
   async findCompanyById(id: string): Promise<CompanyRow | undefined> {
     const [row] = await this.db.select().from(companies).where(eq(companies.id, id));
     return row;
@@ -66,13 +77,43 @@ export class IdentityStore {
     return row;
   }
 
-  async createApiKey(companyId: string, keyHash: string): Promise<string> {
+  async createApiKey(companyId: string, keyHash: string, label = ""): Promise<string> {
     const [row] = await insertUnique(
-      this.db.insert(apiKeys).values({ companyId, keyHash }).returning({ id: apiKeys.id }),
+      this.db.insert(apiKeys).values({ companyId, keyHash, label }).returning({ id: apiKeys.id }),
       "this API key",
     );
     if (!row) throw new Error("insert returned no API key");
     return row.id;
+  }
+
+  listApiKeys(companyId: string): Promise<ApiKeyRow[]> {
+    return this.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.companyId, companyId))
+      .orderBy(asc(apiKeys.createdAt));
+  }
+
+  async findApiKey(companyId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.companyId, companyId), eq(apiKeys.id, keyId)));
+    return row;
+  }
+
+  /** Ends a key at a time (now for a revocation, later for a rotation's overlap). */
+  async endApiKey(
+    companyId: string,
+    keyId: string,
+    change: { revokedAt?: Date; expiresAt?: Date },
+  ): Promise<boolean> {
+    const updated = await this.db
+      .update(apiKeys)
+      .set(change)
+      .where(and(eq(apiKeys.companyId, companyId), eq(apiKeys.id, keyId)))
+      .returning({ id: apiKeys.id });
+    return updated.length > 0;
   }
 
   /** The company of an unrevoked API key, found by the key's hash. */
@@ -81,7 +122,13 @@ export class IdentityStore {
       .select({ company: companies })
       .from(apiKeys)
       .innerJoin(companies, eq(apiKeys.companyId, companies.id))
-      .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+      .where(
+        and(
+          eq(apiKeys.keyHash, keyHash),
+          isNull(apiKeys.revokedAt),
+          or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, new Date())),
+        ),
+      );
     return row?.company;
   }
 
@@ -99,6 +146,32 @@ export class IdentityStore {
       .select()
       .from(users)
       .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+    return row;
+  }
+
+  /** A company's users by id, after the given id. */
+  listUsers(companyId: string, afterId: string | undefined, limit: number): Promise<UserRow[]> {
+    return this.db
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, companyId), afterId === undefined ? undefined : gt(users.id, afterId)))
+      .orderBy(asc(users.id))
+      .limit(limit);
+  }
+
+  async updateUser(
+    companyId: string,
+    userId: string,
+    changes: Partial<NewUser>,
+  ): Promise<UserRow | undefined> {
+    const [row] = await insertUnique(
+      this.db
+        .update(users)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
+        .returning(),
+      "a user with this login name, phone, e-mail or profile",
+    );
     return row;
   }
 

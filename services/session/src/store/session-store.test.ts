@@ -144,6 +144,37 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
   });
 
+  describe("lifetimes", () => {
+    it("take the company's lifetime when one is given", async () => {
+      const created = await sessions.create({ ...start, lifetimeSeconds: 60 });
+      expect(created.session.expiresAt - now).toBe(60_000);
+      const moved = await sessions.advance(
+        created.token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        {
+          lifetimeSeconds: 3_600,
+        },
+      );
+      expect(moved.session.expiresAt - now).toBe(3_600_000);
+    });
+  });
+
+  describe("listUser", () => {
+    it("lists the user's known sessions, oldest first, and not others'", async () => {
+      const first = await sessions.create(start);
+      now += 1;
+      const second = await sessions.create({ ...start, state: SessionState.CHECKOTP });
+      await sessions.create({ ...start, userId: "u2" });
+      const listed = await sessions.listUser("c1", "u1");
+      expect(listed.map((s) => s.sessionId)).toEqual([first.session.sessionId, second.session.sessionId]);
+      await sessions.revoke(first.token);
+      expect((await sessions.listUser("c1", "u1")).map((s) => s.sessionId)).toEqual([
+        second.session.sessionId,
+      ]);
+    });
+  });
+
   describe("revoke", () => {
     it("invalidates the token in any state", async () => {
       const { token } = await sessions.create(start);

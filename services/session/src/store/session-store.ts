@@ -35,12 +35,15 @@ export interface NewSession {
   loginId: string;
   profileMnemocode?: string;
   passwordChangeRequired: boolean;
+  /** The company's lifetime for the state; the service's default when absent. */
+  lifetimeSeconds?: number;
 }
 
 /** What a move to the next state may change besides the state. */
 export interface SessionChanges {
   profileMnemocode?: string;
   passwordChangeRequired?: boolean;
+  lifetimeSeconds?: number;
 }
 
 const sessionKey = (sessionId: string) => `session:${sessionId}`;
@@ -58,7 +61,10 @@ export class SessionStore {
     private readonly lifetimes: Lifetimes,
   ) {}
 
-  async create(session: NewSession): Promise<{ token: string; session: SessionRecord }> {
+  async create({
+    lifetimeSeconds,
+    ...session
+  }: NewSession): Promise<{ token: string; session: SessionRecord }> {
     const sessionId = newRecordId();
     const issued = issueToken(sessionId);
     const now = this.clock.now();
@@ -67,7 +73,7 @@ export class SessionStore {
       sessionId,
       tokenHash: issued.hash,
       createdAt: now,
-      expiresAt: now + this.lifetimes.of(session.state),
+      expiresAt: now + this.#lifetime(session.state, lifetimeSeconds),
     };
     await this.kv.set(sessionKey(sessionId), JSON.stringify(record), this.#keyLifetime(record));
     await this.kv.addToSet(userKey(record.companyId, record.userId), sessionId, this.#keyLifetime(record));
@@ -99,7 +105,7 @@ export class SessionStore {
       ...record,
       state: to,
       tokenHash: issued.hash,
-      expiresAt: now + this.lifetimes.of(to),
+      expiresAt: now + this.#lifetime(to, changes.lifetimeSeconds),
       profileMnemocode: changes.profileMnemocode ?? record.profileMnemocode,
       passwordChangeRequired: changes.passwordChangeRequired ?? record.passwordChangeRequired,
     };
@@ -134,6 +140,20 @@ export class SessionStore {
       await this.kv.removeFromSet(key, sessionId);
     }
     return revoked;
+  }
+
+  /** The user's sessions still known (active or expired), oldest first. */
+  async listUser(companyId: string, userId: string): Promise<SessionRecord[]> {
+    const sessionIds = await this.kv.setMembers(userKey(companyId, userId));
+    const raws = await Promise.all(sessionIds.map((sessionId) => this.kv.get(sessionKey(sessionId))));
+    return raws
+      .filter((raw): raw is string => raw !== null)
+      .map((raw) => JSON.parse(raw) as SessionRecord)
+      .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  #lifetime(state: SessionState, lifetimeSeconds: number | undefined): number {
+    return lifetimeSeconds ? lifetimeSeconds * 1000 : this.lifetimes.of(state);
   }
 
   async #find(token: string): Promise<{ raw: string; record: SessionRecord } | null> {

@@ -1,0 +1,160 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type RunningSuite, startSuite } from "@auth/suite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const entry = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+
+describe("authctl", () => {
+  let suite: RunningSuite;
+  let dataDir: string;
+  let code: string;
+
+  /** Runs authctl against the suite; resolves with its output, exit code and error output. */
+  async function authctl(args: string[], env: Record<string, string> = {}) {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [entry, ...args], {
+        env: {
+          PATH: process.env.PATH,
+          AUTH_IDENTITY_ADDR: suite.addresses.identity,
+          AUTH_SESSION_ADDR: suite.addresses.session,
+          AUTH_DISCLAIMER_ADDR: suite.addresses.disclaimer,
+          AUTH_ADMIN_TOKEN: suite.adminToken,
+          ...env,
+        },
+      });
+      return { stdout, stderr, exitCode: 0 };
+    } catch (error) {
+      const failed = error as { stdout: string; stderr: string; code: number };
+      return { stdout: failed.stdout, stderr: failed.stderr, exitCode: failed.code };
+    }
+  }
+  const json = async (args: string[]) => {
+    const result = await authctl(["--json", ...args]);
+    expect(result.stderr).toBe("");
+    return JSON.parse(result.stdout);
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "authctl-"));
+    suite = await startSuite({ dataDir, logLevel: "error" });
+    code = `cli${Date.now().toString(36)}`;
+  }, 120_000);
+  afterAll(async () => {
+    await suite?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("explains every command with --help", async () => {
+    for (const group of ["company", "apikey", "user", "backupcodes", "disclaimer", "oauth", "session"]) {
+      const { stdout, exitCode } = await authctl([group, "--help"]);
+      expect(exitCode, group).toBe(0);
+      expect(stdout).toMatch(/Commands:/);
+    }
+    expect((await authctl(["user", "create", "--help"])).stdout).toContain("--second-factor");
+  });
+
+  it("provisions a company, a key and a user that can then log in through the gateway", async () => {
+    const policyFile = join(dataDir, "policy.json");
+    writeFileSync(
+      policyFile,
+      JSON.stringify({ passwordRegex: "[0-9]", captcha: { provider: "CAPTCHA_PROVIDER_DEV" } }),
+    );
+    const company = await json(["company", "create", code, "--name", "CLI Co", "--policy-file", policyFile]);
+    expect(company).toMatchObject({
+      code,
+      name: "CLI Co",
+      policy: { passwordRegex: "[0-9]", captchaAfterFailures: 3 },
+    });
+    const { apiKey } = await json(["apikey", "create", code, "--label", "cli test"]);
+    const user = await json([
+      "user",
+      "create",
+      code,
+      "--role",
+      "customer",
+      "--profile",
+      "P-CLI",
+      "--login-name",
+      "cleo",
+      "--password",
+      "password-1",
+    ]);
+    expect(user).toMatchObject({ loginName: "cleo", status: "USER_STATUS_ACTIVE" });
+
+    const response = await fetch(`${suite.gatewayUrl}/${code}/v2/auth/checkcredentials`, {
+      method: "POST",
+      headers: { "x-api-key": apiKey, "content-type": "application/json" },
+      body: JSON.stringify({ login_id: "cleo", password: "password-1" }),
+    });
+    const body = (await response.json()) as { session_token: string; session_state: string };
+    expect(body.session_state).toBe("authorized");
+
+    const introspected = await json(["session", "introspect", body.session_token]);
+    expect(introspected).toMatchObject({
+      status: "TOKEN_STATUS_ACTIVE",
+      session: { profileMnemocode: "P-CLI" },
+    });
+    expect(await json(["session", "list", code, user.id])).toHaveLength(1);
+    expect(await json(["session", "revoke-user", code, user.id])).toEqual({ revoked: 1 });
+    expect((await json(["session", "introspect", body.session_token])).status).toBe("TOKEN_STATUS_INVALID");
+  });
+
+  it("manages keys, users, disclaimers and backup codes", async () => {
+    const [first] = await json(["apikey", "list", code]);
+    const rotated = await json(["apikey", "rotate", code, first.keyId, "--overlap-seconds", "0"]);
+    expect(rotated.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const user = await json(["user", "find", code, "cleo"]);
+    expect(await json(["user", "update", code, user.id, "--status", "closed"])).toMatchObject({
+      status: "USER_STATUS_CLOSED",
+    });
+    expect((await json(["backupcodes", "generate", code, user.id])).backupCodes).toHaveLength(10);
+    expect(await json(["backupcodes", "count", code, user.id])).toEqual({ remaining: 10 });
+    await json([
+      "disclaimer",
+      "create",
+      code,
+      "terms",
+      "--title",
+      "Terms",
+      "--link",
+      "https://example.com/t",
+    ]);
+    expect(
+      await json([
+        "disclaimer",
+        "publish",
+        code,
+        "terms",
+        "--title",
+        "Terms 2",
+        "--link",
+        "https://example.com/t2",
+      ]),
+    ).toMatchObject({
+      version: 2,
+    });
+    expect(await json(["disclaimer", "list", code])).toEqual([
+      expect.objectContaining({ code: "terms", version: 2, active: true }),
+    ]);
+  });
+
+  it("refuses to work without the admin token, with a clear line", async () => {
+    const result = await authctl(["company", "list"], { AUTH_ADMIN_TOKEN: "x".repeat(40) });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/^authctl: admin.unauthenticated: /);
+  });
+
+  it("names bad input and the field", async () => {
+    const result = await authctl(["user", "create", code, "--role", "r", "--profile", "P", "--phone", "12"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/request.validation.failed: .*phone/);
+    const unknown = await authctl(["user", "get", "no-such-company", "00000000-0000-4000-8000-000000000000"]);
+    expect(unknown.stderr).toMatch(/resource.notfound/);
+  });
+});

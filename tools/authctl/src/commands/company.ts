@@ -1,0 +1,73 @@
+import { Company, CompanyPolicy } from "@auth/proto/identity";
+import type { Command } from "commander";
+import { type Cli, readJsonFile } from "../context.js";
+
+const describe = (company: Company) =>
+  `${company.code}\t${company.name}\t${company.suspended ? "suspended" : "active"}\t${company.id}`;
+
+export function companyCommands(program: Command, cli: () => Cli): void {
+  const company = program.command("company").description("companies and their policies");
+
+  company
+    .command("create <code>")
+    .description("create a company; the policy file holds a CompanyPolicy as JSON (proto field names)")
+    .requiredOption("--name <name>", "display name")
+    .option("--policy-file <path>", "JSON file with the company's policy")
+    .action(async (code: string, options: { name: string; policyFile?: string }) => {
+      const policy = options.policyFile
+        ? CompanyPolicy.fromJSON(readJsonFile(options.policyFile))
+        : undefined;
+      const created = await cli().identity().createCompany({ code, name: options.name, policy });
+      cli().print(Company.toJSON(created.company as Company), describe(created.company as Company));
+    });
+
+  company
+    .command("get <code>")
+    .description("show a company and its policy")
+    .action(async (code: string) => {
+      const { company: found } = await cli().identity().getCompany({ code });
+      const json = Company.toJSON(found as Company);
+      cli().print(json, JSON.stringify(json, null, 2));
+    });
+
+  company
+    .command("list")
+    .description("list the companies")
+    .action(async () => {
+      const companies: Company[] = [];
+      let pageToken = "";
+      do {
+        const page = await cli().identity().listCompanies({ pageSize: 500, pageToken });
+        companies.push(...page.companies);
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      cli().print(
+        companies.map((c) => Company.toJSON(c)),
+        companies.map(describe).join("\n"),
+      );
+    });
+
+  company
+    .command("update <code>")
+    .description("rename, suspend, resume, or replace the policy of a company")
+    .option("--name <name>", "new display name")
+    .option("--suspend", "suspend: every login step answers auth.restricted")
+    .option("--resume", "resume after a suspension")
+    .option("--policy-file <path>", "JSON file with the whole new policy")
+    .action(
+      async (
+        code: string,
+        options: { name?: string; suspend?: boolean; resume?: boolean; policyFile?: string },
+      ) => {
+        const updated = await cli()
+          .identity()
+          .updateCompany({
+            companyId: await cli().companyId(code),
+            name: options.name,
+            suspended: options.suspend ? true : options.resume ? false : undefined,
+            policy: options.policyFile ? CompanyPolicy.fromJSON(readJsonFile(options.policyFile)) : undefined,
+          });
+        cli().print(Company.toJSON(updated.company as Company), describe(updated.company as Company));
+      },
+    );
+}

@@ -1,0 +1,52 @@
+import { Session, TokenStatus } from "@auth/proto/session";
+import type { Command } from "commander";
+import type { Cli } from "../context.js";
+
+const describe = (s: Session) => `${s.sessionId}\t${s.state}\texpires ${s.expiresAt?.toISOString()}`;
+
+export function sessionCommands(program: Command, cli: () => Cli): void {
+  const session = program.command("session").description("session tokens: introspect, revoke, list");
+
+  session
+    .command("introspect <token>")
+    .description("what a token is: active (with its session), expired or invalid")
+    .action(async (token: string) => {
+      const result = await cli().session().introspectSession({ sessionToken: token });
+      const json = { status: result.status, session: result.session && Session.toJSON(result.session) };
+      cli().print(
+        json,
+        result.status === TokenStatus.ACTIVE && result.session ? describe(result.session) : result.status,
+      );
+    });
+
+  session
+    .command("revoke <token>")
+    .description("invalidate one token")
+    .action(async (token: string) => {
+      const result = await cli().session().revokeSession({ sessionToken: token });
+      cli().print(result, result.revoked ? "revoked" : "no such token");
+    });
+
+  session
+    .command("revoke-user <company> <user-id>")
+    .description("invalidate every session of a user")
+    .action(async (company: string, userId: string) => {
+      const result = await cli()
+        .session()
+        .revokeUserSessions({ companyId: await cli().companyId(company), userId });
+      cli().print(result, `revoked ${result.revoked} sessions`);
+    });
+
+  session
+    .command("list <company> <user-id>")
+    .description("list a user's sessions (never the tokens)")
+    .action(async (company: string, userId: string) => {
+      const { sessions } = await cli()
+        .session()
+        .listUserSessions({ companyId: await cli().companyId(company), userId });
+      cli().print(
+        sessions.map((s) => Session.toJSON(s)),
+        sessions.map(describe).join("\n"),
+      );
+    });
+}

@@ -1,0 +1,173 @@
+import { AuthError } from "@auth/errors";
+import { User, UserStatus } from "@auth/proto/identity";
+import type { Command } from "commander";
+import type { Cli } from "../context.js";
+
+const statuses: Record<string, UserStatus> = {
+  active: UserStatus.ACTIVE,
+  restricted: UserStatus.RESTRICTED,
+  closed: UserStatus.CLOSED,
+  denied: UserStatus.DENIED,
+};
+
+function status(name: string | undefined): UserStatus | undefined {
+  if (name === undefined) return undefined;
+  const value = statuses[name];
+  if (value === undefined)
+    throw new AuthError("request.validation.failed", {
+      detail: `--status: one of ${Object.keys(statuses).join(", ")}`,
+    });
+  return value;
+}
+
+interface UserOptions {
+  role?: string;
+  profile?: string;
+  loginName?: string;
+  phone?: string;
+  email?: string;
+  password?: string;
+  status?: string;
+  secondFactor?: boolean;
+  mustChangePassword?: boolean;
+  question?: string;
+  answer?: string;
+}
+
+const describe = (user: User) =>
+  `${user.id}\t${user.loginName ?? user.email ?? user.phone ?? ""}\t${user.role}\t${Object.keys(statuses).find((k) => statuses[k] === user.status)}`;
+
+function withUserOptions(command: Command): Command {
+  return command
+    .option("--login-name <name>", "a separate login name")
+    .option("--phone <phone>", "primary phone (E.164, or national in the company's region)")
+    .option("--email <email>", "primary e-mail")
+    .option(
+      "--password <password>",
+      "a password (8 to 256 characters); AUTH_USER_PASSWORD keeps it out of the process list",
+    )
+    .option("--status <status>", "active, restricted, closed or denied")
+    .option("--second-factor", "require the SMS second factor")
+    .option("--must-change-password", "require a new password at the next login")
+    .option("--question <question>", "control question for recovery")
+    .option("--answer <answer>", "answer to the control question");
+}
+
+export function userCommands(program: Command, cli: () => Cli): void {
+  const user = program.command("user").description("users, their identifiers, password, status and role");
+
+  withUserOptions(user.command("create <company>").description("create a user"))
+    .requiredOption("--role <role>", "the user's role")
+    .requiredOption("--profile <mnemocode>", "profile_mnemocode")
+    .action(async (company: string, options: UserOptions) => {
+      const { user: created } = await cli()
+        .identity()
+        .createUser({
+          companyId: await cli().companyId(company),
+          role: options.role ?? "",
+          profileMnemocode: options.profile ?? "",
+          loginName: options.loginName,
+          phone: options.phone,
+          email: options.email,
+          password: options.password ?? process.env.AUTH_USER_PASSWORD,
+          status: status(options.status) ?? UserStatus.ACTIVE,
+          secondFactorRequired: options.secondFactor ?? false,
+          passwordChangeRequired: options.mustChangePassword ?? false,
+          controlQuestion: options.question,
+          controlAnswer: options.answer,
+        });
+      cli().print(User.toJSON(created as User), describe(created as User));
+    });
+
+  withUserOptions(
+    user
+      .command("update <company> <user-id>")
+      .description("change a user; an empty value removes an identifier"),
+  )
+    .option("--role <role>", "the user's role")
+    .option("--profile <mnemocode>", "profile_mnemocode")
+    .option("--no-second-factor", "stop requiring the SMS second factor")
+    .option("--no-must-change-password", "stop requiring a new password")
+    .action(async (company: string, userId: string, options: UserOptions) => {
+      const { user: updated } = await cli()
+        .identity()
+        .updateUser({
+          companyId: await cli().companyId(company),
+          userId,
+          role: options.role,
+          profileMnemocode: options.profile,
+          loginName: options.loginName,
+          phone: options.phone,
+          email: options.email,
+          password: options.password ?? process.env.AUTH_USER_PASSWORD,
+          status: status(options.status),
+          secondFactorRequired: options.secondFactor,
+          passwordChangeRequired: options.mustChangePassword,
+          controlQuestion: options.question,
+          controlAnswer: options.answer,
+        });
+      cli().print(User.toJSON(updated as User), describe(updated as User));
+    });
+
+  user
+    .command("get <company> <user-id>")
+    .description("show a user")
+    .action(async (company: string, userId: string) => {
+      const { user: found } = await cli()
+        .identity()
+        .getUser({ companyId: await cli().companyId(company), userId });
+      cli().print(User.toJSON(found as User), describe(found as User));
+    });
+
+  user
+    .command("find <company> <login-id>")
+    .description("find a user by login ID (e-mail, phone or login name)")
+    .action(async (company: string, loginId: string) => {
+      const found = await cli()
+        .identity()
+        .findUser({ companyId: await cli().companyId(company), loginId });
+      if (!found.user)
+        throw new AuthError("resource.notfound", {
+          detail: `no user with login ID ${found.normalizedLoginId}`,
+        });
+      cli().print(User.toJSON(found.user), describe(found.user));
+    });
+
+  user
+    .command("list <company>")
+    .description("list a company's users")
+    .action(async (company: string) => {
+      const companyId = await cli().companyId(company);
+      const users: User[] = [];
+      let pageToken = "";
+      do {
+        const page = await cli().identity().listUsers({ companyId, pageSize: 500, pageToken });
+        users.push(...page.users);
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      cli().print(
+        users.map((u) => User.toJSON(u)),
+        users.map(describe).join("\n"),
+      );
+    });
+
+  const backup = program.command("backupcodes").description("a user's backup codes");
+  backup
+    .command("generate <company> <user-id>")
+    .description("replace the user's backup codes with 10 new ones; they are shown once")
+    .action(async (company: string, userId: string) => {
+      const { backupCodes } = await cli()
+        .identity()
+        .generateBackupCodes({ companyId: await cli().companyId(company), userId });
+      cli().print({ backupCodes }, backupCodes.join("\n"));
+    });
+  backup
+    .command("count <company> <user-id>")
+    .description("how many unused backup codes the user has")
+    .action(async (company: string, userId: string) => {
+      const counted = await cli()
+        .identity()
+        .countBackupCodes({ companyId: await cli().companyId(company), userId });
+      cli().print(counted, String(counted.remaining));
+    });
+}
