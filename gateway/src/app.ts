@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import { metrics } from "@auth/telemetry";
 import express, { type Express } from "express";
 import helmet from "helmet";
 import type { BackendAddresses } from "./backends.js";
@@ -20,6 +21,19 @@ export function createApp(options: AppOptions): Express {
   app.set("etag", false);
   app.set("trust proxy", options.trustProxy);
   app.use(helmet());
+  app.use((_request, response, next) => {
+    const stopTimer = metrics.httpDuration.startTimer();
+    response.on("finish", () => {
+      const endpoint = response.locals.operation ?? "other";
+      stopTimer({ endpoint });
+      metrics.httpRequests.inc({
+        endpoint,
+        status: String(response.statusCode),
+        error_code: response.locals.errorCode ?? "",
+      });
+    });
+    next();
+  });
   app.use((_request, response, next) => {
     response.setHeader("Cache-Control", "no-store");
     next();

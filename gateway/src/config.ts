@@ -4,6 +4,8 @@ import { z } from "zod";
 export const configSchema = z.object({
   HOST: env.host("127.0.0.1"),
   PORT: env.port(8080),
+  /** Where GET /metrics answers (Prometheus); off when unset. */
+  METRICS_PORT: env.optionalPort(),
   IDENTITY_ADDR: env.address("127.0.0.1:50051"),
   SESSION_ADDR: env.address("127.0.0.1:50052"),
   OTP_ADDR: env.address("127.0.0.1:50053"),

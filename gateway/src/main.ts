@@ -1,4 +1,5 @@
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { serveMetrics } from "@auth/telemetry";
 import { createApp } from "./app.js";
 import { closeBackends, connectBackends } from "./backends.js";
 import { captchaCheck } from "./captcha/captcha.js";
@@ -38,7 +39,11 @@ server.headersTimeout = 10_000;
 server.requestTimeout = 15_000;
 server.keepAliveTimeout = 5_000;
 
+const metricsServer =
+  config.METRICS_PORT === undefined ? undefined : await serveMetrics(config.HOST, config.METRICS_PORT);
+
 stopOnSignals(logger, async () => {
+  metricsServer?.close();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();

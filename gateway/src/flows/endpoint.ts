@@ -20,6 +20,8 @@ export interface FlowContext<Body = unknown> {
   body: Body;
   /** The client's address as express reads it (honouring TRUST_PROXY). */
   clientAddress: string;
+  /** The trace id of the request (a random one when tracing is off), for security events. */
+  traceId: string;
   backends: Backends;
   captcha: CaptchaCheck;
   log: Logger;

@@ -1,5 +1,6 @@
 import { weakPasswordError } from "@auth/errors";
 import { z } from "zod";
+import { securityEvent } from "../security-events.js";
 import { forgetFailures } from "../steps/login-guard.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
@@ -20,6 +21,7 @@ export const setpassword = sessionEndpoint("setpassword", body, async (context) 
     newPassword: context.body.new_password,
   });
   if (problem) throw weakPasswordError(problem);
+  securityEvent(context, "password.changed", { userId: user.id });
 
   if (context.state === "setpassword") {
     const moved = await moveSession(context, "authorized", {
@@ -36,5 +38,7 @@ export const setpassword = sessionEndpoint("setpassword", body, async (context) 
   await context.backends.session.revokeUserSessions({ companyId: context.company.id, userId: user.id });
   // Whoever recovered access may log in at once, whatever failures the login ID had.
   await forgetFailures(context, context.session.loginId);
+  securityEvent(context, "session.revoked", { userId: user.id, allOfUser: true });
+  securityEvent(context, "recovery.finished", { userId: user.id });
   return {};
 });

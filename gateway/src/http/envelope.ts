@@ -7,6 +7,7 @@ export function sendSuccess(response: Response, fields: ResponseFields): void {
 }
 
 export function sendError(response: Response, error: AuthError): void {
+  response.locals.errorCode = error.code;
   if (error.retryAfterSeconds !== undefined)
     response.setHeader("Retry-After", String(error.retryAfterSeconds));
   response.status(error.httpStatus).json({ status: "error", error_code: error.code, ...error.fields });

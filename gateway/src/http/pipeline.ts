@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import type { Logger } from "@auth/runtime";
+import { activeTraceId } from "@auth/telemetry";
 import express, { type RequestHandler } from "express";
 import type { Backends } from "../backends.js";
 import type { CaptchaCheck } from "../captcha/captcha.js";
@@ -29,6 +31,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   const { backends, captcha, logger } = dependencies;
 
   const authenticate: RequestHandler = async (request, response, next) => {
+    response.locals.operation = endpoint.operation;
     const company = await authenticateCompany(request, backends);
     response.locals.company = company;
     if (endpoint.takesToken) {
@@ -43,6 +46,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       company: response.locals.company,
       body: validateBody(endpoint.body, parseJsonObject(request.body)),
       clientAddress: request.ip ?? "",
+      traceId: activeTraceId() ?? randomBytes(16).toString("hex"),
       backends,
       captcha,
       log: logger,

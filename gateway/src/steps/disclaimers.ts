@@ -1,6 +1,7 @@
 import { AuthError } from "@auth/errors";
 import type { Disclaimer } from "@auth/proto/disclaimer";
 import type { FlowContext } from "../flows/endpoint.js";
+import { securityEvent } from "../security-events.js";
 
 /** The disclaimer object of spec 2.3. */
 export interface DisclaimerObject {
@@ -52,4 +53,8 @@ export async function recordAcceptance(
   });
   // A disclaimer published between the check and the acceptance.
   if (missing.length > 0) throw disclaimerInvalid(await requiredDisclaimers(context, userId));
+  securityEvent(context, "disclaimer.accepted", {
+    userId,
+    codes: required.map((disclaimer) => disclaimer.code),
+  });
 }

@@ -1,5 +1,6 @@
 import { AuthError } from "@auth/errors";
 import type { FlowContext } from "../flows/endpoint.js";
+import { securityEvent } from "../security-events.js";
 
 /**
  * DESIGN.md's lock-out: while the company is suspended, or the login ID has had too many failed
@@ -24,6 +25,7 @@ export async function recordFailedSecret(context: FlowContext, loginId: string):
     loginId,
     windowSeconds: context.company.policy.failureWindowSeconds,
   });
+  securityEvent(context, "login.failed", { failures });
   return failures;
 }
 

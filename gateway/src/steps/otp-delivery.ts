@@ -3,6 +3,7 @@ import type { User } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
 import type { FlowContext, SessionFlowContext } from "../flows/endpoint.js";
 import type { StateName } from "../flows/states.js";
+import { securityEvent } from "../security-events.js";
 import { type MovedSession, type SessionChanges, startSession } from "./session-moves.js";
 
 /** Sends a new OTP to the user's primary phone; returns the masked phone for `user_phone`. */
@@ -23,6 +24,7 @@ export async function sendOtp(
     purpose,
     sms: context.company.policy.sms,
   });
+  securityEvent(context, "otp.sent", { userId: user.id, sessionId, purpose });
   return maskedPhone;
 }
 

@@ -3,6 +3,7 @@ import type { Session } from "@auth/proto/session";
 import type { FlowContext, SessionFlowContext } from "../flows/endpoint.js";
 import { type StateName, stateOfName } from "../flows/states.js";
 import { assertTransition } from "../flows/transitions.js";
+import { securityEvent } from "../security-events.js";
 
 export interface MovedSession {
   token: string;
@@ -39,6 +40,8 @@ export async function startSession(
     lifetimeSeconds: lifetimeSeconds(context, to),
   });
   if (!created.session) throw new Error("session service returned no session");
+  if (to === "authorized")
+    securityEvent(context, "login.succeeded", { userId: user.id, sessionId: created.session.sessionId });
   return { token: created.sessionToken, session: created.session };
 }
 
@@ -57,5 +60,11 @@ export async function moveSession(
     lifetimeSeconds: lifetimeSeconds(context, to),
   });
   if (!advanced.session) throw new Error("session service returned no session");
+  if (to === "authorized") {
+    securityEvent(context, "login.succeeded", {
+      userId: advanced.session.userId,
+      sessionId: advanced.session.sessionId,
+    });
+  }
   return { token: advanced.sessionToken, session: advanced.session };
 }

@@ -1,3 +1,4 @@
+import { metrics } from "@auth/telemetry";
 import { ChannelCredentials, Client, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { adminMetadata } from "./admin.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
@@ -46,8 +47,14 @@ export function createServiceClient<D extends ServiceDefinition>(
           callOptions.metadata ?? (options.adminToken ? adminMetadata(options.adminToken) : new Metadata()),
           { deadline: Date.now() + (callOptions.deadlineMs ?? options.deadlineMs) },
           (error: ServiceError | null, response?: unknown) => {
-            if (error) reject(fromServiceError(error));
-            else resolve(response);
+            if (error) {
+              const failure = fromServiceError(error);
+              metrics.grpcClientCalls.inc({ method: name, outcome: failure.code });
+              reject(failure);
+            } else {
+              metrics.grpcClientCalls.inc({ method: name, outcome: "ok" });
+              resolve(response);
+            }
           },
         );
       });

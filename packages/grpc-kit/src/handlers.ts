@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import { metrics } from "@auth/telemetry";
 import type {
   Metadata,
   ServerUnaryCall,
@@ -42,14 +43,24 @@ export function implement<D extends ServiceDefinition>(
     const adminToken = admin?.methods.includes(name) ? admin.token : undefined;
     implementation[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const context: CallContext = { metadata: call.metadata, peer: call.getPeer() };
+      const timer = metrics.grpcServerDuration.startTimer({ method: name });
       const run = async () => {
         if (adminToken !== undefined) assertAdmin(call.metadata, adminToken);
         return method(call.request as RequestOf<D[typeof name]>, context);
       };
       run().then(
-        (response) => callback(null, response),
+        (response) => {
+          timer();
+          metrics.grpcServerCalls.inc({ method: name, outcome: "ok" });
+          callback(null, response);
+        },
         (thrown: unknown) => {
+          timer();
           const error = thrown instanceof AuthError ? thrown : (translateError?.(thrown) ?? thrown);
+          metrics.grpcServerCalls.inc({
+            method: name,
+            outcome: error instanceof AuthError ? error.code : "internal.error",
+          });
           if (error instanceof AuthError && error.code !== "internal.error") {
             const level = error.code === "service.unavailable" ? "warn" : "debug";
             logger[level]({ method: path, code: error.code, detail: error.message }, "call refused");

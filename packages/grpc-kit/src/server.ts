@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { serveMetrics } from "@auth/telemetry";
 import { Server, ServerCredentials, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import { loadFileDescriptorSetFromBuffer } from "@grpc/proto-loader";
 import { ReflectionService } from "@grpc/reflection";
@@ -17,6 +18,8 @@ export interface HostedService {
 export interface GrpcServerOptions {
   host: string;
   port: number;
+  /** Where GET /metrics answers in the Prometheus format; no metrics server when absent. */
+  metricsPort?: number;
   services: HostedService[];
   logger: Logger;
 }
@@ -49,6 +52,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     );
   });
   options.logger.info({ host: options.host, port }, "gRPC server listening");
+  const metricsServer =
+    options.metricsPort === undefined ? undefined : await serveMetrics(options.host, options.metricsPort);
 
   return {
     port,
@@ -64,6 +69,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
           clearTimeout(timer);
           resolve();
         });
+        metricsServer?.close();
       }),
   };
 }

@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import { metrics } from "@auth/telemetry";
 import { type Cluster, Redis } from "ioredis";
 import type { Counter, KeyValueStore } from "./store.js";
 
@@ -75,6 +76,7 @@ export async function connectRedis(url: string, options: RedisConnectionOptions)
 
 function unavailable(error: unknown): never {
   if (error instanceof AuthError) throw error;
+  metrics.storeErrors.inc({ store: "redis" });
   throw new AuthError("service.unavailable", { detail: "redis command failed", cause: error });
 }
 

@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import { metrics } from "@auth/telemetry";
 
 // SQLSTATE classes and socket errors that mean "the database is not there right now".
 const unavailableCodes = new Set([
@@ -27,9 +28,9 @@ function isUnavailable(error: unknown): boolean {
 
 /** `service.unavailable` for an error that says the database cannot be reached. */
 export function translateDatabaseError(error: unknown): AuthError | undefined {
-  return isUnavailable(error)
-    ? new AuthError("service.unavailable", { detail: "database unavailable", cause: error })
-    : undefined;
+  if (!isUnavailable(error)) return undefined;
+  metrics.storeErrors.inc({ store: "postgres" });
+  return new AuthError("service.unavailable", { detail: "database unavailable", cause: error });
 }
 
 /** True for a unique-constraint violation (SQLSTATE 23505), also when Drizzle wraps it. */

@@ -63,6 +63,14 @@ export const env = {
         `expected a ${protocols.map((p) => `${p}//`).join(" or ")} URL`,
       ),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** A port for something optional: absent means off. */
+  optionalPort: () =>
+    z.coerce
+      .number({ error: "expected a number from 0 to 65535" })
+      .int("expected a number from 0 to 65535")
+      .min(0, "expected a number from 0 to 65535")
+      .max(65535, "expected a number from 0 to 65535")
+      .optional(),
   /** The deployment's credential for administrative gRPC calls. */
   adminToken: () =>
     z

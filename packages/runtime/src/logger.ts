@@ -1,3 +1,4 @@
+import { activeTraceId } from "@auth/telemetry";
 import { type Logger, pino } from "pino";
 
 export type { Logger };
@@ -37,5 +38,10 @@ export function createLogger(name: string, level: string): Logger {
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: redactedPaths, censor: "[redacted]" },
+    // Lines written while a traced request is under way carry its trace id.
+    mixin: () => {
+      const traceId = activeTraceId();
+      return traceId ? { traceId } : {};
+    },
   });
 }

@@ -1,3 +1,4 @@
+import { stopTracing } from "@auth/telemetry";
 import type { Logger } from "pino";
 
 /**
@@ -18,17 +19,19 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>, graceMs
       process.exit(1);
     }, graceMs);
     timer.unref();
-    stop().then(
-      () => {
-        logger.info("stopped");
-        logger.flush();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, "stop failed");
-        process.exit(1);
-      },
-    );
+    stop()
+      .then(stopTracing)
+      .then(
+        () => {
+          logger.info("stopped");
+          logger.flush();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, "stop failed");
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);

@@ -4,6 +4,8 @@ import { createInterface } from "node:readline";
 export interface ChildOptions {
   name: string;
   entry: string;
+  /** Modules node loads before the entry (`--import`). */
+  preload?: string[];
   env: NodeJS.ProcessEnv;
   /** Receives each line the process writes to stdout or stderr. */
   onLine: (name: string, line: string) => void;
@@ -27,7 +29,8 @@ export class Child {
   }
 
   start(): void {
-    const child = spawn(process.execPath, [this.options.entry], {
+    const preload = (this.options.preload ?? []).flatMap((module) => ["--import", module]);
+    const child = spawn(process.execPath, [...preload, this.options.entry], {
       env: this.options.env,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { checkHealth } from "@auth/grpc-kit";
 import { Child } from "./child.js";
 import { freePort } from "./ports.js";
@@ -23,6 +24,10 @@ export interface SuiteOptions {
   /** Fixed ports; free ones are taken for what is not given. */
   ports?: Partial<Record<ProcessName, number>>;
   logLevel?: string;
+  /** Serve Prometheus metrics from every process, each on a port of its own. */
+  metrics?: boolean;
+  /** Environment for every process (for example OTEL_* to export traces). */
+  commonEnv?: NodeJS.ProcessEnv;
   /** Extra environment per process. */
   env?: Partial<Record<ProcessName, NodeJS.ProcessEnv>>;
   onLine?: (name: ProcessName, line: string) => void;
@@ -36,6 +41,8 @@ export interface RunningSuite {
   smsOutboxFile: string;
   mailOutboxFile: string;
   adminToken: string;
+  /** GET URLs of each process's Prometheus metrics, when asked for. */
+  metricsUrls: Partial<Record<ProcessName, string>>;
   children: Record<ProcessName, Child>;
   /** Starts a process again (after kill or stop) and waits until it is ready. */
   restart(name: ProcessName): Promise<void>;
@@ -95,7 +102,15 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     LOG_LEVEL: options.logLevel ?? "info",
+    ...options.commonEnv,
   };
+  const metricsPorts: Partial<Record<ProcessName, number>> = {};
+  if (options.metrics) {
+    for (const name of [...serviceNames, "gateway"] as const) metricsPorts[name] = await freePort();
+  }
+  const metricsUrls = Object.fromEntries(
+    Object.entries(metricsPorts).map(([name, port]) => [name, `http://127.0.0.1:${port}/metrics`]),
+  ) as Partial<Record<ProcessName, string>>;
   const redis = (service: string) =>
     options.redisUrl
       ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: `${redisPrefix}auth:${service}:` }
@@ -142,7 +157,15 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     children[name] = new Child({
       name,
       entry: require.resolve(packageOf[name]),
-      env: { ...common, ...environments[name], ...options.env?.[name] },
+      // As in production: tracing is set up before the process's modules load (a no-op without OTEL_*).
+      preload: [pathToFileURL(require.resolve("@auth/telemetry/register")).href],
+      env: {
+        ...common,
+        ...environments[name],
+        OTEL_SERVICE_NAME: name,
+        ...(metricsPorts[name] === undefined ? {} : { METRICS_PORT: String(metricsPorts[name]) }),
+        ...options.env?.[name],
+      },
       onLine: (_, line) => {
         const tail = tails.get(name) ?? [];
         tail.push(line);
@@ -187,6 +210,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     smsOutboxFile,
     mailOutboxFile,
     adminToken,
+    metricsUrls,
     children,
     restart: async (name) => {
       await children[name].stop();

@@ -21,6 +21,7 @@ logger.info({ store: database.kind }, "database open and migrated");
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
+  metricsPort: config.METRICS_PORT,
   logger,
   services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN, logger)],
 });

@@ -6,6 +6,8 @@ export const configSchema = z
   .object({
     GRPC_HOST: env.host("127.0.0.1"),
     GRPC_PORT: env.port(50051),
+    /** Where GET /metrics answers (Prometheus); off when unset. */
+    METRICS_PORT: env.optionalPort(),
     /** The identity service's own PostgreSQL database; without it, PGlite under DATA_DIR. */
     DATABASE_URL: env.url(["postgres:", "postgresql:"]).optional(),
     DATA_DIR: z.string().min(1).default(".data/identity"),

@@ -48,6 +48,7 @@ const oauth = new OAuthExchange({
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
+  metricsPort: config.METRICS_PORT,
   logger,
   services: [
     identityService(

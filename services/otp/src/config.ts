@@ -6,6 +6,8 @@ export const configSchema = z
   .object({
     GRPC_HOST: env.host("127.0.0.1"),
     GRPC_PORT: env.port(50053),
+    /** Where GET /metrics answers (Prometheus); off when unset. */
+    METRICS_PORT: env.optionalPort(),
     /** Without it, OTPs live in the process (the embedded default). */
     REDIS_URL: env.url(["redis:", "rediss:"]).optional(),
     REDIS_KEY_PREFIX: z.string().default("auth:otp:"),

@@ -38,6 +38,7 @@ const otps = new Otps(new OtpStore(kv), new OtpHasher(secret), rules);
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
+  metricsPort: config.METRICS_PORT,
   logger,
   services: [otpService(otps, rules, { fallback, http }, logger)],
 });

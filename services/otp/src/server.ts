@@ -1,6 +1,7 @@
 import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
 import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
 import type { Logger } from "@auth/runtime";
+import { metrics } from "@auth/telemetry";
 import { z } from "zod";
 import { maskPhone } from "./mask-phone.js";
 import { otpMessage } from "./messages.js";
@@ -34,6 +35,7 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
         text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), request.sms),
         sender: senderFor(request.sms, delivery.fallback, delivery.http),
       });
+      metrics.otpsSent.inc({ purpose: input.purpose === OtpPurpose.RECOVERY ? "recovery" : "login" });
       logger.info({ companyId: input.companyId, userId: input.userId, purpose: input.purpose }, "otp sent");
       return { maskedPhone: maskPhone(input.phone) };
     },

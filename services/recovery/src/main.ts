@@ -23,6 +23,7 @@ logger.info(
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
+  metricsPort: config.METRICS_PORT,
   logger,
   services: [
     recoveryService(

@@ -1,6 +1,7 @@
 import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
 import { RecoveryServiceService } from "@auth/proto/recovery";
 import type { Logger } from "@auth/runtime";
+import { metrics } from "@auth/telemetry";
 import { z } from "zod";
 import { linkLifetimeMs, recoveryLink, recoveryMail } from "./links.js";
 import type { MailSender } from "./mail/sender.js";
@@ -53,6 +54,7 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
       } else {
         await delivery.fallback.send(message);
       }
+      metrics.emailsSent.inc();
       logger.info({ companyId: input.companyId, userId: input.userId }, "recovery link sent");
       return {};
     },

@@ -21,6 +21,7 @@ const sessions = new SessionStore(kv, systemClock, {
 const server = await startGrpcServer({
   host: config.GRPC_HOST,
   port: config.GRPC_PORT,
+  metricsPort: config.METRICS_PORT,
   logger,
   services: [sessionService(sessions, new LoginFailures(kv), config.ADMIN_TOKEN, logger)],
 });

@@ -1,18 +1,32 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { deleteKeys } from "@auth/kv/testing";
+import { createTestDatabase } from "@auth/pg/testing";
 import { type RunningSuite, type SuiteOptions, startSuite } from "@auth/suite";
+import { suiteOptionsFromEnvironment } from "./stores.js";
 
-/** A suite of a test file's own (for settings the shared one must not have), on embedded stores. */
+export interface OwnSuiteOptions extends Omit<SuiteOptions, "dataDir"> {
+  /** Also on real PostgreSQL and Redis when TEST_DATABASE_URL and TEST_REDIS_URL are set. */
+  realStores?: boolean;
+}
+
+/** A suite of a test file's own (for settings the shared one must not have); embedded stores unless asked. */
 export async function startOwnSuite(
   env: SuiteOptions["env"],
-): Promise<{ suite: RunningSuite; stop(): Promise<void> }> {
+  options: OwnSuiteOptions = {},
+): Promise<{ suite: RunningSuite; realStores: boolean; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "auth-e2e-own-"));
-  const suite = await startSuite({ dataDir, logLevel: "error", env });
+  const stores = options.realStores
+    ? await suiteOptionsFromEnvironment(createTestDatabase, deleteKeys)
+    : { options: {}, cleanUp: async () => {} };
+  const suite = await startSuite({ dataDir, logLevel: "error", ...options, ...stores.options, env });
   return {
     suite,
+    realStores: stores.options.databaseUrls !== undefined && stores.options.redisUrl !== undefined,
     stop: async () => {
       await suite.stop();
+      await stores.cleanUp();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { z } from "zod";
+import { securityEvent } from "../../security-events.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { moveSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
@@ -27,6 +28,11 @@ export const checkquestion = sessionEndpoint(
       });
       if (wrongAnswers >= wrongAnswersAllowed) {
         await context.backends.session.revokeSession({ sessionToken: context.token });
+        securityEvent(context, "session.revoked", {
+          userId: user.id,
+          sessionId: context.session.sessionId,
+          wrongAnswers,
+        });
       }
       throw new AuthError("auth.controlanswer.invalid");
     }

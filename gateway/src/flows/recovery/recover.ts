@@ -1,6 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
+import { securityEvent } from "../../security-events.js";
 import { maskEmail } from "../../steps/mask-email.js";
 import { startSessionWithOtp } from "../../steps/otp-delivery.js";
 import { chooseRecoveryMethod } from "../../steps/recovery-methods.js";
@@ -30,8 +31,10 @@ export const recover = openEndpoint("recovery/recover", body, async (context) =>
   });
   if (!user) throw new AuthError("auth.loginid.notfound");
   assertUserMayLogIn(user);
+  const method = chooseRecoveryMethod(context.company, user, context.body.method);
+  securityEvent(context, "recovery.started", { userId: user.id, method });
 
-  switch (chooseRecoveryMethod(context.company, user, context.body.method)) {
+  switch (method) {
     case "PHONE": {
       const started = await startSessionWithOtp(
         context,

@@ -1,0 +1,76 @@
+import { createServer, type Server } from "node:http";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+/** Every metric of the suite, in one registry per process, in the Prometheus format. */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: "auth_" });
+
+const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export const metrics = {
+  httpRequests: new Counter({
+    name: "auth_http_requests_total",
+    help: "Gateway requests by endpoint, HTTP status and error code",
+    labelNames: ["endpoint", "status", "error_code"] as const,
+    registers: [registry],
+  }),
+  httpDuration: new Histogram({
+    name: "auth_http_request_duration_seconds",
+    help: "Gateway request latency by endpoint",
+    labelNames: ["endpoint"] as const,
+    buckets: latencyBuckets,
+    registers: [registry],
+  }),
+  grpcServerCalls: new Counter({
+    name: "auth_grpc_server_calls_total",
+    help: "gRPC calls served, by method and outcome (ok or error code)",
+    labelNames: ["method", "outcome"] as const,
+    registers: [registry],
+  }),
+  grpcServerDuration: new Histogram({
+    name: "auth_grpc_server_duration_seconds",
+    help: "gRPC call latency by method",
+    labelNames: ["method"] as const,
+    buckets: latencyBuckets,
+    registers: [registry],
+  }),
+  grpcClientCalls: new Counter({
+    name: "auth_grpc_client_calls_total",
+    help: "gRPC calls made, by method and outcome (ok or error code)",
+    labelNames: ["method", "outcome"] as const,
+    registers: [registry],
+  }),
+  otpsSent: new Counter({
+    name: "auth_otps_sent_total",
+    help: "One-time passwords sent by SMS, by purpose",
+    labelNames: ["purpose"] as const,
+    registers: [registry],
+  }),
+  emailsSent: new Counter({
+    name: "auth_emails_sent_total",
+    help: "Recovery e-mails sent",
+    registers: [registry],
+  }),
+  storeErrors: new Counter({
+    name: "auth_store_errors_total",
+    help: "Store operations that failed because the store could not be reached, by store",
+    labelNames: ["store"] as const,
+    registers: [registry],
+  }),
+};
+
+/** Serves GET /metrics on its own port (for the services, whose main port speaks gRPC). */
+export async function serveMetrics(host: string, port: number): Promise<Server> {
+  const server = createServer(async (request, response) => {
+    if (request.method !== "GET" || request.url !== "/metrics") {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { "content-type": registry.contentType }).end(await registry.metrics());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  return server;
+}

@@ -1,0 +1,208 @@
+import type { RunningSuite } from "@auth/suite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "./support/api.js";
+import {
+  createCompany,
+  createDisclaimer,
+  createUser,
+  generateBackupCodes,
+  operatorOf,
+  type TestCompany,
+} from "./support/fixtures.js";
+import { OtlpReceiver, type ReceivedSpan } from "./support/otlp-receiver.js";
+import { lastOtp } from "./support/outbox.js";
+import { startOwnSuite } from "./support/own-suite.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const serverKind = 2;
+
+/**
+ * The suite with tracing exported to a receiver on loopback, Prometheus metrics from every
+ * process, and every log line kept. On real PostgreSQL and Redis (as in CI) the traces also hold
+ * the store spans.
+ */
+describe("observability", () => {
+  let own: Awaited<ReturnType<typeof startOwnSuite>>;
+  let suite: RunningSuite;
+  let receiver: OtlpReceiver;
+  let company: TestCompany;
+  const logs: Array<{ process: string; line: string }> = [];
+  const post = (operation: string, body?: Record<string, unknown>, token?: string) =>
+    call(company.code, operation, { apiKey: company.apiKey, gatewayUrl: suite.gatewayUrl, body, token });
+
+  beforeAll(async () => {
+    receiver = await OtlpReceiver.start();
+    own = await startOwnSuite(
+      { otp: { OTP_RESEND_COOLDOWN_SECONDS: "1" } },
+      {
+        realStores: true,
+        metrics: true,
+        logLevel: "info",
+        commonEnv: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+          OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+          OTEL_BSP_SCHEDULE_DELAY: "100",
+          OTEL_METRICS_EXPORTER: "none",
+          OTEL_LOGS_EXPORTER: "none",
+        },
+        onLine: (process, line) => logs.push({ process, line }),
+      },
+    );
+    suite = own.suite;
+    company = await createCompany({}, operatorOf(suite));
+  });
+  afterAll(async () => {
+    await own?.stop();
+    await receiver?.stop();
+  });
+
+  /** The spans of the trace that the gateway's request for an operation started. */
+  async function traceOf(operation: string): Promise<ReceivedSpan[]> {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const root = receiver.spans.find(
+        (span) =>
+          span.service === "gateway" && span.kind === serverKind && span.name.endsWith(`/${operation}`),
+      );
+      if (root) {
+        await sleep(500);
+        return receiver.spans.filter((span) => span.traceId === root.traceId);
+      }
+      await sleep(100);
+    }
+    throw new Error(
+      `no trace of ${operation}; spans: ${receiver.spans.map((s) => `${s.service}:${s.name}`).join(", ")}`,
+    );
+  }
+
+  it("makes one login request one trace across the gateway, the services it called and their stores", async () => {
+    const user = await createUser(company);
+    const response = await post("login", { login_id: user.loginName });
+    expect(response.body.session_state).toBe("checkpassword");
+    const spans = await traceOf("login");
+    const services = new Set(spans.map((span) => span.service));
+    expect([...services].sort()).toEqual(
+      expect.arrayContaining(["disclaimer", "gateway", "identity", "session"]),
+    );
+    for (const service of ["identity", "session", "disclaimer"]) {
+      const served = spans.filter((span) => span.service === service && span.kind === serverKind);
+      expect(served.length, `${service} gRPC server spans`).toBeGreaterThan(0);
+      // Each service span hangs off a span of the same trace: the context came through gRPC metadata.
+      for (const span of served)
+        expect(spans.some((parent) => parent.spanId === span.parentSpanId)).toBe(true);
+    }
+    if (own.realStores) {
+      const store = (span: ReceivedSpan) => span.attributes["db.system.name"] ?? span.attributes["db.system"];
+      expect(spans.some((span) => span.service === "identity" && store(span) === "postgresql")).toBe(true);
+      expect(spans.some((span) => span.service === "disclaimer" && store(span) === "postgresql")).toBe(true);
+      expect(spans.some((span) => span.service === "session" && store(span) === "redis")).toBe(true);
+    }
+  });
+
+  it("writes security events as JSON log lines with the trace id", async () => {
+    const user = await createUser(company);
+    const login = await post("login", { login_id: user.loginName });
+    await post("checkpassword", { password: user.password }, String(login.body.session_token));
+    const spans = await traceOf("checkpassword");
+    const events = logs
+      .filter(
+        (entry) => entry.process === "gateway" && entry.line.includes('"securityEvent":"login.succeeded"'),
+      )
+      .map((entry) => JSON.parse(entry.line) as { traceId: string; userId: string });
+    const event = events.find((e) => e.userId === user.id);
+    expect(event?.traceId).toBe(spans[0]?.traceId);
+  });
+
+  it("serves Prometheus metrics from every process", async () => {
+    for (const [process, url] of Object.entries(suite.metricsUrls)) {
+      const response = await fetch(url);
+      expect(response.headers.get("content-type"), process).toMatch(/^text\/plain/);
+      const text = await response.text();
+      expect(text, process).toContain("auth_process_resident_memory_bytes");
+      if (process !== "gateway" && process !== "recovery" && process !== "otp") {
+        expect(text, process).toMatch(/auth_grpc_server_calls_total\{method="\w+",outcome="ok"\} \d+/);
+      }
+    }
+    const gateway = await (await fetch(suite.metricsUrls.gateway ?? "")).text();
+    expect(gateway).toMatch(/auth_http_requests_total\{endpoint="login",status="200",error_code=""\} \d+/);
+    expect(gateway).toMatch(/auth_http_request_duration_seconds_bucket\{le="0.5",endpoint="login"\} \d+/);
+    expect(gateway).toMatch(/auth_grpc_client_calls_total\{method="findUser",outcome="ok"\} \d+/);
+    await post("login", { login_id: "nobody" });
+    const after = await (await fetch(suite.metricsUrls.gateway ?? "")).text();
+    expect(after).toMatch(
+      /auth_http_requests_total\{endpoint="login",status="404",error_code="auth.loginid.notfound"\} 1/,
+    );
+  });
+
+  it("counts the OTPs the otp service sends", async () => {
+    const user = await createUser(company, { password: null });
+    await post("login", { login_id: user.loginName });
+    const otp = await (await fetch(suite.metricsUrls.otp ?? "")).text();
+    expect(otp).toMatch(/auth_otps_sent_total\{purpose="login"\} [1-9]/);
+  });
+
+  it("never puts a password, OTP, answer, backup code, token or API key in a log line or a span", async () => {
+    const withTerms = await createCompany(
+      { recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example.com/r" } },
+      operatorOf(suite),
+    );
+    await createDisclaimer(withTerms, "terms");
+    const secrets: string[] = [withTerms.apiKey];
+    const target = { apiKey: withTerms.apiKey, gatewayUrl: suite.gatewayUrl };
+    const send = async (operation: string, body?: Record<string, unknown>, token?: string) => {
+      const response = await call(withTerms.code, operation, { ...target, body, token });
+      if (typeof response.body.session_token === "string") secrets.push(response.body.session_token);
+      return response;
+    };
+    const password = "Known-Secret-Password-1";
+    const answer = "Known Secret Answer";
+    const user = await createUser(withTerms, {
+      password,
+      secondFactorRequired: true,
+      controlQuestion: "Q?",
+      controlAnswer: answer,
+    });
+    const [backupCode = ""] = await generateBackupCodes(withTerms, user);
+    secrets.push(password, answer, backupCode);
+
+    const login = await send("login", { login_id: user.loginName });
+    await send("checkpassword", { password: "Wrong-Known-Secret-9" }, String(login.body.session_token));
+    secrets.push("Wrong-Known-Secret-9");
+    const step = await send(
+      "checkpassword",
+      { password, accept_disclaimers: ["terms"] },
+      String(login.body.session_token),
+    );
+    const otp = lastOtp(withTerms.id, user.phone, suite.smsOutboxFile);
+    secrets.push(otp);
+    await send("checkotp", { otp }, String(step.body.session_token));
+    const again = await send("checkcredentials", { login_id: user.loginName, password });
+    await send("checkotp", { backup_code: backupCode }, String(again.body.session_token));
+    const recovery = await send("recovery/recover", {
+      login_id: user.email,
+      captcha_response: "dev-captcha-pass",
+      method: "QUESTION",
+    });
+    const answered = await send(
+      "recovery/checkquestion",
+      { control_answer: answer },
+      String(recovery.body.session_token),
+    );
+    const newPassword = "Known-New-Password-2";
+    secrets.push(newPassword);
+    await send("setpassword", { new_password: newPassword }, String(answered.body.session_token));
+    await sleep(1_500);
+
+    // The dev outbox stands in for the SMS and e-mail providers: its lines carry codes by design.
+    const logText = logs
+      .filter((entry) => !entry.line.startsWith("[dev "))
+      .map((entry) => entry.line)
+      .join("\n");
+    const spanText = receiver.bodies.join("\n");
+    expect(logText.length).toBeGreaterThan(0);
+    expect(spanText.length).toBeGreaterThan(0);
+    for (const secret of secrets) {
+      expect(logText.includes(secret), `a log line holds ${secret}`).toBe(false);
+      expect(spanText.includes(secret), `a span holds ${secret}`).toBe(false);
+    }
+  });
+});
