@@ -34,6 +34,8 @@ export function createServiceClient<D extends ServiceDefinition>(
     // A restarted service is found again within a second, however long it was away.
     "grpc.initial_reconnect_backoff_ms": 200,
     "grpc.max_reconnect_backoff_ms": 1_000,
+    // A target naming several replicas (dns:/// of a headless service, ipv4:a,b) spreads the calls over them.
+    "grpc.service_config": JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
   });
   const methods: Record<string, unknown> = { close: () => client.close() };
   for (const [name, method] of Object.entries(definition)) {

@@ -1,12 +1,13 @@
 import { MemoryKeyValueStore } from "./memory.js";
 import { connectRedis, RedisKeyValueStore } from "./redis.js";
 import type { KeyValueStore } from "./store.js";
+import type { RedisTarget } from "./target.js";
 
-/** Redis when a URL is configured, else the in-process store of the embedded default. */
+/** Redis when one is configured, else the in-process store of the embedded default. */
 export async function openKeyValueStore(
-  redisUrl: string | undefined,
+  target: RedisTarget | undefined,
   keyPrefix: string,
 ): Promise<KeyValueStore> {
-  if (!redisUrl) return new MemoryKeyValueStore();
-  return new RedisKeyValueStore(await connectRedis(redisUrl, { keyPrefix }));
+  if (!target) return new MemoryKeyValueStore();
+  return new RedisKeyValueStore(await connectRedis(target, { keyPrefix }));
 }

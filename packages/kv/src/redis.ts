@@ -1,7 +1,8 @@
 import { AuthError } from "@auth/errors";
 import { metrics } from "@auth/telemetry";
-import { type Cluster, Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import type { Counter, KeyValueStore } from "./store.js";
+import type { RedisTarget } from "./target.js";
 
 const scripts = {
   kvCompareAndSet: {
@@ -56,22 +57,43 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
 }
 
-/** Connects to Redis; fails when it cannot be reached. */
-export async function connectRedis(url: string, options: RedisConnectionOptions): Promise<Redis> {
-  const redis = new Redis(url, {
-    keyPrefix: options.keyPrefix,
+/** Connects to a standalone Redis, a Redis Cluster or a Sentinel-watched master; fails when none answers. */
+export async function connectRedis(
+  target: RedisTarget,
+  options: RedisConnectionOptions,
+): Promise<Redis | Cluster> {
+  const common = {
     lazyConnect: true,
     // Fail fast while Redis is away instead of queueing: the caller answers service.unavailable.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: options.commandTimeoutMs ?? 1_000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
-  redis.on("error", () => {
+  };
+  const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2_000);
+  const client =
+    target.kind === "cluster"
+      ? new Cluster(target.nodes, {
+          keyPrefix: options.keyPrefix,
+          lazyConnect: true,
+          enableOfflineQueue: false,
+          clusterRetryStrategy: retryStrategy,
+          redisOptions: { ...common, password: target.password },
+        })
+      : target.kind === "sentinel"
+        ? new Redis({
+            ...common,
+            keyPrefix: options.keyPrefix,
+            sentinels: target.sentinels,
+            name: target.name,
+            password: target.password,
+            retryStrategy,
+          })
+        : new Redis(target.url, { ...common, keyPrefix: options.keyPrefix, retryStrategy });
+  client.on("error", () => {
     // Connection errors are retried by ioredis and surface on the commands that fail meanwhile.
   });
-  await redis.connect();
-  return redis;
+  await client.connect();
+  return client;
 }
 
 function unavailable(error: unknown): never {

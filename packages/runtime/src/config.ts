@@ -79,6 +79,9 @@ export const env = {
   address: (fallback: string) =>
     z
       .string()
-      .regex(/^[^\s:]+:\d{1,5}$/, "expected host:port")
+      .regex(
+        /^([^\s:]+:\d{1,5}|(dns|ipv4|ipv6|unix):\S+)$/,
+        "expected host:port or a gRPC target (dns:///host:port, ipv4:a:p,b:p)",
+      )
       .default(fallback),
 };

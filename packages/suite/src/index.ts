@@ -1,7 +1,7 @@
 export { Child } from "./child.js";
-export { freePort } from "./ports.js";
 export {
   type ProcessName,
+  type Replica,
   type RunningSuite,
   type ServiceName,
   type SuiteOptions,

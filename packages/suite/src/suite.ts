@@ -3,8 +3,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { checkHealth } from "@auth/grpc-kit";
+import { freePort } from "@auth/runtime";
 import { Child } from "./child.js";
-import { freePort } from "./ports.js";
 
 export const serviceNames = ["identity", "session", "otp", "recovery", "disclaimer"] as const;
 export type ServiceName = (typeof serviceNames)[number];
@@ -21,8 +21,13 @@ export interface SuiteOptions {
   adminToken?: string;
   /** Put before each service's own key prefix, so that several suites can share one Redis. */
   redisKeyPrefix?: string;
-  /** Fixed ports; free ones are taken for what is not given. */
+  /** Fixed ports (of the first replica); free ones are taken for what is not given. */
   ports?: Partial<Record<ProcessName, number>>;
+  /**
+   * Processes of each kind, working together on shared stores (real PostgreSQL and Redis only):
+   * the gateway calls every replica of a service through one round-robin gRPC target.
+   */
+  replicas?: number;
   logLevel?: string;
   /** Serve Prometheus metrics from every process, each on a port of its own. */
   metrics?: boolean;
@@ -35,15 +40,25 @@ export interface SuiteOptions {
   startTimeoutMs?: number;
 }
 
+export interface Replica {
+  child: Child;
+  /** The gateway's URL, for gateway replicas. */
+  url?: string;
+  metricsUrl?: string;
+}
+
 export interface RunningSuite {
   gatewayUrl: string;
   addresses: Record<ServiceName, string>;
   smsOutboxFile: string;
   mailOutboxFile: string;
   adminToken: string;
-  /** GET URLs of each process's Prometheus metrics, when asked for. */
+  /** GET URLs of each process's Prometheus metrics (the first replica's), when asked for. */
   metricsUrls: Partial<Record<ProcessName, string>>;
+  /** The first replica of each process. */
   children: Record<ProcessName, Child>;
+  /** Every replica of each process, with its gateway URL or metrics URL where it has one. */
+  replicas: Record<ProcessName, Replica[]>;
   /** Starts a process again (after kill or stop) and waits until it is ready. */
   restart(name: ProcessName): Promise<void>;
   stop(): Promise<void>;
@@ -87,13 +102,30 @@ async function gatewayAnswers(url: string): Promise<boolean> {
 
 /** Starts the five services and then the gateway, each its own node process, and waits until all are ready. */
 export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
-  const ports = {} as Record<ProcessName, number>;
-  for (const name of [...serviceNames, "gateway"] as const)
-    ports[name] = options.ports?.[name] ?? (await freePort());
+  const replicaCount = options.replicas ?? 1;
+  if (replicaCount > 1 && !(options.databaseUrls && options.redisUrl)) {
+    throw new Error("replicas share their stores: they need real PostgreSQL and Redis");
+  }
+  const processNames = [...serviceNames, "gateway"] as const;
+  const ports = {} as Record<ProcessName, number[]>;
+  const metricsPorts = {} as Record<ProcessName, Array<number | undefined>>;
+  for (const name of processNames) {
+    ports[name] = [];
+    metricsPorts[name] = [];
+    for (let replica = 0; replica < replicaCount; replica += 1) {
+      ports[name].push((replica === 0 ? options.ports?.[name] : undefined) ?? (await freePort()));
+      metricsPorts[name].push(options.metrics ? await freePort() : undefined);
+    }
+  }
+  // One target for all replicas of a service; the gateway's channel balances calls round-robin over them.
   const addresses = Object.fromEntries(
-    serviceNames.map((name) => [name, `127.0.0.1:${ports[name]}`]),
+    serviceNames.map((name) => [
+      name,
+      replicaCount === 1
+        ? `127.0.0.1:${ports[name][0]}`
+        : `ipv4:${ports[name].map((port) => `127.0.0.1:${port}`).join(",")}`,
+    ]),
   ) as Record<ServiceName, string>;
-  const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
   const smsOutboxFile = join(options.dataDir, "sms-outbox.jsonl");
   const mailOutboxFile = join(options.dataDir, "mail-outbox.jsonl");
   const redisPrefix = options.redisKeyPrefix ?? "";
@@ -104,21 +136,14 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     LOG_LEVEL: options.logLevel ?? "info",
     ...options.commonEnv,
   };
-  const metricsPorts: Partial<Record<ProcessName, number>> = {};
-  if (options.metrics) {
-    for (const name of [...serviceNames, "gateway"] as const) metricsPorts[name] = await freePort();
-  }
-  const metricsUrls = Object.fromEntries(
-    Object.entries(metricsPorts).map(([name, port]) => [name, `http://127.0.0.1:${port}/metrics`]),
-  ) as Partial<Record<ProcessName, string>>;
   const redis = (service: string) =>
     options.redisUrl
       ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: `${redisPrefix}auth:${service}:` }
       : {};
 
+  // What the replicas of a process share: the same stores and the same secrets.
   const environments: Record<ProcessName, NodeJS.ProcessEnv> = {
     identity: {
-      GRPC_PORT: String(ports.identity),
       ADMIN_TOKEN: adminToken,
       DATA_DIR: join(options.dataDir, "identity"),
       ...(options.databaseUrls
@@ -126,21 +151,18 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
         : {}),
     },
     disclaimer: {
-      GRPC_PORT: String(ports.disclaimer),
       ADMIN_TOKEN: adminToken,
       DATA_DIR: join(options.dataDir, "disclaimer"),
       ...(options.databaseUrls ? { DATABASE_URL: options.databaseUrls.disclaimer } : {}),
     },
-    session: { GRPC_PORT: String(ports.session), ADMIN_TOKEN: adminToken, ...redis("session") },
+    session: { ADMIN_TOKEN: adminToken, ...redis("session") },
     otp: {
-      GRPC_PORT: String(ports.otp),
       SMS_OUTBOX_FILE: smsOutboxFile,
       ...redis("otp"),
       ...(options.redisUrl ? { OTP_HASH_SECRET: randomBytes(32).toString("base64url") } : {}),
     },
-    recovery: { GRPC_PORT: String(ports.recovery), MAIL_OUTBOX_FILE: mailOutboxFile, ...redis("recovery") },
+    recovery: { MAIL_OUTBOX_FILE: mailOutboxFile, ...redis("recovery") },
     gateway: {
-      PORT: String(ports.gateway),
       IDENTITY_ADDR: addresses.identity,
       SESSION_ADDR: addresses.session,
       OTP_ADDR: addresses.otp,
@@ -152,69 +174,89 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   };
 
   const tails = new Map<ProcessName, string[]>();
-  const children = {} as Record<ProcessName, Child>;
-  for (const name of Object.keys(packageOf) as ProcessName[]) {
-    children[name] = new Child({
-      name,
-      entry: require.resolve(packageOf[name]),
-      // As in production: tracing is set up before the process's modules load (a no-op without OTEL_*).
-      preload: [pathToFileURL(require.resolve("@auth/telemetry/register")).href],
-      env: {
-        ...common,
-        ...environments[name],
-        OTEL_SERVICE_NAME: name,
-        ...(metricsPorts[name] === undefined ? {} : { METRICS_PORT: String(metricsPorts[name]) }),
-        ...options.env?.[name],
-      },
-      onLine: (_, line) => {
-        const tail = tails.get(name) ?? [];
-        tail.push(line);
-        if (tail.length > 30) tail.shift();
-        tails.set(name, tail);
-        options.onLine?.(name, line);
-      },
+  const replicas = {} as Record<ProcessName, Replica[]>;
+  for (const name of processNames) {
+    replicas[name] = ports[name].map((port, index) => {
+      const metricsPort = metricsPorts[name][index];
+      const child = new Child({
+        name,
+        entry: require.resolve(packageOf[name]),
+        // As in production: tracing is set up before the process's modules load (a no-op without OTEL_*).
+        preload: [pathToFileURL(require.resolve("@auth/telemetry/register")).href],
+        env: {
+          ...common,
+          ...environments[name],
+          [name === "gateway" ? "PORT" : "GRPC_PORT"]: String(port),
+          OTEL_SERVICE_NAME: name,
+          ...(metricsPort === undefined ? {} : { METRICS_PORT: String(metricsPort) }),
+          ...options.env?.[name],
+        },
+        onLine: (_, line) => {
+          const tail = tails.get(name) ?? [];
+          tail.push(line);
+          if (tail.length > 30) tail.shift();
+          tails.set(name, tail);
+          options.onLine?.(name, line);
+        },
+      });
+      return {
+        child,
+        ...(name === "gateway" ? { url: `http://127.0.0.1:${port}` } : {}),
+        ...(metricsPort === undefined ? {} : { metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` }),
+      };
     });
   }
   const tailOf = (name: ProcessName) => () => (tails.get(name) ?? []).join("\n");
   const timeoutMs = options.startTimeoutMs ?? 60_000;
 
   const whenReady = (name: ProcessName) =>
-    name === "gateway"
-      ? waitUntil(name, children.gateway, () => gatewayAnswers(gatewayUrl), timeoutMs, tailOf(name))
-      : waitUntil(
+    Promise.all(
+      replicas[name].map(({ child, url }, index) =>
+        waitUntil(
           name,
-          children[name],
-          async () => (await checkHealth(addresses[name], "", 500)) === "SERVING",
+          child,
+          url
+            ? () => gatewayAnswers(url)
+            : async () => (await checkHealth(`127.0.0.1:${ports[name][index]}`, "", 500)) === "SERVING",
           timeoutMs,
           tailOf(name),
-        );
+        ),
+      ),
+    );
+  const each = (name: ProcessName, act: (child: Child) => unknown) =>
+    Promise.all(replicas[name].map(({ child }) => act(child)));
 
   const stop = async () => {
-    await children.gateway.stop();
-    await Promise.all(serviceNames.map((name) => children[name].stop()));
+    await each("gateway", (child) => child.stop());
+    await Promise.all(serviceNames.map((name) => each(name, (child) => child.stop())));
   };
 
   try {
-    for (const name of serviceNames) children[name].start();
+    await Promise.all(serviceNames.map((name) => each(name, (child) => child.start())));
     await Promise.all(serviceNames.map(whenReady));
-    children.gateway.start();
+    await each("gateway", (child) => child.start());
     await whenReady("gateway");
   } catch (error) {
     await stop();
     throw error;
   }
 
+  const first = <T>(pick: (replica: Replica) => T) =>
+    Object.fromEntries(processNames.map((name) => [name, pick(replicas[name][0] as Replica)]));
   return {
-    gatewayUrl,
+    gatewayUrl: replicas.gateway[0]?.url ?? "",
     addresses,
     smsOutboxFile,
     mailOutboxFile,
     adminToken,
-    metricsUrls,
-    children,
+    metricsUrls: options.metrics
+      ? (first((replica) => replica.metricsUrl) as Partial<Record<ProcessName, string>>)
+      : {},
+    children: first((replica) => replica.child) as Record<ProcessName, Child>,
+    replicas,
     restart: async (name) => {
-      await children[name].stop();
-      children[name].start();
+      await each(name, (child) => child.stop());
+      await each(name, (child) => child.start());
       await whenReady(name);
     },
     stop,

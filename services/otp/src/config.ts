@@ -1,3 +1,4 @@
+import { checkRedisSettings, redisEnvironment, redisTargetOf } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
 import { designRules } from "./otps.js";
@@ -8,8 +9,8 @@ export const configSchema = z
     GRPC_PORT: env.port(50053),
     /** Where GET /metrics answers (Prometheus); off when unset. */
     METRICS_PORT: env.optionalPort(),
-    /** Without it, OTPs live in the process (the embedded default). */
-    REDIS_URL: env.url(["redis:", "rediss:"]).optional(),
+    /** Redis (standalone, Cluster or Sentinel); without any, state lives in the process (the embedded default). */
+    ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:otp:"),
     /** Key of the HMAC that OTPs are stored under; every replica needs the same one. */
     OTP_HASH_SECRET: z.string().min(32, "must have at least 32 characters").optional(),
@@ -28,8 +29,9 @@ export const configSchema = z
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {
-    if (config.REDIS_URL && !config.OTP_HASH_SECRET) {
-      context.addIssue({ code: "custom", path: ["OTP_HASH_SECRET"], message: "is required with REDIS_URL" });
+    checkRedisSettings(config, context);
+    if (redisTargetOf(config) && !config.OTP_HASH_SECRET) {
+      context.addIssue({ code: "custom", path: ["OTP_HASH_SECRET"], message: "is required with Redis" });
     }
     if (config.SMS_SENDER === "http" && !config.SMS_HTTP_URL) {
       context.addIssue({

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { startGrpcServer } from "@auth/grpc-kit";
-import { openKeyValueStore } from "@auth/kv";
+import { describeTarget, openKeyValueStore, redisTargetOf } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { OtpHasher } from "./otp-codes.js";
@@ -13,17 +13,14 @@ import { OtpStore } from "./store/otp-store.js";
 
 const config = loadConfig("otp", configSchema);
 const logger = createLogger("otp", config.LOG_LEVEL);
-const kv = await openKeyValueStore(config.REDIS_URL, config.REDIS_KEY_PREFIX);
+const kv = await openKeyValueStore(redisTargetOf(config), config.REDIS_KEY_PREFIX);
 
 const http = { timeoutMs: config.SMS_HTTP_TIMEOUT_MS, retries: config.SMS_HTTP_RETRIES };
 const fallback: SmsSender =
   config.SMS_SENDER === "http" && config.SMS_HTTP_URL
     ? new HttpSmsProvider({ url: config.SMS_HTTP_URL, token: config.SMS_HTTP_TOKEN ?? "", ...http })
     : new DevSmsOutbox(config.SMS_OUTBOX_FILE);
-logger.info(
-  { store: config.REDIS_URL ? "redis" : "in-process", sms: config.SMS_SENDER },
-  "otp service ready",
-);
+logger.info({ store: describeTarget(redisTargetOf(config)), sms: config.SMS_SENDER }, "otp service ready");
 
 const rules: OtpRules = {
   lifetimeMs: config.OTP_LIFETIME_SECONDS * 1000,

@@ -1,3 +1,4 @@
+import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
 
@@ -7,8 +8,8 @@ export const configSchema = z
     GRPC_PORT: env.port(50054),
     /** Where GET /metrics answers (Prometheus); off when unset. */
     METRICS_PORT: env.optionalPort(),
-    /** Without it, recovery state lives in the process (the embedded default). */
-    REDIS_URL: env.url(["redis:", "rediss:"]).optional(),
+    /** Redis (standalone, Cluster or Sentinel); without any, state lives in the process (the embedded default). */
+    ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:recovery:"),
     MAIL_SENDER: z.enum(["dev", "smtp"]).default("dev"),
     /** Where the dev sender appends its messages. */
@@ -19,6 +20,7 @@ export const configSchema = z
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {
+    checkRedisSettings(config, context);
     if (config.MAIL_SENDER === "smtp" && !config.SMTP_URL) {
       context.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required with MAIL_SENDER=smtp" });
     }

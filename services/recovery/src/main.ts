@@ -1,5 +1,5 @@
 import { startGrpcServer } from "@auth/grpc-kit";
-import { openKeyValueStore, systemClock } from "@auth/kv";
+import { describeTarget, openKeyValueStore, redisTargetOf, systemClock } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { DevMailOutbox } from "./mail/dev-outbox.js";
@@ -10,13 +10,13 @@ import { RecoveryStore } from "./store/recovery-store.js";
 
 const config = loadConfig("recovery", configSchema);
 const logger = createLogger("recovery", config.LOG_LEVEL);
-const kv = await openKeyValueStore(config.REDIS_URL, config.REDIS_KEY_PREFIX);
+const kv = await openKeyValueStore(redisTargetOf(config), config.REDIS_KEY_PREFIX);
 const mail: MailSender =
   config.MAIL_SENDER === "smtp" && config.SMTP_URL
     ? new SmtpMailSender({ url: config.SMTP_URL, from: config.MAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS })
     : new DevMailOutbox(config.MAIL_OUTBOX_FILE);
 logger.info(
-  { store: config.REDIS_URL ? "redis" : "in-process", mail: config.MAIL_SENDER },
+  { store: describeTarget(redisTargetOf(config)), mail: config.MAIL_SENDER },
   "recovery service ready",
 );
 

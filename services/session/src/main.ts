@@ -1,5 +1,5 @@
 import { startGrpcServer } from "@auth/grpc-kit";
-import { openKeyValueStore, systemClock } from "@auth/kv";
+import { describeTarget, openKeyValueStore, redisTargetOf, systemClock } from "@auth/kv";
 import { SessionState } from "@auth/proto/session";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
@@ -9,8 +9,8 @@ import { SessionStore } from "./store/session-store.js";
 
 const config = loadConfig("session", configSchema);
 const logger = createLogger("session", config.LOG_LEVEL);
-const kv = await openKeyValueStore(config.REDIS_URL, config.REDIS_KEY_PREFIX);
-logger.info({ store: config.REDIS_URL ? "redis" : "in-process" }, "store open");
+const kv = await openKeyValueStore(redisTargetOf(config), config.REDIS_KEY_PREFIX);
+logger.info({ store: describeTarget(redisTargetOf(config)) }, "store open");
 
 const sessions = new SessionStore(kv, systemClock, {
   of: (state) =>

@@ -1,0 +1,100 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { freePort } from "@auth/runtime";
+import { Redis } from "ioredis";
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface RunningCluster {
+  nodes: Array<{ host: string; port: number }>;
+  stop(): void;
+}
+
+async function untilAnswers(port: number, check: (redis: Redis) => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const redis = new Redis({
+      port,
+      host: "127.0.0.1",
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on("error", () => {});
+    try {
+      await redis.connect();
+      if (await check(redis)) return;
+    } catch {
+      // not up yet
+    } finally {
+      redis.disconnect();
+    }
+    await sleep(100);
+  }
+  throw new Error(`redis on port ${port} did not get ready`);
+}
+
+/** A real Redis Cluster of `masters` redis-server processes on loopback ports, for the contract suites. */
+export async function startRedisCluster(masters = 3): Promise<RunningCluster> {
+  const dir = mkdtempSync(join(tmpdir(), "redis-cluster-"));
+  const ports: number[] = [];
+  for (let i = 0; i < masters; i += 1) ports.push(await freePort());
+  // Each server runs under a shell that stops it once this process's end of the pipe closes, so
+  // that no server outlives a test process, however that process ends.
+  const servers: ChildProcess[] = ports.map((port) =>
+    spawn(
+      "sh",
+      [
+        "-c",
+        'redis-server "$@" & server=$!; cat > /dev/null; kill "$server"',
+        "sh",
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--cluster-enabled",
+        "yes",
+        "--cluster-config-file",
+        `nodes-${port}.conf`,
+        "--cluster-node-timeout",
+        "2000",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        dir,
+      ],
+      { stdio: ["pipe", "ignore", "ignore"] },
+    ),
+  );
+  const stop = () => {
+    for (const server of servers) server.stdin?.end();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await Promise.all(
+      ports.map((port) => untilAnswers(port, async (redis) => (await redis.ping()) === "PONG")),
+    );
+    await run("redis-cli", [
+      "--cluster",
+      "create",
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      "--cluster-replicas",
+      "0",
+      "--cluster-yes",
+    ]);
+    await Promise.all(
+      ports.map((port) =>
+        untilAnswers(port, async (redis) => String(await redis.cluster("INFO")).includes("cluster_state:ok")),
+      ),
+    );
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { nodes: ports.map((port) => ({ host: "127.0.0.1", port })), stop };
+}
