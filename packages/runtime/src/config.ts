@@ -57,7 +57,7 @@ export const env = {
       .default(fallback),
   url: (protocols: readonly string[]) =>
     z
-      .string()
+      .string({ error: "is required" })
       .refine(
         (value) => URL.canParse(value) && protocols.includes(new URL(value).protocol),
         `expected a ${protocols.map((p) => `${p}//`).join(" or ")} URL`,

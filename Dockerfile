@@ -1,0 +1,69 @@
+# syntax=docker/dockerfile:1.7
+# One image per process, from one build:
+#   docker build --target gateway -t auth/gateway .
+#   (targets: gateway, identity, session, otp, recovery, disclaimer)
+# Images run as the unprivileged `node` user and start with OpenTelemetry's register module, which
+# does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+ENV NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false NPM_CONFIG_UPDATE_NOTIFIER=false
+COPY . .
+RUN npm ci \
+ && npx turbo run build --filter=@auth/gateway... --filter=@auth/identity... --filter=@auth/session... \
+      --filter=@auth/otp... --filter=@auth/recovery... --filter=@auth/disclaimer... \
+ && npm prune --omit=dev \
+ && rm -rf test-e2e tools infra packages/*/src services/*/src gateway/src proto/gen
+
+FROM ${NODE_IMAGE} AS runtime
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/packages ./packages
+COPY --from=build /app/proto ./proto
+USER node
+
+FROM runtime AS gateway
+COPY --from=build /app/gateway ./gateway
+WORKDIR /app/gateway
+ENV HOST=0.0.0.0 PORT=8080 METRICS_PORT=9464
+EXPOSE 8080 9464
+CMD ["node", "--import", "@auth/telemetry/register", "dist/main.js"]
+
+FROM runtime AS identity
+COPY --from=build /app/services/identity ./services/identity
+WORKDIR /app/services/identity
+ENV GRPC_HOST=0.0.0.0 GRPC_PORT=50051 METRICS_PORT=9464
+EXPOSE 50051 9464
+CMD ["node", "--import", "@auth/telemetry/register", "dist/main.js"]
+
+FROM runtime AS session
+COPY --from=build /app/services/session ./services/session
+WORKDIR /app/services/session
+ENV GRPC_HOST=0.0.0.0 GRPC_PORT=50052 METRICS_PORT=9464
+EXPOSE 50052 9464
+CMD ["node", "--import", "@auth/telemetry/register", "dist/main.js"]
+
+FROM runtime AS otp
+COPY --from=build /app/services/otp ./services/otp
+WORKDIR /app/services/otp
+ENV GRPC_HOST=0.0.0.0 GRPC_PORT=50053 METRICS_PORT=9464
+EXPOSE 50053 9464
+CMD ["node", "--import", "@auth/telemetry/register", "dist/main.js"]
+
+FROM runtime AS recovery
+COPY --from=build /app/services/recovery ./services/recovery
+WORKDIR /app/services/recovery
+ENV GRPC_HOST=0.0.0.0 GRPC_PORT=50054 METRICS_PORT=9464
+EXPOSE 50054 9464
+CMD ["node", "--import", "@auth/telemetry/register", "dist/main.js"]
+
+FROM runtime AS disclaimer
+COPY --from=build /app/services/disclaimer ./services/disclaimer
+WORKDIR /app/services/disclaimer
+ENV GRPC_HOST=0.0.0.0 GRPC_PORT=50055 METRICS_PORT=9464
+EXPOSE 50055 9464
+CMD ["node", "--import", "@auth/telemetry/register", "dist/main.js"]
