@@ -4,6 +4,7 @@ import { createApp } from "./app.js";
 import { closeBackends, connectBackends } from "./backends.js";
 import { captchaCheck } from "./captcha/captcha.js";
 import { configSchema } from "./config.js";
+import { CompanyCache } from "./http/company-cache.js";
 
 const config = loadConfig("gateway", configSchema);
 const logger = createLogger("gateway", config.LOG_LEVEL);
@@ -24,6 +25,7 @@ function trustProxySetting(value: string): boolean | number | string {
 const app = createApp({
   backends,
   addresses,
+  companies: new CompanyCache(config.API_KEY_CACHE_SECONDS * 1000),
   captcha: captchaCheck({ allowDev: config.ALLOW_DEV_CAPTCHA, timeoutMs: config.CAPTCHA_TIMEOUT_MS }),
   logger,
   trustProxy: trustProxySetting(config.TRUST_PROXY),

@@ -41,7 +41,11 @@ export async function setup(project: TestProject) {
         process.stderr.write(`[${name}] ${line}\n`);
     },
     // The tests' OpenID Connect provider listens on plain HTTP on loopback.
-    env: { identity: { OAUTH_ALLOW_INSECURE_HTTP: "true", OAUTH_TIMEOUT_SECONDS: "2" } },
+    env: {
+      identity: { OAUTH_ALLOW_INSECURE_HTTP: "true", OAUTH_TIMEOUT_SECONDS: "2" },
+      // Suspensions and policy changes of a test take effect at once.
+      gateway: { API_KEY_CACHE_SECONDS: "0" },
+    },
   });
   project.provide("gatewayUrl", suite.gatewayUrl);
   project.provide("identityAddress", suite.addresses.identity);

@@ -45,7 +45,7 @@ export const checkcredentials = openEndpoint("checkcredentials", body, async (co
     });
   }
   assertUserMayLogIn(user);
-  await forgetFailures(context, normalizedLoginId);
+  await forgetFailures(context, normalizedLoginId, failures);
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
   assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
   await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);

@@ -36,7 +36,7 @@ async function secondFactorValid(context: SessionFlowContext<Body>, userId: stri
 /** spec 4.3: the SMS OTP, or a backup code when the phone is not at hand. */
 export const checkotp = sessionEndpoint("checkotp", body, async (context) => {
   const { loginId, userId } = context.session;
-  await guardLoginId(context, loginId);
+  const failures = await guardLoginId(context, loginId);
   const user = await currentUser(context, userId);
   // Disclaimers before the secret (DESIGN.md): a missing code must never burn the OTP.
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
@@ -46,7 +46,7 @@ export const checkotp = sessionEndpoint("checkotp", body, async (context) => {
     await recordFailedSecret(context, loginId);
     throw new AuthError(context.body.otp !== undefined ? "auth.otp.invalid" : "auth.backupcode.invalid");
   }
-  await forgetFailures(context, loginId);
+  await forgetFailures(context, loginId, failures);
   await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
   return continueToAuthorization(context, user, context.session.passwordChangeRequired, (to, changes) =>
     moveSession(context, to, changes),

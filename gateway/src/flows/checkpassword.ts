@@ -6,7 +6,7 @@ import { captchaRequired, forgetFailures, guardLoginId, recordFailedSecret } fro
 import { continueAfterPassword } from "../steps/next-step.js";
 import { sendOtp } from "../steps/otp-delivery.js";
 import { moveSession } from "../steps/session-moves.js";
-import { currentUser } from "../steps/user-status.js";
+import { assertUserMayLogIn } from "../steps/user-status.js";
 import { sessionEndpoint } from "./endpoint.js";
 import { fields } from "./fields.js";
 
@@ -20,24 +20,26 @@ const body = z.object({
 export const checkpassword = sessionEndpoint("checkpassword", body, async (context) => {
   const { loginId, userId } = context.session;
   const failures = await guardLoginId(context, loginId);
-  const user = await currentUser(context, userId);
   await checkCaptcha(context, failures, context.body.captcha_response);
   // Disclaimers before the secret (DESIGN.md), so a missing code costs no attempt.
-  const disclaimersRequired = await requiredDisclaimers(context, user.id);
+  const disclaimersRequired = await requiredDisclaimers(context, userId);
   assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
 
   const verdict = await context.backends.identity.verifyPassword({
     companyId: context.company.id,
-    userId: user.id,
+    userId,
     password: context.body.password,
   });
-  if (!verdict.valid) {
+  const { user } = verdict;
+  if (!verdict.valid || !user) {
     const failuresNow = await recordFailedSecret(context, loginId);
     throw new AuthError("auth.password.invalid", {
       fields: { captcha_required: captchaRequired(context, failuresNow) },
     });
   }
-  await forgetFailures(context, loginId);
+  // The user as it is now (an administrator may have closed the account since the login).
+  assertUserMayLogIn(user);
+  await forgetFailures(context, loginId, failures);
   await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
   return continueAfterPassword(context, {
     user,

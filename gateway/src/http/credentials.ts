@@ -5,20 +5,30 @@ import type { Request } from "express";
 import type { Backends } from "../backends.js";
 import type { TenantCompany } from "../flows/endpoint.js";
 import { type StateName, stateName } from "../flows/states.js";
+import { CompanyCache } from "./company-cache.js";
 
 const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const bearer = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 /** spec 5.1 with DESIGN.md: the `X-API-Key` header must hold a key of the path's company. */
-export async function authenticateCompany(request: Request, backends: Backends): Promise<TenantCompany> {
+export async function authenticateCompany(
+  request: Request,
+  backends: Backends,
+  cache: CompanyCache,
+): Promise<TenantCompany> {
   const apiKey = request.get("x-api-key");
   if (!apiKey) throw new AuthError("auth.apikey.missing");
   const companyCode = String(request.params.company ?? "");
   if (!companyCodeShape.test(companyCode) || apiKey.length > 256) throw new AuthError("auth.apikey.invalid");
+  const key = CompanyCache.key(companyCode, apiKey);
+  const cached = cache.get(key);
+  if (cached) return cached;
   const { company } = await backends.identity.authenticateApiKey({ companyCode, apiKey });
   if (!company?.policy)
     throw new AuthError("internal.error", { detail: "identity returned no company policy" });
-  return { ...company, policy: company.policy };
+  const tenant = { ...company, policy: company.policy };
+  cache.set(key, tenant);
+  return tenant;
 }
 
 /** spec 5.2 to 5.4: the bearer token, its session, and whether the session is in an accepted state. */

@@ -7,11 +7,13 @@ import type { CaptchaCheck } from "../captcha/captcha.js";
 import type { Endpoint, FlowContext } from "../flows/endpoint.js";
 import { statesFor } from "../flows/transitions.js";
 import { parseJsonObject, validateBody } from "./body.js";
+import type { CompanyCache } from "./company-cache.js";
 import { authenticateCompany, authenticateSession } from "./credentials.js";
 import { sendSuccess } from "./envelope.js";
 
 export interface PipelineDependencies {
   backends: Backends;
+  companies: CompanyCache;
   captcha: CaptchaCheck;
   logger: Logger;
 }
@@ -28,11 +30,11 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   if (endpoint.takesToken !== acceptedStates.size > 0) {
     throw new Error(`endpoint ${endpoint.operation} disagrees with the transition table about its token`);
   }
-  const { backends, captcha, logger } = dependencies;
+  const { backends, captcha, logger, companies } = dependencies;
 
   const authenticate: RequestHandler = async (request, response, next) => {
     response.locals.operation = endpoint.operation;
-    const company = await authenticateCompany(request, backends);
+    const company = await authenticateCompany(request, backends, companies);
     response.locals.company = company;
     if (endpoint.takesToken) {
       response.locals.session = await authenticateSession(request, backends, company, acceptedStates);

@@ -29,8 +29,9 @@ export async function recordFailedSecret(context: FlowContext, loginId: string):
   return failures;
 }
 
-/** A success forgets the failures (and with them the captcha requirement). */
-export async function forgetFailures(context: FlowContext, loginId: string): Promise<void> {
+/** A success forgets the failures (and with them the captcha requirement); with none counted, nothing is to do. */
+export async function forgetFailures(context: FlowContext, loginId: string, failures = 1): Promise<void> {
+  if (failures === 0) return;
   await context.backends.session.resetLoginFailures({ companyId: context.company.id, loginId });
 }
 

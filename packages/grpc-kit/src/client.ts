@@ -36,6 +36,10 @@ export function createServiceClient<D extends ServiceDefinition>(
     "grpc.max_reconnect_backoff_ms": 1_000,
     // A target naming several replicas (dns:/// of a headless service, ipv4:a,b) spreads the calls over them.
     "grpc.service_config": JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+    // Neither is used, and both cost CPU on every call: calls are not retried (a failure is an
+    // answer within the deadline), and channelz is not served.
+    "grpc.enable_retries": 0,
+    "grpc.enable_channelz": 0,
   });
   const methods: Record<string, unknown> = { close: () => client.close() };
   for (const [name, method] of Object.entries(definition)) {

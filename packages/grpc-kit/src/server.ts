@@ -38,7 +38,7 @@ function loadDescriptors() {
 
 /** Starts a gRPC server with the standard health checking protocol and server reflection. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const server = new Server({ "grpc.max_receive_message_length": 1024 * 1024 });
+  const server = new Server({ "grpc.max_receive_message_length": 1024 * 1024, "grpc.enable_channelz": 0 });
   const serviceNames = ["", ...options.services.map((service) => service.name)];
   const health = new HealthImplementation(Object.fromEntries(serviceNames.map((name) => [name, "SERVING"])));
   health.addToServer(server);

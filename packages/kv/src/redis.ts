@@ -68,6 +68,8 @@ export async function connectRedis(
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: options.commandTimeoutMs ?? 1_000,
+    // Commands issued in the same tick go out in one write.
+    enableAutoPipelining: true,
   };
   const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2_000);
   const client =
@@ -76,6 +78,7 @@ export async function connectRedis(
           keyPrefix: options.keyPrefix,
           lazyConnect: true,
           enableOfflineQueue: false,
+          enableAutoPipelining: true,
           clusterRetryStrategy: retryStrategy,
           redisOptions: { ...common, password: target.password },
         })

@@ -3,3 +3,4 @@ export { createLogger, type Logger } from "./logger.js";
 export { JsonLinesOutbox } from "./outbox.js";
 export { freePort } from "./ports.js";
 export { stopOnSignals } from "./shutdown.js";
+export { TtlCache } from "./ttl-cache.js";

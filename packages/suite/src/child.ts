@@ -6,6 +6,8 @@ export interface ChildOptions {
   entry: string;
   /** Modules node loads before the entry (`--import`). */
   preload?: string[];
+  /** Further node flags (for example --cpu-prof). */
+  nodeArgs?: string[];
   env: NodeJS.ProcessEnv;
   /** Receives each line the process writes to stdout or stderr. */
   onLine: (name: string, line: string) => void;
@@ -30,10 +32,14 @@ export class Child {
 
   start(): void {
     const preload = (this.options.preload ?? []).flatMap((module) => ["--import", module]);
-    const child = spawn(process.execPath, [...preload, this.options.entry], {
-      env: this.options.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...(this.options.nodeArgs ?? []), ...preload, this.options.entry],
+      {
+        env: this.options.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on("line", (line) => this.options.onLine(this.options.name, line));
     }

@@ -31,6 +31,8 @@ export interface SuiteOptions {
   logLevel?: string;
   /** Serve Prometheus metrics from every process, each on a port of its own. */
   metrics?: boolean;
+  /** Node flags for every process (for example --cpu-prof while benchmarking). */
+  nodeArgs?: string[];
   /** Environment for every process (for example OTEL_* to export traces). */
   commonEnv?: NodeJS.ProcessEnv;
   /** Extra environment per process. */
@@ -183,6 +185,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
         entry: require.resolve(packageOf[name]),
         // As in production: tracing is set up before the process's modules load (a no-op without OTEL_*).
         preload: [pathToFileURL(require.resolve("@auth/telemetry/register")).href],
+        nodeArgs: options.nodeArgs,
         env: {
           ...common,
           ...environments[name],

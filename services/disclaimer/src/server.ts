@@ -15,6 +15,23 @@ const disclaimerInput = z.object({
   link: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000),
 });
 
+/** The requests' schemas, built once. */
+const deactivateDisclaimerRequest = z.object({ companyId: id, code: z.string().max(100) });
+const listDisclaimersRequest = z.object({ companyId: id });
+const listAcceptancesRequest = z.object({
+  companyId: id,
+  code: z.string().max(100).optional(),
+  userId: id.optional(),
+  limit: z.number().int().min(0).max(1_000),
+});
+const listRequiredDisclaimersRequest = z.object({ companyId: id, userId: id });
+const acceptDisclaimersRequest = z.object({
+  companyId: id,
+  userId: id,
+  codes: z.array(z.string().max(100)).max(100),
+  clientAddress: z.string().max(100),
+});
+
 export function disclaimerService(store: DisclaimerStore, adminToken: string, logger: Logger) {
   const methods: AsyncService<typeof DisclaimerServiceService> = {
     async createDisclaimer(request) {
@@ -26,44 +43,28 @@ export function disclaimerService(store: DisclaimerStore, adminToken: string, lo
     },
 
     async deactivateDisclaimer(request) {
-      const input = parseRequest(z.object({ companyId: id, code: z.string().max(100) }), request);
+      const input = parseRequest(deactivateDisclaimerRequest, request);
       await store.deactivate(input.companyId, input.code);
       return {};
     },
 
     async listDisclaimers(request) {
-      const input = parseRequest(z.object({ companyId: id }), request);
+      const input = parseRequest(listDisclaimersRequest, request);
       return { disclaimers: await store.list(input.companyId) };
     },
 
     async listAcceptances(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          code: z.string().max(100).optional(),
-          userId: id.optional(),
-          limit: z.number().int().min(0).max(1_000),
-        }),
-        request,
-      );
+      const input = parseRequest(listAcceptancesRequest, request);
       return { acceptances: await store.listAcceptances({ ...input, limit: input.limit || 100 }) };
     },
 
     async listRequiredDisclaimers(request) {
-      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      const input = parseRequest(listRequiredDisclaimersRequest, request);
       return { disclaimers: await store.listRequired(input.companyId, input.userId) };
     },
 
     async acceptDisclaimers(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          userId: id,
-          codes: z.array(z.string().max(100)).max(100),
-          clientAddress: z.string().max(100),
-        }),
-        request,
-      );
+      const input = parseRequest(acceptDisclaimersRequest, request);
       return store.accept(input);
     },
   };

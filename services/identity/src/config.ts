@@ -29,6 +29,8 @@ export const configSchema = z
     /** Seconds each request to an OAuth provider may take. */
     OAUTH_TIMEOUT_SECONDS: env.positiveInt(5),
     ADMIN_TOKEN: env.adminToken(),
+    /** Seconds a company read by id is kept; changes made through another replica wait this long. */
+    COMPANY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {

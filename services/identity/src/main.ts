@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startGrpcServer } from "@auth/grpc-kit";
 import { openDatabase } from "@auth/pg";
-import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 import { SecretBox } from "./oauth/secrets.js";
@@ -58,6 +58,7 @@ const server = await startGrpcServer({
         secrets: new SecretBox(secretsKey()),
         oauth,
         adminToken: config.ADMIN_TOKEN,
+        companies: new TtlCache(config.COMPANY_CACHE_SECONDS * 1000),
       },
       logger,
     ),

@@ -20,6 +20,7 @@ import {
   UserStatus,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
+import { TtlCache } from "@auth/runtime";
 import { parseOptions } from "@node-rs/argon2";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,6 +55,7 @@ async function serve(hasher: PasswordHasher): Promise<Client> {
           secrets: new SecretBox(randomBytes(32)),
           oauth: new OAuthExchange({ allowInsecureHttp: true, timeoutSeconds: 1, cacheMs: 0 }),
           adminToken,
+          companies: new TtlCache(0),
         },
         logger,
       ),
@@ -337,7 +339,7 @@ describe("SetPassword", () => {
       userId,
       password: "a-new-password-2",
     });
-    expect(verdict).toEqual({ valid: true, passwordChangeRequired: false });
+    expect(verdict).toMatchObject({ valid: true, passwordChangeRequired: false, user: { id: userId } });
     expect(
       (await identity.verifyPassword({ companyId: company.id, userId, password: "current-password-1" }))
         .valid,

@@ -2,7 +2,7 @@ import { AuthError } from "@auth/errors";
 import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
 import { IdentityServiceService, LoginIdKind, PasswordProblem, UserStatus } from "@auth/proto/identity";
-import type { Logger } from "@auth/runtime";
+import type { Logger, TtlCache } from "@auth/runtime";
 import { z } from "zod";
 import { generateApiKey, hashApiKey } from "./api-keys.js";
 import { backupCodesPerUser, generateBackupCode, hashBackupCode } from "./backup-codes.js";
@@ -60,13 +60,83 @@ export interface IdentityDependencies {
   secrets: SecretBox;
   oauth: OAuthExchange;
   adminToken: string;
+  /** Companies read by id, kept a few seconds (they are read on almost every call). */
+  companies: TtlCache<CompanyRow>;
 }
 
 const pageSize = z.number().int().min(0).max(500);
 const slot = z.number().int().min(1, "must be 1 to 5").max(5, "must be 1 to 5");
 
+/** The requests' schemas, built once. */
+const createCompanyRequest = z.object({
+  code: companyCode,
+  name: z.string().min(1).max(200),
+  policy: policyInput.default(policyInput.parse({})),
+});
+const getCompanyRequest = z.object({ code: z.string().max(100) });
+const updateCompanyRequest = z.object({
+  companyId: id,
+  name: z.string().min(1).max(200).optional(),
+  suspended: z.boolean().optional(),
+  policy: policyInput.optional(),
+});
+const createApiKeyRequest = z.object({
+  companyId: id,
+  apiKey: z.string().min(24, "must have at least 24 characters").max(256).optional(),
+  label: z.string().max(200),
+});
+const listApiKeysRequest = z.object({ companyId: id });
+const revokeApiKeyRequest = z.object({ companyId: id, keyId: id });
+const rotateApiKeyRequest = z.object({
+  companyId: id,
+  keyId: id,
+  overlapSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 3600),
+});
+const listCompaniesRequest = z.object({ pageSize: pageSize, pageToken: z.string().max(200) });
+const authenticateApiKeyRequest = z.object({ companyCode: z.string().max(100), apiKey: z.string().max(256) });
+const getUserRequest = z.object({ companyId: id, userId: id });
+const listUsersRequest = z.object({
+  companyId: id,
+  pageSize,
+  pageToken: z.union([z.literal(""), z.uuid("must be a page token")]),
+});
+const findUserRequest = z.object({ companyId: id, loginId: z.string().max(512) });
+const verifyPasswordRequest = z.object({ companyId: id, userId: id, password: z.string().max(1_024) });
+const verifyCredentialsRequest = z.object({
+  companyId: id,
+  loginId: z.string().max(512),
+  password: z.string().max(1_024),
+});
+const setPasswordRequest = z.object({ companyId: id, userId: id, newPassword: z.string().max(4_096) });
+const generateBackupCodesRequest = z.object({ companyId: id, userId: id });
+const countBackupCodesRequest = z.object({ companyId: id, userId: id });
+const useBackupCodeRequest = z.object({ companyId: id, userId: id, backupCode: z.string().max(100) });
+const verifyControlAnswerRequest = z.object({ companyId: id, userId: id, answer: z.string().max(1_024) });
+const setOAuthProviderRequest = z.object({ companyId: id, settings: providerSettings });
+const listOAuthProvidersRequest = z.object({ companyId: id });
+const deleteOAuthProviderRequest = z.object({ companyId: id, slot });
+const linkOAuthIdentityRequest = z.object({
+  companyId: id,
+  userId: id,
+  slot,
+  subject: z.string().min(1, "is required").max(500),
+});
+const unlinkOAuthIdentityRequest = z.object({ companyId: id, slot, subject: z.string().max(500) });
+const exchangeOAuthCodeRequest = z.object({
+  companyId: id,
+  slot,
+  code: z.string().min(1, "is required").max(4_096),
+  redirectUri: z.string().max(2_000),
+  codeVerifier: z.string().max(200).optional(),
+  nonce: z.string().max(500).optional(),
+});
+
 export function identityService(
-  { store, hasher, secrets, oauth, adminToken }: IdentityDependencies,
+  { store, hasher, secrets, oauth, adminToken, companies }: IdentityDependencies,
   logger: Logger,
 ) {
   async function userById(companyId: string, userId: string) {
@@ -76,8 +146,11 @@ export function identityService(
   }
 
   async function companyById(companyId: string) {
+    const cached = companies.get(companyId);
+    if (cached) return cached;
     const company = await store.findCompanyById(companyId);
     if (!company) throw new AuthError("resource.notfound", { detail: "no such company" });
+    companies.set(companyId, company);
     return company;
   }
 
@@ -105,35 +178,21 @@ export function identityService(
 
   const methods: AsyncService<typeof IdentityServiceService> = {
     async createCompany(request) {
-      const input = parseRequest(
-        z.object({
-          code: companyCode,
-          name: z.string().min(1).max(200),
-          policy: policyInput.default(policyInput.parse({})),
-        }),
-        request,
-      );
+      const input = parseRequest(createCompanyRequest, request);
       const row = await store.createCompany({ ...input, policy: withPolicyDefaults(input.policy) });
       return { company: toCompany(row) };
     },
 
     async getCompany(request) {
-      const { code } = parseRequest(z.object({ code: z.string().max(100) }), request);
+      const { code } = parseRequest(getCompanyRequest, request);
       const row = await store.findCompanyByCode(code);
       if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
       return { company: toCompany(row) };
     },
 
     async updateCompany(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          name: z.string().min(1).max(200).optional(),
-          suspended: z.boolean().optional(),
-          policy: policyInput.optional(),
-        }),
-        request,
-      );
+      const input = parseRequest(updateCompanyRequest, request);
+      companies.delete(input.companyId);
       const row = await store.updateCompany(input.companyId, {
         name: input.name,
         suspended: input.suspended,
@@ -144,14 +203,7 @@ export function identityService(
     },
 
     async createApiKey(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          apiKey: z.string().min(24, "must have at least 24 characters").max(256).optional(),
-          label: z.string().max(200),
-        }),
-        request,
-      );
+      const input = parseRequest(createApiKeyRequest, request);
       await companyById(input.companyId);
       const apiKey = input.apiKey ?? generateApiKey();
       const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey), input.label);
@@ -159,7 +211,7 @@ export function identityService(
     },
 
     async listApiKeys(request) {
-      const input = parseRequest(z.object({ companyId: id }), request);
+      const input = parseRequest(listApiKeysRequest, request);
       const keys = await store.listApiKeys(input.companyId);
       return {
         apiKeys: keys.map((key) => ({
@@ -173,7 +225,7 @@ export function identityService(
     },
 
     async revokeApiKey(request) {
-      const input = parseRequest(z.object({ companyId: id, keyId: id }), request);
+      const input = parseRequest(revokeApiKeyRequest, request);
       if (!(await store.endApiKey(input.companyId, input.keyId, { revokedAt: new Date() }))) {
         throw new AuthError("resource.notfound", { detail: "no such API key" });
       }
@@ -181,18 +233,7 @@ export function identityService(
     },
 
     async rotateApiKey(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          keyId: id,
-          overlapSeconds: z
-            .number()
-            .int()
-            .min(0)
-            .max(30 * 24 * 3600),
-        }),
-        request,
-      );
+      const input = parseRequest(rotateApiKeyRequest, request);
       const old = await store.findApiKey(input.companyId, input.keyId);
       if (!old || old.revokedAt)
         throw new AuthError("resource.notfound", { detail: "no such API key in use" });
@@ -205,7 +246,7 @@ export function identityService(
     },
 
     async listCompanies(request) {
-      const input = parseRequest(z.object({ pageSize: pageSize, pageToken: z.string().max(200) }), request);
+      const input = parseRequest(listCompaniesRequest, request);
       const limit = input.pageSize || 100;
       const rows = await store.listCompanies(input.pageToken, limit);
       const last = rows.length === limit ? rows.at(-1)?.code : undefined;
@@ -213,10 +254,7 @@ export function identityService(
     },
 
     async authenticateApiKey(request) {
-      const input = parseRequest(
-        z.object({ companyCode: z.string().max(100), apiKey: z.string().max(256) }),
-        request,
-      );
+      const input = parseRequest(authenticateApiKeyRequest, request);
       const company = await store.findCompanyByApiKey(hashApiKey(input.apiKey));
       if (!company || company.code !== input.companyCode) throw new AuthError("auth.apikey.invalid");
       return { company: toCompany(company) };
@@ -283,7 +321,7 @@ export function identityService(
     },
 
     async getUser(request) {
-      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      const input = parseRequest(getUserRequest, request);
       const company = await companyById(input.companyId);
       return { user: toUser(await userById(input.companyId, input.userId), company.policy) };
     },
@@ -355,14 +393,7 @@ export function identityService(
     },
 
     async listUsers(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          pageSize,
-          pageToken: z.union([z.literal(""), z.uuid("must be a page token")]),
-        }),
-        request,
-      );
+      const input = parseRequest(listUsersRequest, request);
       const company = await companyById(input.companyId);
       const limit = input.pageSize || 100;
       const rows = await store.listUsers(company.id, input.pageToken || undefined, limit);
@@ -371,26 +402,22 @@ export function identityService(
     },
 
     async findUser(request) {
-      const input = parseRequest(z.object({ companyId: id, loginId: z.string().max(512) }), request);
+      const input = parseRequest(findUserRequest, request);
       const company = await companyById(input.companyId);
       const { normalizedLoginId, row } = await lookUp(company, input.loginId);
       return { normalizedLoginId, user: row && toUser(row, company.policy) };
     },
 
     async verifyPassword(request) {
-      const input = parseRequest(
-        z.object({ companyId: id, userId: id, password: z.string().max(1_024) }),
-        request,
-      );
+      const input = parseRequest(verifyPasswordRequest, request);
       const company = await companyById(input.companyId);
-      return checkPassword(await store.findUser(input.companyId, input.userId), company, input.password);
+      const row = await store.findUser(input.companyId, input.userId);
+      const verdict = await checkPassword(row, company, input.password);
+      return { ...verdict, user: verdict.valid && row ? toUser(row, company.policy) : undefined };
     },
 
     async verifyCredentials(request) {
-      const input = parseRequest(
-        z.object({ companyId: id, loginId: z.string().max(512), password: z.string().max(1_024) }),
-        request,
-      );
+      const input = parseRequest(verifyCredentialsRequest, request);
       const company = await companyById(input.companyId);
       const { normalizedLoginId, row } = await lookUp(company, input.loginId);
       const verdict = await checkPassword(row, company, input.password);
@@ -402,10 +429,7 @@ export function identityService(
     },
 
     async setPassword(request) {
-      const input = parseRequest(
-        z.object({ companyId: id, userId: id, newPassword: z.string().max(4_096) }),
-        request,
-      );
+      const input = parseRequest(setPasswordRequest, request);
       const company = await companyById(input.companyId);
       const row = await userById(input.companyId, input.userId);
       const problem =
@@ -421,7 +445,7 @@ export function identityService(
     },
 
     async generateBackupCodes(request) {
-      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      const input = parseRequest(generateBackupCodesRequest, request);
       const row = await userById(input.companyId, input.userId);
       const backupCodes = Array.from({ length: backupCodesPerUser }, generateBackupCode);
       await store.replaceBackupCodes(
@@ -433,16 +457,13 @@ export function identityService(
     },
 
     async countBackupCodes(request) {
-      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      const input = parseRequest(countBackupCodesRequest, request);
       const row = await userById(input.companyId, input.userId);
       return { remaining: await store.countBackupCodes(row.companyId, row.id) };
     },
 
     async useBackupCode(request) {
-      const input = parseRequest(
-        z.object({ companyId: id, userId: id, backupCode: z.string().max(100) }),
-        request,
-      );
+      const input = parseRequest(useBackupCodeRequest, request);
       const valid = await store.useBackupCode(
         input.companyId,
         input.userId,
@@ -452,10 +473,7 @@ export function identityService(
     },
 
     async verifyControlAnswer(request) {
-      const input = parseRequest(
-        z.object({ companyId: id, userId: id, answer: z.string().max(1_024) }),
-        request,
-      );
+      const input = parseRequest(verifyControlAnswerRequest, request);
       const row = await userById(input.companyId, input.userId);
       const answer = normalizeControlAnswer(input.answer);
       if (!row.controlAnswerHash) return { valid: await hasher.verifyNothing(answer) };
@@ -463,7 +481,7 @@ export function identityService(
     },
 
     async setOAuthProvider(request) {
-      const input = parseRequest(z.object({ companyId: id, settings: providerSettings }), request);
+      const input = parseRequest(setOAuthProviderRequest, request);
       await companyById(input.companyId);
       const row = await store.saveOAuthProvider(
         toProviderRow(input.companyId, input.settings, secrets.seal(input.settings.clientSecret)),
@@ -472,12 +490,12 @@ export function identityService(
     },
 
     async listOAuthProviders(request) {
-      const input = parseRequest(z.object({ companyId: id }), request);
+      const input = parseRequest(listOAuthProvidersRequest, request);
       return { providers: (await store.listOAuthProviders(input.companyId)).map(toProvider) };
     },
 
     async deleteOAuthProvider(request) {
-      const input = parseRequest(z.object({ companyId: id, slot }), request);
+      const input = parseRequest(deleteOAuthProviderRequest, request);
       if (!(await store.deleteOAuthProvider(input.companyId, input.slot))) {
         throw new AuthError("resource.notfound", { detail: "the slot is empty" });
       }
@@ -485,10 +503,7 @@ export function identityService(
     },
 
     async linkOAuthIdentity(request) {
-      const input = parseRequest(
-        z.object({ companyId: id, userId: id, slot, subject: z.string().min(1, "is required").max(500) }),
-        request,
-      );
+      const input = parseRequest(linkOAuthIdentityRequest, request);
       await userById(input.companyId, input.userId);
       if (!(await store.findOAuthProvider(input.companyId, input.slot))) {
         throw new AuthError("resource.notfound", { detail: "the slot is empty" });
@@ -498,7 +513,7 @@ export function identityService(
     },
 
     async unlinkOAuthIdentity(request) {
-      const input = parseRequest(z.object({ companyId: id, slot, subject: z.string().max(500) }), request);
+      const input = parseRequest(unlinkOAuthIdentityRequest, request);
       if (!(await store.unlinkOAuthIdentity(input.companyId, input.slot, input.subject))) {
         throw new AuthError("resource.notfound", { detail: "no such link" });
       }
@@ -506,17 +521,7 @@ export function identityService(
     },
 
     async exchangeOAuthCode(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          slot,
-          code: z.string().min(1, "is required").max(4_096),
-          redirectUri: z.string().max(2_000),
-          codeVerifier: z.string().max(200).optional(),
-          nonce: z.string().max(500).optional(),
-        }),
-        request,
-      );
+      const input = parseRequest(exchangeOAuthCodeRequest, request);
       const company = await companyById(input.companyId);
       const provider = await store.findOAuthProvider(company.id, input.slot);
       if (!provider)

@@ -17,19 +17,20 @@ export interface SmsDelivery {
   http: HttpDefaults;
 }
 
+/** The requests' schemas, built once. */
+const sendOtpRequest = z.object({
+  companyId: id,
+  userId: id,
+  sessionId: id,
+  phone: z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 phone number"),
+  purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
+});
+const verifyOtpRequest = z.object({ companyId: id, sessionId: id, otp: z.string().max(100) });
+
 export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, logger: Logger) {
   const methods: AsyncService<typeof OtpServiceService> = {
     async sendOtp(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          userId: id,
-          sessionId: id,
-          phone: z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 phone number"),
-          purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
-        }),
-        request,
-      );
+      const input = parseRequest(sendOtpRequest, request);
       await otps.send({
         ...input,
         text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), request.sms),
@@ -41,10 +42,7 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
     },
 
     async verifyOtp(request) {
-      const input = parseRequest(
-        z.object({ companyId: id, sessionId: id, otp: z.string().max(100) }),
-        request,
-      );
+      const input = parseRequest(verifyOtpRequest, request);
       return { valid: await otps.verify(input.companyId, input.sessionId, input.otp) };
     },
   };

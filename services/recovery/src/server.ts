@@ -18,20 +18,22 @@ export interface MailDelivery {
   timeoutMs: number;
 }
 
+/** The requests' schemas, built once. */
+const sendRecoveryLinkRequest = z.object({
+  companyId: id,
+  userId: id,
+  loginId: z.string().max(512),
+  email: z.email("must be an e-mail address"),
+  linkBase: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  companyName: z.string().max(200),
+});
+const redeemRecoveryLinkRequest = z.object({ companyId: id, linkToken: z.string().max(512) });
+const recordWrongAnswerRequest = z.object({ companyId: id, sessionId: id });
+
 export function recoveryService(store: RecoveryStore, delivery: MailDelivery, logger: Logger) {
   const methods: AsyncService<typeof RecoveryServiceService> = {
     async sendRecoveryLink(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          userId: id,
-          loginId: z.string().max(512),
-          email: z.email("must be an e-mail address"),
-          linkBase: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
-          companyName: z.string().max(200),
-        }),
-        request,
-      );
+      const input = parseRequest(sendRecoveryLinkRequest, request);
       const token = await store.issueLink(
         { companyId: input.companyId, userId: input.userId, loginId: input.loginId },
         linkLifetimeMs,
@@ -60,12 +62,12 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
     },
 
     async redeemRecoveryLink(request) {
-      const input = parseRequest(z.object({ companyId: id, linkToken: z.string().max(512) }), request);
+      const input = parseRequest(redeemRecoveryLinkRequest, request);
       return store.redeemLink(input.companyId, input.linkToken);
     },
 
     async recordWrongAnswer(request) {
-      const input = parseRequest(z.object({ companyId: id, sessionId: id }), request);
+      const input = parseRequest(recordWrongAnswerRequest, request);
       return {
         wrongAnswers: await store.recordWrongAnswer(input.companyId, input.sessionId, wrongAnswerWindowMs),
       };

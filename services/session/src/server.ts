@@ -31,6 +31,36 @@ const toSession = (record: SessionRecord): Session => ({
   expiresAt: new Date(record.expiresAt),
 });
 
+/** The requests' schemas, built once. */
+const createSessionRequest = z.object({
+  companyId: id,
+  userId: id,
+  state,
+  loginId: z.string().max(512),
+  profileMnemocode: z.string().optional(),
+  passwordChangeRequired: z.boolean(),
+  lifetimeSeconds: lifetime,
+});
+const introspectSessionRequest = z.object({ sessionToken: token });
+const advanceSessionRequest = z.object({
+  sessionToken: token,
+  fromState: state,
+  toState: state,
+  profileMnemocode: z.string().optional(),
+  passwordChangeRequired: z.boolean().optional(),
+  lifetimeSeconds: lifetime,
+});
+const revokeSessionRequest = z.object({ sessionToken: token });
+const revokeUserSessionsRequest = z.object({ companyId: id, userId: id });
+const listUserSessionsRequest = z.object({ companyId: id, userId: id });
+const getLoginFailuresRequest = z.object({ companyId: id, loginId: z.string().max(512) });
+const recordLoginFailureRequest = z.object({
+  companyId: id,
+  loginId: z.string().max(512),
+  windowSeconds: z.number().int().positive(),
+});
+const resetLoginFailuresRequest = z.object({ companyId: id, loginId: z.string().max(512) });
+
 export function sessionService(
   sessions: SessionStore,
   failures: LoginFailures,
@@ -39,25 +69,12 @@ export function sessionService(
 ) {
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request) {
-      const input = parseRequest(
-        z.object({
-          companyId: id,
-          userId: id,
-          state,
-          loginId: z.string().max(512),
-          profileMnemocode: z.string().optional(),
-          passwordChangeRequired: z.boolean(),
-          lifetimeSeconds: lifetime,
-        }),
-        request,
-      );
+      const input = parseRequest(createSessionRequest, request);
       const created = await sessions.create(input);
       return { sessionToken: created.token, session: toSession(created.session) };
     },
     async introspectSession(request) {
-      const result = await sessions.introspect(
-        parseRequest(z.object({ sessionToken: token }), request).sessionToken,
-      );
+      const result = await sessions.introspect(parseRequest(introspectSessionRequest, request).sessionToken);
       switch (result.status) {
         case "active":
           return { status: TokenStatus.ACTIVE, session: toSession(result.session) };
@@ -68,47 +85,34 @@ export function sessionService(
       }
     },
     async advanceSession(request) {
-      const input = parseRequest(
-        z.object({
-          sessionToken: token,
-          fromState: state,
-          toState: state,
-          profileMnemocode: z.string().optional(),
-          passwordChangeRequired: z.boolean().optional(),
-          lifetimeSeconds: lifetime,
-        }),
-        request,
-      );
+      const input = parseRequest(advanceSessionRequest, request);
       const { sessionToken, fromState, toState, ...changes } = input;
       const advanced = await sessions.advance(sessionToken, fromState, toState, changes);
       return { sessionToken: advanced.token, session: toSession(advanced.session) };
     },
     async revokeSession(request) {
       return {
-        revoked: await sessions.revoke(parseRequest(z.object({ sessionToken: token }), request).sessionToken),
+        revoked: await sessions.revoke(parseRequest(revokeSessionRequest, request).sessionToken),
       };
     },
     async revokeUserSessions(request) {
-      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      const input = parseRequest(revokeUserSessionsRequest, request);
       return { revoked: await sessions.revokeUser(input.companyId, input.userId) };
     },
     async listUserSessions(request) {
-      const input = parseRequest(z.object({ companyId: id, userId: id }), request);
+      const input = parseRequest(listUserSessionsRequest, request);
       return { sessions: (await sessions.listUser(input.companyId, input.userId)).map(toSession) };
     },
     async getLoginFailures(request) {
-      const input = parseRequest(z.object({ companyId: id, loginId: z.string().max(512) }), request);
+      const input = parseRequest(getLoginFailuresRequest, request);
       return failures.read(input.companyId, input.loginId);
     },
     async recordLoginFailure(request) {
-      const input = parseRequest(
-        z.object({ companyId: id, loginId: z.string().max(512), windowSeconds: z.number().int().positive() }),
-        request,
-      );
+      const input = parseRequest(recordLoginFailureRequest, request);
       return failures.record(input.companyId, input.loginId, input.windowSeconds);
     },
     async resetLoginFailures(request) {
-      const input = parseRequest(z.object({ companyId: id, loginId: z.string().max(512) }), request);
+      const input = parseRequest(resetLoginFailuresRequest, request);
       await failures.reset(input.companyId, input.loginId);
       return {};
     },

@@ -95,14 +95,14 @@ describe("authctl", () => {
     const body = (await response.json()) as { session_token: string; session_state: string };
     expect(body.session_state).toBe("authorized");
 
-    const introspected = await json(["session", "introspect", body.session_token]);
+    const introspected = await json(["session", "introspect", "--", body.session_token]);
     expect(introspected).toMatchObject({
       status: "TOKEN_STATUS_ACTIVE",
       session: { profileMnemocode: "P-CLI" },
     });
     expect(await json(["session", "list", code, user.id])).toHaveLength(1);
     expect(await json(["session", "revoke-user", code, user.id])).toEqual({ revoked: 1 });
-    expect((await json(["session", "introspect", body.session_token])).status).toBe("TOKEN_STATUS_INVALID");
+    expect((await json(["session", "introspect", "--", body.session_token])).status).toBe("TOKEN_STATUS_INVALID");
   });
 
   it("manages keys, users, disclaimers and backup codes", async () => {

@@ -1,0 +1,255 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServiceClient } from "@auth/grpc-kit";
+import { deleteKeys } from "@auth/kv/testing";
+import { createTestDatabase } from "@auth/pg/testing";
+import { SessionServiceService } from "@auth/proto/session";
+import { startSuite } from "@auth/suite";
+import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures.js";
+import { callLoad } from "./grpc-load.js";
+import { httpLoad, type LoadResult } from "./http-load.js";
+import { expressLimit, hashLimit } from "./limits.js";
+import { MemorySampler } from "./memory.js";
+import { printReport, type Report, type Scenario } from "./report.js";
+
+/** What one autocannon connection carries from login to checkpassword. */
+interface FlowState {
+  user?: BenchUser;
+  token?: string;
+}
+
+const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
+/** BENCH_ONLY=identify,logout runs only the scenarios whose names start so (while profiling one). */
+const only = process.env.BENCH_ONLY?.split(",");
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const databaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/postgres";
+const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+process.stdout.write(
+  `Benchmark: ${durationSeconds} s per scenario, ${connections} connections, on ${databaseUrl} and ${redisUrl}\n`,
+);
+
+const limits = {
+  ...(await hashLimit()),
+  bareExpressRps: await expressLimit({ connections, durationSeconds }),
+};
+process.stdout.write(
+  `limits: argon2id ${limits.hashMs.toFixed(1)} ms per hash on ${limits.cores} cores; bare express ${limits.bareExpressRps.toFixed(0)} req/s\n`,
+);
+
+const identity = await createTestDatabase(databaseUrl, "bench_identity");
+const disclaimer = await createTestDatabase(databaseUrl, "bench_disclaimer");
+const redisPrefix = `bench-${Date.now().toString(36)}:`;
+const dataDir = mkdtempSync(join(tmpdir(), "auth-bench-"));
+const suite = await startSuite({
+  dataDir,
+  databaseUrls: { identity: identity.url, disclaimer: disclaimer.url },
+  redisUrl,
+  redisKeyPrefix: redisPrefix,
+  logLevel: "error",
+  // OTP sends are limited per user and session; the benchmark sends many, to many users.
+  env: { otp: { OTP_RESEND_COOLDOWN_SECONDS: "1", OTP_SENDS_PER_USER_PER_HOUR: "1000" } },
+  // BENCH_PROFILE_DIR=dir writes a V8 CPU profile of every process there when the suite stops.
+  nodeArgs: process.env.BENCH_PROFILE_DIR
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [],
+});
+const processes = Object.entries(suite.children).map(([name, child]) => ({ name, pid: child.pid }));
+const sampler = new MemorySampler(processes);
+
+try {
+  const company = await createBenchCompany(suite);
+  const passwordUsers = await createBenchUsers(suite, company.id, 200, "password");
+  const phoneUsers = await createBenchUsers(suite, company.id, 1_500, "phone");
+  const base = `${suite.gatewayUrl}/${company.code}/v2/auth`;
+  const headers = { "content-type": "application/json", "x-api-key": company.apiKey };
+  const post = async (operation: string, body: unknown, token?: string) => {
+    const response = await fetch(`${base}/${operation}`, {
+      method: "POST",
+      headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as Record<string, string>;
+  };
+  let next = 0;
+  const nextUser = (users: BenchUser[]) => users[next++ % users.length] as BenchUser;
+
+  async function measure(name: string, run: () => Promise<LoadResult>): Promise<Scenario | undefined> {
+    if (only && !only.some((prefix) => name.startsWith(prefix))) return undefined;
+    sampler.start();
+    const result = await run();
+    const memory = sampler.stop();
+    process.stdout.write(
+      `${name}: ${result.rps.toFixed(0)}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, errors ${result.errors + result.failures}\n`,
+    );
+    return { name, ...result, peakMemoryMib: memory };
+  }
+  /** Sends each prepared request once, as fast as the connections allow. */
+  const once = (operation: string, tokens: string[], body: (index: number) => unknown) =>
+    httpLoad({
+      url: `${base}/${operation}`,
+      connections,
+      amount: tokens.length,
+      requests: [
+        {
+          method: "POST",
+          setupRequest: (request) => {
+            const index = next++ % tokens.length;
+            return {
+              ...request,
+              headers: { ...headers, authorization: `Bearer ${tokens[index]}` },
+              body: JSON.stringify(body(index)),
+            };
+          },
+        },
+      ],
+    });
+
+  const measured: Array<Scenario | undefined> = [];
+  measured.push(
+    await measure("identify", () =>
+      httpLoad({
+        url: `${base}/login`,
+        connections,
+        duration: durationSeconds,
+        requests: [
+          {
+            method: "POST",
+            headers,
+            setupRequest: (r) => ({
+              ...r,
+              body: JSON.stringify({ login_id: nextUser(passwordUsers).loginName }),
+            }),
+          },
+        ],
+      }),
+    ),
+  );
+
+  const passwordLogin = await measure("password login (login + checkpassword)", () =>
+    httpLoad({
+      url: `${base}/login`,
+      connections,
+      duration: durationSeconds,
+      requests: [
+        {
+          method: "POST",
+          headers,
+          setupRequest: (request, context) => {
+            const user = nextUser(passwordUsers);
+            (context as FlowState).user = user;
+            return { ...request, body: JSON.stringify({ login_id: user.loginName }) };
+          },
+          onResponse: (_status, body, context) => {
+            (context as FlowState).token = (JSON.parse(body) as { session_token?: string }).session_token;
+          },
+        },
+        {
+          method: "POST",
+          path: `/${company.code}/v2/auth/checkpassword`,
+          setupRequest: (request, context) => ({
+            ...request,
+            headers: { ...headers, authorization: `Bearer ${(context as FlowState).token}` },
+            body: JSON.stringify({ password: (context as FlowState).user?.password }),
+          }),
+        },
+      ],
+    }),
+  );
+  // Two requests make one login.
+  measured.push(passwordLogin && { ...passwordLogin, rps: passwordLogin.rps / 2 });
+
+  measured.push(
+    await measure("checkcredentials", () =>
+      httpLoad({
+        url: `${base}/checkcredentials`,
+        connections,
+        duration: durationSeconds,
+        requests: [
+          {
+            method: "POST",
+            headers,
+            setupRequest: (request) => {
+              const user = nextUser(passwordUsers);
+              return {
+                ...request,
+                body: JSON.stringify({ login_id: user.loginName, password: user.password }),
+              };
+            },
+          },
+        ],
+      }),
+    ),
+  );
+
+  // OTP step: sessions in checkotp (one SMS each), then one renewotp and one checkotp per session.
+  const otpSessions: Array<{ token: string; phone: string }> = [];
+  for (let start = 0; start < phoneUsers.length; start += 50) {
+    const batch = phoneUsers.slice(start, start + 50);
+    const started = await Promise.all(batch.map((user) => post("login", { login_id: user.loginName })));
+    otpSessions.push(
+      ...started.map((answer, i) => ({ token: answer.session_token ?? "", phone: batch[i]?.phone ?? "" })),
+    );
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  const tokens = otpSessions.map((s) => s.token);
+  measured.push(await measure("renewotp", () => once("renewotp", tokens, () => ({}))));
+  const otps = new Map<string, string>();
+  for (const line of readFileSync(suite.smsOutboxFile, "utf8").split("\n").filter(Boolean)) {
+    const message = JSON.parse(line) as { to: string; text: string };
+    otps.set(message.to, /\d{6}/.exec(message.text)?.[0] ?? "");
+  }
+  measured.push(
+    await measure("checkotp", () =>
+      once("checkotp", tokens, (i) => ({ otp: otps.get(otpSessions[i]?.phone ?? "") })),
+    ),
+  );
+
+  // Introspection as internal services call it, and logout, on authorized tokens.
+  const authorized: string[] = [];
+  for (let start = 0; start < 1_000; start += 50) {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => {
+        const user = nextUser(passwordUsers);
+        return post("checkcredentials", { login_id: user.loginName, password: user.password });
+      }),
+    );
+    authorized.push(...answers.map((answer) => answer.session_token ?? ""));
+  }
+  const sessionClient = createServiceClient(SessionServiceService, suite.addresses.session, {
+    deadlineMs: 5_000,
+  });
+  measured.push(
+    await measure("introspection (gRPC)", () =>
+      callLoad(
+        async (index) => {
+          const answer = await sessionClient.introspectSession({
+            sessionToken: authorized[index % authorized.length] ?? "",
+          });
+          if (answer.status !== "TOKEN_STATUS_ACTIVE") throw new Error(answer.status);
+        },
+        { concurrency: 64, durationSeconds },
+      ),
+    ),
+  );
+  sessionClient.close();
+  measured.push(await measure("logout", () => once("logout", authorized, () => ({}))));
+
+  const scenarios = measured.filter((scenario): scenario is Scenario => scenario !== undefined);
+  const report: Report = { date: new Date().toISOString(), durationSeconds, connections, limits, scenarios };
+  printReport(report);
+  const resultsDir = join(process.cwd(), "bench", "results");
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(
+    join(resultsDir, `${report.date.replace(/[:.]/g, "-")}.json`),
+    `${JSON.stringify(report, null, 2)}\n`,
+  );
+  writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+} finally {
+  await suite.stop();
+  await identity.drop();
+  await disclaimer.drop();
+  await deleteKeys(redisUrl, redisPrefix);
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,61 @@
+import type { LoadResult } from "./http-load.js";
+
+export interface Scenario extends LoadResult {
+  name: string;
+  peakMemoryMib: Record<string, number>;
+}
+
+export interface Report {
+  date: string;
+  durationSeconds: number;
+  connections: number;
+  limits: { hashMs: number; cores: number; loginsPerSecond: number; bareExpressRps: number };
+  scenarios: Scenario[];
+}
+
+/** The targets of the benchmark issue, each as a ratio to the limit it is measured against. */
+function targetOf(
+  report: Report,
+  scenario: Scenario,
+): { limit: string; ratio: number; target: number } | undefined {
+  if (scenario.name.startsWith("password login")) {
+    return { limit: "cores ÷ hash time", ratio: scenario.rps / report.limits.loginsPerSecond, target: 0.8 };
+  }
+  if (scenario.name === "identify") {
+    return { limit: "bare express", ratio: scenario.rps / report.limits.bareExpressRps, target: 0.35 };
+  }
+  if (scenario.name.startsWith("introspection"))
+    return { limit: "5,000/s", ratio: scenario.rps / 5_000, target: 1 };
+  return undefined;
+}
+
+const memoryLimitMib = 150;
+
+export function printReport(report: Report): void {
+  const rows = report.scenarios.map((scenario) => {
+    const target = targetOf(report, scenario);
+    const peak = Math.max(...Object.values(scenario.peakMemoryMib));
+    const heaviest = Object.entries(scenario.peakMemoryMib).find(([, mib]) => mib === peak)?.[0] ?? "";
+    return {
+      scenario: scenario.name,
+      "req/s": scenario.rps.toFixed(0),
+      "p50 ms": scenario.p50.toFixed(1),
+      "p99 ms": scenario.p99.toFixed(1),
+      errors: scenario.errors + scenario.failures,
+      "peak RSS MiB": `${peak} (${heaviest})`,
+      "vs limit": target
+        ? `${(target.ratio * 100).toFixed(0)}% of ${target.limit} (target ${(target.target * 100).toFixed(0)}%)`
+        : "",
+      ok:
+        scenario.errors + scenario.failures === 0 &&
+        peak < memoryLimitMib &&
+        (!target || target.ratio >= target.target)
+          ? "yes"
+          : "NO",
+    };
+  });
+  console.table(rows);
+  process.stdout.write(
+    `limits: argon2id ${report.limits.hashMs.toFixed(1)} ms per hash, ${report.limits.cores} cores => ${report.limits.loginsPerSecond.toFixed(0)} logins/s; bare express ${report.limits.bareExpressRps.toFixed(0)} req/s\n`,
+  );
+}
