@@ -102,7 +102,9 @@ describe("authctl", () => {
     });
     expect(await json(["session", "list", code, user.id])).toHaveLength(1);
     expect(await json(["session", "revoke-user", code, user.id])).toEqual({ revoked: 1 });
-    expect((await json(["session", "introspect", "--", body.session_token])).status).toBe("TOKEN_STATUS_INVALID");
+    expect((await json(["session", "introspect", "--", body.session_token])).status).toBe(
+      "TOKEN_STATUS_INVALID",
+    );
   });
 
   it("manages keys, users, disclaimers and backup codes", async () => {

@@ -9,7 +9,9 @@ export function sessionCommands(program: Command, cli: () => Cli): void {
 
   session
     .command("introspect <token>")
-    .description("what a token is: active (with its session), expired or invalid; put -- before a token that starts with -")
+    .description(
+      "what a token is: active (with its session), expired or invalid; put -- before a token that starts with -",
+    )
     .action(async (token: string) => {
       const result = await cli().session().introspectSession({ sessionToken: token });
       const json = { status: result.status, session: result.session && Session.toJSON(result.session) };
