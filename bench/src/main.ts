@@ -51,9 +51,12 @@ const suite = await startSuite({
   // OTP sends are limited per user and session; the benchmark sends many, to many users.
   env: { otp: { OTP_RESEND_COOLDOWN_SECONDS: "1", OTP_SENDS_PER_USER_PER_HOUR: "1000" } },
   // BENCH_PROFILE_DIR=dir writes a V8 CPU profile of every process there when the suite stops.
-  nodeArgs: process.env.BENCH_PROFILE_DIR
-    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-    : [],
+  nodeArgs: [
+    ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+    ...(process.env.BENCH_PROFILE_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : []),
+  ],
 });
 const processes = Object.entries(suite.children).map(([name, child]) => ({ name, pid: child.pid }));
 const sampler = new MemorySampler(processes);

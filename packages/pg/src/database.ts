@@ -1,10 +1,7 @@
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 
 /** A Drizzle database, the same type on real PostgreSQL and on PGlite. */
@@ -59,6 +56,12 @@ async function openPglite<S extends Record<string, unknown>>(
   options: OpenDatabaseOptions<S>,
 ): Promise<OpenedDatabase<S>> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // Loaded only for the embedded default: a process on real PostgreSQL never carries PGlite.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   const client = new PGlite(options.dataDir);
   const db = drizzlePglite(client, { schema: options.schema });
   await migratePglite(db, { migrationsFolder: options.migrationsFolder });

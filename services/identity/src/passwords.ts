@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import { type Algorithm, hash, parseOptions, verify } from "@node-rs/argon2";
+import { Slots } from "./slots.js";
 
 // The binding declares Algorithm as an ambient const enum, which isolated modules cannot read.
 const argon2id = 2 as Algorithm.Argon2id;
@@ -19,19 +21,25 @@ export const owaspMinimum: Argon2Parameters = { memoryCost: 19_456, timeCost: 2,
  */
 export class PasswordHasher {
   readonly #parameters: Argon2Parameters;
+  readonly #slots: Slots;
   #decoy: Promise<string> | undefined;
 
-  constructor(parameters: Argon2Parameters) {
+  /**
+   * `concurrency` bounds the hashes under way at once: each takes `memoryCost` KiB, and more
+   * hashes at a time than cores only add memory, not throughput.
+   */
+  constructor(parameters: Argon2Parameters, concurrency = availableParallelism()) {
     this.#parameters = parameters;
+    this.#slots = new Slots(concurrency);
   }
 
   hash(password: string): Promise<string> {
-    return hash(password, { algorithm: argon2id, ...this.#parameters });
+    return this.#slots.run(() => hash(password, { algorithm: argon2id, ...this.#parameters }));
   }
 
   async verify(passwordHash: string, password: string): Promise<boolean> {
     try {
-      return await verify(passwordHash, password);
+      return await this.#slots.run(() => verify(passwordHash, password));
     } catch {
       return false;
     }
