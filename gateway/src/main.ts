@@ -4,6 +4,7 @@ import { createApp } from "./app.js";
 import { closeBackends, connectBackends } from "./backends.js";
 import { captchaCheck } from "./captcha/captcha.js";
 import { configSchema } from "./config.js";
+import { answerUnparsableRequests } from "./http/client-errors.js";
 import { CompanyCache } from "./http/company-cache.js";
 
 const config = loadConfig("gateway", configSchema);
@@ -33,6 +34,7 @@ const app = createApp({
 const server = app.listen(config.PORT, config.HOST, () => {
   logger.info({ host: config.HOST, port: config.PORT }, "gateway listening");
 });
+answerUnparsableRequests(server, logger);
 server.on("error", (error) => {
   logger.fatal({ err: error }, "gateway cannot listen");
   process.exit(1);
