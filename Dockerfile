@@ -20,7 +20,7 @@ RUN npm ci \
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 # A small young generation keeps each process's resident memory low (docs/performance.md).
-ENV NODE_ENV=production NODE_OPTIONS=--max-semi-space-size=2
+ENV NODE_ENV=production NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=128"
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/packages ./packages

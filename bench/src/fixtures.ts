@@ -35,6 +35,8 @@ export async function createBenchCompany(suite: RunningSuite): Promise<BenchComp
         failureWindowSeconds: 0,
         preauthSessionSeconds: 0,
         authorizedSessionSeconds: 0,
+        rateLimitPerAddressPerMinute: 1_000_000,
+        rateLimitPerLoginIdPerMinute: 1_000_000,
         captcha: { provider: CaptchaProvider.DEV, secret: "" },
       },
     });

@@ -2,6 +2,8 @@ import { AuthError } from "@auth/errors";
 import { metrics } from "@auth/telemetry";
 import express, { type Express } from "express";
 import helmet from "helmet";
+import { openApiDocument } from "./api/openapi.js";
+import { apiReference } from "./api/reference.js";
 import type { BackendAddresses } from "./backends.js";
 import { sendError, sendSuccess } from "./http/envelope.js";
 import { errorHandler, methodNotAllowed, routeNotFound } from "./http/errors.js";
@@ -49,6 +51,8 @@ export function createApp(options: AppOptions): Express {
         new AuthError("service.unavailable", { detail: `not serving: ${down.join(", ")}` }),
       );
   });
+
+  app.use(apiReference(openApiDocument(endpoints)));
 
   for (const endpoint of endpoints) {
     const path = `/:company/v2/auth/${endpoint.operation}`;

@@ -1,27 +1,36 @@
+import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
 
-export const configSchema = z.object({
-  HOST: env.host("127.0.0.1"),
-  PORT: env.port(8080),
-  /** Where GET /metrics answers (Prometheus); off when unset. */
-  METRICS_PORT: env.optionalPort(),
-  IDENTITY_ADDR: env.address("127.0.0.1:50051"),
-  SESSION_ADDR: env.address("127.0.0.1:50052"),
-  OTP_ADDR: env.address("127.0.0.1:50053"),
-  RECOVERY_ADDR: env.address("127.0.0.1:50054"),
-  DISCLAIMER_ADDR: env.address("127.0.0.1:50055"),
-  /** Milliseconds a call to a service may take before the gateway answers service.unavailable. */
-  GRPC_DEADLINE_MS: env.positiveInt(3_000),
-  /** Seconds the company of an API key is kept (revocations, suspensions and policy changes wait this long); 0 keeps nothing. */
-  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
-  /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client address. */
-  TRUST_PROXY: z.string().default("loopback"),
-  /** Lets companies use the dev captcha provider, which accepts a fixed response: never in production. */
-  ALLOW_DEV_CAPTCHA: z.stringbool().default(false),
-  /** Milliseconds a captcha provider's siteverify may take. */
-  CAPTCHA_TIMEOUT_MS: env.positiveInt(3_000),
-  LOG_LEVEL: env.logLevel(),
-});
+export const configSchema = z
+  .object({
+    HOST: env.host("127.0.0.1"),
+    PORT: env.port(8080),
+    /** Where GET /metrics answers (Prometheus); off when unset. */
+    METRICS_PORT: env.optionalPort(),
+    IDENTITY_ADDR: env.address("127.0.0.1:50051"),
+    SESSION_ADDR: env.address("127.0.0.1:50052"),
+    OTP_ADDR: env.address("127.0.0.1:50053"),
+    RECOVERY_ADDR: env.address("127.0.0.1:50054"),
+    DISCLAIMER_ADDR: env.address("127.0.0.1:50055"),
+    /** Milliseconds a call to a service may take before the gateway answers service.unavailable. */
+    GRPC_DEADLINE_MS: env.positiveInt(3_000),
+    /** Seconds the company of an API key is kept (revocations, suspensions and policy changes wait this long); 0 keeps nothing. */
+    API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client address. */
+    TRUST_PROXY: z.string().default("loopback"),
+    /** Lets companies use the dev captcha provider, which accepts a fixed response: never in production. */
+    ALLOW_DEV_CAPTCHA: z.stringbool().default(false),
+    /** Milliseconds a captcha provider's siteverify may take. */
+    CAPTCHA_TIMEOUT_MS: env.positiveInt(3_000),
+    /** Redis for the rate limits (standalone, Cluster or Sentinel), so that they hold across replicas; in the process without. */
+    ...redisEnvironment,
+    REDIS_KEY_PREFIX: z.string().default("auth:gateway:"),
+    /** Requests per minute to the endpoints that take secrets or send messages; a company may set its own. */
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: env.positiveInt(120),
+    RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE: env.positiveInt(30),
+    LOG_LEVEL: env.logLevel(),
+  })
+  .superRefine(checkRedisSettings);
 
 export type Config = z.infer<typeof configSchema>;

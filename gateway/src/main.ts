@@ -1,3 +1,4 @@
+import { connectRedis, describeTarget, redisTargetOf } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
 import { createApp } from "./app.js";
@@ -6,6 +7,7 @@ import { captchaCheck } from "./captcha/captcha.js";
 import { configSchema } from "./config.js";
 import { answerUnparsableRequests } from "./http/client-errors.js";
 import { CompanyCache } from "./http/company-cache.js";
+import { RateLimits } from "./http/rate-limits.js";
 
 const config = loadConfig("gateway", configSchema);
 const logger = createLogger("gateway", config.LOG_LEVEL);
@@ -23,7 +25,21 @@ function trustProxySetting(value: string): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+const redisTarget = redisTargetOf(config);
+const rateLimits = new RateLimits(
+  {
+    perAddressPerMinute: config.RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
+    perLoginIdPerMinute: config.RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE,
+  },
+  // A Redis that hangs must not hold every request up (two counts per request): past this the
+  // count falls back to the process's own (the limiter's insurance), and the request goes on.
+  redisTarget &&
+    (await connectRedis(redisTarget, { keyPrefix: config.REDIS_KEY_PREFIX, commandTimeoutMs: 250 })),
+);
+logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits ready");
+
 const app = createApp({
+  rateLimits,
   backends,
   addresses,
   companies: new CompanyCache(config.API_KEY_CACHE_SECONDS * 1000),

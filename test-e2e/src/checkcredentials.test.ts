@@ -65,7 +65,11 @@ describe("auth/checkcredentials", () => {
       expect(response.body.captcha_required).toBe(false);
     });
 
-    it("takes as long for an unknown login ID as for a known one (medians within 20%)", async () => {
+    // The suite shares two cores with other test files, whose bursts of load can land on one side of
+    // a short measurement; a real difference fails all three tries, noise does not.
+    it("takes as long for an unknown login ID as for a known one (medians within 20%)", {
+      retry: 2,
+    }, async () => {
       const quiet = await createCompany({ captchaAfterFailures: 1_000, lockoutAfterFailures: 10_000 });
       const user = await createUser(quiet);
       const timed = async (loginId: string) => {
@@ -76,10 +80,20 @@ describe("auth/checkcredentials", () => {
       };
       const known: number[] = [];
       const unknown: number[] = [];
+      // One login ID of each kind, as an attacker probing an account would, each warmed up once: the
+      // first failure of a login ID creates its counters, which is not what is being compared.
+      const nobody = `nobody-${user.loginName}`;
       await timed(user.loginName);
-      for (let i = 0; i < 15; i += 1) {
-        known.push(await timed(user.loginName));
-        unknown.push(await timed(`unknown-${i}`));
+      await timed(nobody);
+      // Each pair is taken in turn in both orders, so neither kind always follows the other.
+      for (let i = 0; i < 21; i += 1) {
+        if (i % 2 === 0) {
+          known.push(await timed(user.loginName));
+          unknown.push(await timed(nobody));
+        } else {
+          unknown.push(await timed(nobody));
+          known.push(await timed(user.loginName));
+        }
       }
       const median = (values: number[]) =>
         [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

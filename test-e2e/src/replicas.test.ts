@@ -60,6 +60,21 @@ describe.runIf(realStores)("two replicas of every process", () => {
     expect(flags).toEqual([false, false, true]);
   });
 
+  it("hold the rate limit of a login ID over all replicas", async () => {
+    const limited = await createCompany({ rateLimitPerLoginIdPerMinute: 3 }, operatorOf(suite));
+    const user = await createUser(limited);
+    const outcomes = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await call(limited.code, "login", {
+        apiKey: limited.apiKey,
+        gatewayUrl: proxy.url,
+        body: { login_id: user.loginName },
+      });
+      outcomes.push(response.status);
+    }
+    expect(outcomes).toEqual([200, 200, 200, 429]);
+  });
+
   it("carry a recovery by question across replicas", async () => {
     const user = await createUser(company, { controlQuestion: "Q?", controlAnswer: "Answer" });
     const started = await post("recovery/recover", {

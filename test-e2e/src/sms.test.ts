@@ -10,7 +10,8 @@ interface Received {
   body: { to: string; text: string };
 }
 
-/** A local server that plays a company's SMS provider; it fails for numbers ending in 99. */
+/** A local server that plays a company's SMS provider; it fails for one number. */
+const undeliverable = "+12125550199";
 let provider: Server;
 let providerUrl: string;
 const received: Received[] = [];
@@ -21,7 +22,7 @@ beforeAll(async () => {
     for await (const chunk of request) body += chunk;
     const message = JSON.parse(body) as Received["body"];
     received.push({ authorization: request.headers.authorization, body: message });
-    response.writeHead(message.to.endsWith("99") ? 500 : 202).end();
+    response.writeHead(message.to === undeliverable ? 500 : 202).end();
   });
   await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
   providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/messages`;
@@ -60,7 +61,7 @@ describe("SMS through the company's HTTP provider", () => {
     const company = await createCompany({
       sms: { provider: SmsProvider.HTTP, url: providerUrl, token: "t" },
     });
-    const user = await createUser(company, { password: null, phone: "+12125550199" });
+    const user = await createUser(company, { password: null, phone: undeliverable });
     const login = await call(company.code, "login", {
       apiKey: company.apiKey,
       body: { login_id: user.loginName },

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { AuthError } from "@auth/errors";
 import { CaptchaProvider, type CaptchaSettings } from "@auth/proto/identity";
 import { afterEach, describe, expect, it } from "vitest";
-import type { TenantCompany } from "../flows/endpoint.js";
+import { tenantCompany } from "../flows/tenant-company.testing.js";
 import { captchaCheck } from "./captcha.js";
 import { devCaptchaPass } from "./dev.js";
 
@@ -39,23 +39,7 @@ afterEach(async () => {
   await new Promise((resolve) => running.close(resolve));
 });
 
-const companyWith = (captcha: CaptchaSettings | undefined): TenantCompany => ({
-  id: "c1",
-  code: "acme",
-  name: "Acme",
-  suspended: false,
-  policy: {
-    twoFactorRoles: [],
-    defaultPhoneRegion: "US",
-    loginIdKindsByRole: {},
-    captchaAfterFailures: 3,
-    lockoutAfterFailures: 10,
-    failureWindowSeconds: 900,
-    preauthSessionSeconds: 0,
-    authorizedSessionSeconds: 0,
-    captcha,
-  },
-});
+const companyWith = (captcha: CaptchaSettings | undefined) => tenantCompany({ captcha });
 const check = captchaCheck({ allowDev: false, timeoutMs: 300 });
 
 describe.each([

@@ -28,10 +28,8 @@ export function captchaCheck(options: CaptchaOptions): CaptchaCheck {
   return {
     async verify(company, response, clientAddress) {
       const settings = company.policy.captcha;
-      const provider = settings && providers[settings.provider];
-      return (
-        settings !== undefined && provider !== undefined && provider.verify(settings, response, clientAddress)
-      );
+      if (!settings) return false;
+      return providers[settings.provider]?.verify(settings, response, clientAddress) ?? false;
     },
   };
 }

@@ -18,7 +18,8 @@ const body = z
   .refine(
     (b) => (b.otp === undefined) !== (b.backup_code === undefined),
     "exactly one of otp and backup_code",
-  );
+  )
+  .describe("Exactly one of otp and backup_code");
 
 type Body = z.infer<typeof body>;
 

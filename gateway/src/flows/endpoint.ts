@@ -2,6 +2,7 @@ import type { Company, CompanyPolicy } from "@auth/proto/identity";
 import type { Session } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
 import type { z } from "zod";
+import type { SuccessFields } from "../api/responses.js";
 import type { Backends } from "../backends.js";
 import type { CaptchaCheck } from "../captcha/captcha.js";
 import type { StateName } from "./states.js";
@@ -34,38 +35,40 @@ export interface SessionFlowContext<Body = unknown> extends FlowContext<Body> {
   state: StateName;
 }
 
-interface EndpointBase<S extends z.ZodType> {
-  operation: Operation;
+interface EndpointBase<O extends Operation, S extends z.ZodType> {
+  operation: O;
   /** The request body; unknown fields are dropped, a mismatch is request.validation.failed. */
   body: S;
 }
 
-export interface OpenEndpoint<S extends z.ZodType = z.ZodType> extends EndpointBase<S> {
+export interface OpenEndpoint<O extends Operation = Operation, S extends z.ZodType = z.ZodType>
+  extends EndpointBase<O, S> {
   takesToken: false;
-  handle(context: FlowContext<z.infer<S>>): Promise<ResponseFields>;
+  handle(context: FlowContext<z.infer<S>>): Promise<SuccessFields<O>>;
 }
 
-export interface SessionEndpoint<S extends z.ZodType = z.ZodType> extends EndpointBase<S> {
+export interface SessionEndpoint<O extends Operation = Operation, S extends z.ZodType = z.ZodType>
+  extends EndpointBase<O, S> {
   takesToken: true;
-  handle(context: SessionFlowContext<z.infer<S>>): Promise<ResponseFields>;
+  handle(context: SessionFlowContext<z.infer<S>>): Promise<SuccessFields<O>>;
 }
 
 export type Endpoint = OpenEndpoint | SessionEndpoint;
 
-/** An endpoint without Authorization header. */
-export function openEndpoint<S extends z.ZodType>(
-  operation: Operation,
+/** An endpoint without Authorization header; it answers the fields of its response schema (api/responses.ts). */
+export function openEndpoint<O extends Operation, S extends z.ZodType>(
+  operation: O,
   body: S,
-  handle: (context: FlowContext<z.infer<S>>) => Promise<ResponseFields>,
-): OpenEndpoint<S> {
+  handle: (context: FlowContext<z.infer<S>>) => Promise<SuccessFields<O>>,
+): OpenEndpoint<O, S> {
   return { operation, body, takesToken: false, handle };
 }
 
 /** An endpoint that takes `Authorization: Bearer <session_token>` in the states of the transition table. */
-export function sessionEndpoint<S extends z.ZodType>(
-  operation: Operation,
+export function sessionEndpoint<O extends Operation, S extends z.ZodType>(
+  operation: O,
   body: S,
-  handle: (context: SessionFlowContext<z.infer<S>>) => Promise<ResponseFields>,
-): SessionEndpoint<S> {
+  handle: (context: SessionFlowContext<z.infer<S>>) => Promise<SuccessFields<O>>,
+): SessionEndpoint<O, S> {
   return { operation, body, takesToken: true, handle };
 }

@@ -15,15 +15,19 @@ const body = z.object({ new_password: z.string("must be a string").max(4_096) })
  */
 export const setpassword = sessionEndpoint("setpassword", body, async (context) => {
   const user = await currentUser(context, context.session.userId);
-  const { problem } = await context.backends.identity.setPassword({
-    companyId: context.company.id,
-    userId: user.id,
-    newPassword: context.body.new_password,
-  });
-  if (problem) throw weakPasswordError(problem);
-  securityEvent(context, "password.changed", { userId: user.id });
+  const setPassword = async (validateOnly: boolean) => {
+    const { problem } = await context.backends.identity.setPassword({
+      companyId: context.company.id,
+      userId: user.id,
+      newPassword: context.body.new_password,
+      validateOnly,
+    });
+    if (problem) throw weakPasswordError(problem);
+  };
 
   if (context.state === "setpassword") {
+    await setPassword(false);
+    securityEvent(context, "password.changed", { userId: user.id });
     const moved = await moveSession(context, "authorized", {
       profileMnemocode: user.profileMnemocode,
       passwordChangeRequired: false,
@@ -35,10 +39,20 @@ export const setpassword = sessionEndpoint("setpassword", body, async (context) 
     };
   }
   assertTransition(context.operation, context.state, null);
+  // Every session of the user ends, the recovery one included, before the password changes: should
+  // either step fail, the recovery is left unfinished (start again), never finished halfway with a
+  // new password and a recovery session still able to set another. A weak password is refused
+  // before anything ends, so that the user may try another.
+  await setPassword(true);
   await context.backends.session.revokeUserSessions({ companyId: context.company.id, userId: user.id });
-  // Whoever recovered access may log in at once, whatever failures the login ID had.
-  await forgetFailures(context, context.session.loginId);
   securityEvent(context, "session.revoked", { userId: user.id, allOfUser: true });
+  await setPassword(false);
+  securityEvent(context, "password.changed", { userId: user.id });
   securityEvent(context, "recovery.finished", { userId: user.id });
+  // Whoever recovered access may log in at once, whatever failures the login ID had. The recovery is
+  // done by now: should this fail, the answer is still success, and the failures expire with their window.
+  await forgetFailures(context, context.session.loginId).catch((error: unknown) =>
+    context.log.warn({ err: error }, "recovery finished, but its login ID's failures were not reset"),
+  );
   return {};
 });

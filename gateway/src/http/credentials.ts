@@ -7,7 +7,8 @@ import type { TenantCompany } from "../flows/endpoint.js";
 import { type StateName, stateName } from "../flows/states.js";
 import { CompanyCache } from "./company-cache.js";
 
-const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+/** Company codes (docs/decisions.md): 1 to 63 characters of a-z 0-9 _ -, starting with a letter or digit. */
+export const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const bearer = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 /** spec 5.1 with DESIGN.md: the `X-API-Key` header must hold a key of the path's company. */

@@ -10,9 +10,11 @@ import { parseJsonObject, validateBody } from "./body.js";
 import type { CompanyCache } from "./company-cache.js";
 import { authenticateCompany, authenticateSession } from "./credentials.js";
 import { sendSuccess } from "./envelope.js";
+import type { RateLimits } from "./rate-limits.js";
 
 export interface PipelineDependencies {
   backends: Backends;
+  rateLimits: RateLimits;
   companies: CompanyCache;
   captcha: CaptchaCheck;
   logger: Logger;
@@ -30,7 +32,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   if (endpoint.takesToken !== acceptedStates.size > 0) {
     throw new Error(`endpoint ${endpoint.operation} disagrees with the transition table about its token`);
   }
-  const { backends, captcha, logger, companies } = dependencies;
+  const { backends, captcha, logger, companies, rateLimits } = dependencies;
 
   const authenticate: RequestHandler = async (request, response, next) => {
     response.locals.operation = endpoint.operation;
@@ -39,14 +41,18 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     if (endpoint.takesToken) {
       response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
     }
+    await rateLimits.byAddress(company, endpoint.operation, request.ip ?? "");
     next();
   };
 
   const run: RequestHandler = async (request, response) => {
+    const body = validateBody(endpoint.body, parseJsonObject(request.body));
+    const loginId = (body as { login_id?: string }).login_id ?? response.locals.session?.session.loginId;
+    await rateLimits.byLoginId(response.locals.company, endpoint.operation, loginId);
     const context: FlowContext = {
       operation: endpoint.operation,
       company: response.locals.company,
-      body: validateBody(endpoint.body, parseJsonObject(request.body)),
+      body,
       clientAddress: request.ip ?? "",
       traceId: activeTraceId() ?? randomBytes(16).toString("hex"),
       backends,

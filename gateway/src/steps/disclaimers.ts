@@ -1,15 +1,12 @@
 import { AuthError } from "@auth/errors";
 import type { Disclaimer } from "@auth/proto/disclaimer";
+import type { z } from "zod";
+import type { disclaimer } from "../api/responses.js";
 import type { FlowContext } from "../flows/endpoint.js";
 import { securityEvent } from "../security-events.js";
 
 /** The disclaimer object of spec 2.3. */
-export interface DisclaimerObject {
-  code: string;
-  title: string;
-  description: string;
-  link: string;
-}
+export type DisclaimerObject = z.output<typeof disclaimer>;
 
 const toObject = ({ code, title, description, link }: Disclaimer): DisclaimerObject => ({
   code,

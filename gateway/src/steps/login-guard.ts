@@ -8,14 +8,31 @@ import { securityEvent } from "../security-events.js";
  */
 export async function guardLoginId(context: FlowContext, loginId: string): Promise<number> {
   if (context.company.suspended) throw new AuthError("auth.restricted", { detail: "company suspended" });
-  const { failures, retryAfterSeconds } = await context.backends.session.getLoginFailures({
-    companyId: context.company.id,
-    loginId,
-  });
-  if (failures >= context.company.policy.lockoutAfterFailures) {
+  const { failures, retryAfterSeconds } = await failuresOf(context, loginId);
+  if (lockedOut(context, failures)) {
     throw new AuthError("auth.restricted", { retryAfterSeconds, detail: "login ID locked out" });
   }
   return failures;
+}
+
+/**
+ * A recovery step's secret (OTP, control answer) under the same lock-out as the login's, although
+ * the spec gives those steps no auth.restricted: while the login ID is locked out the secret is not
+ * checked and counts as wrong, so that one budget bounds every kind of guess at a login ID.
+ */
+export async function recoverySecretValid(
+  context: FlowContext,
+  loginId: string,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const { failures } = await failuresOf(context, loginId);
+  const valid = !lockedOut(context, failures) && (await check());
+  if (!valid) await recordFailedSecret(context, loginId);
+  return valid;
+}
+
+function failuresOf(context: FlowContext, loginId: string) {
+  return context.backends.session.getLoginFailures({ companyId: context.company.id, loginId });
 }
 
 /** Counts a wrong password, OTP or backup code against the login ID; returns the new count. */
@@ -33,6 +50,10 @@ export async function recordFailedSecret(context: FlowContext, loginId: string):
 export async function forgetFailures(context: FlowContext, loginId: string, failures = 1): Promise<void> {
   if (failures === 0) return;
   await context.backends.session.resetLoginFailures({ companyId: context.company.id, loginId });
+}
+
+function lockedOut(context: FlowContext, failures: number): boolean {
+  return failures >= context.company.policy.lockoutAfterFailures;
 }
 
 export function captchaRequired(context: FlowContext, failures: number): boolean {

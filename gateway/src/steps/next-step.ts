@@ -1,10 +1,12 @@
 import type { User } from "@auth/proto/identity";
-import type { FlowContext, ResponseFields } from "../flows/endpoint.js";
+import type { z } from "zod";
+import type { AnswerLeadingTo, passwordRules } from "../api/responses.js";
+import type { FlowContext } from "../flows/endpoint.js";
 import type { StateName } from "../flows/states.js";
 import type { MovedSession, SessionChanges } from "./session-moves.js";
 
 /** The fields that come with state setpassword and recovery-setpassword (spec 2.4). */
-export function passwordFields(context: FlowContext): ResponseFields {
+export function passwordFields(context: FlowContext): z.output<typeof passwordRules> {
   return {
     password_regex: context.company.policy.passwordRegex ?? null,
     password_regex_description: context.company.policy.passwordRegexDescription ?? null,
@@ -24,7 +26,7 @@ export interface FirstFactorOutcome {
 export async function continueAfterPassword(
   context: FlowContext,
   outcome: FirstFactorOutcome,
-): Promise<ResponseFields> {
+): Promise<AnswerLeadingTo<"checkotp" | "setpassword" | "authorized">> {
   if (outcome.user.secondFactorRequired) {
     const moved = await outcome.toSecondFactor({ passwordChangeRequired: outcome.passwordChangeRequired });
     return { session_token: moved.token, session_state: "checkotp", user_phone: moved.userPhone };
@@ -38,7 +40,7 @@ export async function continueToAuthorization(
   user: User,
   passwordChangeRequired: boolean,
   move: FirstFactorOutcome["move"],
-): Promise<ResponseFields> {
+): Promise<AnswerLeadingTo<"setpassword" | "authorized">> {
   if (passwordChangeRequired) {
     const moved = await move("setpassword", { passwordChangeRequired: true });
     return { session_token: moved.token, session_state: "setpassword", ...passwordFields(context) };

@@ -2,25 +2,12 @@ import type { AuthError } from "@auth/errors";
 import { RecoveryMethod, type User, UserStatus } from "@auth/proto/identity";
 import { describe, expect, it } from "vitest";
 import type { TenantCompany } from "../flows/endpoint.js";
+import { tenantCompany } from "../flows/tenant-company.testing.js";
 import { maskEmail } from "./mask-email.js";
 import { chooseRecoveryMethod, type MethodName } from "./recovery-methods.js";
 
-const company = (
-  recovery: Partial<NonNullable<TenantCompany["policy"]["recovery"]>> = {},
-): TenantCompany => ({
-  id: "c",
-  code: "acme",
-  name: "Acme",
-  suspended: false,
-  policy: {
-    twoFactorRoles: [],
-    defaultPhoneRegion: "US",
-    loginIdKindsByRole: {},
-    captchaAfterFailures: 3,
-    lockoutAfterFailures: 10,
-    failureWindowSeconds: 900,
-    preauthSessionSeconds: 0,
-    authorizedSessionSeconds: 0,
+const company = (recovery: Partial<NonNullable<TenantCompany["policy"]["recovery"]>> = {}) =>
+  tenantCompany({
     recovery: {
       order: [],
       disabled: [],
@@ -28,8 +15,7 @@ const company = (
       linkBase: "https://acme.example/recover",
       ...recovery,
     },
-  },
-});
+  });
 const user = (overrides: Partial<User> = {}): User => ({
   id: "u",
   companyId: "c",

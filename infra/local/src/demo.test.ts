@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSuite, startSuite } from "@auth/suite";
@@ -25,7 +25,12 @@ describe("the demo seed of npm start", () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "demo-seed-"));
-    suite = await startSuite({ dataDir, logLevel: "error" });
+    // The gateway sees a seed's policy change at once (a start's seed runs before any request).
+    suite = await startSuite({
+      dataDir,
+      logLevel: "error",
+      env: { gateway: { API_KEY_CACHE_SECONDS: "0" } },
+    });
     await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
     // A second start seeds again over the same data.
     await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
@@ -81,5 +86,30 @@ describe("the demo seed of npm start", () => {
     ).toMatchObject({
       verification: "MAIL",
     });
+  });
+
+  it("asks dave for a new password, with the company's password rules", async () => {
+    const dave = demoUsers[3];
+    const login = await post("login", { login_id: dave.loginName });
+    const checked = await post(
+      "checkpassword",
+      { password: dave.password, accept_disclaimers: [demoDisclaimer.code] },
+      String(login.session_token),
+    );
+    expect(checked).toMatchObject({
+      session_state: "setpassword",
+      password_regex_description: "At least 10 characters, with letters and digits.",
+    });
+  });
+
+  it("points the recovery e-mail at the login page of the latest start", async () => {
+    await seedDemo(suite, apiKey, "http://127.0.0.1:8099/recover");
+    await post("recovery/recover", {
+      login_id: "alice",
+      captcha_response: "dev-captcha-pass",
+      method: "MAIL",
+    });
+    const lastMail = readFileSync(suite.mailOutboxFile, "utf8").trim().split("\n").at(-1) ?? "";
+    expect(lastMail).toContain("http://127.0.0.1:8099/recover?token=");
   });
 });

@@ -10,15 +10,45 @@ import {
 
 export const demoCompanyCode = "demo";
 
-/** The demo users: one with a password, one without (SMS OTP), one with a password and 2FA. */
+/**
+ * The demo users: one with a password, one without (SMS OTP), one with a password and 2FA, and one
+ * who must choose a new password at the next login.
+ */
 export const demoUsers = [
-  { loginName: "alice", password: "alice-password-1", phone: "+12015550101", secondFactor: false },
-  { loginName: "bob", password: undefined, phone: "+12015550102", secondFactor: false },
-  { loginName: "carol", password: "carol-password-1", phone: "+12015550103", secondFactor: true },
+  {
+    loginName: "alice",
+    password: "alice-password-1",
+    phone: "+12015550101",
+    secondFactor: false,
+    mustChangePassword: false,
+  },
+  {
+    loginName: "bob",
+    password: undefined,
+    phone: "+12015550102",
+    secondFactor: false,
+    mustChangePassword: false,
+  },
+  {
+    loginName: "carol",
+    password: "carol-password-1",
+    phone: "+12015550103",
+    secondFactor: true,
+    mustChangePassword: false,
+  },
+  {
+    loginName: "dave",
+    password: "dave-password-1",
+    phone: "+12015550104",
+    secondFactor: false,
+    mustChangePassword: true,
+  },
 ] as const;
 
 /** DESIGN.md's defaults (zero means default), with the dev captcha: it accepts `dev-captcha-pass`. */
 const demoPolicy = (recoveryPage: string): CompanyPolicy => ({
+  passwordRegex: "^(?=.*[A-Za-z])(?=.*[0-9]).{10,}$",
+  passwordRegexDescription: "At least 10 characters, with letters and digits.",
   twoFactorRoles: [],
   defaultPhoneRegion: "US",
   loginIdKindsByRole: {},
@@ -27,6 +57,8 @@ const demoPolicy = (recoveryPage: string): CompanyPolicy => ({
   failureWindowSeconds: 0,
   preauthSessionSeconds: 0,
   authorizedSessionSeconds: 0,
+  rateLimitPerAddressPerMinute: 0,
+  rateLimitPerLoginIdPerMinute: 0,
   captcha: { provider: CaptchaProvider.DEV, secret: "" },
   recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: recoveryPage },
 });
@@ -47,16 +79,17 @@ async function ignoreExisting(call: Promise<unknown>): Promise<void> {
   });
 }
 
-/**
- * Creates the demo company, its users, a disclaimer and the API key through the services' gRPC
- * APIs, as an operator would. Safe to run again: what exists is left as it is.
- */
 export interface SeedTarget {
   addresses: { identity: string; disclaimer: string };
   /** The operator's credential: the seed uses the same administrative API as authctl. */
   adminToken: string;
 }
 
+/**
+ * Creates the demo company, its users, a disclaimer and the API key through the services' gRPC
+ * APIs, as an operator would. Safe to run again: what exists is left as it is, but for the recovery
+ * page, which follows the login page of this start.
+ */
 export async function seedDemo(target: SeedTarget, apiKey: string, recoveryPage: string): Promise<void> {
   const options = { deadlineMs: 10_000, adminToken: target.adminToken };
   const identity = createServiceClient(IdentityServiceService, target.addresses.identity, options);
@@ -75,7 +108,14 @@ export async function seedDemo(target: SeedTarget, apiKey: string, recoveryPage:
           policy: demoPolicy(recoveryPage),
         })
       ).company;
-    if (!company) throw new Error("identity returned no company");
+    if (!company?.policy) throw new Error("identity returned no company");
+    const { recovery } = company.policy;
+    if (recovery && recovery.linkBase !== recoveryPage) {
+      await identity.updateCompany({
+        companyId: company.id,
+        policy: { ...company.policy, recovery: { ...recovery, linkBase: recoveryPage } },
+      });
+    }
 
     await ignoreExisting(identity.createApiKey({ companyId: company.id, apiKey, label: "demo" }));
     for (const user of demoUsers) {
@@ -90,7 +130,7 @@ export async function seedDemo(target: SeedTarget, apiKey: string, recoveryPage:
           password: user.password,
           status: UserStatus.ACTIVE,
           secondFactorRequired: user.secondFactor,
-          passwordChangeRequired: false,
+          passwordChangeRequired: user.mustChangePassword,
           controlQuestion: demoControlQuestion.question,
           controlAnswer: demoControlQuestion.answer,
         }),

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pageRoutes, serveLoginPage } from "@auth/login-page";
 import { env, loadConfig } from "@auth/runtime";
 import { type ProcessName, startSuite } from "@auth/suite";
 import { z } from "zod";
@@ -10,6 +11,8 @@ const config = loadConfig(
   "npm start",
   z.object({
     PORT: env.port(8080),
+    /** Where the reference login page of the demo company listens. */
+    LOGIN_PAGE_PORT: env.port(8081),
     DATA_DIR: z.string().min(1).default(".data"),
     /** A fixed demo API key (at least 24 characters), for scripts. */
     DEMO_API_KEY: z.string().min(24, "must have at least 24 characters").optional(),
@@ -56,11 +59,24 @@ const suite = await startSuite({
   process.exit(1);
 });
 
+const apiKey = keptSecret("demo-api-key", config.DEMO_API_KEY);
+const loginPage = await serveLoginPage({
+  gatewayUrl: suite.gatewayUrl,
+  companyCode: demoCompanyCode,
+  apiKey,
+  port: config.LOGIN_PAGE_PORT,
+}).catch(async (error: unknown) => {
+  process.stderr.write(`login page: ${error instanceof Error ? error.message : String(error)}\n`);
+  await suite.stop();
+  process.exit(1);
+});
+
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
   process.stdout.write("\nStopping the suite ...\n");
+  await loginPage.close();
   await suite.stop();
   process.stdout.write("Stopped.\n");
   process.exit(0);
@@ -68,21 +84,27 @@ const stop = async () => {
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 
-const apiKey = keptSecret("demo-api-key", config.DEMO_API_KEY);
-await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
+// The recovery e-mails link to the login page, which takes the link's token (auth/recovery/checklink).
+await seedDemo(suite, apiKey, `${loginPage.url}${pageRoutes.recoveryLink}`);
 
 const base = `${suite.gatewayUrl}/${demoCompanyCode}/v2/auth`;
-const [alice, bob, carol] = demoUsers;
+const [alice, bob, carol, dave] = demoUsers;
 process.stdout.write(`
 The suite is up. Gateway: ${suite.gatewayUrl}   Demo company: ${demoCompanyCode}   API key: ${apiKey}
 
-Log in as ${alice.loginName} (password):
+API reference: ${suite.gatewayUrl}/docs (the OpenAPI document: ${suite.gatewayUrl}/openapi.json)
+
+Sign in in a browser, on the reference login page: ${loginPage.url}
+(every step of the flows, "Forgot your password?" included; the demo users are below).
+
+Or log in as ${alice.loginName} (password):
   curl -s ${base}/login -H 'X-API-Key: ${apiKey}' -H 'Content-Type: application/json' -d '{"login_id":"${alice.loginName}"}'
 then, with the session_token it returns (the demo company asks users to accept its "${demoDisclaimer.code}" disclaimer):
   curl -s ${base}/checkpassword -H 'X-API-Key: ${apiKey}' -H 'Authorization: Bearer <session_token>' \\
     -H 'Content-Type: application/json' -d '{"password":"${alice.password}","accept_disclaimers":["${demoDisclaimer.code}"]}'
 
-Other demo users: ${bob.loginName} (no password: an SMS code), ${carol.loginName} (password ${carol.password}, then an SMS code).
+Other demo users: ${bob.loginName} (no password: an SMS code), ${carol.loginName} (password ${carol.password}, then an SMS code),
+${dave.loginName} (password ${dave.password}, then a new one).
 Recover access (PHONE, MAIL or QUESTION; the answer is "${demoControlQuestion.answer}"):
   curl -s ${base}/recovery/recover -H 'X-API-Key: ${apiKey}' -H 'Content-Type: application/json' \\
     -d '{"login_id":"${alice.loginName}","captcha_response":"dev-captcha-pass","method":"QUESTION"}'

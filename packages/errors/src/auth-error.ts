@@ -29,7 +29,9 @@ export class AuthError extends Error {
   }
 }
 
-/** spec 4.5 rule 3: a too weak new password is `request.validation.failed` with HTTP 422. */
+/** spec 4.5 rule 3: the HTTP status of a too weak new password, which is `request.validation.failed`. */
+export const weakPasswordStatus = 422;
+
 export function weakPasswordError(detail: string): AuthError {
-  return new AuthError("request.validation.failed", { httpStatus: 422, detail });
+  return new AuthError("request.validation.failed", { httpStatus: weakPasswordStatus, detail });
 }

@@ -1,2 +1,2 @@
-export { AuthError, type AuthErrorOptions, weakPasswordError } from "./auth-error.js";
+export { AuthError, type AuthErrorOptions, weakPasswordError, weakPasswordStatus } from "./auth-error.js";
 export { type ErrorCode, errorCodes, isErrorCode } from "./codes.js";

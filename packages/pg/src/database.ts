@@ -37,6 +37,8 @@ async function openPostgres<S extends Record<string, unknown>>(
     connectionTimeoutMillis: 2_000,
     idleTimeoutMillis: 30_000,
     statement_timeout: 5_000,
+    // A PostgreSQL that hangs (no answer at all) must fail queries too, not hold the pool until it wakes.
+    query_timeout: 6_000,
   });
   pool.on("error", () => {
     // An idle connection broke (for example PostgreSQL restarted); the pool replaces it.

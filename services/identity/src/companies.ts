@@ -67,6 +67,8 @@ export const policyInput = z.object({
     .min(0)
     .max(7 * 24 * 3600)
     .default(0),
+  rateLimitPerAddressPerMinute: z.number().int().min(0).max(1_000_000).default(0),
+  rateLimitPerLoginIdPerMinute: z.number().int().min(0).max(1_000_000).default(0),
   preauthSessionSeconds: z
     .number()
     .int()

@@ -87,6 +87,8 @@ const policy = (overrides: Partial<CompanyPolicy> = {}): CompanyPolicy => ({
   failureWindowSeconds: 0,
   preauthSessionSeconds: 0,
   authorizedSessionSeconds: 0,
+  rateLimitPerAddressPerMinute: 0,
+  rateLimitPerLoginIdPerMinute: 0,
   ...overrides,
 });
 const newUser = (company: Company, overrides = {}) => ({
@@ -321,7 +323,8 @@ describe("SetPassword", () => {
     );
     userId = user?.id ?? "";
   });
-  const set = (newPassword: string) => identity.setPassword({ companyId: company.id, userId, newPassword });
+  const set = (newPassword: string, validateOnly = false) =>
+    identity.setPassword({ companyId: company.id, userId, newPassword, validateOnly });
 
   it.each([
     ["shorter than 8 characters", "abc1", PasswordProblem.TOO_SHORT],
@@ -330,6 +333,17 @@ describe("SetPassword", () => {
     ["the current password", "current-password-1", PasswordProblem.SAME_AS_CURRENT],
   ])("refuses a password %s", async (_, password, problem) => {
     expect(await set(password)).toEqual({ problem });
+  });
+
+  it("only checks a password when asked to validate it, and writes nothing", async () => {
+    expect(await set("current-password-1", true)).toEqual({ problem: PasswordProblem.SAME_AS_CURRENT });
+    expect(await set("a-validated-password-3", true)).toEqual({ problem: undefined });
+    const verdict = await identity.verifyPassword({
+      companyId: company.id,
+      userId,
+      password: "a-validated-password-3",
+    });
+    expect(verdict.valid).toBe(false);
   });
 
   it("sets an acceptable password and ends the demand for a change", async () => {

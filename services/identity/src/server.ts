@@ -111,7 +111,12 @@ const verifyCredentialsRequest = z.object({
   loginId: z.string().max(512),
   password: z.string().max(1_024),
 });
-const setPasswordRequest = z.object({ companyId: id, userId: id, newPassword: z.string().max(4_096) });
+const setPasswordRequest = z.object({
+  companyId: id,
+  userId: id,
+  newPassword: z.string().max(4_096),
+  validateOnly: z.boolean(),
+});
 const generateBackupCodesRequest = z.object({ companyId: id, userId: id });
 const countBackupCodesRequest = z.object({ companyId: id, userId: id });
 const useBackupCodeRequest = z.object({ companyId: id, userId: id, backupCode: z.string().max(100) });
@@ -437,7 +442,7 @@ export function identityService(
         (row.passwordHash && (await hasher.verify(row.passwordHash, input.newPassword))
           ? PasswordProblem.SAME_AS_CURRENT
           : undefined);
-      if (problem) return { problem };
+      if (problem || input.validateOnly) return { problem };
       await store.setPasswordHash(row.companyId, row.id, await hasher.hash(input.newPassword), {
         passwordChangeRequired: false,
       });

@@ -1,4 +1,5 @@
 import { expect, inject } from "vitest";
+import { answers } from "./answers.js";
 
 export interface ApiResponse {
   status: number;
@@ -38,11 +39,13 @@ export async function call(
     { method, headers, body },
   );
   const text = await response.text();
-  return {
+  const answer = {
     status: response.status,
     headers: response.headers,
     body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
   };
+  answers.push({ operation, method, ...answer });
+  return answer;
 }
 
 /** A success with exactly these fields besides `status`. */

@@ -94,6 +94,9 @@ export async function createCompany(
       failureWindowSeconds: 0,
       preauthSessionSeconds: 0,
       authorizedSessionSeconds: 0,
+      // Tests make many requests from one address; the rate-limit tests set their own limits.
+      rateLimitPerAddressPerMinute: 1_000_000,
+      rateLimitPerLoginIdPerMinute: 1_000_000,
       captcha: { provider: CaptchaProvider.DEV, secret: "" },
       ...overrides,
     };

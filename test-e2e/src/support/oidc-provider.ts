@@ -27,7 +27,8 @@ export class TestOidcProvider {
     private readonly server: Server,
   ) {}
 
-  static async start(): Promise<TestOidcProvider> {
+  /** `redirectUris` are the client's registered redirect URIs (a login page's callback, for example). */
+  static async start(redirectUris = [redirectUri, secondRedirectUri]): Promise<TestOidcProvider> {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -36,7 +37,7 @@ export class TestOidcProvider {
         {
           client_id: oidcClient.clientId,
           client_secret: oidcClient.clientSecret,
-          redirect_uris: [redirectUri, secondRedirectUri],
+          redirect_uris: redirectUris,
           grant_types: ["authorization_code"],
           response_types: ["code"],
         },

@@ -35,16 +35,26 @@ export function lastOtp(companyId: string, phone: string, outboxFile = inject("s
 }
 
 /** The recovery e-mails the dev outbox delivered to this address of this company, oldest first. */
-export function mailTo(companyId: string, email: string): Array<{ subject: string; text: string }> {
-  return lines(inject("mailOutboxFile"))
+export function mailTo(
+  companyId: string,
+  email: string,
+  outboxFile = inject("mailOutboxFile"),
+): Array<{ subject: string; text: string }> {
+  return lines(outboxFile)
     .filter((message) => message.companyId === companyId && message.to === email)
     .map((message) => ({ subject: message.subject ?? "", text: message.text }));
 }
 
+/** The link in a recovery e-mail. */
+export function recoveryLink(text: string): string {
+  const link = /https?:\/\/\S+/.exec(text)?.[0];
+  if (!link) throw new Error(`no link in: ${text}`);
+  return link;
+}
+
 /** The token of the link in a recovery e-mail. */
 export function linkToken(text: string): string {
-  const link = /https?:\/\/\S+/.exec(text)?.[0];
-  const token = link && new URL(link).searchParams.get("token");
+  const token = new URL(recoveryLink(text)).searchParams.get("token");
   if (!token) throw new Error(`no link with a token in: ${text}`);
   return token;
 }

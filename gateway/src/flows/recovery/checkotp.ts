@@ -1,6 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { z } from "zod";
-import { recordFailedSecret } from "../../steps/login-guard.js";
+import { recoverySecretValid } from "../../steps/login-guard.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { otpValid } from "../../steps/otp-delivery.js";
 import { moveSession } from "../../steps/session-moves.js";
@@ -14,8 +14,11 @@ export const recoveryCheckotp = sessionEndpoint(
   z.object({ otp: fields.secret }),
   async (context) => {
     await currentUser(context, context.session.userId);
-    if (!(await otpValid(context, context.body.otp))) {
-      await recordFailedSecret(context, context.session.loginId);
+    if (
+      !(await recoverySecretValid(context, context.session.loginId, () =>
+        otpValid(context, context.body.otp),
+      ))
+    ) {
       throw new AuthError("auth.otp.invalid");
     }
     const moved = await moveSession(context, "recovery-setpassword");

@@ -1,6 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { z } from "zod";
 import { securityEvent } from "../../security-events.js";
+import { recoverySecretValid } from "../../steps/login-guard.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { moveSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
@@ -16,10 +17,13 @@ export const checkquestion = sessionEndpoint(
   z.object({ control_answer: fields.secret }),
   async (context) => {
     const user = await currentUser(context, context.session.userId);
-    const { valid } = await context.backends.identity.verifyControlAnswer({
-      companyId: context.company.id,
-      userId: user.id,
-      answer: context.body.control_answer,
+    const valid = await recoverySecretValid(context, context.session.loginId, async () => {
+      const verdict = await context.backends.identity.verifyControlAnswer({
+        companyId: context.company.id,
+        userId: user.id,
+        answer: context.body.control_answer,
+      });
+      return verdict.valid;
     });
     if (!valid) {
       const { wrongAnswers } = await context.backends.recovery.recordWrongAnswer({

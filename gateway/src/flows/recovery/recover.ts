@@ -56,7 +56,7 @@ export const recover = openEndpoint("recovery/recover", body, async (context) =>
         verification: "QUESTION",
         session_token: started.token,
         session_state: "recovery-checkquestion",
-        control_question: user.controlQuestion,
+        control_question: user.controlQuestion ?? "",
       };
     }
     case "MAIL": {

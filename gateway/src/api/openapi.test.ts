@@ -1,0 +1,221 @@
+import { type ErrorCode, errorCodes } from "@auth/errors";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { Endpoint } from "../flows/endpoint.js";
+import type { Operation } from "../flows/transitions.js";
+import { rateLimited } from "../http/rate-limits.js";
+import { endpoints } from "../routes.js";
+import { errorAnswers } from "./endpoint-errors.js";
+import { openApiDocument, pathOf } from "./openapi.js";
+
+interface Schema {
+  $ref?: string;
+  anyOf?: Schema[];
+  properties?: Record<string, Schema>;
+  enum?: string[];
+}
+interface Response {
+  headers?: Record<string, { required: boolean }>;
+  content: { "application/json": { schema: Schema } };
+}
+interface Operation3 {
+  security: Array<Record<string, string[]>>;
+  requestBody: { required: boolean; content: { "application/json": { schema: Schema } } };
+  responses: Record<string, Response>;
+}
+interface Document {
+  paths: Record<string, { post?: Operation3 }>;
+  components: { schemas: Record<string, Schema> };
+}
+
+const document = openApiDocument(endpoints) as unknown as Document;
+
+function post(operation: Operation): Operation3 {
+  const operationObject = document.paths[pathOf(operation)]?.post;
+  if (!operationObject) throw new Error(`no POST ${pathOf(operation)}`);
+  return operationObject;
+}
+
+function resolve(schema: Schema): Schema {
+  const id = schema.$ref?.replace("#/components/schemas/", "");
+  return id === undefined ? schema : (document.components.schemas[id] ?? {});
+}
+
+/** The error codes a documented response of the operation names, by status. */
+function documentedErrors(operation: Operation): Map<number, ErrorCode[]> {
+  const statuses = new Map<number, ErrorCode[]>();
+  for (const [status, response] of Object.entries(post(operation).responses)) {
+    if (status === "200") continue;
+    const schema = response.content["application/json"].schema;
+    const codes = (schema.anyOf ?? [schema]).flatMap((variant) => variant.properties?.error_code?.enum ?? []);
+    statuses.set(Number(status), codes as ErrorCode[]);
+  }
+  return statuses;
+}
+
+const documentedCodes = (operation: Operation) => [...documentedErrors(operation).values()].flat();
+
+describe("the OpenAPI document", () => {
+  it("is valid OpenAPI 3.1", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(openApiDocument(endpoints));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("has a path for every route of the gateway, and no other", () => {
+    expect(Object.keys(document.paths).sort()).toEqual(endpoints.map((e) => pathOf(e.operation)).sort());
+  });
+
+  describe.each(endpoints.map((endpoint): [Operation, Endpoint] => [endpoint.operation, endpoint]))(
+    "POST /{company_code}/v2/auth/%s",
+    (operation, endpoint) => {
+      it("takes the body the endpoint validates requests with", () => {
+        const { $schema: _, ...body } = z.toJSONSchema(endpoint.body, {
+          target: "draft-2020-12",
+          io: "input",
+        });
+        expect(resolve(post(operation).requestBody.content["application/json"].schema)).toEqual(body);
+        expect(post(operation).requestBody.required).toBe(!endpoint.body.safeParse({}).success);
+      });
+
+      it(`needs the API key${endpoint.takesToken ? " and the session token" : ""}`, () => {
+        const required = endpoint.takesToken ? ["apiKey", "sessionToken"] : ["apiKey"];
+        expect(post(operation).security.map((requirement) => Object.keys(requirement).sort())).toEqual([
+          required,
+        ]);
+      });
+
+      it("lists every error it answers, each under its status in the error table", () => {
+        const documented = documentedErrors(operation);
+        for (const { code, status } of errorAnswers(endpoint)) expect(documented.get(status)).toContain(code);
+        for (const [status, codes] of documented) {
+          for (const code of codes) {
+            const weakPassword = operation === "setpassword" && code === "request.validation.failed";
+            expect([errorCodes[code].http, ...(weakPassword ? [422] : [])], code).toContain(status);
+          }
+        }
+      });
+
+      it("may answer service.unavailable (503) and internal.error (500)", () => {
+        expect(documentedErrors(operation).get(503)).toEqual(["service.unavailable"]);
+        expect(documentedErrors(operation).get(500)).toEqual(["internal.error"]);
+      });
+    },
+  );
+
+  it.each(Object.keys(rateLimited) as Operation[])(
+    "documents the rate limit of %s: request.ratelimit.exceeded (429) with Retry-After",
+    (operation) => {
+      expect(documentedErrors(operation).get(429)).toEqual(["request.ratelimit.exceeded"]);
+      expect(post(operation).responses[429]?.headers?.["Retry-After"]?.required).toBe(true);
+    },
+  );
+
+  it("documents Retry-After where an endpoint answers auth.restricted (a lock-out)", () => {
+    expect(post("login").responses[403]?.headers?.["Retry-After"]?.required).toBe(false);
+  });
+
+  it("answers a too weak new password on setpassword with 422 (spec 4.5 rule 3)", () => {
+    expect(documentedErrors("setpassword").get(422)).toEqual(["request.validation.failed"]);
+  });
+});
+
+const apiKey: ErrorCode[] = ["auth.apikey.missing", "auth.apikey.invalid"];
+const header: ErrorCode[] = ["auth.header.missing", "auth.header.invalid"];
+const token: ErrorCode[] = ["auth.token.invalid", "auth.token.expired"];
+const userStatus: ErrorCode[] = ["auth.user.restricted", "auth.user.closed", "auth.user.denied"];
+const withToken: ErrorCode[] = [...apiKey, ...header, ...token, "auth.session.invalid"];
+
+describe("the error codes of spec section 4 in the document", () => {
+  it.each<[Operation, ErrorCode[]]>([
+    [
+      "login",
+      [...apiKey, "auth.loginid.notfound", ...userStatus, "auth.restricted", "request.validation.failed"],
+    ],
+    [
+      "checkpassword",
+      [
+        ...withToken,
+        ...userStatus,
+        "auth.captcha.missing",
+        "auth.captcha.invalid",
+        "auth.password.invalid",
+        "auth.disclaimer.invalid",
+        "auth.restricted",
+        "request.validation.failed",
+      ],
+    ],
+    [
+      "checkotp",
+      [
+        ...withToken,
+        ...userStatus,
+        "auth.otp.invalid",
+        "auth.backupcode.invalid",
+        "auth.disclaimer.invalid",
+        "auth.restricted",
+        "request.validation.failed",
+      ],
+    ],
+    ["renewotp", [...withToken, ...userStatus, "request.validation.failed"]],
+    // The spec's auth.password.invalid is never answered: a weak password is request.validation.failed.
+    ["setpassword", [...withToken, ...userStatus, "request.validation.failed"]],
+    [
+      "checkcredentials",
+      [
+        ...apiKey,
+        "auth.captcha.missing",
+        "auth.captcha.invalid",
+        "auth.credentials.invalid",
+        "auth.disclaimer.invalid",
+        ...userStatus,
+        "auth.restricted",
+        "request.validation.failed",
+      ],
+    ],
+    // Without the spec's header and token codes: auth/oauth takes no Authorization header (DESIGN.md).
+    [
+      "oauth",
+      [...apiKey, "auth.oauth.notfound", "auth.oauth.failed", "request.validation.failed", ...userStatus],
+    ],
+    [
+      "acceptdisclaimers",
+      [
+        ...withToken,
+        ...userStatus,
+        "auth.disclaimer.invalid",
+        "auth.restricted",
+        "request.validation.failed",
+      ],
+    ],
+    // Without the spec's auth.session.invalid: logout takes a token in any state.
+    ["logout", [...apiKey, ...header, ...token]],
+    [
+      "recovery/recover",
+      [
+        ...apiKey,
+        "auth.loginid.notfound",
+        "auth.captcha.invalid",
+        "recovery.method.restricted",
+        "recovery.phone.notset",
+        "recovery.email.notset",
+        "recovery.question.notset",
+        ...userStatus,
+        "request.validation.failed",
+      ],
+    ],
+    ["recovery/checkotp", [...withToken, "auth.otp.invalid", ...userStatus, "request.validation.failed"]],
+    ["recovery/renewotp", [...withToken, ...userStatus, "request.validation.failed"]],
+    [
+      "recovery/checkquestion",
+      [...withToken, "auth.controlanswer.invalid", ...userStatus, "request.validation.failed"],
+    ],
+    // DESIGN.md: a used or unknown link is auth.token.invalid, an old one auth.token.expired.
+    ["recovery/checklink", [...apiKey, ...token, ...userStatus, "request.validation.failed"]],
+  ])("%s lists the codes the spec gives it", (operation, codes) => {
+    expect(documentedCodes(operation)).toEqual(expect.arrayContaining(codes));
+  });
+});

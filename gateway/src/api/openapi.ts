@@ -1,0 +1,190 @@
+import type { ErrorCode } from "@auth/errors";
+import { z } from "zod";
+import type { Endpoint } from "../flows/endpoint.js";
+import { type Operation, statesFor, transitions } from "../flows/transitions.js";
+import { companyCodeShape } from "../http/credentials.js";
+import { rateLimited } from "../http/rate-limits.js";
+import { type ErrorAnswer, errorAnswers } from "./endpoint-errors.js";
+import { disclaimer, errorResponse, retryAfter, successResponses } from "./responses.js";
+
+type JsonObject = Record<string, unknown>;
+
+const summaries: Record<Operation, string> = {
+  login: "Check the login ID and start a session",
+  checkpassword: "Check the password",
+  checkcredentials: "Check login ID and password in one call",
+  checkotp: "Check the SMS one-time password or a backup code",
+  renewotp: "Send a new SMS one-time password",
+  setpassword: "Set a new password",
+  oauth: "Log in through one of the company's OAuth providers",
+  acceptdisclaimers: "Accept the disclaimers an OAuth login still owes",
+  logout: "End the session",
+  "recovery/recover": "Start access recovery",
+  "recovery/checkotp": "Check the recovery SMS one-time password",
+  "recovery/renewotp": "Send a new recovery SMS one-time password",
+  "recovery/checkquestion": "Check the answer to the control question",
+  "recovery/checklink": "Redeem the link of a recovery e-mail",
+};
+
+export const pathOf = (operation: Operation): string => `/{company_code}/v2/auth/${operation}`;
+
+/** "recovery/checkotp" as "RecoveryCheckotp". */
+const nameOf = (operation: Operation): string =>
+  operation
+    .split("/")
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("");
+
+const schemaRef = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+/** JSON Schemas of the registry's zod schemas, by id; a schema used in another one is referenced as a component. */
+function jsonSchemas(registry: z.core.$ZodRegistry<{ id: string }>, io: "input" | "output") {
+  const { schemas } = z.toJSONSchema(registry, {
+    target: "draft-2020-12",
+    io,
+    uri: (id) => schemaRef(id).$ref,
+  });
+  // Each is a Schema Object of the document, under the document's dialect: no $schema, no $id of its own.
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _, $id: __, ...schema }]) => [id, schema as JsonObject]),
+  );
+}
+
+function describeEndpoint(endpoint: Endpoint): string {
+  const states = statesFor(endpoint.operation);
+  const token = !endpoint.takesToken
+    ? "Takes no session token."
+    : states.has("any")
+      ? "Takes a session token in any state."
+      : `Takes a session token in state ${[...states].map((state) => `\`${state}\``).join(" or ")}.`;
+  const outcomes = transitions
+    .filter((transition) => transition.operation === endpoint.operation)
+    .map(({ condition, to }) => `- ${condition}: ${to ? `state \`${to}\`` : "no session token"}`);
+  const limit = rateLimited[endpoint.operation];
+  return [
+    token,
+    "",
+    "Outcomes (spec section 3):",
+    ...outcomes,
+    ...(limit
+      ? ["", `Requests are counted per client ${limit}; beyond the limit: \`request.ratelimit.exceeded\`.`]
+      : []),
+  ].join("\n");
+}
+
+function byStatus(answers: readonly ErrorAnswer[]): Map<number, ErrorCode[]> {
+  const statuses = new Map<number, ErrorCode[]>();
+  for (const { code, status } of [...answers].sort((a, b) => a.status - b.status)) {
+    statuses.set(status, [...(statuses.get(status) ?? []), code]);
+  }
+  return statuses;
+}
+
+function errorHeaders(codes: readonly ErrorCode[]): JsonObject | undefined {
+  if (!codes.some((code) => retryAfter[code])) return undefined;
+  return {
+    "Retry-After": {
+      description: "Seconds to wait before trying again",
+      required: codes.every((code) => retryAfter[code] === "always"),
+      schema: { type: "integer", minimum: 1 },
+    },
+  };
+}
+
+const companyCode = {
+  name: "company_code",
+  in: "path",
+  required: true,
+  description: "The client company; an unknown one answers `auth.apikey.invalid`",
+  schema: { type: "string", pattern: companyCodeShape.source },
+};
+
+const json = (schema: JsonObject) => ({ "application/json": { schema } });
+
+/**
+ * The OpenAPI 3.1 document of the endpoints, generated from the zod schemas that validate their
+ * requests (endpoint.body), the response schemas the flows are typed by, and the error table.
+ */
+export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
+  const errorsOf = new Map(endpoints.map((endpoint) => [endpoint, byStatus(errorAnswers(endpoint))]));
+  const errorId = (endpoint: Endpoint, status: number) => `${nameOf(endpoint.operation)}Error${status}`;
+  const requests = z.registry<{ id: string }>();
+  const responses = z.registry<{ id: string }>();
+  responses.add(disclaimer, { id: "Disclaimer" });
+  // The error answers are converted with the rest so that their disclaimers refer to the
+  // component, and then written inline in their paths rather than as components.
+  const inline = new Set<string>();
+  for (const [endpoint, errors] of errorsOf) {
+    const name = nameOf(endpoint.operation);
+    requests.add(endpoint.body, { id: `${name}Request` });
+    responses.add(successResponses[endpoint.operation], { id: `${name}Response` });
+    for (const [status, codes] of errors) {
+      inline.add(errorId(endpoint, status));
+      responses.add(errorResponse(codes), { id: errorId(endpoint, status) });
+    }
+  }
+  const converted = { ...jsonSchemas(requests, "input"), ...jsonSchemas(responses, "output") };
+  const schemas = Object.fromEntries(Object.entries(converted).filter(([id]) => !inline.has(id)));
+
+  const paths: JsonObject = {};
+  for (const [endpoint, errors] of errorsOf) {
+    const name = nameOf(endpoint.operation);
+    const errorResponses: JsonObject = {};
+    for (const [status, codes] of errors) {
+      errorResponses[status] = {
+        description: codes.map((code) => `\`${code}\``).join(", "),
+        headers: errorHeaders(codes),
+        content: json(converted[errorId(endpoint, status)] ?? {}),
+      };
+    }
+    paths[pathOf(endpoint.operation)] = {
+      parameters: [companyCode],
+      post: {
+        operationId: name.charAt(0).toLowerCase() + name.slice(1),
+        tags: [endpoint.operation.startsWith("recovery/") ? "recovery" : "login"],
+        summary: summaries[endpoint.operation],
+        description: describeEndpoint(endpoint),
+        security: [endpoint.takesToken ? { apiKey: [], sessionToken: [] } : { apiKey: [] }],
+        requestBody: {
+          // An empty body reads as {}: it may be left out where {} is a valid body.
+          required: !endpoint.body.safeParse({}).success,
+          content: json(schemaRef(`${name}Request`)),
+        },
+        responses: {
+          200: { description: "Success", content: json(schemaRef(`${name}Response`)) },
+          ...errorResponses,
+        },
+      },
+    };
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Authentication and access recovery",
+      version: "2",
+      description: [
+        "Every endpoint is `POST /{company_code}/v2/auth/<operation>` with a JSON body, and answers JSON:",
+        '`{"status": "success", ...}` or `{"status": "error", "error_code": "...", ...}`.',
+        "A session moves from state to state (spec section 3): each step answers a new `session_token`",
+        "and the `session_state` that says which endpoint comes next.",
+      ].join("\n"),
+    },
+    tags: [
+      { name: "login", description: "Logging in, and the session" },
+      { name: "recovery", description: "Recovering lost access" },
+    ],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key of the company" },
+        sessionToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "The `session_token` of the previous step",
+        },
+      },
+    },
+  };
+}

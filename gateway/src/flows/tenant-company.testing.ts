@@ -1,0 +1,25 @@
+import type { CompanyPolicy } from "@auth/proto/identity";
+import type { TenantCompany } from "./endpoint.js";
+
+/** A company as the gateway holds it, with DESIGN.md's policy defaults, for unit tests. */
+export function tenantCompany(policy: Partial<CompanyPolicy> = {}, id = "c1"): TenantCompany {
+  return {
+    id,
+    code: id,
+    name: `Company ${id}`,
+    suspended: false,
+    policy: {
+      twoFactorRoles: [],
+      defaultPhoneRegion: "US",
+      loginIdKindsByRole: {},
+      captchaAfterFailures: 3,
+      lockoutAfterFailures: 10,
+      failureWindowSeconds: 900,
+      preauthSessionSeconds: 0,
+      authorizedSessionSeconds: 0,
+      rateLimitPerAddressPerMinute: 0,
+      rateLimitPerLoginIdPerMinute: 0,
+      ...policy,
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { AuthError } from "@auth/errors";
+import { connectRedis } from "@auth/kv";
+import type { CompanyPolicy } from "@auth/proto/identity";
+import { describe, expect, it } from "vitest";
+import { tenantCompany } from "../flows/tenant-company.testing.js";
+import { RateLimits } from "./rate-limits.js";
+
+const defaults = { perAddressPerMinute: 3, perLoginIdPerMinute: 2 };
+
+const company = (id: string, policy: Partial<CompanyPolicy> = {}) => tenantCompany(policy, id);
+
+/** The outcome of each attempt: "ok", or the error code and Retry-After. */
+async function attempts(times: number, attempt: () => Promise<void>): Promise<string[]> {
+  const outcomes = [];
+  for (let i = 0; i < times; i += 1) {
+    try {
+      await attempt();
+      outcomes.push("ok");
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      expect(error.retryAfterSeconds).toBeGreaterThan(0);
+      expect(error.retryAfterSeconds).toBeLessThanOrEqual(60);
+      outcomes.push(error.code);
+    }
+  }
+  return outcomes;
+}
+
+describe("RateLimits", () => {
+  it("refuses an address beyond the default limit with request.ratelimit.exceeded and a Retry-After", async () => {
+    const limits = new RateLimits(defaults, undefined);
+    expect(await attempts(4, () => limits.byAddress(company("a"), "login", "10.0.0.1"))).toEqual([
+      "ok",
+      "ok",
+      "ok",
+      "request.ratelimit.exceeded",
+    ]);
+  });
+
+  it("takes a company's own limits over the defaults", async () => {
+    const limits = new RateLimits(defaults, undefined);
+    const own = company("b", { rateLimitPerAddressPerMinute: 1, rateLimitPerLoginIdPerMinute: 4 });
+    expect(await attempts(2, () => limits.byAddress(own, "checkpassword", "10.0.0.1"))).toEqual([
+      "ok",
+      "request.ratelimit.exceeded",
+    ]);
+    expect(await attempts(5, () => limits.byLoginId(own, "checkotp", "alice"))).toEqual([
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "request.ratelimit.exceeded",
+    ]);
+  });
+
+  it("counts a login ID whatever its case and surrounding spaces", async () => {
+    const limits = new RateLimits(defaults, undefined);
+    const acme = company("c");
+    await limits.byLoginId(acme, "login", "Alice");
+    await limits.byLoginId(acme, "checkcredentials", " alice ");
+    await expect(limits.byLoginId(acme, "recovery/recover", "ALICE")).rejects.toMatchObject({
+      code: "request.ratelimit.exceeded",
+    });
+  });
+
+  it("leaves alone the endpoints that take no secret, and checklink's missing login ID", async () => {
+    const limits = new RateLimits({ perAddressPerMinute: 1, perLoginIdPerMinute: 1 }, undefined);
+    const acme = company("d");
+    expect(await attempts(3, () => limits.byAddress(acme, "logout", "10.0.0.1"))).toEqual(["ok", "ok", "ok"]);
+    expect(await attempts(3, () => limits.byLoginId(acme, "acceptdisclaimers", "bob"))).toEqual([
+      "ok",
+      "ok",
+      "ok",
+    ]);
+    expect(await attempts(3, () => limits.byLoginId(acme, "recovery/checklink", "bob"))).toEqual([
+      "ok",
+      "ok",
+      "ok",
+    ]);
+  });
+});
+
+describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
+  const keyPrefix = `test:gateway:${process.pid}:${Date.now()}:`;
+  const connect = () =>
+    connectRedis({ kind: "standalone", url: process.env.TEST_REDIS_URL ?? "" }, { keyPrefix });
+
+  it("shares the counts between gateways that use the same Redis", async () => {
+    const [one, two] = [await connect(), await connect()];
+    try {
+      const acme = company("e");
+      const [first, second] = [new RateLimits(defaults, one), new RateLimits(defaults, two)];
+      await first.byLoginId(acme, "login", "carol");
+      await second.byLoginId(acme, "login", "carol");
+      await expect(first.byLoginId(acme, "login", "carol")).rejects.toMatchObject({
+        code: "request.ratelimit.exceeded",
+      });
+    } finally {
+      one.disconnect();
+      two.disconnect();
+    }
+  });
+
+  it("keeps counting in the process while Redis is away", async () => {
+    const redis = await connect();
+    redis.disconnect();
+    const limits = new RateLimits(defaults, redis);
+    expect(await attempts(3, () => limits.byLoginId(company("f"), "login", "dave"))).toEqual([
+      "ok",
+      "ok",
+      "request.ratelimit.exceeded",
+    ]);
+  });
+});

@@ -1,0 +1,255 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ApiResponse, call } from "./support/api.js";
+import {
+  createCompany,
+  createUser,
+  generateBackupCodes,
+  type TestCompany,
+  type TestUser,
+} from "./support/fixtures.js";
+import { startLogin } from "./support/flows.js";
+import { lastOtp } from "./support/outbox.js";
+
+/**
+ * Scripted guessing of every secret at one login ID, with the company policy of DESIGN.md (captcha
+ * after 3 failures, lock-out after 10 in 15 minutes, at most 10 OTP SMS per user and hour). Each
+ * describe measures what the attacker gets and computes the guesses per hour, which must be the
+ * figure docs/security.md states.
+ */
+const documented = new Map(
+  [
+    ...readFileSync(new URL("../../docs/security.md", import.meta.url), "utf8").matchAll(
+      /^\| (.+?) \| (\d[\d,]*) \|/gm,
+    ),
+  ].map(([, secret, figure]) => [secret, Number(figure?.replaceAll(",", ""))]),
+);
+
+const captcha = "dev-captcha-pass";
+const hour = 3_600;
+
+/** A guess the attacker got: the service checked the secret and said it was wrong. */
+const wrongAnswers = new Set([
+  "auth.password.invalid",
+  "auth.credentials.invalid",
+  "auth.otp.invalid",
+  "auth.backupcode.invalid",
+  "auth.controlanswer.invalid",
+  "auth.token.invalid",
+]);
+
+/**
+ * Guesses until the service stops checking (`auth.restricted`, or the `stop` code); returns how many
+ * were checked and the lock-out's window, from its Retry-After and the time since the first guess.
+ */
+async function guessUntilStopped(guess: () => Promise<ApiResponse>, stop = "auth.restricted") {
+  const started = Date.now();
+  let checked = 0;
+  for (;;) {
+    const response = await guess();
+    const code = String(response.body.error_code);
+    if (code === stop) {
+      const retryAfter = Number(response.headers.get("retry-after"));
+      return { checked, windowSeconds: retryAfter + Math.round((Date.now() - started) / 1000) };
+    }
+    expect(wrongAnswers, JSON.stringify(response.body)).toContain(code);
+    checked += 1;
+    expect(checked, "the service never stopped the guessing").toBeLessThan(100);
+  }
+}
+
+/** A guess in the backup codes' format: 12 characters of Crockford's base32 (60 bits). */
+const randomBackupCode = () =>
+  Array.from({ length: 3 }, () =>
+    Array.from({ length: 4 }, () => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[randomInt(32)]).join(""),
+  ).join("-");
+
+/** Guesses in the busiest hour: a fixed window opens at the first failure, so an hour holds ceil(3600 / window) of them. */
+const perHour = (perWindow: number, windowSeconds: number) => perWindow * Math.ceil(hour / windowSeconds);
+
+describe("brute force at one login ID (DESIGN.md's defaults)", () => {
+  let company: TestCompany;
+  beforeAll(async () => {
+    // The gateway's default rate limits, which the fixtures otherwise lift for tests.
+    company = await createCompany({ rateLimitPerAddressPerMinute: 0, rateLimitPerLoginIdPerMinute: 0 });
+  });
+  const post = (operation: string, body: Record<string, unknown>, token?: string) =>
+    call(company.code, operation, { apiKey: company.apiKey, body, token });
+
+  describe("passwords", () => {
+    it("get 3 guesses without a captcha, 10 in all per 15 minutes, then auth.restricted: 40 an hour", async () => {
+      const user = await createUser(company);
+      const withoutCaptcha = await guessUntilStopped(
+        () =>
+          post("checkcredentials", { login_id: user.loginName, password: randomBytes(8).toString("hex") }),
+        "auth.captcha.missing",
+      );
+      expect(withoutCaptcha.checked).toBe(3);
+      const { checked, windowSeconds } = await guessUntilStopped(() =>
+        post("checkcredentials", {
+          login_id: user.loginName,
+          password: randomBytes(8).toString("hex"),
+          captcha_response: captcha,
+        }),
+      );
+      expect(withoutCaptcha.checked + checked).toBe(10);
+      expect(windowSeconds).toBeGreaterThanOrEqual(899);
+      expect(windowSeconds).toBeLessThanOrEqual(901);
+      // The right password is refused too until the window passes.
+      const right = await post("checkcredentials", {
+        login_id: user.loginName,
+        password: user.password,
+        captcha_response: captcha,
+      });
+      expect(right.body.error_code).toBe("auth.restricted");
+      expect(perHour(10, 900)).toBe(documented.get("password"));
+    });
+
+    it("share the budget between checkpassword and checkcredentials, and between sessions", async () => {
+      const user = await createUser(company);
+      let guesses = 0;
+      for (;;) {
+        const token = await startLoginOrStop(user);
+        if (!token) break;
+        const response = await post("checkpassword", { password: "wrong", captcha_response: captcha }, token);
+        if (response.body.error_code === "auth.restricted") break;
+        guesses += 1;
+        const other = await post("checkcredentials", {
+          login_id: user.loginName,
+          password: "wrong",
+          captcha_response: captcha,
+        });
+        if (other.body.error_code === "auth.restricted") break;
+        guesses += 1;
+      }
+      expect(guesses).toBe(10);
+    });
+  });
+
+  /** auth/login, or undefined once the login ID is locked out. */
+  async function startLoginOrStop(user: TestUser): Promise<string | undefined> {
+    const response = await post("login", { login_id: user.loginName });
+    if (response.body.error_code === "auth.restricted") return undefined;
+    return String(response.body.session_token);
+  }
+
+  describe("SMS one-time passwords", () => {
+    it("get one guess per code: a wrong guess burns it, and the right code fails after it", async () => {
+      const user = await createUser(company, { password: null });
+      const token = await startLogin(company, user.loginName);
+      const code = lastOtp(company.id, user.phone);
+      const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+      expect((await post("checkotp", { otp: wrong }, token)).body.error_code).toBe("auth.otp.invalid");
+      expect((await post("checkotp", { otp: code }, token)).body.error_code).toBe("auth.otp.invalid");
+    });
+
+    it("get 10 codes an hour per user whatever the lock-out allows, so 10 guesses of 1 in 1,000,000", async () => {
+      const lenient = await createCompany({ lockoutAfterFailures: 1_000 });
+      const user = await createUser(lenient, { password: null });
+      let guesses = 0;
+      for (;;) {
+        const login = await call(lenient.code, "login", {
+          apiKey: lenient.apiKey,
+          body: { login_id: user.loginName },
+        });
+        if (login.body.error_code === "request.ratelimit.exceeded") {
+          expect(Number(login.headers.get("retry-after"))).toBeGreaterThan(0);
+          break;
+        }
+        const guess = await call(lenient.code, "checkotp", {
+          apiKey: lenient.apiKey,
+          token: String(login.body.session_token),
+          body: { otp: String(randomInt(1_000_000)).padStart(6, "0") },
+        });
+        expect(guess.body.error_code).toBe("auth.otp.invalid");
+        guesses += 1;
+        expect(guesses).toBeLessThanOrEqual(10);
+      }
+      expect(guesses).toBe(10);
+      expect(guesses).toBe(documented.get("SMS one-time password"));
+    });
+  });
+
+  describe("backup codes", () => {
+    it("count toward the lock-out: 10 guesses per 15 minutes of 10 codes in 2^60, 40 an hour", async () => {
+      const user = await createUser(company, { secondFactorRequired: true });
+      const codes = await generateBackupCodes(company, user);
+      expect(codes).toHaveLength(10);
+      const checkpassword = await post(
+        "checkpassword",
+        { password: user.password },
+        await startLogin(company, user.loginName),
+      );
+      const token = String(checkpassword.body.session_token);
+      expect(checkpassword.body.session_state).toBe("checkotp");
+      const { checked, windowSeconds } = await guessUntilStopped(() =>
+        post("checkotp", { backup_code: randomBackupCode() }, token),
+      );
+      expect(checked).toBe(10);
+      expect(perHour(checked, windowSeconds)).toBe(documented.get("backup code"));
+      expect((await post("checkotp", { backup_code: codes[0] }, token)).body.error_code).toBe(
+        "auth.restricted",
+      );
+    });
+  });
+
+  describe("control answers", () => {
+    const recover = (user: TestUser) =>
+      post("recovery/recover", { login_id: user.loginName, method: "QUESTION", captcha_response: captcha });
+
+    it("get 3 guesses per recovery session, each session a solved captcha, and 10 per 15 minutes in all: 40 an hour", async () => {
+      const user = await createUser(company, { controlQuestion: "First pet?", controlAnswer: "Rex" });
+      let guesses = 0;
+      let sessions = 0;
+      for (;;) {
+        const started = await recover(user);
+        sessions += 1;
+        const token = String(started.body.session_token);
+        let answered = 0;
+        for (; answered < 3; answered += 1) {
+          const response = await post(
+            "recovery/checkquestion",
+            { control_answer: `guess ${guesses}` },
+            token,
+          );
+          expect(response.body.error_code).toBe("auth.controlanswer.invalid");
+          guesses += 1;
+          if (guesses === 10) break;
+        }
+        if (guesses === 10) break;
+        // The third wrong answer ends the session.
+        expect((await post("recovery/checkquestion", { control_answer: "Rex" }, token)).body.error_code).toBe(
+          "auth.token.invalid",
+        );
+      }
+      expect(sessions).toBe(4);
+      // The login ID is locked out now: even the right answer is not checked.
+      const started = await recover(user);
+      expect(
+        (await post("recovery/checkquestion", { control_answer: "Rex" }, String(started.body.session_token)))
+          .body.error_code,
+      ).toBe("auth.controlanswer.invalid");
+      expect(perHour(10, 900)).toBe(documented.get("control answer"));
+    });
+  });
+
+  describe("recovery link tokens", () => {
+    it("are 256 random bits: every guess is auth.token.invalid, and an address gets 120 a minute, 7,200 an hour", async () => {
+      const address = { "x-forwarded-for": "192.0.2.77" };
+      let guesses = 0;
+      for (;;) {
+        const response = await call(company.code, "recovery/checklink", {
+          apiKey: company.apiKey,
+          body: { token: randomBytes(32).toString("base64url") },
+          headers: address,
+        });
+        if (response.body.error_code === "request.ratelimit.exceeded") break;
+        expect(response.body.error_code).toBe("auth.token.invalid");
+        guesses += 1;
+        expect(guesses).toBeLessThanOrEqual(1_000);
+      }
+      expect(guesses * 60).toBe(documented.get("recovery link token (per client address)"));
+    });
+  });
+});

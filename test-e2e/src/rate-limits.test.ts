@@ -1,0 +1,132 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, expectError } from "./support/api.js";
+import { createCompany, createUser, type TestCompany } from "./support/fixtures.js";
+
+/** The gateway trusts X-Forwarded-For from loopback (TRUST_PROXY), so a test can be many clients. */
+const from = (address: string) => ({ "x-forwarded-for": address });
+
+describe("rate limit per client address", () => {
+  let company: TestCompany;
+  beforeAll(async () => {
+    company = await createCompany({ rateLimitPerAddressPerMinute: 3 });
+  });
+  const login = (loginId: string, address: string, target = company) =>
+    call(target.code, "login", {
+      apiKey: target.apiKey,
+      body: { login_id: loginId },
+      headers: from(address),
+    });
+
+  it("answers request.ratelimit.exceeded, 429 and Retry-After once an address made the company's limit of requests in a minute", async () => {
+    for (let i = 0; i < 3; i += 1) expect((await login(`someone-${i}`, "198.51.100.1")).status).toBe(404);
+    const refused = await login("someone-else", "198.51.100.1");
+    expectError(refused, 429, "request.ratelimit.exceeded");
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  it("counts every secret-taking endpoint together, before the body is read", async () => {
+    const address = "198.51.100.2";
+    await login("a", address);
+    await call(company.code, "checkcredentials", {
+      apiKey: company.apiKey,
+      body: { login_id: "b", password: "x" },
+      headers: from(address),
+    });
+    await call(company.code, "recovery/checklink", {
+      apiKey: company.apiKey,
+      body: { token: "x".repeat(43) },
+      headers: from(address),
+    });
+    expectError(
+      await call(company.code, "recovery/recover", {
+        apiKey: company.apiKey,
+        body: {},
+        headers: from(address),
+      }),
+      429,
+      "request.ratelimit.exceeded",
+    );
+  });
+
+  it("counts each address on its own, and each company on its own", async () => {
+    for (let i = 0; i < 4; i += 1) await login(`x-${i}`, "198.51.100.3");
+    expect((await login("x", "198.51.100.4")).status).toBe(404);
+    const other = await createCompany({ rateLimitPerAddressPerMinute: 3 });
+    expect((await login("x", "198.51.100.3", other)).status).toBe(404);
+  });
+
+  it("does not limit the endpoints that take no secret, such as logout", async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const response = await call(company.code, "logout", {
+        apiKey: company.apiKey,
+        token: "x".repeat(64),
+        headers: from("198.51.100.5"),
+      });
+      expect(response.body.error_code).toBe("auth.token.invalid");
+    }
+  });
+
+  it("does not count requests with a wrong API key", async () => {
+    for (let i = 0; i < 5; i += 1) {
+      await call(company.code, "login", {
+        apiKey: "wrong",
+        body: { login_id: "a" },
+        headers: from("198.51.100.6"),
+      });
+    }
+    expect((await login("a", "198.51.100.6")).status).toBe(404);
+  });
+});
+
+describe("rate limit per login ID", () => {
+  let company: TestCompany;
+  beforeAll(async () => {
+    company = await createCompany({ rateLimitPerLoginIdPerMinute: 3 });
+  });
+
+  it("answers request.ratelimit.exceeded for a login ID that made the limit, from whatever address, and lets other login IDs in", async () => {
+    const user = await createUser(company);
+    const other = await createUser(company);
+    const checkcredentials = (loginId: string, address: string) =>
+      call(company.code, "checkcredentials", {
+        apiKey: company.apiKey,
+        body: { login_id: loginId, password: "wrong" },
+        headers: from(address),
+      });
+    for (let i = 0; i < 3; i += 1) {
+      expect((await checkcredentials(user.loginName, `203.0.113.${i}`)).body.error_code).toBe(
+        "auth.credentials.invalid",
+      );
+    }
+    expectError(await checkcredentials(user.loginName, "203.0.113.9"), 429, "request.ratelimit.exceeded");
+    expectError(
+      await checkcredentials(` ${user.loginName.toUpperCase()} `, "203.0.113.10"),
+      429,
+      "request.ratelimit.exceeded",
+    );
+    expect((await checkcredentials(other.loginName, "203.0.113.9")).body.error_code).toBe(
+      "auth.credentials.invalid",
+    );
+  });
+
+  it("counts the steps of a session against the login ID it started with", async () => {
+    const user = await createUser(company);
+    const login = await call(company.code, "login", {
+      apiKey: company.apiKey,
+      body: { login_id: user.loginName },
+    });
+    const token = String(login.body.session_token);
+    const checkpassword = (address: string) =>
+      call(company.code, "checkpassword", {
+        apiKey: company.apiKey,
+        token,
+        body: { password: "wrong" },
+        headers: from(address),
+      });
+    expect((await checkpassword("203.0.113.20")).body.error_code).toBe("auth.password.invalid");
+    expect((await checkpassword("203.0.113.21")).body.error_code).toBe("auth.password.invalid");
+    expectError(await checkpassword("203.0.113.22"), 429, "request.ratelimit.exceeded");
+  });
+});

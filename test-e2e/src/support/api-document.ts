@@ -1,0 +1,62 @@
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Answer } from "./answers.js";
+
+interface ResponseObject {
+  headers?: Record<string, { required?: boolean }>;
+}
+
+interface OpenApiDocument {
+  paths: Record<string, { post?: { responses: Record<string, ResponseObject> } }>;
+}
+
+/** A JSON pointer token, as it goes in a URI fragment. */
+const token = (name: string) => encodeURIComponent(name.replaceAll("~", "~0").replaceAll("/", "~1"));
+
+/** The gateway's OpenAPI document, as it judges answers. */
+export class ApiDocument {
+  readonly #ajv = new Ajv2020({ allErrors: true });
+  readonly #validators = new Map<string, ValidateFunction>();
+
+  private constructor(private readonly document: OpenApiDocument) {
+    // The schemas are judged within the document, whose own fields (paths, ...) are no keywords.
+    this.#ajv.addVocabulary(Object.keys(document));
+    this.#ajv.addSchema(document, "openapi.json");
+  }
+
+  /** The document the gateway serves at /openapi.json. */
+  static async served(gatewayUrl: string): Promise<ApiDocument> {
+    return new ApiDocument((await (await fetch(`${gatewayUrl}/openapi.json`)).json()) as OpenApiDocument);
+  }
+
+  /** What the document says is wrong with an answer; nothing for an answer it describes. */
+  problemsOf(answer: Answer): string[] {
+    // The document describes POST; another method is refused with request.method.notallowed.
+    if (answer.method !== "POST") return [];
+    const what = `${answer.operation} ${answer.status} ${JSON.stringify(answer.body)}`;
+    const path = `/{company_code}/v2/auth/${answer.operation}`;
+    const responses = this.document.paths[path]?.post?.responses;
+    if (!responses) {
+      return answer.body.error_code === "request.route.notfound"
+        ? []
+        : [`${what}: no such path in the document`];
+    }
+    const response = responses[answer.status];
+    if (!response) return [`${what}: status not in the document`];
+    const missingHeaders = Object.entries(response.headers ?? {})
+      .filter(([name, header]) => header.required && !answer.headers.has(name))
+      .map(([name]) => `${what}: no ${name} header`);
+    const validate = this.#validator(path, answer.status);
+    if (validate(answer.body)) return missingHeaders;
+    return [...missingHeaders, `${what}: ${this.#ajv.errorsText(validate.errors)}`];
+  }
+
+  #validator(path: string, status: number): ValidateFunction {
+    const ref = `openapi.json#/paths/${token(path)}/post/responses/${status}/content/${token("application/json")}/schema`;
+    let validate = this.#validators.get(ref);
+    if (!validate) {
+      validate = this.#ajv.compile({ $ref: ref });
+      this.#validators.set(ref, validate);
+    }
+    return validate;
+  }
+}

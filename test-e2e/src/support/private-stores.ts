@@ -1,0 +1,309 @@
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { freePort } from "@auth/runtime";
+
+/**
+ * A PostgreSQL cluster and a Redis of a test file's own, on loopback ports, that the test may stop
+ * and start again at will (the shared ones on 5432 and 6379 are never touched). Each server runs
+ * under a shell that ends it once this process's end of the pipe closes, so that no server
+ * outlives the test process, however that process ends.
+ */
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const postgresBin = "/usr/lib/postgresql/15/bin";
+/**
+ * Runs the server in the background, prints its pid, and ends it (and waits for it) when stdin
+ * closes; a server left frozen (SIGSTOP) by a test that failed is let go on first.
+ */
+const watchdog = (server: string, signal: string) =>
+  `${server} "$@" & server=$!; echo "$server"; cat > /dev/null; ` +
+  `pkill -CONT -P "$server" 2>/dev/null; kill -CONT "$server" 2>/dev/null; ` +
+  `kill -${signal} "$server" 2>/dev/null; wait "$server"`;
+
+function onPath(command: string): boolean {
+  try {
+    execFileSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+/** Why private stores cannot be started on this machine, or undefined when they can. */
+export function privateStoresMissing(): string | undefined {
+  for (const binary of ["initdb", "pg_ctl", "postgres", "pg_isready"]) {
+    if (!existsSync(join(postgresBin, binary)))
+      return `PostgreSQL 15 binaries missing (${postgresBin}/${binary})`;
+  }
+  if (!onPath("redis-server")) return "redis-server is not on PATH";
+  if (isRoot()) {
+    // PostgreSQL refuses to run as root: its processes run as the postgres user.
+    if (!onPath("runuser")) return "running as root without runuser";
+    try {
+      execFileSync("id", ["-u", "postgres"], { stdio: "ignore" });
+    } catch {
+      return "running as root and there is no postgres user";
+    }
+  }
+  return undefined;
+}
+
+/** The port answers a TCP connection. */
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await sleep(50);
+  }
+  throw new Error(`${what} after ${timeoutMs} ms`);
+}
+
+/** One run of a server under its watchdog shell. */
+interface Watched {
+  shell: ChildProcess;
+  /** The server's own pid. */
+  pid: number;
+  exited: Promise<void>;
+}
+
+async function startWatched(command: string[], script: string, args: string[], logFile: string) {
+  const log = openSync(logFile, "a");
+  const shell = spawn(command[0] as string, [...command.slice(1), "sh", "-c", script, "sh", ...args], {
+    stdio: ["pipe", "pipe", log],
+  });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => shell.once("exit", () => resolve()));
+  const pid = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    shell.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = /^(\d+)\n/.exec(output);
+      if (line) resolve(Number(line[1]));
+    });
+    shell.once("exit", () => reject(new Error(`server did not start: ${readTail(logFile)}`)));
+  });
+  return { shell, pid, exited } satisfies Watched;
+}
+
+async function endWatched(watched: Watched | undefined): Promise<void> {
+  if (!watched) return;
+  watched.shell.stdin?.end();
+  await watched.exited;
+}
+
+/** The process and every process under it (PostgreSQL's backends), from /proc. */
+function withDescendants(root: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ")".
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const all = [root];
+  for (let index = 0; index < all.length; index += 1) all.push(...(parents.get(all[index] as number) ?? []));
+  return all;
+}
+
+/** Stops (SIGSTOP) or resumes (SIGCONT) a server and its processes: a server that hangs, without closing a connection. */
+function signalAll(pid: number | undefined, signal: "SIGSTOP" | "SIGCONT"): void {
+  if (pid === undefined) throw new Error("the server is not running");
+  for (const each of withDescendants(pid)) {
+    try {
+      process.kill(each, signal);
+    } catch {
+      // ended meanwhile (a backend that finished)
+    }
+  }
+}
+
+function readTail(file: string): string {
+  try {
+    return readFileSync(file, "utf8").split("\n").slice(-20).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+export interface PrivateRedis {
+  /** redis:// URL of the server. */
+  url: string;
+  port: number;
+  /** Ends the server at once (SIGKILL), as a crash would; nothing is saved. */
+  crash(): Promise<void>;
+  /** Starts the server again on the same port; it answers when this resolves. */
+  start(): Promise<void>;
+  /** Makes the server hang (SIGSTOP): connections stay open, nothing is answered. */
+  freeze(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void;
+  /** Stops the server and removes its files. */
+  close(): Promise<void>;
+}
+
+/**
+ * A redis-server without persistence (`--save "" --appendonly no`), as the product's compose file
+ * runs it: after a restart it is empty.
+ */
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const dir = mkdtempSync(join(tmpdir(), "auth-faults-redis-"));
+  const port = await freePort();
+  const logFile = join(dir, "redis.log");
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  let current: Watched | undefined;
+  const start = async () => {
+    current = await startWatched(["env"], watchdog("redis-server", "TERM"), [...args, "--dir", dir], logFile);
+    await until(`redis on port ${port} did not answer`, () => answers(port), 10_000);
+  };
+  const crash = async () => {
+    if (!current) return;
+    process.kill(current.pid, "SIGKILL");
+    await endWatched(current);
+    current = undefined;
+    await until(`redis on port ${port} still answers`, async () => !(await answers(port)), 5_000);
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    crash,
+    start,
+    freeze: () => signalAll(current?.pid, "SIGSTOP"),
+    thaw: () => signalAll(current?.pid, "SIGCONT"),
+    close: async () => {
+      if (current) signalAll(current.pid, "SIGCONT");
+      await endWatched(current);
+      current = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PrivatePostgres {
+  /** URL of the `postgres` database as the superuser (trust authentication on loopback). */
+  adminUrl: string;
+  port: number;
+  /** `pg_ctl stop -m immediate`: every server process ends at once, recovery from the WAL at the next start. */
+  stopImmediately(): Promise<void>;
+  /** Starts the server again on the same port; it accepts connections when this resolves. */
+  start(): Promise<void>;
+  /** Makes the postmaster and every backend hang (SIGSTOP): connections stay open, nothing is answered. */
+  freeze(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void;
+  /** Stops the server and removes the cluster. */
+  close(): Promise<void>;
+}
+
+/** A PostgreSQL 15 cluster made with initdb in a temporary directory, run as the postgres user when we are root. */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const dir = mkdtempSync(join(tmpdir(), "auth-faults-pg-"));
+  const asPostgres = isRoot() ? ["runuser", "-u", "postgres", "--"] : ["env"];
+  if (isRoot()) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString());
+    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString());
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, "data");
+  const logFile = join(dir, "postgres.log");
+  const port = await freePort();
+  const asServerUser = (binary: string, args: string[]) =>
+    run(asPostgres[0] as string, [...asPostgres.slice(1), join(postgresBin, binary), ...args]);
+  await asServerUser("initdb", [
+    "-D",
+    data,
+    "-A",
+    "trust",
+    "-U",
+    "postgres",
+    "-E",
+    "UTF8",
+    "--locale=C",
+    "--no-sync",
+    "--no-instructions",
+  ]);
+  const args = [
+    "-D",
+    data,
+    "-p",
+    String(port),
+    "-k",
+    dir,
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "max_connections=50",
+    "-c",
+    "shared_buffers=16MB",
+  ];
+  let current: Watched | undefined;
+  const ready = async () => {
+    try {
+      await run(join(postgresBin, "pg_isready"), ["-h", "127.0.0.1", "-p", String(port), "-t", "1"]);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const start = async () => {
+    // SIGINT is PostgreSQL's fast shutdown.
+    current = await startWatched(asPostgres, watchdog(join(postgresBin, "postgres"), "INT"), args, logFile);
+    try {
+      await until(`PostgreSQL on port ${port} did not get ready`, ready, 30_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${readTail(logFile)}`);
+    }
+  };
+  const stopImmediately = async () => {
+    await asServerUser("pg_ctl", ["stop", "-D", data, "-m", "immediate", "-w"]);
+    await endWatched(current);
+    current = undefined;
+  };
+  await start();
+  return {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    stopImmediately,
+    start,
+    freeze: () => signalAll(current?.pid, "SIGSTOP"),
+    thaw: () => signalAll(current?.pid, "SIGCONT"),
+    close: async () => {
+      if (current) signalAll(current.pid, "SIGCONT");
+      await endWatched(current);
+      current = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

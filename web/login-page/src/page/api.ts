@@ -1,0 +1,66 @@
+import type { PageConfig } from "../shared/page-config.js";
+
+/** spec section 3. */
+export type SessionState =
+  | "checkpassword"
+  | "checkotp"
+  | "setpassword"
+  | "authorized"
+  | "acceptdisclaimers"
+  | "recovery-checkotp"
+  | "recovery-checkquestion"
+  | "recovery-setpassword";
+
+/** spec 2.3. */
+export interface Disclaimer {
+  code: string;
+  title: string;
+  description: string;
+  link: string;
+}
+
+/** The fields of the gateway's answers that the page reads (spec section 4). */
+export interface Answer {
+  status: "success" | "error";
+  error_code?: string;
+  session_token?: string;
+  session_state?: SessionState;
+  disclaimers_required?: Disclaimer[];
+  captcha_required?: boolean;
+  user_phone?: string;
+  user_email?: string;
+  control_question?: string;
+  password_regex_description?: string | null;
+  profile_mnemocode?: string;
+  verification?: "PHONE" | "MAIL" | "QUESTION";
+}
+
+export interface Reply {
+  answer: Answer;
+  /** The Retry-After of a refusal, in seconds. */
+  retryAfterSeconds?: number;
+}
+
+/** Calls `/{company}/v2/auth/{operation}` on the page's own origin, which passes it to the gateway. */
+export async function postAuth(
+  config: PageConfig,
+  operation: string,
+  body: object,
+  token: string | undefined,
+): Promise<Reply> {
+  const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": config.apiKey };
+  if (token) headers.authorization = `Bearer ${token}`;
+  try {
+    const response = await fetch(`/${encodeURIComponent(config.companyCode)}/v2/auth/${operation}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json()) as Answer;
+    const retryAfterSeconds = Number(response.headers.get("retry-after"));
+    return retryAfterSeconds > 0 ? { answer, retryAfterSeconds } : { answer };
+  } catch {
+    // Nothing reached the gateway, or no JSON came back: to the user, the service is not there.
+    return { answer: { status: "error", error_code: "service.unavailable" } };
+  }
+}

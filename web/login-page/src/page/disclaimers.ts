@@ -1,0 +1,42 @@
+import type { Disclaimer } from "./api.js";
+import { checkbox, element, externalLink, type Step } from "./view.js";
+
+/** The disclaimers to accept: a checkbox each, described by the disclaimer and a link to its text. */
+export class Disclaimers {
+  readonly #group: HTMLFieldSetElement;
+  #boxes: Array<{ code: string; input: HTMLInputElement }> = [];
+
+  constructor(step: Step, required: Disclaimer[]) {
+    this.#group = element("fieldset", { class: "disclaimers" }, element("legend", {}, "Terms to accept"));
+    step.add(this.#group);
+    this.update(required);
+  }
+
+  /** Shows these disclaimers; the ones accepted already stay ticked. */
+  update(required: Disclaimer[]): void {
+    const accepted = new Set(this.#accepted());
+    this.#group.querySelectorAll(".check").forEach((box) => {
+      box.remove();
+    });
+    this.#boxes = required.map((disclaimer) => {
+      const { box, input } = checkbox(
+        `I accept the ${disclaimer.title}`,
+        `${disclaimer.description} `,
+        externalLink(disclaimer.link, `Read the ${disclaimer.title}`),
+      );
+      input.checked = accepted.has(disclaimer.code);
+      this.#group.append(box);
+      return { code: disclaimer.code, input };
+    });
+    this.#group.hidden = required.length === 0;
+  }
+
+  /** `accept_disclaimers` when there are disclaimers to accept. */
+  fields(): { accept_disclaimers?: string[] } {
+    return this.#boxes.length > 0 ? { accept_disclaimers: this.#accepted() } : {};
+  }
+
+  #accepted(): string[] {
+    return this.#boxes.filter(({ input }) => input.checked).map(({ code }) => code);
+  }
+}

@@ -1,0 +1,70 @@
+import type { Answer } from "../api.js";
+import { Disclaimers } from "../disclaimers.js";
+import type { Flow } from "../flow.js";
+import { disableFor, Step } from "../view.js";
+
+/** The endpoints of one OTP step: at login (with backup codes) or in a recovery. */
+export interface OtpCalls {
+  check: string;
+  renew: string;
+  backupCodes: boolean;
+}
+
+export const loginOtp: OtpCalls = { check: "checkotp", renew: "renewotp", backupCodes: true };
+export const recoveryOtp: OtpCalls = {
+  check: "recovery/checkotp",
+  renew: "recovery/renewotp",
+  backupCodes: false,
+};
+
+/**
+ * checkotp and recovery-checkotp: the code of the SMS, a new SMS on request, and at login a backup
+ * code instead (with the disclaimers to accept, for a user without a password).
+ */
+export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, backupCode = false): void {
+  const step = backupCode
+    ? new Step("Enter a backup code", "Use one of the backup codes you saved. Each works once.")
+    : new Step("Enter the code from the SMS", `We sent a 6-digit code to ${answer.user_phone}.`);
+  const code = backupCode
+    ? step.field({
+        label: "Backup code",
+        name: "backup_code",
+        autocomplete: "off",
+        hint: "Like ABCD-EFGH-JKMN.",
+      })
+    : step.field({
+        label: "Code from the SMS",
+        name: "otp",
+        autocomplete: "one-time-code",
+        inputmode: "numeric",
+      });
+  const disclaimers = new Disclaimers(step, answer.disclaimers_required ?? []);
+  step.submit("Continue", async () => {
+    const reply = await flow.send(calls.check, {
+      [backupCode ? "backup_code" : "otp"]: code.value.trim(),
+      ...disclaimers.fields(),
+    });
+    flow.proceed(step, reply);
+    if (reply.answer.status === "success") return;
+    if (reply.answer.disclaimers_required) disclaimers.update(reply.answer.disclaimers_required);
+    code.value = "";
+    code.focus();
+  });
+  if (!backupCode) {
+    const renew = step.action("Send a new code", async () => {
+      const reply = await flow.send(calls.renew);
+      if (reply.answer.status === "success") {
+        step.notice(`We sent a new code to ${reply.answer.user_phone ?? answer.user_phone}.`);
+        return;
+      }
+      flow.fail(step, reply, { "request.ratelimit.exceeded": "A new code cannot be sent yet." });
+      if (reply.retryAfterSeconds) disableFor(renew, reply.retryAfterSeconds, code);
+    });
+  }
+  if (calls.backupCodes) {
+    step.action(backupCode ? "Use a code from an SMS instead" : "Use a backup code instead", () =>
+      showOtp(flow, answer, calls, !backupCode),
+    );
+  }
+  step.show();
+}

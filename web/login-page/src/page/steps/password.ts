@@ -1,0 +1,42 @@
+import type { Answer } from "../api.js";
+import { Captcha } from "../captcha.js";
+import { Disclaimers } from "../disclaimers.js";
+import type { Flow } from "../flow.js";
+import { Step } from "../view.js";
+import { showRecoveryStart } from "./recovery-start.js";
+
+/** checkpassword: the password, with the disclaimers to accept and, after failed attempts, the captcha. */
+export function showPassword(flow: Flow, answer: Answer): void {
+  const step = new Step("Enter your password", `Signing in as ${flow.loginId}.`);
+  step.username(flow.loginId);
+  const password = step.field({
+    label: "Password",
+    name: "password",
+    type: "password",
+    autocomplete: "current-password",
+  });
+  const disclaimers = new Disclaimers(step, answer.disclaimers_required ?? []);
+  const captcha = new Captcha(step, answer.captcha_required === true);
+  step.submit("Sign in", async () => {
+    const reply = await flow.send("checkpassword", {
+      password: password.value,
+      ...captcha.fields(),
+      ...disclaimers.fields(),
+    });
+    flow.proceed(step, reply);
+    const refusal = reply.answer;
+    if (refusal.status === "success") return;
+    if (refusal.captcha_required !== undefined) captcha.ask(refusal.captcha_required);
+    if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
+    if (refusal.error_code === "auth.password.invalid") {
+      password.value = "";
+      password.focus();
+    }
+  });
+  step.action("Forgot your password?", () => showRecoveryStart(flow));
+  step.action("Sign in as someone else", () => {
+    flow.loginId = "";
+    flow.restart();
+  });
+  step.show();
+}

@@ -1,0 +1,14 @@
+import type { Answer } from "../api.js";
+import type { Flow } from "../flow.js";
+import { Step } from "../view.js";
+
+/** authorized: where a client app would take over with the session token. */
+export function showSignedIn(flow: Flow, answer: Answer): void {
+  const step = new Step("You are signed in", `Your profile: ${answer.profile_mnemocode}.`);
+  step.submit("Sign out", async () => {
+    const reply = await flow.send("logout");
+    if (reply.answer.status === "success") flow.restart({ notice: "You are signed out." });
+    else flow.fail(step, reply);
+  });
+  step.show();
+}

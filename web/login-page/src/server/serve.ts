@@ -1,0 +1,90 @@
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import express from "express";
+import helmet from "helmet";
+import { type OAuthButton, type PageConfig, pageRoutes } from "../shared/page-config.js";
+import { gatewayProxy } from "./gateway-proxy.js";
+
+export interface LoginPageOptions {
+  /** Where the page's calls go (the page calls its own origin, which passes them on). */
+  gatewayUrl: string;
+  companyCode: string;
+  apiKey: string;
+  /** The company's OAuth provider slots to offer as buttons. */
+  providers?: OAuthButton[];
+  /** 0 (the default) takes a free port. */
+  port?: number;
+  host?: string;
+}
+
+export interface RunningLoginPage {
+  url: string;
+  close(): Promise<void>;
+}
+
+// The same from src/server (tests) and dist/server: the page's scripts are always the built ones.
+const packageDir = fileURLToPath(new URL("../../", import.meta.url));
+const staticDir = join(packageDir, "static");
+const scriptsDir = join(packageDir, "dist");
+
+/** The page keeps a session token only in memory; nothing it loads comes from elsewhere. */
+const securityHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  // The recovery link's token is in the page's address: it must not leave in a Referer.
+  referrerPolicy: { policy: "no-referrer" },
+});
+
+/**
+ * Serves the reference login page of one company: the HTML document at the page's routes, its
+ * scripts and styles, `/config.json` for the page, and the company's `/{company}/v2/auth/*` calls
+ * passed on to the gateway.
+ */
+export async function serveLoginPage(options: LoginPageOptions): Promise<RunningLoginPage> {
+  const config: PageConfig = {
+    companyCode: options.companyCode,
+    apiKey: options.apiKey,
+    providers: options.providers ?? [],
+  };
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(securityHeaders);
+  app.use((_request, response, next) => {
+    response.setHeader("Cache-Control", "no-store");
+    next();
+  });
+  app.get(Object.values(pageRoutes), (_request, response) => {
+    response.sendFile("index.html", { root: staticDir });
+  });
+  app.get("/config.json", (_request, response) => {
+    response.json(config);
+  });
+  app.use(express.static(staticDir, { index: false }));
+  for (const scripts of ["page", "shared"])
+    app.use(`/js/${scripts}`, express.static(join(scriptsDir, scripts)));
+  app.post(`/${options.companyCode}/v2/auth/*operation`, gatewayProxy(options.gatewayUrl));
+
+  const host = options.host ?? "127.0.0.1";
+  const server = app.listen(options.port ?? 0, host);
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+  };
+}

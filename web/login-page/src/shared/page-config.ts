@@ -1,0 +1,30 @@
+/** A button that signs in with one of the company's OAuth provider slots. */
+export interface OAuthButton {
+  /** The company's provider slot: `provider_id` of auth/oauth, 1 to 5. */
+  slot: number;
+  /** The provider's name, shown as "Sign in with {label}". */
+  label: string;
+  /** The provider's authorization endpoint; the page adds the parameters of its request. */
+  authorizationUrl: string;
+  clientId: string;
+  /** Space-separated scopes (`openid ...` for an OpenID Connect provider). */
+  scope: string;
+}
+
+/** What the page reads from `/config.json`. */
+export interface PageConfig {
+  companyCode: string;
+  /** The client app's API key: the page is a client app, which carries its key anyway. */
+  apiKey: string;
+  providers: OAuthButton[];
+}
+
+/**
+ * The page's own addresses, one HTML document for all of them. The company's recovery link base is
+ * `recoveryLink`; the OAuth providers redirect to `oauthCallback`.
+ */
+export const pageRoutes = {
+  start: "/",
+  recoveryLink: "/recover",
+  oauthCallback: "/oauth/callback",
+} as const;
