@@ -10,8 +10,8 @@ import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures
 import { callLoad } from "./grpc-load.js";
 import { httpLoad, type LoadResult } from "./http-load.js";
 import { expressLimit, hashLimit } from "./limits.js";
-import { MemorySampler } from "./memory.js";
-import { printReport, type Report, type Scenario } from "./report.js";
+import { ProcessSampler } from "./processes.js";
+import { describeCpu, printReport, type Report, type Scenario } from "./report.js";
 
 /** What one autocannon connection carries from login to checkpassword. */
 interface FlowState {
@@ -59,7 +59,7 @@ const suite = await startSuite({
   ],
 });
 const processes = Object.entries(suite.children).map(([name, child]) => ({ name, pid: child.pid }));
-const sampler = new MemorySampler(processes);
+const sampler = new ProcessSampler(processes);
 
 try {
   const company = await createBenchCompany(suite);
@@ -78,15 +78,18 @@ try {
   let next = 0;
   const nextUser = (users: BenchUser[]) => users[next++ % users.length] as BenchUser;
 
+  const wanted = (...names: string[]) =>
+    !only || names.some((name) => only.some((prefix) => name.startsWith(prefix)));
   async function measure(name: string, run: () => Promise<LoadResult>): Promise<Scenario | undefined> {
-    if (only && !only.some((prefix) => name.startsWith(prefix))) return undefined;
+    if (!wanted(name)) return undefined;
     sampler.start();
     const result = await run();
-    const memory = sampler.stop();
+    const usage = sampler.stop();
+    const scenario = { name, ...result, ...usage };
     process.stdout.write(
-      `${name}: ${result.rps.toFixed(0)}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, errors ${result.errors + result.failures}\n`,
+      `${name}: ${result.rps.toFixed(0)}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, errors ${result.errors + result.failures}; CPU ms per request: ${describeCpu(scenario)}\n`,
     );
-    return { name, ...result, peakMemoryMib: memory };
+    return scenario;
   }
   /** Sends each prepared request once, as fast as the connections allow. */
   const once = (operation: string, tokens: string[], body: (index: number) => unknown) =>
@@ -186,58 +189,65 @@ try {
     ),
   );
 
-  // OTP step: sessions in checkotp (one SMS each), then one renewotp and one checkotp per session.
-  const otpSessions: Array<{ token: string; phone: string }> = [];
-  for (let start = 0; start < phoneUsers.length; start += 50) {
-    const batch = phoneUsers.slice(start, start + 50);
-    const started = await Promise.all(batch.map((user) => post("login", { login_id: user.loginName })));
-    otpSessions.push(
-      ...started.map((answer, i) => ({ token: answer.session_token ?? "", phone: batch[i]?.phone ?? "" })),
-    );
-  }
-  await new Promise((resolve) => setTimeout(resolve, 1_100));
-  const tokens = otpSessions.map((s) => s.token);
-  measured.push(await measure("renewotp", () => once("renewotp", tokens, () => ({}))));
-  const otps = new Map<string, string>();
-  for (const line of readFileSync(suite.smsOutboxFile, "utf8").split("\n").filter(Boolean)) {
-    const message = JSON.parse(line) as { to: string; text: string };
-    otps.set(message.to, /\d{6}/.exec(message.text)?.[0] ?? "");
-  }
-  measured.push(
-    await measure("checkotp", () =>
-      once("checkotp", tokens, (i) => ({ otp: otps.get(otpSessions[i]?.phone ?? "") })),
-    ),
-  );
+  if (wanted("renewotp", "checkotp")) await measureOtpStep();
+  if (wanted("introspection", "logout")) await measureAuthorized();
 
-  // Introspection as internal services call it, and logout, on authorized tokens.
-  const authorized: string[] = [];
-  for (let start = 0; start < 1_000; start += 50) {
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () => {
-        const user = nextUser(passwordUsers);
-        return post("checkcredentials", { login_id: user.loginName, password: user.password });
-      }),
-    );
-    authorized.push(...answers.map((answer) => answer.session_token ?? ""));
-  }
-  const sessionClient = createServiceClient(SessionServiceService, suite.addresses.session, {
-    deadlineMs: 5_000,
-  });
-  measured.push(
-    await measure("introspection (gRPC)", () =>
-      callLoad(
-        async (index) => {
-          const answer = await sessionClient.introspectSession({
-            sessionToken: authorized[index % authorized.length] ?? "",
-          });
-          if (answer.status !== "TOKEN_STATUS_ACTIVE") throw new Error(answer.status);
-        },
-        { concurrency: 64, durationSeconds },
+  /** Sessions in checkotp (one SMS each), then one renewotp and one checkotp per session. */
+  async function measureOtpStep() {
+    const otpSessions: Array<{ token: string; phone: string }> = [];
+    for (let start = 0; start < phoneUsers.length; start += 50) {
+      const batch = phoneUsers.slice(start, start + 50);
+      const started = await Promise.all(batch.map((user) => post("login", { login_id: user.loginName })));
+      otpSessions.push(
+        ...started.map((answer, i) => ({ token: answer.session_token ?? "", phone: batch[i]?.phone ?? "" })),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const tokens = otpSessions.map((s) => s.token);
+    measured.push(await measure("renewotp", () => once("renewotp", tokens, () => ({}))));
+    const otps = new Map<string, string>();
+    for (const line of readFileSync(suite.smsOutboxFile, "utf8").split("\n").filter(Boolean)) {
+      const message = JSON.parse(line) as { to: string; text: string };
+      otps.set(message.to, /\d{6}/.exec(message.text)?.[0] ?? "");
+    }
+    measured.push(
+      await measure("checkotp", () =>
+        once("checkotp", tokens, (i) => ({ otp: otps.get(otpSessions[i]?.phone ?? "") })),
       ),
-    ),
-  );
-  sessionClient.close();
-  measured.push(await measure("logout", () => once("logout", authorized, () => ({}))));
+    );
+  }
+
+  /** Introspection as internal services call it, and logout, on authorized tokens. */
+  async function measureAuthorized() {
+    const authorized: string[] = [];
+    for (let start = 0; start < 1_000; start += 50) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () => {
+          const user = nextUser(passwordUsers);
+          return post("checkcredentials", { login_id: user.loginName, password: user.password });
+        }),
+      );
+      authorized.push(...answers.map((answer) => answer.session_token ?? ""));
+    }
+    const sessionClient = createServiceClient(SessionServiceService, suite.addresses.session, {
+      deadlineMs: 5_000,
+    });
+    measured.push(
+      await measure("introspection (gRPC)", () =>
+        callLoad(
+          async (index) => {
+            const answer = await sessionClient.introspectSession({
+              sessionToken: authorized[index % authorized.length] ?? "",
+            });
+            if (answer.status !== "TOKEN_STATUS_ACTIVE") throw new Error(answer.status);
+          },
+          { concurrency: 64, durationSeconds },
+        ),
+      ),
+    );
+    sessionClient.close();
+    measured.push(await measure("logout", () => once("logout", authorized, () => ({}))));
+  }
 
   const scenarios = measured.filter((scenario): scenario is Scenario => scenario !== undefined);
   const report: Report = { date: new Date().toISOString(), durationSeconds, connections, limits, scenarios };

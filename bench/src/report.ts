@@ -1,8 +1,17 @@
 import type { LoadResult } from "./http-load.js";
+import type { ProcessUsage } from "./processes.js";
 
-export interface Scenario extends LoadResult {
+export interface Scenario extends LoadResult, ProcessUsage {
   name: string;
-  peakMemoryMib: Record<string, number>;
+}
+
+/** CPU milliseconds per request of each process, largest first: where a scenario's time goes. */
+export function describeCpu(scenario: Scenario): string {
+  const answered = Math.max(1, scenario.requests - scenario.errors - scenario.failures);
+  return Object.entries(scenario.cpuSeconds)
+    .sort(([, a], [, b]) => b - a)
+    .map(([name, seconds]) => `${name} ${((seconds * 1000) / answered).toFixed(2)}`)
+    .join(", ");
 }
 
 export interface Report {

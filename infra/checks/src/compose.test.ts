@@ -11,8 +11,9 @@ const dockerfile = readFileSync(new URL("../../../Dockerfile", import.meta.url),
 /** The ENV lines of a Dockerfile stage. */
 function stageEnvironment(target: string): Record<string, string> {
   const stage = dockerfile.split(/^FROM /m).find((block) => new RegExp(`AS ${target}\\n`).test(block)) ?? "";
-  const pairs = [...stage.matchAll(/^ENV (.+)$/gm)].flatMap((m) => (m[1] ?? "").split(/\s+/));
-  return Object.fromEntries(pairs.map((pair) => pair.split("=") as [string, string]));
+  const lines = [...stage.matchAll(/^ENV (.+)$/gm)].map((m) => m[1] ?? "");
+  const pairs = lines.flatMap((line) => [...line.matchAll(/(\w+)=("[^"]*"|\S+)/g)]);
+  return Object.fromEntries(pairs.map(([, key, value]) => [key, value?.replace(/^"|"$/g, "")]));
 }
 
 describe("the Dockerfile", () => {

@@ -78,11 +78,14 @@ const packageOf: Record<ProcessName, string> = {
 const require = createRequire(import.meta.url);
 
 /**
- * The node flags the processes run with in production too (Dockerfile, package start scripts): a
- * small young generation, and an old generation V8 collects before it grows far past the live data
- * (about 25 MiB per process), keep each process's resident memory low, for more GC work.
+ * The node flags the processes run with in production too (Dockerfile, package start scripts): an
+ * old generation V8 collects before it grows far past the live data (about 25 MiB per process), and
+ * a young generation of 8 MiB semi-spaces, which spares most scavenges for a little memory; identity
+ * keeps 2 MiB ones, as its hashes already take 19 MiB each (docs/performance.md).
  */
-const productionNodeArgs = ["--max-semi-space-size=2", "--max-old-space-size=128"];
+function productionNodeArgs(name: ProcessName): string[] {
+  return [`--max-semi-space-size=${name === "identity" ? 2 : 8}`, "--max-old-space-size=128"];
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitUntil(
@@ -193,7 +196,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
         entry: require.resolve(packageOf[name]),
         // As in production: tracing is set up before the process's modules load (a no-op without OTEL_*).
         preload: [pathToFileURL(require.resolve("@auth/telemetry/register")).href],
-        nodeArgs: [...productionNodeArgs, ...(options.nodeArgs ?? [])],
+        nodeArgs: [...productionNodeArgs(name), ...(options.nodeArgs ?? [])],
         env: {
           ...common,
           ...environments[name],

@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import type { Disclaimer } from "@auth/proto/disclaimer";
-import { and, asc, desc, eq, notExists } from "drizzle-orm";
+import { and, asc, desc, eq, notExists, type Placeholder, sql } from "drizzle-orm";
 import { acceptances, type DisclaimerSchema, disclaimers, disclaimerVersions } from "../schema.js";
 
 export interface NewDisclaimer {
@@ -22,11 +22,7 @@ export interface Acceptance {
 type Reader = Pick<Database<DisclaimerSchema>, "select">;
 
 /** The company's active disclaimers whose current version the user has not accepted, by code. */
-function requiredFor(
-  db: Reader,
-  companyId: string,
-  userId: string,
-): Promise<Array<Disclaimer & { id: string }>> {
+function requiredFor(db: Reader, companyId: string | Placeholder, userId: string | Placeholder) {
   return db
     .select({
       id: disclaimers.id,
@@ -70,7 +66,14 @@ const withoutId = ({ id: _id, ...disclaimer }: Disclaimer & { id: string }): Dis
 
 /** Disclaimers, their versions and the acceptances, in the disclaimer service's database. */
 export class DisclaimerStore {
-  constructor(private readonly db: Database<DisclaimerSchema>) {}
+  /** Every login asks for it: a named prepared statement, built once and planned once per connection. */
+  readonly #required: ReturnType<ReturnType<typeof requiredFor>["prepare"]>;
+
+  constructor(private readonly db: Database<DisclaimerSchema>) {
+    this.#required = requiredFor(db, sql.placeholder("companyId"), sql.placeholder("userId")).prepare(
+      "disclaimer_required_for_user",
+    );
+  }
 
   async create(disclaimer: NewDisclaimer): Promise<Disclaimer> {
     try {
@@ -95,7 +98,7 @@ export class DisclaimerStore {
   }
 
   async listRequired(companyId: string, userId: string): Promise<Disclaimer[]> {
-    return (await requiredFor(this.db, companyId, userId)).map(withoutId);
+    return (await this.#required.execute({ companyId, userId })).map(withoutId);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import type { CompanyPolicy } from "@auth/proto/identity";
-import { and, asc, count, eq, gt, isNull, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import {
   type ApiKeyRow,
   apiKeys,
@@ -36,9 +36,35 @@ async function insertUnique<T>(insert: Promise<T>, what: string): Promise<T> {
   }
 }
 
+/**
+ * The lookups every login makes, as named prepared statements: built once here instead of on each
+ * call, and parsed and planned by PostgreSQL once per connection.
+ */
+function preparedLookups(db: Database<IdentitySchema>) {
+  const companyId = sql.placeholder("companyId");
+  const byColumn = (column: LoginIdColumn) =>
+    db
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, companyId), eq(users[column], sql.placeholder("value"))))
+      .prepare(`identity_user_by_${column}`);
+  return {
+    userById: db
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, companyId), eq(users.id, sql.placeholder("userId"))))
+      .prepare("identity_user_by_id"),
+    userByLoginId: { phone: byColumn("phone"), email: byColumn("email"), loginName: byColumn("loginName") },
+  };
+}
+
 /** The identity service's tables: companies, API keys and users. */
 export class IdentityStore {
-  constructor(private readonly db: Database<IdentitySchema>) {}
+  readonly #lookups: ReturnType<typeof preparedLookups>;
+
+  constructor(private readonly db: Database<IdentitySchema>) {
+    this.#lookups = preparedLookups(db);
+  }
 
   async createCompany(company: NewCompany): Promise<CompanyRow> {
     const [row] = await insertUnique(
@@ -142,10 +168,7 @@ export class IdentityStore {
   }
 
   async findUser(companyId: string, userId: string): Promise<UserRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(users)
-      .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+    const [row] = await this.#lookups.userById.execute({ companyId, userId });
     return row;
   }
 
@@ -180,10 +203,7 @@ export class IdentityStore {
     column: LoginIdColumn,
     value: string,
   ): Promise<UserRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(users)
-      .where(and(eq(users.companyId, companyId), eq(users[column], value)));
+    const [row] = await this.#lookups.userByLoginId[column].execute({ companyId, value });
     return row;
   }
 
