@@ -74,7 +74,8 @@ export class ProcessSampler {
       cpuSeconds[name] = (processTicks(pid) - (this.#startTicks.get(name) ?? 0)) / ticksPerSecond;
     }
     const suiteSeconds = Object.values(cpuSeconds).reduce((sum, seconds) => sum + seconds, 0);
-    cpuSeconds.others = Math.max(0, (machineTicks() - this.#machineStart) / ticksPerSecond - suiteSeconds);
+    const othersTicks = machineTicks() - this.#machineStart - suiteSeconds * ticksPerSecond;
+    cpuSeconds.others = Math.max(0, Math.round(othersTicks) / ticksPerSecond);
     return {
       peakMemoryMib: Object.fromEntries(
         [...this.#peaks].map(([name, kib]) => [name, Math.round(kib / 1024)]),
