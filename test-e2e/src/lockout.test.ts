@@ -1,7 +1,9 @@
+import { UserStatus } from "@auth/proto/identity";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, expectError } from "./support/api.js";
 import { createCompany, createUser, type TestCompany, updateCompany } from "./support/fixtures.js";
 import { startLogin } from "./support/flows.js";
+import { smsTo } from "./support/outbox.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,6 +40,26 @@ describe("lock-out (DESIGN.md)", () => {
     );
     await sleep(2_100);
     expect((await checkcredentials()).body.session_state).toBe("authorized");
+  });
+
+  it("answers login with auth.restricted before auth.loginid.notfound or the user's status, and sends no OTP", async () => {
+    const closed = await createUser(company, { status: UserStatus.CLOSED });
+    const withoutPassword = await createUser(company, { password: null });
+    for (const loginId of [closed.loginName, withoutPassword.loginName, "nobody-locked-out"]) {
+      for (let i = 0; i < 3; i += 1) {
+        await call(company.code, "checkcredentials", {
+          apiKey: company.apiKey,
+          body: { login_id: loginId, password: "wrong" },
+        });
+      }
+      const login = await call(company.code, "login", {
+        apiKey: company.apiKey,
+        body: { login_id: loginId },
+      });
+      expectError(login, 403, "auth.restricted");
+      expect(Number(login.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(smsTo(company.id, withoutPassword.phone)).toEqual([]);
   });
 
   it("counts failures of a login ID nobody has", async () => {

@@ -1,36 +1,45 @@
 import { AuthError } from "@auth/errors";
+import { UserStatus } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
-import { captchaRequired, guardLoginId } from "../steps/login-guard.js";
+import { captchaRequired, guardInSessionStart, guardLoginId } from "../steps/login-guard.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 import { openEndpoint } from "./endpoint.js";
 import { fields } from "./fields.js";
 
-/** spec 4.1: identify the user by login ID and start a session. */
+/**
+ * spec 4.1: identify the user by login ID and start a session. The lock-out comes before
+ * auth.loginid.notfound and the user's status; for a user who may log in, the session service
+ * checks it while it creates the session.
+ */
 export const login = openEndpoint("login", z.object({ login_id: fields.loginId }), async (context) => {
   const { normalizedLoginId, user } = await context.backends.identity.findUser({
     companyId: context.company.id,
     loginId: context.body.login_id,
   });
-  const failures = await guardLoginId(context, normalizedLoginId);
-  if (!user) throw new AuthError("auth.loginid.notfound");
-  assertUserMayLogIn(user);
+  const guard = guardInSessionStart(context);
+  if (user?.status !== UserStatus.ACTIVE) {
+    await guardLoginId(context, normalizedLoginId);
+    if (!user) throw new AuthError("auth.loginid.notfound");
+    assertUserMayLogIn(user);
+  }
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
 
   if (user.hasPassword) {
-    const started = await startSession(context, user, "checkpassword", normalizedLoginId);
+    const started = await startSession(context, user, "checkpassword", normalizedLoginId, guard);
     return {
       session_token: started.token,
       session_state: "checkpassword",
       disclaimers_required: disclaimersRequired,
-      captcha_required: captchaRequired(context, failures),
+      captcha_required: captchaRequired(context, started.loginFailures),
     };
   }
   const started = await startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {
     passwordChangeRequired: user.passwordChangeRequired,
+    ...guard,
   });
   return {
     session_token: started.token,

@@ -4,7 +4,7 @@ import { OtpPurpose } from "@auth/proto/otp";
 import type { FlowContext, SessionFlowContext } from "../flows/endpoint.js";
 import type { StateName } from "../flows/states.js";
 import { securityEvent } from "../security-events.js";
-import { type MovedSession, type SessionChanges, startSession } from "./session-moves.js";
+import { type SessionStart, type StartedSession, startSession } from "./session-moves.js";
 
 /** Sends a new OTP to the user's primary phone; returns the masked phone for `user_phone`. */
 export async function sendOtp(
@@ -38,9 +38,9 @@ export async function startSessionWithOtp(
   to: StateName,
   loginId: string,
   purpose: OtpPurpose,
-  changes: SessionChanges = {},
-): Promise<MovedSession & { userPhone: string }> {
-  const started = await startSession(context, user, to, loginId, changes);
+  start: SessionStart = {},
+): Promise<StartedSession & { userPhone: string }> {
+  const started = await startSession(context, user, to, loginId, start);
   try {
     return { ...started, userPhone: await sendOtp(context, user, started.session.sessionId, purpose) };
   } catch (error) {

@@ -15,6 +15,16 @@ export interface SessionChanges {
   passwordChangeRequired?: boolean;
 }
 
+export interface SessionStart extends SessionChanges {
+  /** From guardInSessionStart: no session while the login ID is locked out. */
+  refuseAtLoginFailures?: number;
+}
+
+export interface StartedSession extends MovedSession {
+  /** The login ID's failures, when the start was guarded. */
+  loginFailures: number;
+}
+
 /** The company's lifetime for a state, when it sets one. */
 function lifetimeSeconds(context: FlowContext, state: StateName): number | undefined {
   const { preauthSessionSeconds, authorizedSessionSeconds } = context.company.policy;
@@ -27,22 +37,23 @@ export async function startSession(
   user: User,
   to: StateName,
   loginId: string,
-  changes: SessionChanges = {},
-): Promise<MovedSession> {
+  start: SessionStart = {},
+): Promise<StartedSession> {
   assertTransition(context.operation, null, to);
   const created = await context.backends.session.createSession({
     companyId: context.company.id,
     userId: user.id,
     state: stateOfName[to],
     loginId,
-    profileMnemocode: changes.profileMnemocode,
-    passwordChangeRequired: changes.passwordChangeRequired ?? false,
+    profileMnemocode: start.profileMnemocode,
+    passwordChangeRequired: start.passwordChangeRequired ?? false,
     lifetimeSeconds: lifetimeSeconds(context, to),
+    refuseAtLoginFailures: start.refuseAtLoginFailures,
   });
   if (!created.session) throw new Error("session service returned no session");
   if (to === "authorized")
     securityEvent(context, "login.succeeded", { userId: user.id, sessionId: created.session.sessionId });
-  return { token: created.sessionToken, session: created.session };
+  return { token: created.sessionToken, session: created.session, loginFailures: created.loginFailures };
 }
 
 /** Moves the request's session on under a new token, as the transition table allows. */

@@ -1,3 +1,4 @@
+import { AuthError } from "@auth/errors";
 import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
 import { type Session, SessionServiceService, SessionState, TokenStatus } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
@@ -40,6 +41,7 @@ const createSessionRequest = z.object({
   profileMnemocode: z.string().optional(),
   passwordChangeRequired: z.boolean(),
   lifetimeSeconds: lifetime,
+  refuseAtLoginFailures: z.number().int().nonnegative().optional(),
 });
 const introspectSessionRequest = z.object({ sessionToken: token });
 const advanceSessionRequest = z.object({
@@ -69,9 +71,20 @@ export function sessionService(
 ) {
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request) {
-      const input = parseRequest(createSessionRequest, request);
+      const { refuseAtLoginFailures, ...input } = parseRequest(createSessionRequest, request);
+      let loginFailures = 0;
+      if (refuseAtLoginFailures !== undefined) {
+        const counted = await failures.read(input.companyId, input.loginId);
+        if (counted.failures >= refuseAtLoginFailures) {
+          throw new AuthError("auth.restricted", {
+            retryAfterSeconds: counted.retryAfterSeconds,
+            detail: "login ID locked out",
+          });
+        }
+        loginFailures = counted.failures;
+      }
       const created = await sessions.create(input);
-      return { sessionToken: created.token, session: toSession(created.session) };
+      return { sessionToken: created.token, session: toSession(created.session), loginFailures };
     },
     async introspectSession(request) {
       const result = await sessions.introspect(parseRequest(introspectSessionRequest, request).sessionToken);
