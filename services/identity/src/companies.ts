@@ -8,7 +8,9 @@ import {
 import { SmsProvider } from "@auth/proto/otp";
 import { z } from "zod";
 import { regionOf } from "./login-ids.js";
+import { openPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow } from "./schema.js";
+import type { SecretBox } from "./secret-box.js";
 
 /** DESIGN.md's defaults for what a company does not set. */
 export const policyDefaults = {
@@ -152,6 +154,8 @@ export function withPolicyDefaults(input: z.infer<typeof policyInput>): CompanyP
   };
 }
 
-export function toCompany(row: CompanyRow): Company {
-  return { id: row.id, code: row.code, name: row.name, suspended: row.suspended, policy: row.policy };
+/** The company as callers see it: the policy's secrets opened. */
+export function toCompany(row: CompanyRow, box: SecretBox): Company {
+  const policy = openPolicySecrets(row.policy, box);
+  return { id: row.id, code: row.code, name: row.name, suspended: row.suspended, policy };
 }

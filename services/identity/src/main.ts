@@ -7,9 +7,9 @@ import { openDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { OAuthExchange } from "./oauth/exchange.js";
-import { SecretBox } from "./oauth/secrets.js";
 import { PasswordHasher } from "./passwords.js";
 import { schema } from "./schema.js";
+import { SecretBox } from "./secret-box.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
 

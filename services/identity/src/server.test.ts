@@ -22,12 +22,13 @@ import {
 import { SmsProvider } from "@auth/proto/otp";
 import { TtlCache } from "@auth/runtime";
 import { parseOptions } from "@node-rs/argon2";
+import { eq } from "drizzle-orm";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OAuthExchange } from "./oauth/exchange.js";
-import { SecretBox } from "./oauth/secrets.js";
 import { owaspMinimum, PasswordHasher } from "./passwords.js";
 import { type IdentitySchema, schema } from "./schema.js";
+import { SecretBox } from "./secret-box.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
 
@@ -35,6 +36,8 @@ type Client = ServiceClient<typeof IdentityServiceService>;
 const logger = pino({ level: "silent" });
 const adminToken = "admin-token-for-the-identity-tests-0123456789";
 const weaker = { memoryCost: 8_192, timeCost: 1, parallelism: 1 };
+// Both servers share the database, and so the key its secrets are sealed with.
+const secrets = new SecretBox(randomBytes(32));
 
 let database: OpenedDatabase<IdentitySchema>;
 const servers: RunningGrpcServer[] = [];
@@ -52,7 +55,7 @@ async function serve(hasher: PasswordHasher): Promise<Client> {
         {
           store: new IdentityStore(database.db),
           hasher,
-          secrets: new SecretBox(randomBytes(32)),
+          secrets,
           oauth: new OAuthExchange({ allowInsecureHttp: true, timeoutSeconds: 1, cacheMs: 0 }),
           adminToken,
           companies: new TtlCache(0),
@@ -408,6 +411,42 @@ describe("backup codes", () => {
   it("are refused when wrong", async () => {
     await identity.generateBackupCodes({ companyId: company.id, userId });
     expect(await use("0000-0000-0000")).toEqual({ valid: false });
+  });
+});
+
+describe("the secrets of a company's policy", () => {
+  const withSecrets = policy({
+    captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-1" },
+    sms: { provider: SmsProvider.HTTP, url: "https://sms.example/send", token: "sms-token-1" },
+    mail: { smtpUrl: "smtps://mailer:smtp-password-1@mail.example:465", from: "login@example.com" },
+  });
+  const storedPolicy = async (companyId: string) => {
+    const [row] = await database.db.select().from(schema.companies).where(eq(schema.companies.id, companyId));
+    return JSON.stringify(row?.policy);
+  };
+
+  it("are stored sealed, and answered as they were given", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Sealed", policy: withSecrets });
+    const stored = await storedPolicy(company?.id ?? "");
+    for (const secret of ["captcha-secret-1", "sms-token-1", "smtp-password-1"]) {
+      expect(stored).not.toContain(secret);
+    }
+    const { company: read } = await identity.getCompany({ code: company?.code ?? "" });
+    expect(read?.policy?.captcha?.secret).toBe("captcha-secret-1");
+    expect(read?.policy?.sms?.token).toBe("sms-token-1");
+    expect(read?.policy?.mail?.smtpUrl).toBe("smtps://mailer:smtp-password-1@mail.example:465");
+  });
+
+  it("stored before they were sealed are read as they are, and sealed at the next update", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Legacy" });
+    await database.db
+      .update(schema.companies)
+      .set({ policy: withSecrets })
+      .where(eq(schema.companies.id, company?.id ?? ""));
+    const { company: read } = await identity.getCompany({ code: company?.code ?? "" });
+    expect(read?.policy?.captcha?.secret).toBe("captcha-secret-1");
+    await identity.updateCompany({ companyId: company?.id ?? "", policy: read?.policy });
+    expect(await storedPolicy(company?.id ?? "")).not.toContain("captcha-secret-1");
   });
 });
 

@@ -11,10 +11,11 @@ import { normalizeControlAnswer } from "./control-answers.js";
 import { normalizeEmail, normalizeLoginId, normalizeLoginName, normalizePhone } from "./login-ids.js";
 import type { OAuthExchange } from "./oauth/exchange.js";
 import { providerSettings, toProvider, toProviderRow } from "./oauth/providers.js";
-import type { SecretBox } from "./oauth/secrets.js";
 import { passwordProblem } from "./password-policy.js";
 import type { PasswordHasher } from "./passwords.js";
+import { sealPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow, UserRow } from "./schema.js";
+import type { SecretBox } from "./secret-box.js";
 import type { IdentityStore, LoginIdColumn, NewUser } from "./store/identity-store.js";
 import { mayUseLoginId, passwordChangeRequired, statusName, toUser } from "./users.js";
 
@@ -56,7 +57,7 @@ export const adminMethods = [
 export interface IdentityDependencies {
   store: IdentityStore;
   hasher: PasswordHasher;
-  /** Seals the client secrets of OAuth providers. */
+  /** Seals the client secrets of OAuth providers and the secrets of company policies. */
   secrets: SecretBox;
   oauth: OAuthExchange;
   adminToken: string;
@@ -184,15 +185,16 @@ export function identityService(
   const methods: AsyncService<typeof IdentityServiceService> = {
     async createCompany(request) {
       const input = parseRequest(createCompanyRequest, request);
-      const row = await store.createCompany({ ...input, policy: withPolicyDefaults(input.policy) });
-      return { company: toCompany(row) };
+      const policy = sealPolicySecrets(withPolicyDefaults(input.policy), secrets);
+      const row = await store.createCompany({ ...input, policy });
+      return { company: toCompany(row, secrets) };
     },
 
     async getCompany(request) {
       const { code } = parseRequest(getCompanyRequest, request);
       const row = await store.findCompanyByCode(code);
       if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
-      return { company: toCompany(row) };
+      return { company: toCompany(row, secrets) };
     },
 
     async updateCompany(request) {
@@ -201,10 +203,10 @@ export function identityService(
       const row = await store.updateCompany(input.companyId, {
         name: input.name,
         suspended: input.suspended,
-        policy: input.policy && withPolicyDefaults(input.policy),
+        policy: input.policy && sealPolicySecrets(withPolicyDefaults(input.policy), secrets),
       });
       if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
-      return { company: toCompany(row) };
+      return { company: toCompany(row, secrets) };
     },
 
     async createApiKey(request) {
@@ -255,14 +257,14 @@ export function identityService(
       const limit = input.pageSize || 100;
       const rows = await store.listCompanies(input.pageToken, limit);
       const last = rows.length === limit ? rows.at(-1)?.code : undefined;
-      return { companies: rows.map(toCompany), nextPageToken: last ?? "" };
+      return { companies: rows.map((row) => toCompany(row, secrets)), nextPageToken: last ?? "" };
     },
 
     async authenticateApiKey(request) {
       const input = parseRequest(authenticateApiKeyRequest, request);
       const company = await store.findCompanyByApiKey(hashApiKey(input.apiKey));
       if (!company || company.code !== input.companyCode) throw new AuthError("auth.apikey.invalid");
-      return { company: toCompany(company) };
+      return { company: toCompany(company, secrets) };
     },
 
     async createUser(request) {

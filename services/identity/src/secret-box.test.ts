@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { SecretBox } from "./secrets.js";
+import { SecretBox } from "./secret-box.js";
 
-describe("client secrets", () => {
+describe("sealed secrets", () => {
   const box = new SecretBox(randomBytes(32));
 
   it("are sealed so that the stored text does not hold them, and open again", () => {

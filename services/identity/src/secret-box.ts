@@ -3,8 +3,9 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 const version = "v1";
 
 /**
- * Client secrets of OAuth providers are stored encrypted (AES-256-GCM) under a key the database
- * never holds: a copy of the database alone gives no secret away.
+ * Secrets identity stores (OAuth client secrets, the secrets of a company's policy) are sealed
+ * with AES-256-GCM under a key the database never holds: a copy of the database alone gives no
+ * secret away.
  */
 export class SecretBox {
   constructor(private readonly key: Buffer) {
