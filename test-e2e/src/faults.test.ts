@@ -48,9 +48,10 @@ import {
 /** The gateway's GRPC_DEADLINE_MS in this suite. */
 const deadlineMs = 1_000;
 /**
- * A 503 comes within the deadline of the one call that waits, plus this: the gateway's own two
- * rate-limit counts when Redis hangs (250 ms each, queued behind one another under load), and
- * slack for a loaded two-core machine. A service or store that is gone answers in milliseconds.
+ * A 503 comes within the deadline of the one call that waits, plus this: the gateway's rate-limit
+ * counts when Redis hangs (a 250 ms command timeout, after which the gateway counts in the process
+ * for a few seconds), and slack for a loaded two-core machine. A service or store that is gone
+ * answers in milliseconds.
  */
 const marginMs = 1_500;
 /** No request of the load may take longer than this (a few deadlines: nothing waits for a store that is away). */

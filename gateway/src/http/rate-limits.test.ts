@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { connectRedis } from "@auth/kv";
 import type { CompanyPolicy } from "@auth/proto/identity";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { tenantCompany } from "../flows/tenant-company.testing.js";
 import { RateLimits } from "./rate-limits.js";
 
@@ -101,14 +101,17 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
     }
   });
 
-  it("keeps counting in the process while Redis is away", async () => {
+  it("keeps counting in the process while Redis is away, and does not ask it again at once", async () => {
     const redis = await connect();
     redis.disconnect();
+    const commands = vi.spyOn(redis, "sendCommand");
     const limits = new RateLimits(defaults, redis);
     expect(await attempts(3, () => limits.byLoginId(company("f"), "login", "dave"))).toEqual([
       "ok",
       "ok",
       "request.ratelimit.exceeded",
     ]);
+    await limits.byAddress(company("f"), "login", "10.0.0.2");
+    expect(commands).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,11 +1,6 @@
 import { AuthError } from "@auth/errors";
 import type { Cluster, Redis } from "ioredis";
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { TenantCompany } from "../flows/endpoint.js";
 import type { Operation } from "../flows/transitions.js";
 
@@ -31,39 +26,58 @@ export interface RateLimitDefaults {
   perLoginIdPerMinute: number;
 }
 
+/** How long the counts stay in the process after Redis failed, before Redis is asked again. */
+const redisPauseMs = 5_000;
+
+interface Limiter {
+  /** In Redis, shared by the replicas; absent without Redis. */
+  shared?: RateLimiterRedis;
+  /** In the process: without Redis, or while it fails. */
+  local: RateLimiterMemory;
+}
+
 /**
  * Requests per minute per client address and per login ID, counted in Redis so that they hold
  * across gateway replicas (in the process when there is no Redis). Should Redis fail, each replica
- * keeps counting on its own rather than letting everything through or refusing everything.
+ * counts on its own rather than letting everything through or refusing everything, and asks Redis
+ * again only after a pause, so that a Redis that hangs costs one command timeout, not one per request.
  */
 export class RateLimits {
-  readonly #limiters = new Map<string, RateLimiterAbstract>();
+  readonly #limiters = new Map<string, Limiter>();
+  #redisFailedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly defaults: RateLimitDefaults,
     private readonly redis: Redis | Cluster | undefined,
   ) {}
 
-  #limiter(kind: "address" | "login", points: number): RateLimiterAbstract {
+  #limiter(kind: "address" | "login", points: number): Limiter {
     const name = `${kind}:${points}`;
     let limiter = this.#limiters.get(name);
     if (!limiter) {
       const options = { keyPrefix: `rl:${kind}`, points, duration: 60 };
-      limiter = this.redis
-        ? new RateLimiterRedis({
-            ...options,
-            storeClient: this.redis,
-            insuranceLimiter: new RateLimiterMemory(options),
-          })
-        : new RateLimiterMemory(options);
+      limiter = {
+        shared: this.redis && new RateLimiterRedis({ ...options, storeClient: this.redis }),
+        local: new RateLimiterMemory(options),
+      };
       this.#limiters.set(name, limiter);
     }
     return limiter;
   }
 
   async #consume(kind: "address" | "login", points: number, key: string): Promise<void> {
+    const { shared, local } = this.#limiter(kind, points);
     try {
-      await this.#limiter(kind, points).consume(key);
+      if (shared && Date.now() - this.#redisFailedAt >= redisPauseMs) {
+        try {
+          await shared.consume(key);
+          return;
+        } catch (error) {
+          if (error instanceof RateLimiterRes) throw error;
+          this.#redisFailedAt = Date.now();
+        }
+      }
+      await local.consume(key);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       throw new AuthError("request.ratelimit.exceeded", {
