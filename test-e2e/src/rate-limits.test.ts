@@ -111,6 +111,17 @@ describe("rate limit per login ID", () => {
     );
   });
 
+  it("counts a phone number in every format it is written in as one login ID", async () => {
+    const user = await createUser(company);
+    const login = (loginId: string) =>
+      call(company.code, "login", { apiKey: company.apiKey, body: { login_id: loginId } });
+    const national = user.phone.slice(2);
+    for (const phone of [user.phone, national, `(${national.slice(0, 3)}) ${national.slice(3)}`]) {
+      expect((await login(phone)).body.session_state, phone).toBe("checkpassword");
+    }
+    expectError(await login(`+1 ${national}`), 429, "request.ratelimit.exceeded");
+  });
+
   it("counts the steps of a session against the login ID it started with", async () => {
     const user = await createUser(company);
     const login = await call(company.code, "login", {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { checkCaptcha } from "../steps/captcha.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { captchaRequired, forgetFailures, guardLoginId, recordFailedSecret } from "../steps/login-guard.js";
+import { lookUpLoginId } from "../steps/login-lookup.js";
 import { continueAfterPassword } from "../steps/next-step.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
 import { startSession } from "../steps/session-moves.js";
@@ -25,10 +26,7 @@ const body = z.object({
  */
 export const checkcredentials = openEndpoint("checkcredentials", body, async (context) => {
   const companyId = context.company.id;
-  const { normalizedLoginId } = await context.backends.identity.findUser({
-    companyId,
-    loginId: context.body.login_id,
-  });
+  const { normalizedLoginId } = await lookUpLoginId(context, context.body.login_id);
   const failures = await guardLoginId(context, normalizedLoginId);
   await checkCaptcha(context, failures, context.body.captcha_response);
 

@@ -25,6 +25,8 @@ export interface FlowContext<Body = unknown> {
   traceId: string;
   backends: Backends;
   captcha: CaptchaCheck;
+  /** Counts the request against a login ID's rate limit: request.ratelimit.exceeded beyond it. */
+  countLoginId(loginId: string): Promise<void>;
   log: Logger;
 }
 

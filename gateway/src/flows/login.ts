@@ -4,6 +4,7 @@ import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
 import { captchaRequired, guardInSessionStart, guardLoginId } from "../steps/login-guard.js";
+import { lookUpLoginId } from "../steps/login-lookup.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
@@ -16,10 +17,7 @@ import { fields } from "./fields.js";
  * checks it while it creates the session.
  */
 export const login = openEndpoint("login", z.object({ login_id: fields.loginId }), async (context) => {
-  const { normalizedLoginId, user } = await context.backends.identity.findUser({
-    companyId: context.company.id,
-    loginId: context.body.login_id,
-  });
+  const { normalizedLoginId, user } = await lookUpLoginId(context, context.body.login_id);
   const guard = guardInSessionStart(context);
   if (user?.status !== UserStatus.ACTIVE) {
     await guardLoginId(context, normalizedLoginId);

@@ -4,7 +4,7 @@ import { activeTraceId } from "@auth/telemetry";
 import express, { type RequestHandler } from "express";
 import type { Backends } from "../backends.js";
 import type { CaptchaCheck } from "../captcha/captcha.js";
-import type { Endpoint, FlowContext } from "../flows/endpoint.js";
+import type { Endpoint, FlowContext, TenantCompany } from "../flows/endpoint.js";
 import { statesFor } from "../flows/transitions.js";
 import { parseJsonObject, validateBody } from "./body.js";
 import type { CompanyCache } from "./company-cache.js";
@@ -47,22 +47,26 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
 
   const run: RequestHandler = async (request, response) => {
     const body = validateBody(endpoint.body, parseJsonObject(request.body));
-    const loginId = (body as { login_id?: string }).login_id ?? response.locals.session?.session.loginId;
-    await rateLimits.byLoginId(response.locals.company, endpoint.operation, loginId);
+    const company: TenantCompany = response.locals.company;
     const context: FlowContext = {
       operation: endpoint.operation,
-      company: response.locals.company,
+      company,
       body,
       clientAddress: request.ip ?? "",
       traceId: activeTraceId() ?? randomBytes(16).toString("hex"),
       backends,
       captcha,
+      countLoginId: (loginId) => rateLimits.byLoginId(company, endpoint.operation, loginId),
       log: logger,
     };
-    const fields = endpoint.takesToken
-      ? await endpoint.handle({ ...context, ...response.locals.session })
-      : await endpoint.handle(context);
-    sendSuccess(response, fields);
+    // A session's login ID is counted here; a login ID in the body once the flow has looked it up
+    // (steps/login-lookup.ts), so that every spelling of it shares one count.
+    if (endpoint.takesToken) {
+      await context.countLoginId(response.locals.session.session.loginId);
+      sendSuccess(response, await endpoint.handle({ ...context, ...response.locals.session }));
+    } else {
+      sendSuccess(response, await endpoint.handle(context));
+    }
   };
 
   return [authenticate, readBody, run];

@@ -2,6 +2,7 @@ import { AuthError } from "@auth/errors";
 import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import { securityEvent } from "../../security-events.js";
+import { lookUpLoginId } from "../../steps/login-lookup.js";
 import { maskEmail } from "../../steps/mask-email.js";
 import { startSessionWithOtp } from "../../steps/otp-delivery.js";
 import { chooseRecoveryMethod } from "../../steps/recovery-methods.js";
@@ -25,10 +26,7 @@ export const recover = openEndpoint("recovery/recover", body, async (context) =>
   ) {
     throw new AuthError("auth.captcha.invalid");
   }
-  const { normalizedLoginId, user } = await context.backends.identity.findUser({
-    companyId: context.company.id,
-    loginId: context.body.login_id,
-  });
+  const { normalizedLoginId, user } = await lookUpLoginId(context, context.body.login_id);
   if (!user) throw new AuthError("auth.loginid.notfound");
   assertUserMayLogIn(user);
   const method = chooseRecoveryMethod(context.company, user, context.body.method);
