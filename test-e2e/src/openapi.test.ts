@@ -51,6 +51,16 @@ describe("GET /docs", () => {
     }
   });
 
+  it("lets browsers keep Swagger UI's own files for a day, and nothing else", async () => {
+    const cacheControl = async (path: string) =>
+      (await fetch(`${gateway()}${path}`)).headers.get("cache-control");
+    expect(await cacheControl("/docs/swagger-ui-bundle.js")).toBe("public, max-age=86400");
+    expect(await cacheControl("/docs/swagger-ui.css")).toBe("public, max-age=86400");
+    for (const path of ["/docs", "/docs/reference.js", "/openapi.json"]) {
+      expect(await cacheControl(path), path).toBe("no-store");
+    }
+  });
+
   it.each([
     ["POST", "/openapi.json"],
     ["POST", "/docs"],

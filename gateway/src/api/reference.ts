@@ -63,8 +63,13 @@ export function apiReference(document: object): Router {
   router.get("/docs/reference.js", (_request, response) => {
     response.type("js").send(script);
   });
+  // Swagger UI's own files (the bundle is over 1 MB) are the same for everyone: browsers may keep
+  // them for a day, unlike the gateway's answers, which are no-store.
   for (const file of ["swagger-ui.css", "swagger-ui-bundle.js", "favicon-32x32.png"]) {
-    router.get(`/docs/${file}`, (_request, response) => response.sendFile(join(swaggerUi, file)));
+    router.get(`/docs/${file}`, (_request, response) => {
+      response.setHeader("Cache-Control", "public, max-age=86400");
+      response.sendFile(join(swaggerUi, file));
+    });
   }
   return router;
 }
