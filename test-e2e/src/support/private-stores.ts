@@ -157,20 +157,51 @@ function readTail(file: string): string {
   }
 }
 
-export interface PrivateRedis {
-  /** redis:// URL of the server. */
-  url: string;
+/** What the fault test can do to either store. */
+interface PrivateServer {
   port: number;
-  /** Ends the server at once (SIGKILL), as a crash would; nothing is saved. */
-  crash(): Promise<void>;
   /** Starts the server again on the same port; it answers when this resolves. */
   start(): Promise<void>;
-  /** Makes the server hang (SIGSTOP): connections stay open, nothing is answered. */
+  /** Makes the server and its children hang (SIGSTOP): connections stay open, nothing is answered. */
   freeze(): void;
   /** Lets a frozen server go on (SIGCONT). */
   thaw(): void;
   /** Stops the server and removes its files. */
   close(): Promise<void>;
+}
+
+/** The running process of a private store (none while it is stopped), and the folder it keeps its files in. */
+class ServerProcess {
+  current: Watched | undefined;
+
+  constructor(readonly dir: string) {}
+
+  freeze(): void {
+    signalAll(this.current?.pid, "SIGSTOP");
+  }
+
+  thaw(): void {
+    signalAll(this.current?.pid, "SIGCONT");
+  }
+
+  /** Waits until the process has ended. */
+  async ended(): Promise<void> {
+    await endWatched(this.current);
+    this.current = undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.current) this.thaw();
+    await this.ended();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export interface PrivateRedis extends PrivateServer {
+  /** redis:// URL of the server. */
+  url: string;
+  /** Ends the server at once (SIGKILL), as a crash would; nothing is saved. */
+  crash(): Promise<void>;
 }
 
 /**
@@ -179,19 +210,23 @@ export interface PrivateRedis {
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const dir = mkdtempSync(join(tmpdir(), "auth-faults-redis-"));
+  const server = new ServerProcess(dir);
   const port = await freePort();
   const logFile = join(dir, "redis.log");
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
-  let current: Watched | undefined;
   const start = async () => {
-    current = await startWatched(["env"], watchdog("redis-server", "TERM"), [...args, "--dir", dir], logFile);
+    server.current = await startWatched(
+      ["env"],
+      watchdog("redis-server", "TERM"),
+      [...args, "--dir", dir],
+      logFile,
+    );
     await until(`redis on port ${port} did not answer`, () => answers(port), 10_000);
   };
   const crash = async () => {
-    if (!current) return;
-    process.kill(current.pid, "SIGKILL");
-    await endWatched(current);
-    current = undefined;
+    if (!server.current) return;
+    process.kill(server.current.pid, "SIGKILL");
+    await server.ended();
     await until(`redis on port ${port} still answers`, async () => !(await answers(port)), 5_000);
   };
   await start();
@@ -200,36 +235,23 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     port,
     crash,
     start,
-    freeze: () => signalAll(current?.pid, "SIGSTOP"),
-    thaw: () => signalAll(current?.pid, "SIGCONT"),
-    close: async () => {
-      if (current) signalAll(current.pid, "SIGCONT");
-      await endWatched(current);
-      current = undefined;
-      rmSync(dir, { recursive: true, force: true });
-    },
+    freeze: () => server.freeze(),
+    thaw: () => server.thaw(),
+    close: () => server.close(),
   };
 }
 
-export interface PrivatePostgres {
+export interface PrivatePostgres extends PrivateServer {
   /** URL of the `postgres` database as the superuser (trust authentication on loopback). */
   adminUrl: string;
-  port: number;
   /** `pg_ctl stop -m immediate`: every server process ends at once, recovery from the WAL at the next start. */
   stopImmediately(): Promise<void>;
-  /** Starts the server again on the same port; it accepts connections when this resolves. */
-  start(): Promise<void>;
-  /** Makes the postmaster and every backend hang (SIGSTOP): connections stay open, nothing is answered. */
-  freeze(): void;
-  /** Lets a frozen server go on (SIGCONT). */
-  thaw(): void;
-  /** Stops the server and removes the cluster. */
-  close(): Promise<void>;
 }
 
 /** A PostgreSQL 15 cluster made with initdb in a temporary directory, run as the postgres user when we are root. */
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const dir = mkdtempSync(join(tmpdir(), "auth-faults-pg-"));
+  const server = new ServerProcess(dir);
   const asPostgres = isRoot() ? ["runuser", "-u", "postgres", "--"] : ["env"];
   if (isRoot()) {
     const uid = Number(execFileSync("id", ["-u", "postgres"]).toString());
@@ -268,7 +290,6 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     "-c",
     "shared_buffers=16MB",
   ];
-  let current: Watched | undefined;
   const ready = async () => {
     try {
       await run(join(postgresBin, "pg_isready"), ["-h", "127.0.0.1", "-p", String(port), "-t", "1"]);
@@ -279,7 +300,12 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   };
   const start = async () => {
     // SIGINT is PostgreSQL's fast shutdown.
-    current = await startWatched(asPostgres, watchdog(join(postgresBin, "postgres"), "INT"), args, logFile);
+    server.current = await startWatched(
+      asPostgres,
+      watchdog(join(postgresBin, "postgres"), "INT"),
+      args,
+      logFile,
+    );
     try {
       await until(`PostgreSQL on port ${port} did not get ready`, ready, 30_000);
     } catch (error) {
@@ -288,8 +314,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   };
   const stopImmediately = async () => {
     await asServerUser("pg_ctl", ["stop", "-D", data, "-m", "immediate", "-w"]);
-    await endWatched(current);
-    current = undefined;
+    await server.ended();
   };
   await start();
   return {
@@ -297,13 +322,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     port,
     stopImmediately,
     start,
-    freeze: () => signalAll(current?.pid, "SIGSTOP"),
-    thaw: () => signalAll(current?.pid, "SIGCONT"),
-    close: async () => {
-      if (current) signalAll(current.pid, "SIGCONT");
-      await endWatched(current);
-      current = undefined;
-      rmSync(dir, { recursive: true, force: true });
-    },
+    freeze: () => server.freeze(),
+    thaw: () => server.thaw(),
+    close: () => server.close(),
   };
 }
