@@ -1,11 +1,9 @@
-import { defineConfig } from "vitest/config";
+import { defineTestConfig } from "@auth/testing/vitest";
 
-export default defineConfig({
+export default defineTestConfig({
   test: {
     globalSetup: ["./src/global-setup.ts"],
     setupFiles: ["./src/support/documented-answers.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
     // The suite's processes share two cores with the tests: a few files at a time is enough.
     maxWorkers: 2,
   },

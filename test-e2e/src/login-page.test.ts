@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type OAuthButton, pageRoutes, type RunningLoginPage, serveLoginPage } from "@auth/login-page";
 import { ProviderKind } from "@auth/proto/identity";
 import { freePort } from "@auth/runtime";
+import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -38,384 +39,390 @@ interface Site {
   page: RunningLoginPage;
 }
 
-// Each flow drives several steps (one waits out a resend cooldown): more than the usual 30 s per test.
-describe.skipIf(!chromiumInstalled())("the reference login page, in Chromium", { timeout: 60_000 }, () => {
-  let suite: Awaited<ReturnType<typeof startOwnSuite>>;
-  let browser: Browser;
-  let oidc: TestOidcProvider;
-  /** No disclaimers: the password, SMS, backup code, new password and recovery flows. */
-  let plain: Site;
-  /** A disclaimer to accept, and the OpenID Connect provider in slot 1. */
-  let withTerms: Site;
-  const oauthAccount = `browser-${randomBytes(4).toString("hex")}`;
-  const screenshots = new Screenshots("login-page");
-  let context: BrowserContext | undefined;
+// Each flow drives several steps in a browser (one waits out a resend cooldown): twice a test's budget.
+describe.skipIf(!chromiumInstalled())(
+  "the reference login page, in Chromium",
+  {
+    timeout: 2 * testBudgets.testMs,
+  },
+  () => {
+    let suite: Awaited<ReturnType<typeof startOwnSuite>>;
+    let browser: Browser;
+    let oidc: TestOidcProvider;
+    /** No disclaimers: the password, SMS, backup code, new password and recovery flows. */
+    let plain: Site;
+    /** A disclaimer to accept, and the OpenID Connect provider in slot 1. */
+    let withTerms: Site;
+    const oauthAccount = `browser-${randomBytes(4).toString("hex")}`;
+    const screenshots = new Screenshots("login-page");
+    let context: BrowserContext | undefined;
 
-  const serve = (url: string, company: TestCompany, providers: OAuthButton[] = []) =>
-    serveLoginPage({
-      gatewayUrl: suite.suite.gatewayUrl,
-      companyCode: company.code,
-      apiKey: company.apiKey,
-      providers,
-      port: Number(new URL(url).port),
-    });
-
-  beforeAll(async () => {
-    [suite, browser] = await Promise.all([
-      startOwnSuite(
-        {
-          // The tests' OpenID Connect provider is plain HTTP on loopback.
-          identity: { OAUTH_ALLOW_INSECURE_HTTP: "true" },
-          // Short enough to wait for in a test, long enough to be met by the click right after a send.
-          otp: { OTP_RESEND_COOLDOWN_SECONDS: String(resendCooldownSeconds) },
-        },
-        { realStores: true },
-      ),
-      launchChromium(),
-    ]);
-    const operator = operatorOf(suite.suite);
-    const [plainUrl, termsUrl] = [
-      `http://127.0.0.1:${await freePort()}`,
-      `http://127.0.0.1:${await freePort()}`,
-    ];
-    oidc = await TestOidcProvider.start([`${termsUrl}${pageRoutes.oauthCallback}`]);
-
-    const plainCompany = await createCompany(
-      {
-        captchaAfterFailures: 2,
-        passwordRegex: "^(?=.*[A-Za-z])(?=.*[0-9]).{10,}$",
-        passwordRegexDescription: passwordRules,
-        recovery: {
-          order: [],
-          disabled: [],
-          disabledByRole: {},
-          linkBase: `${plainUrl}${pageRoutes.recoveryLink}`,
-        },
-      },
-      operator,
-    );
-    const termsCompany = await createCompany({}, operator);
-    await createDisclaimer(termsCompany, "terms");
-    await setOAuthProvider(termsCompany, {
-      slot: oauthSlot,
-      kind: ProviderKind.OIDC,
-      name: "Test Provider",
-      issuer: oidc.issuer,
-      clientId: oidcClient.clientId,
-      clientSecret: oidcClient.clientSecret,
-      redirectUris: [`${termsUrl}${pageRoutes.oauthCallback}`],
-    });
-    plain = { url: plainUrl, company: plainCompany, page: await serve(plainUrl, plainCompany) };
-    withTerms = {
-      url: termsUrl,
-      company: termsCompany,
-      page: await serve(termsUrl, termsCompany, [
-        {
-          slot: oauthSlot,
-          label: "Test Provider",
-          // The test provider finishes its login and consent by itself for the account in login_hint.
-          authorizationUrl: `${oidc.issuer}/auth?login_hint=${oauthAccount}`,
-          clientId: oidcClient.clientId,
-          scope: "openid email",
-        },
-      ]),
-    };
-  });
-  afterAll(async () => {
-    await Promise.all([plain?.page.close(), withTerms?.page.close(), oidc?.stop(), browser?.close()]);
-    await suite?.stop();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
-
-  /** A new browser (no cookies, no storage) at the site's login page. */
-  async function open(site: Site, path: string = pageRoutes.start): Promise<Page> {
-    context = await browser.newContext();
-    const tab = await context.newPage();
-    await tab.goto(`${site.url}${path}`);
-    await tab.getByRole("heading", { level: 1 }).waitFor();
-    return tab;
-  }
-
-  const heading = (tab: Page, name: string) => tab.getByRole("heading", { level: 1, name }).waitFor();
-  const alert = (tab: Page, text: string) => tab.getByRole("alert").filter({ hasText: text }).waitFor();
-  const user = (site: Site, options: UserOptions = {}) =>
-    createUser(site.company, { password: "first-Password-1", ...options });
-
-  /** From the start: types the login ID and moves on. */
-  async function identify(tab: Page, who: TestUser): Promise<void> {
-    await tab.getByLabel("Phone number, e-mail or login name", { exact: true }).fill(who.loginName);
-    await tab.getByRole("button", { name: "Continue" }).click();
-  }
-
-  async function signedIn(tab: Page, who: TestUser): Promise<void> {
-    await heading(tab, "You are signed in");
-    await tab.getByText(`Your profile: ${who.profileMnemocode}.`).waitFor();
-  }
-
-  /** From the start: recovery/recover with this method and the captcha. */
-  async function startRecovery(tab: Page, who: TestUser, method: string, flow: string): Promise<void> {
-    await tab.getByRole("button", { name: "Forgot your password?" }).click();
-    await heading(tab, "Recover access");
-    await tab.getByLabel("Phone number, e-mail or login name", { exact: true }).fill(who.loginName);
-    await tab.getByRole("radio", { name: method }).check();
-    await tab.getByRole("checkbox", { name: "I am not a robot" }).check();
-    await screenshots.take(tab, flow, "recover");
-    await tab.getByRole("button", { name: "Continue" }).click();
-  }
-
-  /** recovery-setpassword, then signing in with the new password. */
-  async function setPasswordAndSignIn(tab: Page, who: TestUser, flow: string): Promise<void> {
-    await heading(tab, "Choose a new password");
-    expect(await descriptionOf(tab.getByLabel("New password", { exact: true }))).toBe(passwordRules);
-    await screenshots.take(tab, flow, "new-password");
-    await tab.getByLabel("New password", { exact: true }).fill("recovered-Password-2");
-    await tab.getByRole("button", { name: "Save the new password" }).click();
-    await heading(tab, "Your password is changed");
-    await screenshots.take(tab, flow, "password-changed");
-    await tab.getByRole("button", { name: "Sign in" }).click();
-    await identify(tab, who);
-    await heading(tab, "Enter your password");
-    await tab.getByLabel("Password", { exact: true }).fill("recovered-Password-2");
-    await tab.keyboard.press("Enter");
-    await signedIn(tab, who);
-  }
-
-  describe("password login: login, then checkpassword", () => {
-    it("tells an unknown login ID and a wrong password, asks for the captcha after the threshold, by keyboard alone", async () => {
-      const alice = await user(plain);
-      const tab = await open(plain);
-      await screenshots.take(tab, "password", "start");
-
-      // The focus is in each step's first field: the keyboard alone goes through.
-      await tab.keyboard.type(`nobody-${alice.loginName}`);
-      await tab.keyboard.press("Enter");
-      await alert(tab, "We do not know this login ID.");
-      await screenshots.take(tab, "password", "unknown-login-id");
-      await tab.keyboard.press("Control+A");
-      await tab.keyboard.type(alice.loginName);
-      await tab.keyboard.press("Enter");
-
-      await heading(tab, "Enter your password");
-      expect(await isFocused(tab.getByLabel("Password", { exact: true }))).toBe(true);
-      await tab.keyboard.type("wrong-password-1");
-      await tab.keyboard.press("Enter");
-      await alert(tab, "The password is not right.");
-      await screenshots.take(tab, "password", "wrong-password");
-      expect(await tab.getByRole("checkbox", { name: "I am not a robot" }).isVisible()).toBe(false);
-
-      // The second failure reaches the company's threshold: the captcha is asked from now on.
-      await tab.keyboard.type("wrong-password-2");
-      await tab.keyboard.press("Enter");
-      await tab.getByRole("checkbox", { name: "I am not a robot" }).waitFor();
-      await screenshots.take(tab, "password", "captcha-asked");
-      await tab.keyboard.type("first-Password-1");
-      await tab.keyboard.press("Enter");
-      await alert(tab, "Please confirm that you are not a robot.");
-      await tab.keyboard.press("Tab");
-      await tab.keyboard.press("Space");
-      await screenshots.take(tab, "password", "captcha-ticked");
-      await tab.keyboard.press("Tab");
-      expect(await isFocused(tab.getByRole("button", { name: "Sign in", exact: true }))).toBe(true);
-      await tab.keyboard.press("Enter");
-      await signedIn(tab, alice);
-      await screenshots.take(tab, "password", "signed-in");
-    });
-  });
-
-  describe("disclaimers at the password step: checkpassword with accept_disclaimers", () => {
-    it("shows each disclaimer with a link to its text, and goes on only once it is accepted", async () => {
-      const bea = await user(withTerms);
-      const tab = await open(withTerms);
-      await identify(tab, bea);
-      await heading(tab, "Enter your password");
-      const link = tab.getByRole("link", { name: "Read the Title terms" });
-      expect(await link.getAttribute("href")).toBe("https://example.com/terms");
-      expect(await link.getAttribute("target")).toBe("_blank");
-      expect(await descriptionOf(tab.getByLabel("I accept the Title terms", { exact: true }))).toContain(
-        "About terms",
-      );
-      await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
-      await tab.getByRole("button", { name: "Sign in", exact: true }).click();
-      await alert(tab, "Please accept the terms to continue.");
-      await screenshots.take(tab, "disclaimers", "not-accepted");
-      await tab.getByLabel("I accept the Title terms", { exact: true }).check();
-      await tab.getByRole("button", { name: "Sign in", exact: true }).click();
-      await signedIn(tab, bea);
-      await screenshots.take(tab, "disclaimers", "signed-in");
-    });
-  });
-
-  describe("SMS code login: checkotp and renewotp", () => {
-    it("waits the Retry-After before a new code, tells a wrong code, and signs in with the new one", async () => {
-      const carl = await user(plain, { password: null });
-      const tab = await open(plain);
-      await identify(tab, carl);
-      await heading(tab, "Enter the code from the SMS");
-      await tab.getByText(/We sent a 6-digit code to \+1\*+\d\d\./).waitFor();
-      await screenshots.take(tab, "sms-code", "code-sent");
-
-      // Right after the first SMS, within the cooldown.
-      const resend = tab.getByRole("button", { name: "Send a new code" });
-      await resend.click();
-      await alert(tab, "A new code cannot be sent yet. Try again in");
-      expect(await resend.isDisabled()).toBe(true);
-      expect(await isFocused(tab.getByLabel("Code from the SMS", { exact: true }))).toBe(true);
-      await screenshots.take(tab, "sms-code", "resend-too-soon");
-
-      await tab.keyboard.type("000000");
-      await tab.keyboard.press("Enter");
-      await alert(tab, "The code is not right. A code can be tried only once: ask for a new code.");
-      await screenshots.take(tab, "sms-code", "wrong-code");
-
-      await expect.poll(() => resend.isEnabled(), { timeout: (resendCooldownSeconds + 5) * 1000 }).toBe(true);
-      await resend.click();
-      await tab.getByRole("status").filter({ hasText: "We sent a new code to" }).waitFor();
-      await screenshots.take(tab, "sms-code", "new-code-sent");
-      expect(smsTo(plain.company.id, carl.phone, suite.suite.smsOutboxFile)).toHaveLength(2);
-
-      await tab
-        .getByLabel("Code from the SMS", { exact: true })
-        .fill(lastOtp(plain.company.id, carl.phone, suite.suite.smsOutboxFile));
-      await tab.getByRole("button", { name: "Continue" }).click();
-      await signedIn(tab, carl);
-      await screenshots.take(tab, "sms-code", "signed-in");
-    });
-  });
-
-  describe("backup code instead of the SMS: checkotp with backup_code", () => {
-    it("switches to a backup code, tells a wrong one, and signs in with one of the user's", async () => {
-      const dora = await user(plain, { secondFactorRequired: true });
-      const [backupCode] = await generateBackupCodes(plain.company, dora);
-      const tab = await open(plain);
-      await identify(tab, dora);
-      await heading(tab, "Enter your password");
-      await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
-      await tab.keyboard.press("Enter");
-      await heading(tab, "Enter the code from the SMS");
-      await tab.getByRole("button", { name: "Use a backup code instead" }).click();
-      await heading(tab, "Enter a backup code");
-      expect(await isFocused(tab.getByLabel("Backup code", { exact: true }))).toBe(true);
-      await tab.keyboard.type("AAAA-BBBB-CCCC");
-      await tab.keyboard.press("Enter");
-      await alert(tab, "The backup code is not right, or it was used before.");
-      await screenshots.take(tab, "backup-code", "wrong-code");
-      await tab.keyboard.type(backupCode ?? "");
-      await tab.keyboard.press("Enter");
-      await signedIn(tab, dora);
-      await screenshots.take(tab, "backup-code", "signed-in");
-    });
-  });
-
-  describe("forced new password: setpassword", () => {
-    it("shows the company's password rules, refuses a password that breaks them, and signs in with a new one", async () => {
-      const emil = await user(plain, { passwordChangeRequired: true });
-      const tab = await open(plain);
-      await identify(tab, emil);
-      await heading(tab, "Enter your password");
-      await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
-      await tab.keyboard.press("Enter");
-      await heading(tab, "Choose a new password");
-      const newPassword = tab.getByLabel("New password", { exact: true });
-      expect(await descriptionOf(newPassword)).toBe(passwordRules);
-      expect(await isFocused(newPassword)).toBe(true);
-      await screenshots.take(tab, "new-password", "rules");
-      await tab.keyboard.type("too-short");
-      await tab.keyboard.press("Enter");
-      await alert(
-        tab,
-        `This password cannot be used. It must differ from your current one and follow the rules: ${passwordRules}`,
-      );
-      await screenshots.take(tab, "new-password", "refused");
-      await newPassword.fill("second-Password-2");
-      await tab.getByRole("button", { name: "Save the new password" }).click();
-      await signedIn(tab, emil);
-      await tab.getByRole("button", { name: "Sign out" }).click();
-      await heading(tab, "Sign in");
-      await tab.getByRole("status").filter({ hasText: "You are signed out." }).waitFor();
-      await screenshots.take(tab, "new-password", "signed-out");
-    });
-  });
-
-  describe("OAuth: auth/oauth, then acceptdisclaimers", () => {
-    it("goes to the provider and back, then asks for the disclaimers before signing in", async () => {
-      const finn = await user(withTerms);
-      await linkOAuthIdentity(withTerms.company, finn, oauthSlot, oauthAccount);
-      const tab = await open(withTerms);
-      await screenshots.take(tab, "oauth", "start");
-      await tab.getByRole("button", { name: "Sign in with Test Provider" }).click();
-      await heading(tab, "Accept the terms");
-      // The code and state of the redirect back are gone from the address.
-      expect(tab.url()).toBe(`${withTerms.url}/`);
-      await screenshots.take(tab, "oauth", "accept-terms");
-      await tab.getByRole("button", { name: "Continue" }).click();
-      await alert(tab, "Please accept the terms to continue.");
-      await tab.getByLabel("I accept the Title terms", { exact: true }).check();
-      await tab.getByRole("button", { name: "Continue" }).click();
-      await signedIn(tab, finn);
-      await screenshots.take(tab, "oauth", "signed-in");
-    });
-  });
-
-  describe("recovery by control question: recover, checkquestion, setpassword", () => {
-    it("asks the question as the answer's label, tells a wrong answer, and sets a password that signs in", async () => {
-      const gina = await user(plain, {
-        controlQuestion: "Which city were you born in?",
-        controlAnswer: "Springfield",
+    const serve = (url: string, company: TestCompany, providers: OAuthButton[] = []) =>
+      serveLoginPage({
+        gatewayUrl: suite.suite.gatewayUrl,
+        companyCode: company.code,
+        apiKey: company.apiKey,
+        providers,
+        port: Number(new URL(url).port),
       });
-      const tab = await open(plain);
-      await startRecovery(tab, gina, "My control question", "recovery-question");
-      await heading(tab, "Answer your control question");
-      const answer = tab.getByLabel("Which city were you born in?", { exact: true });
-      await answer.fill("Shelbyville");
-      await tab.keyboard.press("Enter");
-      await alert(tab, "The answer is not right. After three wrong answers you have to start again.");
-      await screenshots.take(tab, "recovery-question", "wrong-answer");
-      await answer.fill("springfield");
-      await tab.keyboard.press("Enter");
-      await setPasswordAndSignIn(tab, gina, "recovery-question");
+
+    beforeAll(async () => {
+      [suite, browser] = await Promise.all([
+        startOwnSuite(
+          {
+            // The tests' OpenID Connect provider is plain HTTP on loopback.
+            identity: { OAUTH_ALLOW_INSECURE_HTTP: "true" },
+            // Short enough to wait for in a test, long enough to be met by the click right after a send.
+            otp: { OTP_RESEND_COOLDOWN_SECONDS: String(resendCooldownSeconds) },
+          },
+          { realStores: true },
+        ),
+        launchChromium(),
+      ]);
+      const operator = operatorOf(suite.suite);
+      const [plainUrl, termsUrl] = [
+        `http://127.0.0.1:${await freePort()}`,
+        `http://127.0.0.1:${await freePort()}`,
+      ];
+      oidc = await TestOidcProvider.start([`${termsUrl}${pageRoutes.oauthCallback}`]);
+
+      const plainCompany = await createCompany(
+        {
+          captchaAfterFailures: 2,
+          passwordRegex: "^(?=.*[A-Za-z])(?=.*[0-9]).{10,}$",
+          passwordRegexDescription: passwordRules,
+          recovery: {
+            order: [],
+            disabled: [],
+            disabledByRole: {},
+            linkBase: `${plainUrl}${pageRoutes.recoveryLink}`,
+          },
+        },
+        operator,
+      );
+      const termsCompany = await createCompany({}, operator);
+      await createDisclaimer(termsCompany, "terms");
+      await setOAuthProvider(termsCompany, {
+        slot: oauthSlot,
+        kind: ProviderKind.OIDC,
+        name: "Test Provider",
+        issuer: oidc.issuer,
+        clientId: oidcClient.clientId,
+        clientSecret: oidcClient.clientSecret,
+        redirectUris: [`${termsUrl}${pageRoutes.oauthCallback}`],
+      });
+      plain = { url: plainUrl, company: plainCompany, page: await serve(plainUrl, plainCompany) };
+      withTerms = {
+        url: termsUrl,
+        company: termsCompany,
+        page: await serve(termsUrl, termsCompany, [
+          {
+            slot: oauthSlot,
+            label: "Test Provider",
+            // The test provider finishes its login and consent by itself for the account in login_hint.
+            authorizationUrl: `${oidc.issuer}/auth?login_hint=${oauthAccount}`,
+            clientId: oidcClient.clientId,
+            scope: "openid email",
+          },
+        ]),
+      };
     });
-  });
-
-  describe("recovery by phone: recover, recovery/checkotp, setpassword", () => {
-    it("sends a code by SMS, without backup codes, and sets a password that signs in", async () => {
-      const hugo = await user(plain);
-      const tab = await open(plain);
-      await startRecovery(tab, hugo, "A code by SMS", "recovery-phone");
-      await heading(tab, "Enter the code from the SMS");
-      expect(await tab.getByRole("button", { name: "Use a backup code instead" }).count()).toBe(0);
-      await screenshots.take(tab, "recovery-phone", "code-sent");
-      await tab
-        .getByLabel("Code from the SMS", { exact: true })
-        .fill(lastOtp(plain.company.id, hugo.phone, suite.suite.smsOutboxFile));
-      await tab.keyboard.press("Enter");
-      await setPasswordAndSignIn(tab, hugo, "recovery-phone");
+    afterAll(async () => {
+      await Promise.all([plain?.page.close(), withTerms?.page.close(), oidc?.stop(), browser?.close()]);
+      await suite?.stop();
     });
-  });
+    afterEach(async () => {
+      await context?.close();
+    });
 
-  describe("recovery by e-mail link: recover, the page's /recover, recovery/checklink, setpassword", () => {
-    it("sends a link to the page, which sets a password that signs in; the link works once", async () => {
-      const ida = await user(plain);
-      const tab = await open(plain);
-      await startRecovery(tab, ida, "A link by e-mail", "recovery-mail");
-      await heading(tab, "Check your e-mail");
-      await tab.getByText(/We sent a link to u\*+@example\.com\./).waitFor();
-      await screenshots.take(tab, "recovery-mail", "mail-sent");
+    /** A new browser (no cookies, no storage) at the site's login page. */
+    async function open(site: Site, path: string = pageRoutes.start): Promise<Page> {
+      context = await browser.newContext();
+      const tab = await context.newPage();
+      await tab.goto(`${site.url}${path}`);
+      await tab.getByRole("heading", { level: 1 }).waitFor();
+      return tab;
+    }
 
-      const [mail] = mailTo(plain.company.id, ida.email, suite.suite.mailOutboxFile);
-      const link = recoveryLink(mail?.text ?? "");
-      expect(link.startsWith(`${plain.url}${pageRoutes.recoveryLink}?token=`)).toBe(true);
-      await tab.goto(link);
+    const heading = (tab: Page, name: string) => tab.getByRole("heading", { level: 1, name }).waitFor();
+    const alert = (tab: Page, text: string) => tab.getByRole("alert").filter({ hasText: text }).waitFor();
+    const user = (site: Site, options: UserOptions = {}) =>
+      createUser(site.company, { password: "first-Password-1", ...options });
+
+    /** From the start: types the login ID and moves on. */
+    async function identify(tab: Page, who: TestUser): Promise<void> {
+      await tab.getByLabel("Phone number, e-mail or login name", { exact: true }).fill(who.loginName);
+      await tab.getByRole("button", { name: "Continue" }).click();
+    }
+
+    async function signedIn(tab: Page, who: TestUser): Promise<void> {
+      await heading(tab, "You are signed in");
+      await tab.getByText(`Your profile: ${who.profileMnemocode}.`).waitFor();
+    }
+
+    /** From the start: recovery/recover with this method and the captcha. */
+    async function startRecovery(tab: Page, who: TestUser, method: string, flow: string): Promise<void> {
+      await tab.getByRole("button", { name: "Forgot your password?" }).click();
+      await heading(tab, "Recover access");
+      await tab.getByLabel("Phone number, e-mail or login name", { exact: true }).fill(who.loginName);
+      await tab.getByRole("radio", { name: method }).check();
+      await tab.getByRole("checkbox", { name: "I am not a robot" }).check();
+      await screenshots.take(tab, flow, "recover");
+      await tab.getByRole("button", { name: "Continue" }).click();
+    }
+
+    /** recovery-setpassword, then signing in with the new password. */
+    async function setPasswordAndSignIn(tab: Page, who: TestUser, flow: string): Promise<void> {
       await heading(tab, "Choose a new password");
-      // The link's token is gone from the address (and so from the history).
-      expect(tab.url()).toBe(`${plain.url}/`);
-      await setPasswordAndSignIn(tab, ida, "recovery-mail");
+      expect(await descriptionOf(tab.getByLabel("New password", { exact: true }))).toBe(passwordRules);
+      await screenshots.take(tab, flow, "new-password");
+      await tab.getByLabel("New password", { exact: true }).fill("recovered-Password-2");
+      await tab.getByRole("button", { name: "Save the new password" }).click();
+      await heading(tab, "Your password is changed");
+      await screenshots.take(tab, flow, "password-changed");
+      await tab.getByRole("button", { name: "Sign in" }).click();
+      await identify(tab, who);
+      await heading(tab, "Enter your password");
+      await tab.getByLabel("Password", { exact: true }).fill("recovered-Password-2");
+      await tab.keyboard.press("Enter");
+      await signedIn(tab, who);
+    }
 
-      await tab.goto(link);
-      await heading(tab, "This link cannot be used");
-      await alert(tab, "This link is not valid, or it was used before. You can ask for a new link.");
-      await screenshots.take(tab, "recovery-mail", "link-used");
+    describe("password login: login, then checkpassword", () => {
+      it("tells an unknown login ID and a wrong password, asks for the captcha after the threshold, by keyboard alone", async () => {
+        const alice = await user(plain);
+        const tab = await open(plain);
+        await screenshots.take(tab, "password", "start");
+
+        // The focus is in each step's first field: the keyboard alone goes through.
+        await tab.keyboard.type(`nobody-${alice.loginName}`);
+        await tab.keyboard.press("Enter");
+        await alert(tab, "We do not know this login ID.");
+        await screenshots.take(tab, "password", "unknown-login-id");
+        await tab.keyboard.press("Control+A");
+        await tab.keyboard.type(alice.loginName);
+        await tab.keyboard.press("Enter");
+
+        await heading(tab, "Enter your password");
+        expect(await isFocused(tab.getByLabel("Password", { exact: true }))).toBe(true);
+        await tab.keyboard.type("wrong-password-1");
+        await tab.keyboard.press("Enter");
+        await alert(tab, "The password is not right.");
+        await screenshots.take(tab, "password", "wrong-password");
+        expect(await tab.getByRole("checkbox", { name: "I am not a robot" }).isVisible()).toBe(false);
+
+        // The second failure reaches the company's threshold: the captcha is asked from now on.
+        await tab.keyboard.type("wrong-password-2");
+        await tab.keyboard.press("Enter");
+        await tab.getByRole("checkbox", { name: "I am not a robot" }).waitFor();
+        await screenshots.take(tab, "password", "captcha-asked");
+        await tab.keyboard.type("first-Password-1");
+        await tab.keyboard.press("Enter");
+        await alert(tab, "Please confirm that you are not a robot.");
+        await tab.keyboard.press("Tab");
+        await tab.keyboard.press("Space");
+        await screenshots.take(tab, "password", "captcha-ticked");
+        await tab.keyboard.press("Tab");
+        expect(await isFocused(tab.getByRole("button", { name: "Sign in", exact: true }))).toBe(true);
+        await tab.keyboard.press("Enter");
+        await signedIn(tab, alice);
+        await screenshots.take(tab, "password", "signed-in");
+      });
     });
-  });
-});
+
+    describe("disclaimers at the password step: checkpassword with accept_disclaimers", () => {
+      it("shows each disclaimer with a link to its text, and goes on only once it is accepted", async () => {
+        const bea = await user(withTerms);
+        const tab = await open(withTerms);
+        await identify(tab, bea);
+        await heading(tab, "Enter your password");
+        const link = tab.getByRole("link", { name: "Read the Title terms" });
+        expect(await link.getAttribute("href")).toBe("https://example.com/terms");
+        expect(await link.getAttribute("target")).toBe("_blank");
+        expect(await descriptionOf(tab.getByLabel("I accept the Title terms", { exact: true }))).toContain(
+          "About terms",
+        );
+        await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
+        await tab.getByRole("button", { name: "Sign in", exact: true }).click();
+        await alert(tab, "Please accept the terms to continue.");
+        await screenshots.take(tab, "disclaimers", "not-accepted");
+        await tab.getByLabel("I accept the Title terms", { exact: true }).check();
+        await tab.getByRole("button", { name: "Sign in", exact: true }).click();
+        await signedIn(tab, bea);
+        await screenshots.take(tab, "disclaimers", "signed-in");
+      });
+    });
+
+    describe("SMS code login: checkotp and renewotp", () => {
+      it("waits the Retry-After before a new code, tells a wrong code, and signs in with the new one", async () => {
+        const carl = await user(plain, { password: null });
+        const tab = await open(plain);
+        await identify(tab, carl);
+        await heading(tab, "Enter the code from the SMS");
+        await tab.getByText(/We sent a 6-digit code to \+1\*+\d\d\./).waitFor();
+        await screenshots.take(tab, "sms-code", "code-sent");
+
+        // Right after the first SMS, within the cooldown.
+        const resend = tab.getByRole("button", { name: "Send a new code" });
+        await resend.click();
+        await alert(tab, "A new code cannot be sent yet. Try again in");
+        expect(await resend.isDisabled()).toBe(true);
+        expect(await isFocused(tab.getByLabel("Code from the SMS", { exact: true }))).toBe(true);
+        await screenshots.take(tab, "sms-code", "resend-too-soon");
+
+        await tab.keyboard.type("000000");
+        await tab.keyboard.press("Enter");
+        await alert(tab, "The code is not right. A code can be tried only once: ask for a new code.");
+        await screenshots.take(tab, "sms-code", "wrong-code");
+
+        await expect.poll(() => resend.isEnabled(), { timeout: testBudgets.testMs }).toBe(true);
+        await resend.click();
+        await tab.getByRole("status").filter({ hasText: "We sent a new code to" }).waitFor();
+        await screenshots.take(tab, "sms-code", "new-code-sent");
+        expect(smsTo(plain.company.id, carl.phone, suite.suite.smsOutboxFile)).toHaveLength(2);
+
+        await tab
+          .getByLabel("Code from the SMS", { exact: true })
+          .fill(lastOtp(plain.company.id, carl.phone, suite.suite.smsOutboxFile));
+        await tab.getByRole("button", { name: "Continue" }).click();
+        await signedIn(tab, carl);
+        await screenshots.take(tab, "sms-code", "signed-in");
+      });
+    });
+
+    describe("backup code instead of the SMS: checkotp with backup_code", () => {
+      it("switches to a backup code, tells a wrong one, and signs in with one of the user's", async () => {
+        const dora = await user(plain, { secondFactorRequired: true });
+        const [backupCode] = await generateBackupCodes(plain.company, dora);
+        const tab = await open(plain);
+        await identify(tab, dora);
+        await heading(tab, "Enter your password");
+        await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
+        await tab.keyboard.press("Enter");
+        await heading(tab, "Enter the code from the SMS");
+        await tab.getByRole("button", { name: "Use a backup code instead" }).click();
+        await heading(tab, "Enter a backup code");
+        expect(await isFocused(tab.getByLabel("Backup code", { exact: true }))).toBe(true);
+        await tab.keyboard.type("AAAA-BBBB-CCCC");
+        await tab.keyboard.press("Enter");
+        await alert(tab, "The backup code is not right, or it was used before.");
+        await screenshots.take(tab, "backup-code", "wrong-code");
+        await tab.keyboard.type(backupCode ?? "");
+        await tab.keyboard.press("Enter");
+        await signedIn(tab, dora);
+        await screenshots.take(tab, "backup-code", "signed-in");
+      });
+    });
+
+    describe("forced new password: setpassword", () => {
+      it("shows the company's password rules, refuses a password that breaks them, and signs in with a new one", async () => {
+        const emil = await user(plain, { passwordChangeRequired: true });
+        const tab = await open(plain);
+        await identify(tab, emil);
+        await heading(tab, "Enter your password");
+        await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
+        await tab.keyboard.press("Enter");
+        await heading(tab, "Choose a new password");
+        const newPassword = tab.getByLabel("New password", { exact: true });
+        expect(await descriptionOf(newPassword)).toBe(passwordRules);
+        expect(await isFocused(newPassword)).toBe(true);
+        await screenshots.take(tab, "new-password", "rules");
+        await tab.keyboard.type("too-short");
+        await tab.keyboard.press("Enter");
+        await alert(
+          tab,
+          `This password cannot be used. It must differ from your current one and follow the rules: ${passwordRules}`,
+        );
+        await screenshots.take(tab, "new-password", "refused");
+        await newPassword.fill("second-Password-2");
+        await tab.getByRole("button", { name: "Save the new password" }).click();
+        await signedIn(tab, emil);
+        await tab.getByRole("button", { name: "Sign out" }).click();
+        await heading(tab, "Sign in");
+        await tab.getByRole("status").filter({ hasText: "You are signed out." }).waitFor();
+        await screenshots.take(tab, "new-password", "signed-out");
+      });
+    });
+
+    describe("OAuth: auth/oauth, then acceptdisclaimers", () => {
+      it("goes to the provider and back, then asks for the disclaimers before signing in", async () => {
+        const finn = await user(withTerms);
+        await linkOAuthIdentity(withTerms.company, finn, oauthSlot, oauthAccount);
+        const tab = await open(withTerms);
+        await screenshots.take(tab, "oauth", "start");
+        await tab.getByRole("button", { name: "Sign in with Test Provider" }).click();
+        await heading(tab, "Accept the terms");
+        // The code and state of the redirect back are gone from the address.
+        expect(tab.url()).toBe(`${withTerms.url}/`);
+        await screenshots.take(tab, "oauth", "accept-terms");
+        await tab.getByRole("button", { name: "Continue" }).click();
+        await alert(tab, "Please accept the terms to continue.");
+        await tab.getByLabel("I accept the Title terms", { exact: true }).check();
+        await tab.getByRole("button", { name: "Continue" }).click();
+        await signedIn(tab, finn);
+        await screenshots.take(tab, "oauth", "signed-in");
+      });
+    });
+
+    describe("recovery by control question: recover, checkquestion, setpassword", () => {
+      it("asks the question as the answer's label, tells a wrong answer, and sets a password that signs in", async () => {
+        const gina = await user(plain, {
+          controlQuestion: "Which city were you born in?",
+          controlAnswer: "Springfield",
+        });
+        const tab = await open(plain);
+        await startRecovery(tab, gina, "My control question", "recovery-question");
+        await heading(tab, "Answer your control question");
+        const answer = tab.getByLabel("Which city were you born in?", { exact: true });
+        await answer.fill("Shelbyville");
+        await tab.keyboard.press("Enter");
+        await alert(tab, "The answer is not right. After three wrong answers you have to start again.");
+        await screenshots.take(tab, "recovery-question", "wrong-answer");
+        await answer.fill("springfield");
+        await tab.keyboard.press("Enter");
+        await setPasswordAndSignIn(tab, gina, "recovery-question");
+      });
+    });
+
+    describe("recovery by phone: recover, recovery/checkotp, setpassword", () => {
+      it("sends a code by SMS, without backup codes, and sets a password that signs in", async () => {
+        const hugo = await user(plain);
+        const tab = await open(plain);
+        await startRecovery(tab, hugo, "A code by SMS", "recovery-phone");
+        await heading(tab, "Enter the code from the SMS");
+        expect(await tab.getByRole("button", { name: "Use a backup code instead" }).count()).toBe(0);
+        await screenshots.take(tab, "recovery-phone", "code-sent");
+        await tab
+          .getByLabel("Code from the SMS", { exact: true })
+          .fill(lastOtp(plain.company.id, hugo.phone, suite.suite.smsOutboxFile));
+        await tab.keyboard.press("Enter");
+        await setPasswordAndSignIn(tab, hugo, "recovery-phone");
+      });
+    });
+
+    describe("recovery by e-mail link: recover, the page's /recover, recovery/checklink, setpassword", () => {
+      it("sends a link to the page, which sets a password that signs in; the link works once", async () => {
+        const ida = await user(plain);
+        const tab = await open(plain);
+        await startRecovery(tab, ida, "A link by e-mail", "recovery-mail");
+        await heading(tab, "Check your e-mail");
+        await tab.getByText(/We sent a link to u\*+@example\.com\./).waitFor();
+        await screenshots.take(tab, "recovery-mail", "mail-sent");
+
+        const [mail] = mailTo(plain.company.id, ida.email, suite.suite.mailOutboxFile);
+        const link = recoveryLink(mail?.text ?? "");
+        expect(link.startsWith(`${plain.url}${pageRoutes.recoveryLink}?token=`)).toBe(true);
+        await tab.goto(link);
+        await heading(tab, "Choose a new password");
+        // The link's token is gone from the address (and so from the history).
+        expect(tab.url()).toBe(`${plain.url}/`);
+        await setPasswordAndSignIn(tab, ida, "recovery-mail");
+
+        await tab.goto(link);
+        await heading(tab, "This link cannot be used");
+        await alert(tab, "This link is not valid, or it was used before. You can ask for a new link.");
+        await screenshots.take(tab, "recovery-mail", "link-used");
+      });
+    });
+  },
+);

@@ -203,19 +203,18 @@ describe("auth/oauth", () => {
       );
     });
 
-    it("answers auth.oauth.failed within the timeout when the provider is too slow", async () => {
-      plain.delayMs = 4_000;
+    it("answers auth.oauth.failed when the provider does not answer within identity's timeout", async () => {
+      // The provider never answers: only identity's timeout (OAUTH_TIMEOUT_SECONDS) ends the wait.
+      plain.hangs = true;
       try {
-        const started = Date.now();
         const code = plain.issueCode(7, redirectUri);
         expectError(
           await oauth({ provider_id: plainSlot, code, redirect_uri: redirectUri }),
           401,
           "auth.oauth.failed",
         );
-        expect(Date.now() - started).toBeLessThan(3_500);
       } finally {
-        plain.delayMs = 0;
+        plain.hangs = false;
       }
     });
   });

@@ -25,7 +25,7 @@ describe.runIf(realStores)("two replicas of every process", () => {
       { recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example.com/r" } },
       operatorOf(suite),
     );
-  }, 180_000);
+  });
   afterAll(async () => {
     await proxy?.stop();
     await own?.stop();

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSuite, startSuite } from "@auth/suite";
+import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoCompanyCode, demoControlQuestion, demoDisclaimer, demoUsers, seedDemo } from "./demo.js";
 
@@ -29,12 +30,13 @@ describe("the demo seed of npm start", () => {
     suite = await startSuite({
       dataDir,
       logLevel: "error",
+      startTimeoutMs: testBudgets.suiteStartMs,
       env: { gateway: { API_KEY_CACHE_SECONDS: "0" } },
     });
     await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
     // A second start seeds again over the same data.
     await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
-  }, 120_000);
+  });
   afterAll(async () => {
     await suite?.stop();
     rmSync(dataDir, { recursive: true, force: true });

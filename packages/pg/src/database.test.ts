@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { AuthError } from "@auth/errors";
+import { testBudgets } from "@auth/testing";
 import { pgTable, text } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "./database.js";
@@ -11,7 +12,9 @@ const schema = { items };
 const migrationsFolder = fileURLToPath(new URL("../test/migrations", import.meta.url));
 
 describe.each(databaseKinds())("a database on $name", (kind) => {
-  it("is migrated when opened, and tells a unique violation", async () => {
+  it("is migrated when opened, and tells a unique violation", {
+    timeout: testBudgets.pgliteOpenMs,
+  }, async () => {
     const database = await kind.open({ schema, migrationsFolder });
     try {
       await database.db.insert(items).values({ id: "a" });

@@ -106,7 +106,7 @@ async function waitUntil(
 
 async function gatewayAnswers(url: string): Promise<boolean> {
   try {
-    return (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) })).ok;
+    return (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) })).ok;
   } catch {
     return false;
   }
@@ -221,7 +221,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     });
   }
   const tailOf = (name: ProcessName) => () => (tails.get(name) ?? []).join("\n");
-  const timeoutMs = options.startTimeoutMs ?? 60_000;
+  const timeoutMs = options.startTimeoutMs ?? 120_000;
 
   const whenReady = (name: ProcessName) =>
     Promise.all(
@@ -231,7 +231,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
           child,
           url
             ? () => gatewayAnswers(url)
-            : async () => (await checkHealth(`127.0.0.1:${ports[name][index]}`, "", 500)) === "SERVING",
+            : async () => (await checkHealth(`127.0.0.1:${ports[name][index]}`, "", 5_000)) === "SERVING",
           timeoutMs,
           tailOf(name),
         ),

@@ -21,6 +21,7 @@ import {
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
 import { TtlCache } from "@auth/runtime";
+import { testBudgets } from "@auth/testing";
 import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { pino } from "pino";
@@ -111,7 +112,7 @@ beforeAll(async () => {
   });
   identity = await serve(new PasswordHasher(owaspMinimum));
   weakIdentity = await serve(new PasswordHasher(weaker));
-});
+}, testBudgets.pgliteOpenMs);
 
 afterAll(async () => {
   for (const client of clients) client.close();

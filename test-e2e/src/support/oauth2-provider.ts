@@ -9,8 +9,8 @@ import type { AddressInfo } from "node:net";
 export class TestOAuth2Provider {
   readonly codes = new Map<string, { account: number; redirectUri: string }>();
   readonly tokens = new Map<string, number>();
-  /** Milliseconds the token endpoint waits before answering. */
-  delayMs = 0;
+  /** The token endpoint takes requests and never answers them. */
+  hangs = false;
 
   private constructor(
     readonly origin: string,
@@ -32,7 +32,7 @@ export class TestOAuth2Provider {
       const json = (status: number, value: unknown) =>
         response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
       if (request.url === "/token" && request.method === "POST") {
-        await new Promise((resolve) => setTimeout(resolve, provider.delayMs));
+        if (provider.hangs) return;
         const form = new URLSearchParams(body);
         // RFC 6749 2.3.1: id and secret are form-encoded, then joined and base64-encoded.
         const basic = Buffer.from(

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { type RunningSuite, type SuiteOptions, startSuite } from "@auth/suite";
+import { testBudgets } from "@auth/testing";
 import { suiteOptionsFromEnvironment } from "./stores.js";
 
 export interface OwnSuiteOptions extends Omit<SuiteOptions, "dataDir"> {
@@ -20,7 +21,14 @@ export async function startOwnSuite(
   const stores = options.realStores
     ? await suiteOptionsFromEnvironment(createTestDatabase, deleteKeys)
     : { options: {}, cleanUp: async () => {} };
-  const suite = await startSuite({ dataDir, logLevel: "error", ...options, ...stores.options, env });
+  const suite = await startSuite({
+    dataDir,
+    logLevel: "error",
+    startTimeoutMs: testBudgets.suiteStartMs,
+    ...options,
+    ...stores.options,
+    env,
+  });
   return {
     suite,
     realStores: stores.options.databaseUrls !== undefined && stores.options.redisUrl !== undefined,

@@ -5,10 +5,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type RunningSuite, startSuite } from "@auth/suite";
+import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
-const entry = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+/** The command npm links (what `npx authctl` runs). */
+const bin = fileURLToPath(new URL("../bin/authctl.js", import.meta.url));
+const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 describe("authctl", () => {
   let suite: RunningSuite;
@@ -18,7 +21,7 @@ describe("authctl", () => {
   /** Runs authctl against the suite; resolves with its output, exit code and error output. */
   async function authctl(args: string[], env: Record<string, string> = {}) {
     try {
-      const { stdout, stderr } = await run(process.execPath, [entry, ...args], {
+      const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
         env: {
           PATH: process.env.PATH,
           AUTH_IDENTITY_ADDR: suite.addresses.identity,
@@ -42,12 +45,20 @@ describe("authctl", () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "authctl-"));
-    suite = await startSuite({ dataDir, logLevel: "error" });
+    suite = await startSuite({ dataDir, logLevel: "error", startTimeoutMs: testBudgets.suiteStartMs });
     code = `cli${Date.now().toString(36)}`;
-  }, 120_000);
+  });
   afterAll(async () => {
     await suite?.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("is the workspace's bin, so npx runs it from the checkout and never asks the registry", async () => {
+    const { stdout } = await run("npx", ["--no", "--", "authctl", "--help"], {
+      cwd: repositoryRoot,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, npm_config_offline: "true" },
+    });
+    expect(stdout).toMatch(/^Usage: authctl/);
   });
 
   it("explains every command with --help", async () => {

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { AuthError } from "@auth/errors";
 import { Command } from "commander";
 import { apiKeyCommands } from "./commands/apikey.js";

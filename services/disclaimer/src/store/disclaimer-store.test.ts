@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { AuthError } from "@auth/errors";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
+import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { acceptances, type DisclaimerSchema, schema } from "../schema.js";
 import { DisclaimerStore } from "./disclaimer-store.js";
@@ -25,7 +26,7 @@ describe.each(databaseKinds())("disclaimer store on $name", (kind) => {
   beforeAll(async () => {
     database = await kind.open({ schema, migrationsFolder });
     store = new DisclaimerStore(database.db);
-  });
+  }, testBudgets.pgliteOpenMs);
   afterAll(async () => {
     await database.close();
   });

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { AuthError } from "@auth/errors";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
+import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { policyInput, withPolicyDefaults } from "../companies.js";
 import { type IdentitySchema, schema } from "../schema.js";
@@ -19,7 +20,7 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
   beforeAll(async () => {
     database = await kind.open({ schema, migrationsFolder });
     store = new IdentityStore(database.db);
-  });
+  }, testBudgets.pgliteOpenMs);
   afterAll(async () => {
     await database.close();
   });

@@ -1,0 +1,45 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** How long one test file took in the last run of its workspace's tests. */
+export interface FileTime {
+  /** Path from the repository's root. */
+  file: string;
+  ms: number;
+  state: string;
+}
+
+export const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
+/** One JSON file per workspace, replaced by each run of that workspace's tests (git-ignored). */
+export const fileTimesDir = join(repositoryRoot, ".test-results");
+
+export function writeFileTimes(workspaceDir: string, times: FileTime[]): void {
+  mkdirSync(fileTimesDir, { recursive: true });
+  const name = relative(repositoryRoot, workspaceDir).replaceAll("/", "-") || "root";
+  writeFileSync(join(fileTimesDir, `${name}.json`), `${JSON.stringify(times, null, 2)}\n`);
+}
+
+export function readFileTimes(): FileTime[] {
+  let names: string[];
+  try {
+    names = readdirSync(fileTimesDir).filter((name) => name.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => JSON.parse(readFileSync(join(fileTimesDir, name), "utf8")) as FileTime[]);
+}
+
+export function relativeToRoot(path: string): string {
+  return relative(repositoryRoot, path);
+}
+
+/** The `count` slowest files, slowest first, as the lines of a table. */
+export function slowestFiles(times: FileTime[], count: number): string[] {
+  const slowest = [...times].sort((a, b) => b.ms - a.ms).slice(0, count);
+  const width = Math.max(0, ...slowest.map(({ ms }) => (ms / 1000).toFixed(1).length));
+  return slowest.map(
+    ({ file, ms, state }) =>
+      `${(ms / 1000).toFixed(1).padStart(width)} s  ${file}${state === "passed" ? "" : `  (${state})`}`,
+  );
+}

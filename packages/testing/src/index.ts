@@ -1,0 +1,1 @@
+export { readTestBudgets, type TestBudgets, testBudgets, testBudgetVariables } from "./budgets.js";

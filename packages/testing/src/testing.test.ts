@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { readTestBudgets } from "./budgets.js";
+import { slowestFiles } from "./file-times.js";
+
+describe("test budgets", () => {
+  it("are generous by default, sized for a loaded 2-core machine", () => {
+    const budgets = readTestBudgets({});
+    expect(budgets.testMs).toBeGreaterThanOrEqual(60_000);
+    expect(budgets.pgliteOpenMs).toBeGreaterThanOrEqual(60_000);
+    expect(budgets.suiteStartMs).toBeGreaterThanOrEqual(120_000);
+  });
+
+  it("are raised from the environment, a hook always outlasting a suite's start", () => {
+    const budgets = readTestBudgets({ TEST_PGLITE_OPEN_MS: "200000", TEST_SUITE_START_MS: "600000" });
+    expect(budgets.pgliteOpenMs).toBe(200_000);
+    expect(budgets.suiteStartMs).toBe(600_000);
+    expect(budgets.hookMs).toBeGreaterThan(600_000);
+  });
+
+  it("name a variable that is not a number of milliseconds", () => {
+    expect(() => readTestBudgets({ TEST_TIMEOUT_MS: "soon" })).toThrow(/TEST_TIMEOUT_MS/);
+    expect(() => readTestBudgets({ TEST_SUITE_START_MS: "0" })).toThrow(/TEST_SUITE_START_MS/);
+  });
+});
+
+describe("the slowest test files", () => {
+  it("are listed slowest first, with the ones that did not pass marked", () => {
+    const lines = slowestFiles(
+      [
+        { file: "a.test.ts", ms: 1_200, state: "passed" },
+        { file: "b.test.ts", ms: 95_000, state: "failed" },
+        { file: "c.test.ts", ms: 300, state: "passed" },
+      ],
+      2,
+    );
+    expect(lines).toEqual(["95.0 s  b.test.ts  (failed)", " 1.2 s  a.test.ts"]);
+  });
+});

@@ -1,0 +1,3 @@
+import { defineTestConfig } from "./src/vitest-config.js";
+
+export default defineTestConfig();
