@@ -20,6 +20,8 @@ export async function createBenchCompany(suite: RunningSuite): Promise<BenchComp
   const identity = createServiceClient(IdentityServiceService, suite.addresses.identity, {
     deadlineMs: 30_000,
     adminToken: suite.adminToken,
+    transport: suite.transportOf("operator"),
+    server: "identity",
   });
   try {
     const code = `bench${randomBytes(3).toString("hex")}`;
@@ -57,6 +59,8 @@ export async function createBenchUsers(
   const identity = createServiceClient(IdentityServiceService, suite.addresses.identity, {
     deadlineMs: 30_000,
     adminToken: suite.adminToken,
+    transport: suite.transportOf("operator"),
+    server: "identity",
   });
   const users: BenchUser[] = [];
   try {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createServiceClient } from "@auth/grpc-kit";
 import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
-import { SessionServiceService } from "@auth/proto/session";
+import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import { startSuite } from "@auth/suite";
 import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures.js";
 import { callLoad } from "./grpc-load.js";
@@ -48,6 +48,8 @@ const suite = await startSuite({
   redisUrl,
   redisKeyPrefix: redisPrefix,
   logLevel: "error",
+  // Introspection is measured as the company's other products call it, with a consumer's certificate.
+  certificateHolders: ["consumer/bench"],
   // OTP sends are limited per user and session; the benchmark sends many, to many users.
   env: { otp: { OTP_RESEND_COOLDOWN_SECONDS: "1", OTP_SENDS_PER_USER_PER_HOUR: "1000" } },
   // BENCH_PROFILE_DIR=dir writes a V8 CPU profile of every process there when the suite stops.
@@ -229,14 +231,16 @@ try {
       );
       authorized.push(...answers.map((answer) => answer.session_token ?? ""));
     }
-    const sessionClient = createServiceClient(SessionServiceService, suite.addresses.session, {
+    const introspection = createServiceClient(TokenIntrospectionServiceService, suite.addresses.session, {
       deadlineMs: 5_000,
+      transport: suite.transportOf("consumer/bench"),
+      server: "session",
     });
     measured.push(
       await measure("introspection (gRPC)", () =>
         callLoad(
           async (index) => {
-            const answer = await sessionClient.introspectSession({
+            const answer = await introspection.introspectToken({
               sessionToken: authorized[index % authorized.length] ?? "",
             });
             if (answer.status !== "TOKEN_STATUS_ACTIVE") throw new Error(answer.status);
@@ -245,7 +249,7 @@ try {
         ),
       ),
     );
-    sessionClient.close();
+    introspection.close();
     measured.push(await measure("logout", () => once("logout", authorized, () => ({}))));
   }
 

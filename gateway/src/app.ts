@@ -4,15 +4,15 @@ import express, { type Express } from "express";
 import helmet from "helmet";
 import { openApiDocument } from "./api/openapi.js";
 import { apiReference } from "./api/reference.js";
-import type { BackendAddresses } from "./backends.js";
 import { sendError, sendSuccess } from "./http/envelope.js";
 import { errorHandler, methodNotAllowed, routeNotFound } from "./http/errors.js";
 import { endpointHandlers, type PipelineDependencies } from "./http/pipeline.js";
-import { backendsReady } from "./readiness.js";
+import type { BackendHealth } from "./readiness.js";
 import { endpoints } from "./routes.js";
 
 export interface AppOptions extends PipelineDependencies {
-  addresses: BackendAddresses;
+  /** The five services' health, for /readyz. */
+  health: BackendHealth;
   /** Express's `trust proxy` setting. */
   trustProxy: boolean | number | string;
 }
@@ -43,7 +43,7 @@ export function createApp(options: AppOptions): Express {
 
   app.get("/healthz", (_request, response) => sendSuccess(response, {}));
   app.get("/readyz", async (_request, response) => {
-    const down = await backendsReady(options.addresses, 1_000);
+    const down = await options.health.notServing(1_000);
     if (down.length === 0) sendSuccess(response, {});
     else
       sendError(

@@ -1,4 +1,4 @@
-import { createServiceClient, type ServiceClient } from "@auth/grpc-kit";
+import { createServiceClient, type GrpcTransport, type ServiceClient } from "@auth/grpc-kit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService } from "@auth/proto/identity";
 import { OtpServiceService } from "@auth/proto/otp";
@@ -22,14 +22,28 @@ export interface BackendAddresses {
   disclaimer: string;
 }
 
-export function connectBackends(addresses: BackendAddresses, deadlineMs: number): Backends {
-  const options = { deadlineMs };
+/** The gateway's clients, each presenting the gateway's certificate and checking the service's. */
+export function connectBackends(
+  addresses: BackendAddresses,
+  deadlineMs: number,
+  transport: GrpcTransport,
+): Backends {
+  const options = { deadlineMs, transport };
   return {
-    identity: createServiceClient(IdentityServiceService, addresses.identity, options),
-    session: createServiceClient(SessionServiceService, addresses.session, options),
-    otp: createServiceClient(OtpServiceService, addresses.otp, options),
-    recovery: createServiceClient(RecoveryServiceService, addresses.recovery, options),
-    disclaimer: createServiceClient(DisclaimerServiceService, addresses.disclaimer, options),
+    identity: createServiceClient(IdentityServiceService, addresses.identity, {
+      ...options,
+      server: "identity",
+    }),
+    session: createServiceClient(SessionServiceService, addresses.session, { ...options, server: "session" }),
+    otp: createServiceClient(OtpServiceService, addresses.otp, { ...options, server: "otp" }),
+    recovery: createServiceClient(RecoveryServiceService, addresses.recovery, {
+      ...options,
+      server: "recovery",
+    }),
+    disclaimer: createServiceClient(DisclaimerServiceService, addresses.disclaimer, {
+      ...options,
+      server: "disclaimer",
+    }),
   };
 }
 

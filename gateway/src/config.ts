@@ -1,3 +1,4 @@
+import { checkTransportSettings, grpcTransportEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
@@ -19,10 +20,8 @@ export const configSchema = z
     API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client address. */
     TRUST_PROXY: z.string().default("loopback"),
-    /** Lets companies use the dev captcha provider, which accepts a fixed response: never in production. */
-    ALLOW_DEV_CAPTCHA: z.stringbool().default(false),
-    /** Milliseconds a captcha provider's siteverify may take. */
-    CAPTCHA_TIMEOUT_MS: env.positiveInt(3_000),
+    /** How the gateway calls the services: mutual TLS with its certificate (spiffe://auth-suite/gateway). */
+    ...grpcTransportEnvironment,
     /** Redis for the rate limits (standalone, Cluster or Sentinel), so that they hold across replicas; in the process without. */
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:gateway:"),
@@ -31,6 +30,9 @@ export const configSchema = z
     RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE: env.positiveInt(30),
     LOG_LEVEL: env.logLevel(),
   })
-  .superRefine(checkRedisSettings);
+  .superRefine((config, context) => {
+    checkRedisSettings(config, context);
+    checkTransportSettings(config, context);
+  });
 
 export type Config = z.infer<typeof configSchema>;

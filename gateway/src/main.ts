@@ -1,13 +1,14 @@
+import { plaintextWarning, transportOf } from "@auth/grpc-kit";
 import { connectRedis, describeTarget, redisTargetOf } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
 import { createApp } from "./app.js";
 import { closeBackends, connectBackends } from "./backends.js";
-import { captchaCheck } from "./captcha/captcha.js";
 import { configSchema } from "./config.js";
 import { answerUnparsableRequests } from "./http/client-errors.js";
 import { CompanyCache } from "./http/company-cache.js";
 import { RateLimits } from "./http/rate-limits.js";
+import { backendHealth } from "./readiness.js";
 
 const config = loadConfig("gateway", configSchema);
 const logger = createLogger("gateway", config.LOG_LEVEL);
@@ -18,7 +19,10 @@ const addresses = {
   recovery: config.RECOVERY_ADDR,
   disclaimer: config.DISCLAIMER_ADDR,
 };
-const backends = connectBackends(addresses, config.GRPC_DEADLINE_MS);
+const transport = transportOf(config);
+if (transport.kind === "plaintext") logger.error(plaintextWarning);
+const backends = connectBackends(addresses, config.GRPC_DEADLINE_MS, transport);
+const health = backendHealth(addresses, transport);
 
 function trustProxySetting(value: string): boolean | number | string {
   if (value === "true" || value === "false") return value === "true";
@@ -41,9 +45,8 @@ logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits ready");
 const app = createApp({
   rateLimits,
   backends,
-  addresses,
+  health,
   companies: new CompanyCache(config.API_KEY_CACHE_SECONDS * 1000),
-  captcha: captchaCheck({ allowDev: config.ALLOW_DEV_CAPTCHA, timeoutMs: config.CAPTCHA_TIMEOUT_MS }),
   logger,
   trustProxy: trustProxySetting(config.TRUST_PROXY),
 });
@@ -69,4 +72,5 @@ stopOnSignals(logger, async () => {
     server.closeIdleConnections();
   });
   closeBackends(backends);
+  health.close();
 });

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkHealth, createServiceClient, type ServiceClient } from "@auth/grpc-kit";
+import { channelCredentialsOf, checkHealth, createServiceClient, type ServiceClient } from "@auth/grpc-kit";
 import { createTestDatabase } from "@auth/pg/testing";
-import { SessionServiceService, TokenStatus } from "@auth/proto/session";
+import { TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
 import { type ProcessName, type RunningSuite, type ServiceName, startSuite } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,7 +99,7 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
   let suite: RunningSuite;
   let dataDir: string | undefined;
   let company: TestCompany;
-  let sessions: ServiceClient<typeof SessionServiceService>;
+  let introspection: ServiceClient<typeof TokenIntrospectionServiceService>;
   /** A user whose login tells whether the suite answers again. */
   let pingUser: TestUser;
   /** Lines the processes wrote that are errors, or no log line at all (a crash's stack trace). */
@@ -120,14 +120,14 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
     call(company.code, operation, { gatewayUrl: suite.gatewayUrl, apiKey: company.apiKey, token, body });
 
   /**
-   * The status of a token, as internal services see it (IntrospectSession needs no admin token).
+   * The status of a token, as the company's other products see it (with a consumer's certificate).
    * Right after a restart of the session service this file's channel may still be reconnecting.
    */
   const tokenStatus = async (token: string) => {
     const deadline = Date.now() + backWithinMs;
     for (;;) {
       try {
-        return (await sessions.introspectSession({ sessionToken: token })).status;
+        return (await introspection.introspectToken({ sessionToken: token })).status;
       } catch (error) {
         if (Date.now() > deadline) throw error;
         await sleep(100);
@@ -144,11 +144,12 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
     }
   }
 
-  /** Until the process at `address` answers its health check (after SIGCONT, say). */
-  async function untilServing(address: string) {
+  /** Until identity answers its health check (after SIGCONT, say). */
+  async function untilIdentityServes() {
     const deadline = Date.now() + backWithinMs;
-    while ((await checkHealth(address, "", 5_000)) !== "SERVING") {
-      if (Date.now() > deadline) throw new Error(`${address} did not answer its health check again`);
+    const channel = channelCredentialsOf(suite.transportOf("operator"), "identity");
+    while ((await checkHealth(suite.addresses.identity, "", 5_000, channel)) !== "SERVING") {
+      if (Date.now() > deadline) throw new Error("identity did not answer its health check again");
       await sleep(100);
     }
   }
@@ -465,8 +466,13 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
       },
       env: { gateway: { GRPC_DEADLINE_MS: String(deadlineMs) } },
       startTimeoutMs: testBudgets.suiteStartMs,
+      certificateHolders: ["consumer/faults"],
     });
-    sessions = createServiceClient(SessionServiceService, suite.addresses.session, { deadlineMs: 5_000 });
+    introspection = createServiceClient(TokenIntrospectionServiceService, suite.addresses.session, {
+      deadlineMs: 5_000,
+      transport: suite.transportOf("consumer/faults"),
+      server: "session",
+    });
     company = await createCompany(
       { recovery: { order: [], disabled: [], disabledByRole: {}, linkBase } },
       operatorOf(suite),
@@ -489,7 +495,7 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
   afterAll(async () => {
     loadRunning = false;
     await load;
-    sessions?.close();
+    introspection?.close();
     await suite?.stop();
     await redis?.close();
     await pg?.close();
@@ -723,7 +729,8 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
       }
       return {
         changed,
-        recoveryAlive: (await tokenStatus(recoveryToken)) === TokenStatus.ACTIVE,
+        // The recovery session lives, not authorized; the session from before lives authorized.
+        recoveryAlive: (await tokenStatus(recoveryToken)) === TokenStatus.NOT_AUTHORIZED,
         beforeAlive: (await tokenStatus(before)) === TokenStatus.ACTIVE,
       };
     }
@@ -859,7 +866,7 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
           const ms = Date.now() - started;
           // What identity was doing when frozen it finishes now, after the gateway's answer: once it
           // answers its health check again, whichever way that went, the rule below must hold.
-          await untilServing(suite.addresses.identity);
+          await untilIdentityServes();
           phase = "after setpassword, identity frozen";
           const state = await expectNoHalfState(user, answer, recoveryToken, before, "recovered-password-2");
           raceOutcomes.push(

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TlsFiles } from "@auth/grpc-kit/dev-pki";
 import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { type RunningSuite, startSuite } from "@auth/suite";
@@ -13,8 +14,12 @@ declare module "vitest" {
     gatewayUrl: string;
     identityAddress: string;
     sessionAddress: string;
+    otpAddress: string;
+    recoveryAddress: string;
     disclaimerAddress: string;
     adminToken: string;
+    /** The certificate files of the suite's processes, its operator and its consumers. */
+    certificates: Record<string, TlsFiles>;
     smsOutboxFile: string;
     mailOutboxFile: string;
   }
@@ -36,6 +41,8 @@ export async function setup(project: TestProject) {
     ...stores.options,
     logLevel: "warn",
     startTimeoutMs: testBudgets.suiteStartMs,
+    // Other products of the company that validate tokens; a second one to show they are told apart.
+    certificateHolders: ["consumer/e2e", "consumer/billing"],
     // Errors of the processes (and anything that is no log line, such as a crash) show in the test output.
     onLine: (name, line) => {
       const devOutbox = line.startsWith("[dev ");
@@ -53,8 +60,11 @@ export async function setup(project: TestProject) {
   project.provide("gatewayUrl", suite.gatewayUrl);
   project.provide("identityAddress", suite.addresses.identity);
   project.provide("sessionAddress", suite.addresses.session);
+  project.provide("otpAddress", suite.addresses.otp);
+  project.provide("recoveryAddress", suite.addresses.recovery);
   project.provide("disclaimerAddress", suite.addresses.disclaimer);
   project.provide("adminToken", suite.adminToken);
+  project.provide("certificates", suite.certificates);
   project.provide("smsOutboxFile", suite.smsOutboxFile);
   project.provide("mailOutboxFile", suite.mailOutboxFile);
 }

@@ -92,7 +92,13 @@ describe("a suite of its own", () => {
       expect(response.status).toBe(503);
       expect(await response.json()).toEqual({ status: "error", error_code: "service.unavailable" });
       await suite.restart("otp");
-      expect((await fetch(`${suite.gatewayUrl}/readyz`)).status).toBe(200);
+      // The gateway's channel to otp reconnects within a second of the restart.
+      await expect
+        .poll(async () => (await fetch(`${suite.gatewayUrl}/readyz`)).status, {
+          timeout: 30_000,
+          interval: 200,
+        })
+        .toBe(200);
     });
   });
 });

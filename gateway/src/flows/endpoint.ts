@@ -4,7 +4,6 @@ import type { Logger } from "@auth/runtime";
 import type { z } from "zod";
 import type { SuccessFields } from "../api/responses.js";
 import type { Backends } from "../backends.js";
-import type { CaptchaCheck } from "../captcha/captcha.js";
 import type { StateName } from "./states.js";
 import type { Operation } from "./transitions.js";
 
@@ -24,7 +23,6 @@ export interface FlowContext<Body = unknown> {
   /** The trace id of the request (a random one when tracing is off), for security events. */
   traceId: string;
   backends: Backends;
-  captcha: CaptchaCheck;
   /** Counts the request against a login ID's rate limit: request.ratelimit.exceeded beyond it. */
   countLoginId(loginId: string): Promise<void>;
   log: Logger;

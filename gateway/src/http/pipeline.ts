@@ -3,7 +3,6 @@ import type { Logger } from "@auth/runtime";
 import { activeTraceId } from "@auth/telemetry";
 import express, { type RequestHandler } from "express";
 import type { Backends } from "../backends.js";
-import type { CaptchaCheck } from "../captcha/captcha.js";
 import type { Endpoint, FlowContext, TenantCompany } from "../flows/endpoint.js";
 import { statesFor } from "../flows/transitions.js";
 import { parseJsonObject, validateBody } from "./body.js";
@@ -16,7 +15,6 @@ export interface PipelineDependencies {
   backends: Backends;
   rateLimits: RateLimits;
   companies: CompanyCache;
-  captcha: CaptchaCheck;
   logger: Logger;
 }
 
@@ -32,7 +30,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   if (endpoint.takesToken !== acceptedStates.size > 0) {
     throw new Error(`endpoint ${endpoint.operation} disagrees with the transition table about its token`);
   }
-  const { backends, captcha, logger, companies, rateLimits } = dependencies;
+  const { backends, logger, companies, rateLimits } = dependencies;
 
   const authenticate: RequestHandler = async (request, response, next) => {
     response.locals.operation = endpoint.operation;
@@ -55,7 +53,6 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       clientAddress: request.ip ?? "",
       traceId: activeTraceId() ?? randomBytes(16).toString("hex"),
       backends,
-      captcha,
       countLoginId: (loginId) => rateLimits.byLoginId(company, endpoint.operation, loginId),
       log: logger,
     };

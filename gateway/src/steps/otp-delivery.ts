@@ -20,9 +20,7 @@ export async function sendOtp(
     companyId: context.company.id,
     userId: user.id,
     sessionId,
-    phone: user.phone,
     purpose,
-    sms: context.company.policy.sms,
   });
   securityEvent(context, "otp.sent", { userId: user.id, sessionId, purpose });
   return maskedPhone;

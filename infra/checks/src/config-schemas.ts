@@ -1,9 +1,9 @@
-import { configSchema as disclaimer } from "@auth/disclaimer/dist/config.js";
-import { configSchema as gateway } from "@auth/gateway/dist/config.js";
-import { configSchema as identity } from "@auth/identity/dist/config.js";
-import { configSchema as otp } from "@auth/otp/dist/config.js";
-import { configSchema as recovery } from "@auth/recovery/dist/config.js";
-import { configSchema as session } from "@auth/session/dist/config.js";
+import { configSchema as disclaimer } from "@auth/disclaimer/config";
+import { configSchema as gateway } from "@auth/gateway/config";
+import { configSchema as identity } from "@auth/identity/config";
+import { configSchema as otp } from "@auth/otp/config";
+import { configSchema as recovery } from "@auth/recovery/config";
+import { configSchema as session } from "@auth/session/config";
 import type { z } from "zod";
 
 export const processes = ["gateway", "identity", "session", "otp", "recovery", "disclaimer"] as const;

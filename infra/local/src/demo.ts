@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import { createServiceClient } from "@auth/grpc-kit";
+import { createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
   CaptchaProvider,
@@ -81,8 +81,9 @@ async function ignoreExisting(call: Promise<unknown>): Promise<void> {
 
 export interface SeedTarget {
   addresses: { identity: string; disclaimer: string };
-  /** The operator's credential: the seed uses the same administrative API as authctl. */
+  /** The operator's credentials: the seed uses the same administrative API as authctl. */
   adminToken: string;
+  transportOf(holder: "operator"): GrpcTransport;
 }
 
 /**
@@ -91,9 +92,19 @@ export interface SeedTarget {
  * page, which follows the login page of this start.
  */
 export async function seedDemo(target: SeedTarget, apiKey: string, recoveryPage: string): Promise<void> {
-  const options = { deadlineMs: 10_000, adminToken: target.adminToken };
-  const identity = createServiceClient(IdentityServiceService, target.addresses.identity, options);
-  const disclaimer = createServiceClient(DisclaimerServiceService, target.addresses.disclaimer, options);
+  const options = {
+    deadlineMs: 10_000,
+    adminToken: target.adminToken,
+    transport: target.transportOf("operator"),
+  };
+  const identity = createServiceClient(IdentityServiceService, target.addresses.identity, {
+    ...options,
+    server: "identity",
+  });
+  const disclaimer = createServiceClient(DisclaimerServiceService, target.addresses.disclaimer, {
+    ...options,
+    server: "disclaimer",
+  });
   try {
     const existing = await identity.getCompany({ code: demoCompanyCode }).catch((error: unknown) => {
       if (error instanceof AuthError && error.code === "resource.notfound") return undefined;

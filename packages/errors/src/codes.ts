@@ -38,6 +38,8 @@ export const errorCodes = {
   "request.method.notallowed": { http: 405, grpc: GrpcStatus.UNIMPLEMENTED },
   "service.unavailable": { http: 503, grpc: GrpcStatus.UNAVAILABLE },
   "internal.error": { http: 500, grpc: GrpcStatus.INTERNAL },
+  // Between the services only: a caller whose certificate the method's access table does not allow.
+  "caller.forbidden": { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   // Administrative gRPC calls only.
   "admin.unauthenticated": { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
   "resource.notfound": { http: 404, grpc: GrpcStatus.NOT_FOUND },

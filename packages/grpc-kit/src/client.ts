@@ -1,8 +1,10 @@
 import { metrics } from "@auth/telemetry";
-import { ChannelCredentials, Client, Metadata, type ServiceError } from "@grpc/grpc-js";
+import { Client, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { adminMetadata } from "./admin.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { fromServiceError } from "./status.js";
+import type { GrpcServiceName } from "./tls/spiffe.js";
+import { channelCredentialsOf, type GrpcTransport } from "./tls/transport.js";
 
 export interface CallOptions {
   /** Overrides the client's deadline for this call. */
@@ -18,29 +20,36 @@ export type ServiceClient<D extends ServiceDefinition> = {
 export interface ClientOptions {
   /** Milliseconds a call may take before it fails with `service.unavailable`. */
   deadlineMs: number;
-  credentials?: ChannelCredentials;
+  /** Mutual TLS with this process's certificate, or plain text under the development flag. */
+  transport: GrpcTransport;
+  /** The process that serves the service: its certificate must name it. */
+  server: GrpcServiceName;
   /** Sent with every call: an operator's client (the CLI, the demo seed, tests). */
   adminToken?: string;
 }
+
+/** How every channel to a service behaves (the services' clients and the gateway's health probes). */
+export const channelOptions = {
+  "grpc.keepalive_time_ms": 30_000,
+  "grpc.keepalive_timeout_ms": 5_000,
+  // A restarted service is found again within a second, however long it was away.
+  "grpc.initial_reconnect_backoff_ms": 200,
+  "grpc.max_reconnect_backoff_ms": 1_000,
+  // A target naming several replicas (dns:/// of a headless service, ipv4:a,b) spreads the calls over them.
+  "grpc.service_config": JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  // Neither is used, and both cost CPU on every call: calls are not retried (a failure is an
+  // answer within the deadline), and channelz is not served.
+  "grpc.enable_retries": 0,
+  "grpc.enable_channelz": 0,
+};
 
 export function createServiceClient<D extends ServiceDefinition>(
   definition: D,
   address: string,
   options: ClientOptions,
 ): ServiceClient<D> {
-  const client = new Client(address, options.credentials ?? ChannelCredentials.createInsecure(), {
-    "grpc.keepalive_time_ms": 30_000,
-    "grpc.keepalive_timeout_ms": 5_000,
-    // A restarted service is found again within a second, however long it was away.
-    "grpc.initial_reconnect_backoff_ms": 200,
-    "grpc.max_reconnect_backoff_ms": 1_000,
-    // A target naming several replicas (dns:/// of a headless service, ipv4:a,b) spreads the calls over them.
-    "grpc.service_config": JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
-    // Neither is used, and both cost CPU on every call: calls are not retried (a failure is an
-    // answer within the deadline), and channelz is not served.
-    "grpc.enable_retries": 0,
-    "grpc.enable_channelz": 0,
-  });
+  const channel = channelCredentialsOf(options.transport, options.server);
+  const client = new Client(address, channel.credentials, { ...channel.options, ...channelOptions });
   const methods: Record<string, unknown> = { close: () => client.close() };
   for (const [name, method] of Object.entries(definition)) {
     methods[name] = (request: unknown, callOptions: CallOptions = {}) =>

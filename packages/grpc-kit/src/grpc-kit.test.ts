@@ -2,48 +2,41 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { AuthError } from "@auth/errors";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
-import { ChannelCredentials, loadPackageDefinition } from "@grpc/grpc-js";
+import { type ChannelCredentials, type ChannelOptions, loadPackageDefinition } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type AsyncService,
+  channelCredentialsOf,
   checkHealth,
   createServiceClient,
+  type GrpcTransport,
   implement,
   type RunningGrpcServer,
   type ServiceClient,
   startGrpcServer,
 } from "./index.js";
+import {
+  disclaimerMethods,
+  disclaimerServiceName,
+  silent,
+  testAccess,
+  testPki,
+} from "./test-servers.testing.js";
 
-const logger = pino({ level: "silent" });
-
-const unused = async (): Promise<never> => {
-  throw new Error("not called in this test");
-};
-
-/** The disclaimer service's methods as a test needs them; the rest are never called. */
-function disclaimerMethods(
-  methods: Partial<AsyncService<typeof DisclaimerServiceService>>,
-): AsyncService<typeof DisclaimerServiceService> {
-  return {
-    createDisclaimer: unused,
-    publishDisclaimerVersion: unused,
-    deactivateDisclaimer: unused,
-    listDisclaimers: unused,
-    listAcceptances: unused,
-    listRequiredDisclaimers: unused,
-    acceptDisclaimers: unused,
-    ...methods,
-  };
-}
-const serviceName = "auth.disclaimer.v1.DisclaimerService";
-
+let transports: Record<string, GrpcTransport>;
 let server: RunningGrpcServer;
 let address: string;
 let client: ServiceClient<typeof DisclaimerServiceService>;
 
+const gatewayClient = (target: string, deadlineMs = 2_000) =>
+  createServiceClient(DisclaimerServiceService, target, {
+    deadlineMs,
+    transport: transports.gateway as GrpcTransport,
+    server: "disclaimer",
+  });
+
 beforeAll(async () => {
+  transports = await testPki(["disclaimer", "gateway", "operator"]);
   const implementation = implement(
     DisclaimerServiceService,
     disclaimerMethods({
@@ -52,28 +45,30 @@ beforeAll(async () => {
           { code: request.userId, title: "t", description: "d", link: "l", version: 1, active: true },
         ],
       }),
-      acceptDisclaimers: async () => {
-        throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 7, detail: "slow down" });
-      },
-      createDisclaimer: async () => {
+      acceptDisclaimers: async (request) => {
+        if (request.userId === "slow down")
+          throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 7, detail: "slow down" });
         throw new Error("connection to db://admin:hunter2@db failed");
       },
     }),
-    { logger },
+    { logger: silent, access: testAccess },
   );
   server = await startGrpcServer({
     host: "127.0.0.1",
     port: 0,
-    logger,
-    services: [{ name: serviceName, definition: DisclaimerServiceService, implementation }],
+    healthPort: 0,
+    reflection: true,
+    transport: transports.disclaimer as GrpcTransport,
+    logger: silent,
+    services: [{ name: disclaimerServiceName, definition: DisclaimerServiceService, implementation }],
   });
   address = `127.0.0.1:${server.port}`;
-  client = createServiceClient(DisclaimerServiceService, address, { deadlineMs: 2_000 });
+  client = gatewayClient(address);
 });
 
 afterAll(async () => {
-  client.close();
-  await server.stop(100);
+  client?.close();
+  await server?.stop(100);
 });
 
 describe("a unary call", () => {
@@ -84,7 +79,7 @@ describe("a unary call", () => {
 
   it("carries the handler's error code and Retry-After to the caller", async () => {
     const error = await client
-      .acceptDisclaimers({ companyId: "c", userId: "u", codes: [], clientAddress: "" })
+      .acceptDisclaimers({ companyId: "c", userId: "slow down", codes: [], clientAddress: "" })
       .catch((e) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect(error.code).toBe("request.ratelimit.exceeded");
@@ -93,7 +88,7 @@ describe("a unary call", () => {
 
   it("turns an unexpected failure into internal.error without its message", async () => {
     const error = await client
-      .createDisclaimer({ companyId: "c", code: "x", title: "", description: "", link: "" })
+      .acceptDisclaimers({ companyId: "c", userId: "u", codes: [], clientAddress: "" })
       .catch((e) => e);
     expect(error.code).toBe("internal.error");
     expect(String(error.message)).not.toContain("hunter2");
@@ -103,9 +98,7 @@ describe("a unary call", () => {
 describe("a server that cannot be reached", () => {
   it("makes the call fail with service.unavailable at once, not at the deadline", async () => {
     // A deadline far past the test's own time: only a failure on the refused connection ends the call.
-    const unreachable = createServiceClient(DisclaimerServiceService, "127.0.0.1:1", {
-      deadlineMs: 24 * 60 * 60_000,
-    });
+    const unreachable = gatewayClient("127.0.0.1:1", 24 * 60 * 60_000);
     const error = await unreachable.listRequiredDisclaimers({ companyId: "c", userId: "u" }).catch((e) => e);
     unreachable.close();
     expect(error.code).toBe("service.unavailable");
@@ -113,9 +106,15 @@ describe("a server that cannot be reached", () => {
 });
 
 describe("the health checking protocol", () => {
-  it("reports the server and each hosted service as SERVING", async () => {
-    expect(await checkHealth(address)).toBe("SERVING");
-    expect(await checkHealth(address, serviceName)).toBe("SERVING");
+  it("reports the server and each hosted service as SERVING on the TLS port, to a caller with a certificate", async () => {
+    const channel = channelCredentialsOf(transports.gateway as GrpcTransport, "disclaimer");
+    expect(await checkHealth(address, "", 5_000, channel)).toBe("SERVING");
+    expect(await checkHealth(address, disclaimerServiceName, 5_000, channel)).toBe("SERVING");
+  });
+
+  it("answers in plain text on the health-only port, for probes that speak no TLS", async () => {
+    expect(await checkHealth(`127.0.0.1:${server.healthPort}`, "", 5_000)).toBe("SERVING");
+    expect(await checkHealth(`127.0.0.1:${server.healthPort}`, disclaimerServiceName, 5_000)).toBe("SERVING");
   });
 
   it("reports UNKNOWN for a server that does not answer", async () => {
@@ -123,19 +122,24 @@ describe("the health checking protocol", () => {
   });
 });
 
-describe("server reflection", () => {
-  it("lists the hosted services", async () => {
-    const reflectionDir = dirname(createRequire(import.meta.url).resolve("@grpc/reflection"));
-    const definition = loadSync("grpc/reflection/v1/reflection.proto", {
-      includeDirs: [join(reflectionDir, "..", "proto")],
-    });
-    // biome-ignore lint/suspicious/noExplicitAny: proto-loader's dynamic package tree.
-    const loaded = loadPackageDefinition(definition) as any;
-    const reflection = new loaded.grpc.reflection.v1.ServerReflection(
-      address,
-      ChannelCredentials.createInsecure(),
-    );
-    const services = await new Promise<string[]>((resolve, reject) => {
+/** The names of the services a server's reflection lists. */
+async function reflectedServices(
+  target: string,
+  channel: { credentials: ChannelCredentials; options: ChannelOptions },
+) {
+  const reflectionDir = dirname(createRequire(import.meta.url).resolve("@grpc/reflection"));
+  const definition = loadSync("grpc/reflection/v1/reflection.proto", {
+    includeDirs: [join(reflectionDir, "..", "proto")],
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: proto-loader's dynamic package tree.
+  const loaded = loadPackageDefinition(definition) as any;
+  const reflection = new loaded.grpc.reflection.v1.ServerReflection(
+    target,
+    channel.credentials,
+    channel.options,
+  );
+  try {
+    return await new Promise<string[]>((resolve, reject) => {
       const stream = reflection.ServerReflectionInfo();
       stream.on("data", (response: { listServicesResponse: { service: Array<{ name: string }> } }) => {
         resolve(response.listServicesResponse.service.map((s) => s.name));
@@ -144,14 +148,34 @@ describe("server reflection", () => {
       stream.on("error", reject);
       stream.write({ listServices: "" });
     });
+  } finally {
     reflection.close();
-    expect(services).toContain(serviceName);
+  }
+}
+
+describe("server reflection", () => {
+  it("lists the hosted services when asked for", async () => {
+    const channel = channelCredentialsOf(transports.gateway as GrpcTransport, "disclaimer");
+    expect(await reflectedServices(address, channel)).toContain(disclaimerServiceName);
+  });
+
+  it("is not served unless asked for", async () => {
+    const quiet = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      transport: transports.disclaimer as GrpcTransport,
+      logger: silent,
+      services: [],
+    });
+    const channel = channelCredentialsOf(transports.gateway as GrpcTransport, "disclaimer");
+    const error = await reflectedServices(`127.0.0.1:${quiet.port}`, channel).catch((e) => e);
+    expect(error.code).toBe(12); // UNIMPLEMENTED
+    await quiet.stop(100);
   });
 });
 
 describe("stopping", () => {
   it("reports NOT_SERVING while draining, then refuses calls", async () => {
-    const logger2 = pino({ level: "silent" });
     let release: () => void = () => {};
     let arrived: () => void = () => {};
     const callArrived = new Promise<void>((resolve) => {
@@ -160,10 +184,11 @@ describe("stopping", () => {
     const slow = await startGrpcServer({
       host: "127.0.0.1",
       port: 0,
-      logger: logger2,
+      transport: transports.disclaimer as GrpcTransport,
+      logger: silent,
       services: [
         {
-          name: serviceName,
+          name: disclaimerServiceName,
           definition: DisclaimerServiceService,
           implementation: implement(
             DisclaimerServiceService,
@@ -173,16 +198,13 @@ describe("stopping", () => {
                   release = () => resolve({ disclaimers: [] });
                   arrived();
                 }),
-              acceptDisclaimers: async () => ({ missing: [], acceptedAt: new Date() }),
-              createDisclaimer: async () => ({}),
             }),
-            { logger: logger2 },
+            { logger: silent, access: testAccess },
           ),
         },
       ],
     });
-    const slowAddress = `127.0.0.1:${slow.port}`;
-    const slowClient = createServiceClient(DisclaimerServiceService, slowAddress, { deadlineMs: 5_000 });
+    const slowClient = gatewayClient(`127.0.0.1:${slow.port}`, 5_000);
     const inFlight = slowClient.listRequiredDisclaimers({ companyId: "c", userId: "u" });
     await callArrived;
     const stopped = slow.stop(5_000);
@@ -192,47 +214,5 @@ describe("stopping", () => {
     const error = await slowClient.listRequiredDisclaimers({ companyId: "c", userId: "u" }).catch((e) => e);
     expect(error.code).toBe("service.unavailable");
     slowClient.close();
-  });
-});
-
-describe("administrative methods", () => {
-  it("refuse calls without the admin token, and take calls with it; other methods stay open", async () => {
-    const adminToken = "a".repeat(40);
-    const guarded = await startGrpcServer({
-      host: "127.0.0.1",
-      port: 0,
-      logger,
-      services: [
-        {
-          name: serviceName,
-          definition: DisclaimerServiceService,
-          implementation: implement(
-            DisclaimerServiceService,
-            disclaimerMethods({
-              listRequiredDisclaimers: async () => ({ disclaimers: [] }),
-              acceptDisclaimers: async () => ({ missing: [], acceptedAt: new Date() }),
-              createDisclaimer: async () => ({}),
-            }),
-            { logger, admin: { token: adminToken, methods: ["createDisclaimer"] } },
-          ),
-        },
-      ],
-    });
-    const target = `127.0.0.1:${guarded.port}`;
-    const request = { companyId: "c", code: "x", title: "t", description: "", link: "https://x" };
-    const anonymous = createServiceClient(DisclaimerServiceService, target, { deadlineMs: 2_000 });
-    const impostor = createServiceClient(DisclaimerServiceService, target, {
-      deadlineMs: 2_000,
-      adminToken: "b".repeat(40),
-    });
-    const operator = createServiceClient(DisclaimerServiceService, target, { deadlineMs: 2_000, adminToken });
-    expect((await anonymous.createDisclaimer(request).catch((e) => e)).code).toBe("admin.unauthenticated");
-    expect((await impostor.createDisclaimer(request).catch((e) => e)).code).toBe("admin.unauthenticated");
-    await expect(operator.createDisclaimer(request)).resolves.toEqual({});
-    await expect(anonymous.listRequiredDisclaimers({ companyId: "c", userId: "u" })).resolves.toEqual({
-      disclaimers: [],
-    });
-    for (const client of [anonymous, impostor, operator]) client.close();
-    await guarded.stop(100);
   });
 });

@@ -8,13 +8,16 @@ import type {
   UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import { assertAdmin } from "./admin.js";
+import { type AccessTable, authorize, callerOfCall, checkAccessTable } from "./access.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { toStatus } from "./status.js";
+import type { Caller } from "./tls/spiffe.js";
 
 export interface CallContext {
   readonly metadata: Metadata;
   readonly peer: string;
+  /** Who called, by its verified certificate; undefined over plain text (the development flag). */
+  readonly caller: Caller | undefined;
 }
 
 /** A service's methods written as async functions that return the response or throw an AuthError. */
@@ -24,28 +27,49 @@ export type AsyncService<D extends ServiceDefinition> = {
 
 export interface ImplementOptions<D extends ServiceDefinition = ServiceDefinition> {
   logger: Logger;
-  /** Methods only operators may call: they need `authorization: Bearer <admin token>` metadata. */
-  admin?: { token: string; methods: ReadonlyArray<keyof D> };
+  /** Which callers may call each method; checked against the definition here, at start-up. */
+  access: AccessTable<D>;
+  /** The deployment's admin token, which operators present beside their certificate. */
+  adminToken?: string;
   /** Recognises errors of the service's store (for example a database that is down). */
   translateError?: (error: unknown) => AuthError | undefined;
 }
 
-/** Adapts async methods to grpc-js, turning thrown errors into statuses with the error code. */
+const serviceNameOf = (definition: ServiceDefinition) =>
+  Object.values(definition)[0]?.path.split("/")[1] ?? "a service without methods";
+
+/**
+ * Adapts async methods to grpc-js: refuses a caller the access table does not allow before the
+ * handler runs, and turns thrown errors into statuses with the error code.
+ */
 export function implement<D extends ServiceDefinition>(
   definition: D,
   methods: AsyncService<D>,
-  { logger, translateError, admin }: ImplementOptions<D>,
+  { logger, translateError, access, adminToken }: ImplementOptions<D>,
 ): UntypedServiceImplementation {
+  checkAccessTable(serviceNameOf(definition), definition, access);
   const implementation: Record<string, UntypedHandleCall> = {};
   for (const name of Object.keys(definition) as Array<keyof D & string>) {
     const method = methods[name];
     const path = definition[name]?.path;
-    const adminToken = admin?.methods.includes(name) ? admin.token : undefined;
+    const allowed = access[name];
     implementation[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-      const context: CallContext = { metadata: call.metadata, peer: call.getPeer() };
+      const who = callerOfCall(call);
+      const context: CallContext = { metadata: call.metadata, peer: call.getPeer(), caller: who.caller };
       const timer = metrics.grpcServerDuration.startTimer({ method: name });
       const run = async () => {
-        if (adminToken !== undefined) assertAdmin(call.metadata, adminToken);
+        try {
+          authorize(allowed, who, call.metadata, adminToken);
+        } catch (error) {
+          if (error instanceof AuthError && error.code === "caller.forbidden") {
+            metrics.grpcCallsDenied.inc({ method: name, caller: who.caller ?? "unknown" });
+            logger.warn(
+              { securityEvent: "grpc.call.denied", method: path, caller: who.spiffeIds, peer: context.peer },
+              "security event",
+            );
+          }
+          throw error;
+        }
         return method(call.request as RequestOf<D[typeof name]>, context);
       };
       run().then(

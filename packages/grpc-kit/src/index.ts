@@ -1,13 +1,32 @@
+export { type AccessTable, checkAccessTable } from "./access.js";
 export { adminMetadata, assertAdmin } from "./admin.js";
 export { type CallOptions, type ClientOptions, createServiceClient, type ServiceClient } from "./client.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";
-export { checkHealth } from "./health.js";
+export { checkHealth, type HealthClient, healthClient } from "./health.js";
 export {
   type GrpcServerOptions,
   type HostedService,
   type RunningGrpcServer,
   startGrpcServer,
 } from "./server.js";
+export { grpcServerEnvironment, grpcServerOptionsOf } from "./server-config.js";
 export { errorCodeKey, fromServiceError, toStatus } from "./status.js";
+export {
+  type Caller,
+  callerOf,
+  callers,
+  type GrpcServiceName,
+  grpcServices,
+  spiffeId,
+} from "./tls/spiffe.js";
+export {
+  channelCredentialsOf,
+  checkTransportSettings,
+  type GrpcTransport,
+  grpcTransportEnvironment,
+  plaintextWarning,
+  serverCredentialsOf,
+  transportOf,
+} from "./tls/transport.js";
 export { parseRequest } from "./validate.js";

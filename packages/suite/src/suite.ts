@@ -2,7 +2,14 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { checkHealth } from "@auth/grpc-kit";
+import { checkHealth, type GrpcTransport } from "@auth/grpc-kit";
+import {
+  ensureDevPki,
+  mtlsTransport,
+  type PkiHolder,
+  type TlsFiles,
+  tlsEnvironment,
+} from "@auth/grpc-kit/dev-pki";
 import { freePort } from "@auth/runtime";
 import { Child } from "./child.js";
 
@@ -40,6 +47,8 @@ export interface SuiteOptions {
   onLine?: (name: ProcessName, line: string) => void;
   /** Milliseconds to wait for every process to be ready. */
   startTimeoutMs?: number;
+  /** Further holders of a certificate of the suite's CA (token consumers: `consumer/<product>`). */
+  certificateHolders?: PkiHolder[];
 }
 
 export interface Replica {
@@ -55,6 +64,13 @@ export interface RunningSuite {
   smsOutboxFile: string;
   mailOutboxFile: string;
   adminToken: string;
+  /**
+   * The certificate files of each holder, from the suite's private CA in `<dataDir>/pki`: the
+   * processes, `operator` (what authctl and the tests' fixtures present) and any consumers asked for.
+   */
+  certificates: Record<string, TlsFiles>;
+  /** How a holder of one of those certificates calls the services. */
+  transportOf(holder: PkiHolder): GrpcTransport;
   /** GET URLs of each process's Prometheus metrics (the first replica's), when asked for. */
   metricsUrls: Partial<Record<ProcessName, string>>;
   /** The first replica of each process. */
@@ -121,14 +137,23 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const processNames = [...serviceNames, "gateway"] as const;
   const ports = {} as Record<ProcessName, number[]>;
   const metricsPorts = {} as Record<ProcessName, Array<number | undefined>>;
+  // The services' health in plain text, which readiness asks as kubelet would.
+  const healthPorts = {} as Record<ProcessName, number[]>;
   for (const name of processNames) {
     ports[name] = [];
     metricsPorts[name] = [];
+    healthPorts[name] = [];
     for (let replica = 0; replica < replicaCount; replica += 1) {
       ports[name].push((replica === 0 ? options.ports?.[name] : undefined) ?? (await freePort()));
       metricsPorts[name].push(options.metrics ? await freePort() : undefined);
+      healthPorts[name].push(await freePort());
     }
   }
+  const certificates = await ensureDevPki(join(options.dataDir, "pki"), [
+    ...processNames,
+    "operator",
+    ...(options.certificateHolders ?? []),
+  ]);
   // One target for all replicas of a service; the gateway's channel balances calls round-robin over them.
   const addresses = Object.fromEntries(
     serviceNames.map((name) => [
@@ -157,6 +182,8 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const environments: Record<ProcessName, NodeJS.ProcessEnv> = {
     identity: {
       ADMIN_TOKEN: adminToken,
+      // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
+      ALLOW_DEV_CAPTCHA: "true",
       DATA_DIR: join(options.dataDir, "identity"),
       ...(options.databaseUrls
         ? { DATABASE_URL: options.databaseUrls.identity, SECRETS_KEY: randomBytes(32).toString("base64") }
@@ -169,11 +196,12 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     },
     session: { ADMIN_TOKEN: adminToken, ...redis("session") },
     otp: {
+      IDENTITY_ADDR: addresses.identity,
       SMS_OUTBOX_FILE: smsOutboxFile,
       ...redis("otp"),
       ...(options.redisUrl ? { OTP_HASH_SECRET: randomBytes(32).toString("base64url") } : {}),
     },
-    recovery: { MAIL_OUTBOX_FILE: mailOutboxFile, ...redis("recovery") },
+    recovery: { IDENTITY_ADDR: addresses.identity, MAIL_OUTBOX_FILE: mailOutboxFile, ...redis("recovery") },
     gateway: {
       IDENTITY_ADDR: addresses.identity,
       SESSION_ADDR: addresses.session,
@@ -181,8 +209,6 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       RECOVERY_ADDR: addresses.recovery,
       DISCLAIMER_ADDR: addresses.disclaimer,
       ...redis("gateway"),
-      // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
-      ALLOW_DEV_CAPTCHA: "true",
     },
   };
 
@@ -200,7 +226,9 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
         env: {
           ...common,
           ...environments[name],
+          ...tlsEnvironment(certificates[name] as TlsFiles),
           [name === "gateway" ? "PORT" : "GRPC_PORT"]: String(port),
+          ...(name === "gateway" ? {} : { GRPC_HEALTH_PORT: String(healthPorts[name][index]) }),
           OTEL_SERVICE_NAME: name,
           ...(metricsPort === undefined ? {} : { METRICS_PORT: String(metricsPort) }),
           ...options.env?.[name],
@@ -231,7 +259,8 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
           child,
           url
             ? () => gatewayAnswers(url)
-            : async () => (await checkHealth(`127.0.0.1:${ports[name][index]}`, "", 5_000)) === "SERVING",
+            : async () =>
+                (await checkHealth(`127.0.0.1:${healthPorts[name][index]}`, "", 5_000)) === "SERVING",
           timeoutMs,
           tailOf(name),
         ),
@@ -263,6 +292,12 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     smsOutboxFile,
     mailOutboxFile,
     adminToken,
+    certificates,
+    transportOf: (holder) => {
+      const files = certificates[holder];
+      if (!files) throw new Error(`the suite made no certificate for ${holder}`);
+      return mtlsTransport(files);
+    },
     metricsUrls: options.metrics
       ? (first((replica) => replica.metricsUrl) as Partial<Record<ProcessName, string>>)
       : {},

@@ -34,6 +34,12 @@ export const metrics = {
     buckets: latencyBuckets,
     registers: [registry],
   }),
+  grpcCallsDenied: new Counter({
+    name: "auth_grpc_calls_denied_total",
+    help: "gRPC calls refused before their handler because the method's access table does not allow the caller, by method and caller",
+    labelNames: ["method", "caller"] as const,
+    registers: [registry],
+  }),
   grpcClientCalls: new Counter({
     name: "auth_grpc_client_calls_total",
     help: "gRPC calls made, by method and outcome (ok or error code)",

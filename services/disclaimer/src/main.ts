@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { startGrpcServer } from "@auth/grpc-kit";
+import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { openDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
@@ -19,9 +19,7 @@ const database = await openDatabase({
 logger.info({ store: database.kind }, "database open and migrated");
 
 const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  metricsPort: config.METRICS_PORT,
+  ...grpcServerOptionsOf(config),
   logger,
   services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN, logger)],
 });

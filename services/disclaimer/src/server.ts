@@ -3,6 +3,7 @@ import { translateDatabaseError } from "@auth/pg";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import type { Logger } from "@auth/runtime";
 import { z } from "zod";
+import { disclaimerAccess } from "./access.js";
 import type { DisclaimerStore } from "./store/disclaimer-store.js";
 
 const id = z.uuid("must be a UUID");
@@ -75,16 +76,8 @@ export function disclaimerService(store: DisclaimerStore, adminToken: string, lo
     implementation: implement(DisclaimerServiceService, methods, {
       logger,
       translateError: translateDatabaseError,
-      admin: {
-        token: adminToken,
-        methods: [
-          "createDisclaimer",
-          "publishDisclaimerVersion",
-          "deactivateDisclaimer",
-          "listDisclaimers",
-          "listAcceptances",
-        ],
-      },
+      access: disclaimerAccess,
+      adminToken,
     }),
   };
 }

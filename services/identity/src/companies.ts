@@ -8,7 +8,7 @@ import {
 import { SmsProvider } from "@auth/proto/otp";
 import { z } from "zod";
 import { regionOf } from "./login-ids.js";
-import { openPolicySecrets } from "./policy-secrets.js";
+import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow } from "./schema.js";
 import type { SecretBox } from "./secret-box.js";
 
@@ -92,13 +92,6 @@ export const policyInput = z.object({
       verifyUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
       minScore: z.number().min(0).max(1).optional(),
     })
-    .refine(
-      (captcha) =>
-        captcha.provider === CaptchaProvider.UNSPECIFIED ||
-        captcha.provider === CaptchaProvider.DEV ||
-        captcha.secret !== "",
-      { message: "a captcha provider needs its secret", path: ["secret"] },
-    )
     .optional(),
   recovery: z
     .object({
@@ -154,8 +147,8 @@ export function withPolicyDefaults(input: z.infer<typeof policyInput>): CompanyP
   };
 }
 
-/** The company as callers see it: the policy's secrets opened. */
+/** The company as every answer shows it: without the policy's secrets. */
 export function toCompany(row: CompanyRow, box: SecretBox): Company {
-  const policy = openPolicySecrets(row.policy, box);
+  const policy = withoutPolicySecrets(openPolicySecrets(row.policy, box));
   return { id: row.id, code: row.code, name: row.name, suspended: row.suspended, policy };
 }

@@ -1,13 +1,11 @@
+import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
 import { env } from "@auth/runtime";
 import { z } from "zod";
 import { owaspMinimum } from "./passwords.js";
 
 export const configSchema = z
   .object({
-    GRPC_HOST: env.host("127.0.0.1"),
-    GRPC_PORT: env.port(50051),
-    /** Where GET /metrics answers (Prometheus); off when unset. */
-    METRICS_PORT: env.optionalPort(),
+    ...grpcServerEnvironment(50051),
     /** The identity service's own PostgreSQL database; without it, PGlite under DATA_DIR. */
     DATABASE_URL: env.url(["postgres:", "postgresql:"]).optional(),
     DATA_DIR: z.string().min(1).default(".data/identity"),
@@ -26,6 +24,10 @@ export const configSchema = z
       .optional(),
     /** Lets OAuth providers be reached over plain HTTP: for tests on loopback only. */
     OAUTH_ALLOW_INSECURE_HTTP: z.stringbool().default(false),
+    /** Lets companies use the dev captcha provider, which accepts a fixed response: never in production. */
+    ALLOW_DEV_CAPTCHA: z.stringbool().default(false),
+    /** Milliseconds a captcha provider's siteverify may take. */
+    CAPTCHA_TIMEOUT_MS: env.positiveInt(3_000),
     /** Seconds each request to an OAuth provider may take. */
     OAUTH_TIMEOUT_SECONDS: env.positiveInt(5),
     ADMIN_TOKEN: env.adminToken(),
@@ -34,6 +36,7 @@ export const configSchema = z
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {
+    checkTransportSettings(config, context);
     if (config.DATABASE_URL && !config.SECRETS_KEY) {
       context.addIssue({ code: "custom", path: ["SECRETS_KEY"], message: "is required with DATABASE_URL" });
     }

@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startGrpcServer } from "@auth/grpc-kit";
+import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { openDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
+import { captchaCheck } from "./captcha/captcha-check.js";
 import { configSchema } from "./config.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 import { PasswordHasher } from "./passwords.js";
@@ -46,9 +47,7 @@ const oauth = new OAuthExchange({
   cacheMs: 10 * 60_000,
 });
 const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  metricsPort: config.METRICS_PORT,
+  ...grpcServerOptionsOf(config),
   logger,
   services: [
     identityService(
@@ -57,6 +56,7 @@ const server = await startGrpcServer({
         hasher,
         secrets: new SecretBox(secretsKey()),
         oauth,
+        captcha: captchaCheck({ allowDev: config.ALLOW_DEV_CAPTCHA, timeoutMs: config.CAPTCHA_TIMEOUT_MS }),
         adminToken: config.ADMIN_TOKEN,
         companies: new TtlCache(config.COMPANY_CACHE_SECONDS * 1000),
       },

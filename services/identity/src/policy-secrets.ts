@@ -1,13 +1,18 @@
-import type { CompanyPolicy } from "@auth/proto/identity";
+import { AuthError } from "@auth/errors";
+import { CaptchaProvider, type CompanyPolicy } from "@auth/proto/identity";
 import type { SecretBox } from "./secret-box.js";
 
 /**
- * Marks a sealed value. A value without it was stored before policy secrets were sealed: it is read
- * as it is, and sealed when the policy is next written.
+ * The secrets of a company's policy: the captcha's siteverify key, the SMS provider's token and the
+ * SMTP URL's password. They are sealed at rest, write-only in every answer, and opened only for the
+ * service that uses them: captchas are checked here, the SMS token goes to the otp service and the
+ * SMTP URL to the recovery service (docs/security.md, "Trust between the services").
+ *
+ * A sealed value carries this mark. A value without it was stored before policy secrets were
+ * sealed: it is read as it is, and sealed when the policy is next written.
  */
 const sealedMark = "sealed:";
 
-/** The policy's secrets: the captcha's siteverify key, the SMS provider's token, and the SMTP URL, which carries its password. */
 function mapSecrets(policy: CompanyPolicy, map: (value: string) => string): CompanyPolicy {
   const { captcha, sms, mail } = policy;
   return {
@@ -23,9 +28,67 @@ export function sealPolicySecrets(policy: CompanyPolicy, box: SecretBox): Compan
   return mapSecrets(policy, (value) => (value ? `${sealedMark}${box.seal(value)}` : value));
 }
 
-/** The stored policy with its secrets opened, for the callers that use them. */
+/** The stored policy with its secrets opened, for the one use of each. */
 export function openPolicySecrets(policy: CompanyPolicy, box: SecretBox): CompanyPolicy {
   return mapSecrets(policy, (value) =>
     value?.startsWith(sealedMark) ? box.open(value.slice(sealedMark.length)) : value,
   );
+}
+
+/** Where an SMTP URL sends the mail: the URL without its password, which is no secret. */
+function smtpServerOf(smtpUrl: string): string {
+  if (!smtpUrl) return smtpUrl;
+  const url = new URL(smtpUrl);
+  url.password = "";
+  return url.toString();
+}
+
+const hasPassword = (smtpUrl: string) => smtpUrl !== "" && new URL(smtpUrl).password !== "";
+
+/** The opened policy as every answer shows it: no secret in it. */
+export function withoutPolicySecrets(policy: CompanyPolicy): CompanyPolicy {
+  const { captcha, sms, mail } = policy;
+  return {
+    ...policy,
+    captcha: captcha && { ...captcha, secret: "" },
+    sms: sms && { ...sms, token: "" },
+    mail: mail && { ...mail, smtpUrl: smtpServerOf(mail.smtpUrl) },
+  };
+}
+
+/**
+ * A new policy whose secrets, where left empty as answers show them, are the stored ones: an
+ * operator can read a policy, change it and write it back without knowing its secrets. A captcha
+ * secret is kept for the same provider, an SMS token for the same URL, an SMTP password for the same
+ * URL otherwise. A captcha provider that needs a secret and ends up without one is refused.
+ */
+export function keepStoredSecrets(
+  next: CompanyPolicy,
+  stored: CompanyPolicy | undefined,
+  box: SecretBox,
+): CompanyPolicy {
+  const opened = stored && openPolicySecrets(stored, box);
+  const captcha =
+    next.captcha && !next.captcha.secret && opened?.captcha?.provider === next.captcha.provider
+      ? { ...next.captcha, secret: opened.captcha.secret }
+      : next.captcha;
+  const sms =
+    next.sms && !next.sms.token && opened?.sms?.url === next.sms.url
+      ? { ...next.sms, token: opened.sms.token }
+      : next.sms;
+  const mail =
+    next.mail &&
+    !hasPassword(next.mail.smtpUrl) &&
+    opened?.mail &&
+    smtpServerOf(opened.mail.smtpUrl) === smtpServerOf(next.mail.smtpUrl)
+      ? { ...next.mail, smtpUrl: opened.mail.smtpUrl }
+      : next.mail;
+  const needsSecret =
+    captcha && ![CaptchaProvider.UNSPECIFIED, CaptchaProvider.DEV].includes(captcha.provider);
+  if (needsSecret && !captcha.secret) {
+    throw new AuthError("request.validation.failed", {
+      detail: "policy.captcha.secret: a captcha provider needs its secret",
+    });
+  }
+  return { ...next, captcha, sms, mail };
 }

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { AuthError } from "@auth/errors";
 import {
@@ -26,6 +28,7 @@ import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captchaCheck } from "./captcha/captcha-check.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 import { owaspMinimum, PasswordHasher } from "./passwords.js";
 import { type IdentitySchema, schema } from "./schema.js";
@@ -46,10 +49,15 @@ const clients: Client[] = [];
 let identity: Client;
 let weakIdentity: Client;
 
+/**
+ * The service's rules, over plain text: who may call what over mutual TLS is the access table's
+ * business, tested on real ports for every method in test-e2e/src/trust.test.ts.
+ */
 async function serve(hasher: PasswordHasher): Promise<Client> {
   const server = await startGrpcServer({
     host: "127.0.0.1",
     port: 0,
+    transport: { kind: "plaintext" },
     logger,
     services: [
       identityService(
@@ -58,6 +66,7 @@ async function serve(hasher: PasswordHasher): Promise<Client> {
           hasher,
           secrets,
           oauth: new OAuthExchange({ allowInsecureHttp: true, timeoutSeconds: 1, cacheMs: 0 }),
+          captcha: captchaCheck({ allowDev: true, timeoutMs: 5_000 }),
           adminToken,
           companies: new TtlCache(0),
         },
@@ -69,6 +78,8 @@ async function serve(hasher: PasswordHasher): Promise<Client> {
   const client = createServiceClient(IdentityServiceService, `127.0.0.1:${server.port}`, {
     deadlineMs: 5_000,
     adminToken,
+    transport: { kind: "plaintext" },
+    server: "identity",
   });
   clients.push(client);
   return client;
@@ -416,38 +427,164 @@ describe("backup codes", () => {
 });
 
 describe("the secrets of a company's policy", () => {
-  const withSecrets = policy({
-    captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-1" },
-    sms: { provider: SmsProvider.HTTP, url: "https://sms.example/send", token: "sms-token-1" },
-    mail: { smtpUrl: "smtps://mailer:smtp-password-1@mail.example:465", from: "login@example.com" },
+  const secretsOf = ["captcha-secret-1", "sms-token-1", "smtp-password-1"];
+  let siteverify: Server;
+  let verifyUrl: string;
+  beforeAll(async () => {
+    // A captcha provider that passes a response only with the secret it expects.
+    siteverify = createServer(async (request, response) => {
+      let body = "";
+      for await (const chunk of request) body += chunk;
+      const form = new URLSearchParams(body);
+      response.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          success: form.get("secret") === "captcha-secret-1" && form.get("response") === "ok",
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => siteverify.listen(0, "127.0.0.1", resolve));
+    verifyUrl = `http://127.0.0.1:${(siteverify.address() as AddressInfo).port}/siteverify`;
   });
+  afterAll(async () => {
+    siteverify.closeAllConnections();
+    await new Promise((resolve) => siteverify.close(resolve));
+  });
+
+  const withSecrets = () =>
+    policy({
+      captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-1", verifyUrl },
+      sms: { provider: SmsProvider.HTTP, url: "https://sms.example/send", token: "sms-token-1" },
+      mail: { smtpUrl: "smtps://mailer:smtp-password-1@mail.example:465", from: "login@example.com" },
+      recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example/recover" },
+    });
   const storedPolicy = async (companyId: string) => {
     const [row] = await database.db.select().from(schema.companies).where(eq(schema.companies.id, companyId));
     return JSON.stringify(row?.policy);
   };
-
-  it("are stored sealed, and answered as they were given", async () => {
-    const { company } = await identity.createCompany({ code: code(), name: "Sealed", policy: withSecrets });
-    const stored = await storedPolicy(company?.id ?? "");
-    for (const secret of ["captcha-secret-1", "sms-token-1", "smtp-password-1"]) {
-      expect(stored).not.toContain(secret);
+  const expectNoSecret = (answer: unknown) => {
+    for (const secret of secretsOf) expect(JSON.stringify(answer)).not.toContain(secret);
+  };
+  const users = new Map<string, string>();
+  /** What the services that use the secrets get: the opened secrets. */
+  async function deliveredSecrets(company: Company) {
+    let userId = users.get(company.id);
+    if (!userId) {
+      const { user } = await identity.createUser(
+        newUser(company, { phone: "+12025550123", email: "ann@example.com", password: "password-1" }),
+      );
+      userId = user?.id ?? "";
+      users.set(company.id, userId);
     }
-    const { company: read } = await identity.getCompany({ code: company?.code ?? "" });
-    expect(read?.policy?.captcha?.secret).toBe("captcha-secret-1");
-    expect(read?.policy?.sms?.token).toBe("sms-token-1");
-    expect(read?.policy?.mail?.smtpUrl).toBe("smtps://mailer:smtp-password-1@mail.example:465");
+    const sms = await identity.getSmsDelivery({ companyId: company.id, userId });
+    const mail = await identity.getMailDelivery({ companyId: company.id, userId });
+    const captcha = await identity.verifyCaptcha({
+      companyId: company.id,
+      captchaResponse: "ok",
+      clientAddress: "",
+    });
+    return { sms, mail, captcha };
+  }
+
+  it("are stored sealed", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Sealed", policy: withSecrets() });
+    const stored = await storedPolicy(company?.id ?? "");
+    for (const secret of secretsOf) expect(stored).not.toContain(secret);
   });
 
-  it("stored before they were sealed are read as they are, and sealed at the next update", async () => {
+  it("are in no answer but the deliveries' and the captcha check: write-only, the SMTP URL shown without its password", async () => {
+    const created = await identity.createCompany({ code: code(), name: "Quiet", policy: withSecrets() });
+    const company = created.company as Company;
+    const { apiKey } = await identity.createApiKey({ companyId: company.id, label: "" });
+    const answers = [
+      created,
+      await identity.getCompany({ code: company.code }),
+      await identity.listCompanies({ pageSize: 500, pageToken: "" }),
+      await identity.authenticateApiKey({ companyCode: company.code, apiKey }),
+      await identity.updateCompany({ companyId: company.id, name: "Still quiet" }),
+    ];
+    for (const answer of answers) expectNoSecret(answer);
+    expect(created.company?.policy?.mail?.smtpUrl).toBe("smtps://mailer@mail.example:465");
+
+    const { sms, mail, captcha } = await deliveredSecrets(company);
+    expect(sms).toEqual({
+      phone: "+12025550123",
+      sms: { provider: SmsProvider.HTTP, url: "https://sms.example/send", token: "sms-token-1" },
+    });
+    expect(mail).toEqual({
+      email: "ann@example.com",
+      companyName: "Still quiet",
+      linkBase: "https://app.example/recover",
+      mail: { smtpUrl: "smtps://mailer:smtp-password-1@mail.example:465", from: "login@example.com" },
+    });
+    expect(captcha.valid).toBe(true);
+  });
+
+  it("are kept when a policy is written back as it was read, and replaced when new ones are given", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Kept", policy: withSecrets() });
+    if (!company) throw new Error("no company");
+    const { company: read } = await identity.getCompany({ code: company.code });
+    await identity.updateCompany({
+      companyId: company.id,
+      policy: { ...read?.policy, captchaAfterFailures: 5 } as CompanyPolicy,
+    });
+    const kept = await deliveredSecrets(company);
+    expect(kept.sms.sms?.token).toBe("sms-token-1");
+    expect(kept.mail.mail?.smtpUrl).toBe("smtps://mailer:smtp-password-1@mail.example:465");
+    expect(kept.captcha.valid).toBe(true);
+
+    await identity.updateCompany({
+      companyId: company.id,
+      policy: policy({
+        captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-2", verifyUrl },
+        sms: { provider: SmsProvider.HTTP, url: "https://other-sms.example/send", token: "" },
+        mail: { smtpUrl: "smtps://mailer@other-mail.example:465", from: "login@example.com" },
+      }),
+    });
+    const replaced = await deliveredSecrets(company);
+    expect(replaced.captcha.valid).toBe(false);
+    // A secret is kept only for the provider it belongs to.
+    expect(replaced.sms.sms?.token).toBe("");
+    expect(replaced.mail.mail?.smtpUrl).toBe("smtps://mailer@other-mail.example:465");
+  });
+
+  it("of a captcha provider are required: none given and none kept is request.validation.failed", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Dev captcha" });
+    const update = identity.updateCompany({
+      companyId: company?.id ?? "",
+      policy: policy({ captcha: { provider: CaptchaProvider.HCAPTCHA, secret: "" } }),
+    });
+    expect(await codeOf(update)).toBe("request.validation.failed");
+  });
+
+  it("stored before they were sealed are used as they are, and sealed at the next update", async () => {
     const { company } = await identity.createCompany({ code: code(), name: "Legacy" });
+    if (!company) throw new Error("no company");
     await database.db
       .update(schema.companies)
-      .set({ policy: withSecrets })
-      .where(eq(schema.companies.id, company?.id ?? ""));
-    const { company: read } = await identity.getCompany({ code: company?.code ?? "" });
-    expect(read?.policy?.captcha?.secret).toBe("captcha-secret-1");
-    await identity.updateCompany({ companyId: company?.id ?? "", policy: read?.policy });
-    expect(await storedPolicy(company?.id ?? "")).not.toContain("captcha-secret-1");
+      .set({ policy: withSecrets() })
+      .where(eq(schema.companies.id, company.id));
+    expect((await deliveredSecrets(company)).captcha.valid).toBe(true);
+    const { company: read } = await identity.getCompany({ code: company.code });
+    expectNoSecret(read);
+    await identity.updateCompany({ companyId: company.id, policy: read?.policy });
+    expect(await storedPolicy(company.id)).not.toContain("captcha-secret-1");
+    expect((await deliveredSecrets(company)).captcha.valid).toBe(true);
+  });
+});
+
+describe("VerifyCaptcha", () => {
+  it("passes the dev response only for a company with the dev provider, where the deployment allows it", async () => {
+    const { company: dev } = await identity.createCompany({
+      code: code(),
+      name: "Dev",
+      policy: policy({ captcha: { provider: CaptchaProvider.DEV, secret: "" } }),
+    });
+    const { company: none } = await identity.createCompany({ code: code(), name: "None" });
+    const verify = (companyId: string, captchaResponse: string) =>
+      identity.verifyCaptcha({ companyId, captchaResponse, clientAddress: "203.0.113.9" });
+    expect((await verify(dev?.id ?? "", "dev-captcha-pass")).valid).toBe(true);
+    expect((await verify(dev?.id ?? "", "anything else")).valid).toBe(false);
+    expect((await verify(none?.id ?? "", "dev-captcha-pass")).valid).toBe(false);
   });
 });
 
@@ -550,6 +687,8 @@ describe("administrative calls", () => {
     const server = servers[0];
     const anonymous = createServiceClient(IdentityServiceService, `127.0.0.1:${server?.port}`, {
       deadlineMs: 5_000,
+      transport: { kind: "plaintext" },
+      server: "identity",
     });
     clients.push(anonymous);
     expect(await codeOf(anonymous.createCompany({ code: code(), name: "x" }))).toBe("admin.unauthenticated");

@@ -4,8 +4,10 @@ import { translateDatabaseError } from "@auth/pg";
 import { IdentityServiceService, LoginIdKind, PasswordProblem, UserStatus } from "@auth/proto/identity";
 import type { Logger, TtlCache } from "@auth/runtime";
 import { z } from "zod";
+import { identityAccess } from "./access.js";
 import { generateApiKey, hashApiKey } from "./api-keys.js";
 import { backupCodesPerUser, generateBackupCode, hashBackupCode } from "./backup-codes.js";
+import type { CaptchaCheck } from "./captcha/captcha-check.js";
 import { companyCode, policyInput, toCompany, withPolicyDefaults } from "./companies.js";
 import { normalizeControlAnswer } from "./control-answers.js";
 import { normalizeEmail, normalizeLoginId, normalizeLoginName, normalizePhone } from "./login-ids.js";
@@ -13,7 +15,7 @@ import type { OAuthExchange } from "./oauth/exchange.js";
 import { providerSettings, toProvider, toProviderRow } from "./oauth/providers.js";
 import { passwordProblem } from "./password-policy.js";
 import type { PasswordHasher } from "./passwords.js";
-import { sealPolicySecrets } from "./policy-secrets.js";
+import { keepStoredSecrets, openPolicySecrets, sealPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow, UserRow } from "./schema.js";
 import type { SecretBox } from "./secret-box.js";
 import type { IdentityStore, LoginIdColumn, NewUser } from "./store/identity-store.js";
@@ -32,34 +34,14 @@ const columnOfKind = {
   [LoginIdKind.LOGIN_NAME]: "loginName",
 } as const satisfies Record<LoginIdKind.PHONE | LoginIdKind.EMAIL | LoginIdKind.LOGIN_NAME, LoginIdColumn>;
 
-/** What only operators may call (with the admin token); the rest serves the gateway's flows. */
-export const adminMethods = [
-  "createCompany",
-  "getCompany",
-  "listCompanies",
-  "updateCompany",
-  "createApiKey",
-  "listApiKeys",
-  "revokeApiKey",
-  "rotateApiKey",
-  "createUser",
-  "updateUser",
-  "listUsers",
-  "generateBackupCodes",
-  "countBackupCodes",
-  "setOAuthProvider",
-  "listOAuthProviders",
-  "deleteOAuthProvider",
-  "linkOAuthIdentity",
-  "unlinkOAuthIdentity",
-] as const;
-
 export interface IdentityDependencies {
   store: IdentityStore;
   hasher: PasswordHasher;
   /** Seals the client secrets of OAuth providers and the secrets of company policies. */
   secrets: SecretBox;
   oauth: OAuthExchange;
+  /** Checks captcha responses with the companies' providers (whose secrets stay here). */
+  captcha: CaptchaCheck;
   adminToken: string;
   /** Companies read by id, kept a few seconds (they are read on almost every call). */
   companies: TtlCache<CompanyRow>;
@@ -132,6 +114,12 @@ const linkOAuthIdentityRequest = z.object({
   subject: z.string().min(1, "is required").max(500),
 });
 const unlinkOAuthIdentityRequest = z.object({ companyId: id, slot, subject: z.string().max(500) });
+const verifyCaptchaRequest = z.object({
+  companyId: id,
+  captchaResponse: z.string().max(8_192),
+  clientAddress: z.string().max(100),
+});
+const deliveryRequest = z.object({ companyId: id, userId: id });
 const exchangeOAuthCodeRequest = z.object({
   companyId: id,
   slot,
@@ -142,7 +130,7 @@ const exchangeOAuthCodeRequest = z.object({
 });
 
 export function identityService(
-  { store, hasher, secrets, oauth, adminToken, companies }: IdentityDependencies,
+  { store, hasher, secrets, oauth, captcha, adminToken, companies }: IdentityDependencies,
   logger: Logger,
 ) {
   async function userById(companyId: string, userId: string) {
@@ -185,7 +173,10 @@ export function identityService(
   const methods: AsyncService<typeof IdentityServiceService> = {
     async createCompany(request) {
       const input = parseRequest(createCompanyRequest, request);
-      const policy = sealPolicySecrets(withPolicyDefaults(input.policy), secrets);
+      const policy = sealPolicySecrets(
+        keepStoredSecrets(withPolicyDefaults(input.policy), undefined, secrets),
+        secrets,
+      );
       const row = await store.createCompany({ ...input, policy });
       return { company: toCompany(row, secrets) };
     },
@@ -200,10 +191,16 @@ export function identityService(
     async updateCompany(request) {
       const input = parseRequest(updateCompanyRequest, request);
       companies.delete(input.companyId);
+      const stored = input.policy && (await store.findCompanyById(input.companyId));
       const row = await store.updateCompany(input.companyId, {
         name: input.name,
         suspended: input.suspended,
-        policy: input.policy && sealPolicySecrets(withPolicyDefaults(input.policy), secrets),
+        policy:
+          input.policy &&
+          sealPolicySecrets(
+            keepStoredSecrets(withPolicyDefaults(input.policy), stored?.policy, secrets),
+            secrets,
+          ),
       });
       if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
       return { company: toCompany(row, secrets) };
@@ -537,6 +534,32 @@ export function identityService(
       const row = await store.findUserByOAuthSubject(company.id, input.slot, subject);
       return { subject, user: row && toUser(row, company.policy) };
     },
+
+    async verifyCaptcha(request) {
+      const input = parseRequest(verifyCaptchaRequest, request);
+      const company = await companyById(input.companyId);
+      const settings = openPolicySecrets(company.policy, secrets).captcha;
+      return { valid: await captcha.verify(settings, input.captchaResponse, input.clientAddress) };
+    },
+
+    async getSmsDelivery(request) {
+      const input = parseRequest(deliveryRequest, request);
+      const company = await companyById(input.companyId);
+      const user = await userById(input.companyId, input.userId);
+      return { phone: user.phone ?? undefined, sms: openPolicySecrets(company.policy, secrets).sms };
+    },
+
+    async getMailDelivery(request) {
+      const input = parseRequest(deliveryRequest, request);
+      const company = await companyById(input.companyId);
+      const user = await userById(input.companyId, input.userId);
+      return {
+        email: user.email ?? undefined,
+        companyName: company.name,
+        linkBase: company.policy.recovery?.linkBase ?? "",
+        mail: openPolicySecrets(company.policy, secrets).mail,
+      };
+    },
   };
 
   return {
@@ -545,7 +568,8 @@ export function identityService(
     implementation: implement(IdentityServiceService, methods, {
       logger,
       translateError: translateDatabaseError,
-      admin: { token: adminToken, methods: adminMethods },
+      access: identityAccess,
+      adminToken,
     }),
   };
 }

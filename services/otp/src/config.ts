@@ -1,3 +1,4 @@
+import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment, redisTargetOf } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
@@ -5,10 +6,11 @@ import { designRules } from "./otps.js";
 
 export const configSchema = z
   .object({
-    GRPC_HOST: env.host("127.0.0.1"),
-    GRPC_PORT: env.port(50053),
-    /** Where GET /metrics answers (Prometheus); off when unset. */
-    METRICS_PORT: env.optionalPort(),
+    ...grpcServerEnvironment(50053),
+    /** The identity service, which owns users' phones and companies' SMS settings. */
+    IDENTITY_ADDR: env.address("127.0.0.1:50051"),
+    /** Milliseconds a call to the identity service may take. */
+    GRPC_DEADLINE_MS: env.positiveInt(3_000),
     /** Redis (standalone, Cluster or Sentinel); without any, state lives in the process (the embedded default). */
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:otp:"),
@@ -30,6 +32,7 @@ export const configSchema = z
   })
   .superRefine((config, context) => {
     checkRedisSettings(config, context);
+    checkTransportSettings(config, context);
     if (redisTargetOf(config) && !config.OTP_HASH_SECRET) {
       context.addIssue({ code: "custom", path: ["OTP_HASH_SECRET"], message: "is required with Redis" });
     }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { startGrpcServer } from "@auth/grpc-kit";
+import { createServiceClient, grpcServerOptionsOf, startGrpcServer, transportOf } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisTargetOf } from "@auth/kv";
+import { IdentityServiceService } from "@auth/proto/identity";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { OtpHasher } from "./otp-codes.js";
@@ -32,15 +33,19 @@ const rules: OtpRules = {
 // In-process OTPs die with the process, so a per-process secret is enough there.
 const secret = config.OTP_HASH_SECRET ? Buffer.from(config.OTP_HASH_SECRET) : randomBytes(32);
 const otps = new Otps(new OtpStore(kv), new OtpHasher(secret), rules);
+const identity = createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, {
+  deadlineMs: config.GRPC_DEADLINE_MS,
+  transport: transportOf(config),
+  server: "identity",
+});
 const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  metricsPort: config.METRICS_PORT,
+  ...grpcServerOptionsOf(config),
   logger,
-  services: [otpService(otps, rules, { fallback, http }, logger)],
+  services: [otpService(otps, rules, { identity, fallback, http }, logger)],
 });
 
 stopOnSignals(logger, async () => {
   await server.stop();
+  identity.close();
   await kv.close();
 });

@@ -1,8 +1,11 @@
-import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { AuthError } from "@auth/errors";
+import { type AsyncService, implement, parseRequest, type ServiceClient } from "@auth/grpc-kit";
+import type { IdentityServiceService } from "@auth/proto/identity";
 import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
 import type { Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { z } from "zod";
+import { otpAccess } from "./access.js";
 import { maskPhone } from "./mask-phone.js";
 import { otpMessage } from "./messages.js";
 import type { OtpRules, Otps } from "./otps.js";
@@ -12,6 +15,8 @@ import { type HttpDefaults, senderFor } from "./sms/senders.js";
 const id = z.string().min(1, "is required").max(200);
 
 export interface SmsDelivery {
+  /** The owner of users' phones and companies' SMS settings, asked on every send. */
+  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getSmsDelivery">;
   /** The deployment's sender, for companies without their own. */
   fallback: SmsSender;
   http: HttpDefaults;
@@ -22,7 +27,6 @@ const sendOtpRequest = z.object({
   companyId: id,
   userId: id,
   sessionId: id,
-  phone: z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 phone number"),
   purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
 });
 const verifyOtpRequest = z.object({ companyId: id, sessionId: id, otp: z.string().max(100) });
@@ -31,14 +35,20 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
   const methods: AsyncService<typeof OtpServiceService> = {
     async sendOtp(request) {
       const input = parseRequest(sendOtpRequest, request);
+      const { phone, sms } = await delivery.identity.getSmsDelivery({
+        companyId: input.companyId,
+        userId: input.userId,
+      });
+      if (!phone) throw new AuthError("recovery.phone.notset", { detail: "the user has no phone" });
       await otps.send({
         ...input,
-        text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), request.sms),
-        sender: senderFor(request.sms, delivery.fallback, delivery.http),
+        phone,
+        text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), sms),
+        sender: senderFor(sms, delivery.fallback, delivery.http),
       });
       metrics.otpsSent.inc({ purpose: input.purpose === OtpPurpose.RECOVERY ? "recovery" : "login" });
       logger.info({ companyId: input.companyId, userId: input.userId, purpose: input.purpose }, "otp sent");
-      return { maskedPhone: maskPhone(input.phone) };
+      return { maskedPhone: maskPhone(phone) };
     },
 
     async verifyOtp(request) {
@@ -50,6 +60,6 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
   return {
     name: "auth.otp.v1.OtpService",
     definition: OtpServiceService,
-    implementation: implement(OtpServiceService, methods, { logger }),
+    implementation: implement(OtpServiceService, methods, { logger, access: otpAccess }),
   };
 }

@@ -1,13 +1,15 @@
+import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
 
 export const configSchema = z
   .object({
-    GRPC_HOST: env.host("127.0.0.1"),
-    GRPC_PORT: env.port(50054),
-    /** Where GET /metrics answers (Prometheus); off when unset. */
-    METRICS_PORT: env.optionalPort(),
+    ...grpcServerEnvironment(50054),
+    /** The identity service, which owns users' e-mails and companies' mail settings. */
+    IDENTITY_ADDR: env.address("127.0.0.1:50051"),
+    /** Milliseconds a call to the identity service may take. */
+    GRPC_DEADLINE_MS: env.positiveInt(3_000),
     /** Redis (standalone, Cluster or Sentinel); without any, state lives in the process (the embedded default). */
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:recovery:"),
@@ -21,6 +23,7 @@ export const configSchema = z
   })
   .superRefine((config, context) => {
     checkRedisSettings(config, context);
+    checkTransportSettings(config, context);
     if (config.MAIL_SENDER === "smtp" && !config.SMTP_URL) {
       context.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required with MAIL_SENDER=smtp" });
     }

@@ -1,5 +1,6 @@
-import { startGrpcServer } from "@auth/grpc-kit";
+import { createServiceClient, grpcServerOptionsOf, startGrpcServer, transportOf } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisTargetOf, systemClock } from "@auth/kv";
+import { IdentityServiceService } from "@auth/proto/identity";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { DevMailOutbox } from "./mail/dev-outbox.js";
@@ -20,15 +21,18 @@ logger.info(
   "recovery service ready",
 );
 
+const identity = createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, {
+  deadlineMs: config.GRPC_DEADLINE_MS,
+  transport: transportOf(config),
+  server: "identity",
+});
 const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  metricsPort: config.METRICS_PORT,
+  ...grpcServerOptionsOf(config),
   logger,
   services: [
     recoveryService(
       new RecoveryStore(kv, systemClock),
-      { fallback: mail, timeoutMs: config.SMTP_TIMEOUT_MS },
+      { identity, fallback: mail, timeoutMs: config.SMTP_TIMEOUT_MS },
       logger,
     ),
   ],
@@ -36,6 +40,7 @@ const server = await startGrpcServer({
 
 stopOnSignals(logger, async () => {
   await server.stop();
+  identity.close();
   mail.close();
   await kv.close();
 });

@@ -1,8 +1,11 @@
-import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { AuthError } from "@auth/errors";
+import { type AsyncService, implement, parseRequest, type ServiceClient } from "@auth/grpc-kit";
+import type { IdentityServiceService } from "@auth/proto/identity";
 import { RecoveryServiceService } from "@auth/proto/recovery";
 import type { Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { z } from "zod";
+import { recoveryAccess } from "./access.js";
 import { linkLifetimeMs, recoveryLink, recoveryMail } from "./links.js";
 import type { MailSender } from "./mail/sender.js";
 import { SmtpMailSender } from "./mail/smtp.js";
@@ -13,20 +16,15 @@ const id = z.string().min(1, "is required").max(200);
 const wrongAnswerWindowMs = 60 * 60_000;
 
 export interface MailDelivery {
+  /** The owner of users' e-mails and companies' mail settings, asked on every send. */
+  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getMailDelivery">;
   /** The deployment's sender, for companies without their own SMTP server. */
   fallback: MailSender;
   timeoutMs: number;
 }
 
 /** The requests' schemas, built once. */
-const sendRecoveryLinkRequest = z.object({
-  companyId: id,
-  userId: id,
-  loginId: z.string().max(512),
-  email: z.email("must be an e-mail address"),
-  linkBase: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
-  companyName: z.string().max(200),
-});
+const sendRecoveryLinkRequest = z.object({ companyId: id, userId: id, loginId: z.string().max(512) });
 const redeemRecoveryLinkRequest = z.object({ companyId: id, linkToken: z.string().max(512) });
 const recordWrongAnswerRequest = z.object({ companyId: id, sessionId: id });
 
@@ -34,22 +32,23 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
   const methods: AsyncService<typeof RecoveryServiceService> = {
     async sendRecoveryLink(request) {
       const input = parseRequest(sendRecoveryLinkRequest, request);
+      const { email, companyName, linkBase, mail } = await delivery.identity.getMailDelivery({
+        companyId: input.companyId,
+        userId: input.userId,
+      });
+      if (!email) throw new AuthError("recovery.email.notset");
+      if (!linkBase)
+        throw new AuthError("recovery.method.restricted", { detail: "the company has no recovery page" });
       const token = await store.issueLink(
         { companyId: input.companyId, userId: input.userId, loginId: input.loginId },
         linkLifetimeMs,
       );
-      const message = recoveryMail(
-        input.companyId,
-        input.email,
-        input.companyName,
-        recoveryLink(input.linkBase, token),
-        request.mail,
-      );
-      const smtpUrl = request.mail?.smtpUrl;
+      const message = recoveryMail(input.companyId, email, companyName, recoveryLink(linkBase, token), mail);
+      const smtpUrl = mail?.smtpUrl;
       if (smtpUrl) {
         const sender = new SmtpMailSender({
           url: smtpUrl,
-          from: request.mail?.from ?? "",
+          from: mail?.from ?? "",
           timeoutMs: delivery.timeoutMs,
         });
         await sender.send(message).finally(() => sender.close());
@@ -77,6 +76,6 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
   return {
     name: "auth.recovery.v1.RecoveryService",
     definition: RecoveryServiceService,
-    implementation: implement(RecoveryServiceService, methods, { logger }),
+    implementation: implement(RecoveryServiceService, methods, { logger, access: recoveryAccess }),
   };
 }

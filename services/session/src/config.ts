@@ -1,13 +1,11 @@
+import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
 
 export const configSchema = z
   .object({
-    GRPC_HOST: env.host("127.0.0.1"),
-    GRPC_PORT: env.port(50052),
-    /** Where GET /metrics answers (Prometheus); off when unset. */
-    METRICS_PORT: env.optionalPort(),
+    ...grpcServerEnvironment(50052),
     /** Redis (standalone, Cluster or Sentinel); without any, state lives in the process (the embedded default). */
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:session:"),
@@ -16,6 +14,9 @@ export const configSchema = z
     ADMIN_TOKEN: env.adminToken(),
     LOG_LEVEL: env.logLevel(),
   })
-  .superRefine(checkRedisSettings);
+  .superRefine((config, context) => {
+    checkRedisSettings(config, context);
+    checkTransportSettings(config, context);
+  });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,8 +1,9 @@
-import { startGrpcServer } from "@auth/grpc-kit";
+import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisTargetOf, systemClock } from "@auth/kv";
 import { SessionState } from "@auth/proto/session";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
+import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { LoginFailures } from "./store/login-failures.js";
 import { SessionStore } from "./store/session-store.js";
@@ -19,11 +20,12 @@ const sessions = new SessionStore(kv, systemClock, {
       : config.PREAUTH_TOKEN_TTL_SECONDS) * 1000,
 });
 const server = await startGrpcServer({
-  host: config.GRPC_HOST,
-  port: config.GRPC_PORT,
-  metricsPort: config.METRICS_PORT,
+  ...grpcServerOptionsOf(config),
   logger,
-  services: [sessionService(sessions, new LoginFailures(kv), config.ADMIN_TOKEN, logger)],
+  services: [
+    sessionService(sessions, new LoginFailures(kv), config.ADMIN_TOKEN, logger),
+    introspectionService(sessions, config.ADMIN_TOKEN, logger),
+  ],
 });
 
 stopOnSignals(logger, async () => {

@@ -3,6 +3,7 @@ import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
 import { type Session, SessionServiceService, SessionState, TokenStatus } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
 import { z } from "zod";
+import { sessionAccess } from "./access.js";
 import type { LoginFailures } from "./store/login-failures.js";
 import type { SessionRecord, SessionStore } from "./store/session-store.js";
 
@@ -135,7 +136,8 @@ export function sessionService(
     definition: SessionServiceService,
     implementation: implement(SessionServiceService, methods, {
       logger,
-      admin: { token: adminToken, methods: ["listUserSessions"] },
+      access: sessionAccess,
+      adminToken,
     }),
   };
 }

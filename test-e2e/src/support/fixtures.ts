@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { createServiceClient } from "@auth/grpc-kit";
+import { createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
+import { mtlsTransport } from "@auth/grpc-kit/dev-pki";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
   CaptchaProvider,
@@ -13,11 +14,19 @@ import {
 import type { RunningSuite } from "@auth/suite";
 import { inject } from "vitest";
 
-/** Where a test's companies are administered, with the operator's credential. */
+/** Where a test's companies are administered, with the operator's credentials (certificate and admin token). */
 export interface Operator {
   identityAddress: string;
   disclaimerAddress: string;
   adminToken: string;
+  transport: GrpcTransport;
+}
+
+/** How a holder of one of the shared suite's certificates (its processes, `operator`, its consumers) calls. */
+export function sharedTransportOf(holder: string): GrpcTransport {
+  const files = inject("certificates")[holder];
+  if (!files) throw new Error(`the shared suite made no certificate for ${holder}`);
+  return mtlsTransport(files);
 }
 
 /** The shared suite's operator. */
@@ -25,6 +34,7 @@ const sharedOperator = (): Operator => ({
   identityAddress: inject("identityAddress"),
   disclaimerAddress: inject("disclaimerAddress"),
   adminToken: inject("adminToken"),
+  transport: sharedTransportOf("operator"),
 });
 
 /** The operator of a suite a test file started itself. */
@@ -33,6 +43,7 @@ export function operatorOf(suite: RunningSuite): Operator {
     identityAddress: suite.addresses.identity,
     disclaimerAddress: suite.addresses.disclaimer,
     adminToken: suite.adminToken,
+    transport: suite.transportOf("operator"),
   };
 }
 
@@ -40,11 +51,15 @@ const identity = (operator: Operator) =>
   createServiceClient(IdentityServiceService, operator.identityAddress, {
     deadlineMs: 10_000,
     adminToken: operator.adminToken,
+    transport: operator.transport,
+    server: "identity",
   });
 const disclaimers = (operator: Operator) =>
   createServiceClient(DisclaimerServiceService, operator.disclaimerAddress, {
     deadlineMs: 10_000,
     adminToken: operator.adminToken,
+    transport: operator.transport,
+    server: "disclaimer",
   });
 
 export interface TestCompany {

@@ -28,6 +28,9 @@ describe("authctl", () => {
           AUTH_SESSION_ADDR: suite.addresses.session,
           AUTH_DISCLAIMER_ADDR: suite.addresses.disclaimer,
           AUTH_ADMIN_TOKEN: suite.adminToken,
+          AUTH_TLS_CA_FILE: suite.certificates.operator?.caFile,
+          AUTH_TLS_CERT_FILE: suite.certificates.operator?.certFile,
+          AUTH_TLS_KEY_FILE: suite.certificates.operator?.keyFile,
           ...env,
         },
       });

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { AuthError } from "@auth/errors";
-import { createServiceClient, type ServiceClient } from "@auth/grpc-kit";
+import { createServiceClient, type GrpcTransport, type ServiceClient } from "@auth/grpc-kit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService } from "@auth/proto/identity";
+import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import { SessionServiceService } from "@auth/proto/session";
 
 export interface GlobalOptions {
@@ -10,6 +12,8 @@ export interface GlobalOptions {
   session: string;
   disclaimer: string;
   adminTokenFile?: string;
+  tlsDir: string;
+  plaintext: boolean;
   json: boolean;
   deadline: string;
 }
@@ -25,37 +29,79 @@ function adminToken(options: GlobalOptions): string {
   });
 }
 
+/**
+ * The operator's certificate: AUTH_TLS_CA_FILE, AUTH_TLS_CERT_FILE and AUTH_TLS_KEY_FILE, else
+ * ca.crt, operator.crt and operator.key in --tls-dir (npm start's .data/pki by default).
+ */
+function transport(options: GlobalOptions): GrpcTransport {
+  if (options.plaintext) return { kind: "plaintext" };
+  const files = {
+    caFile: process.env.AUTH_TLS_CA_FILE ?? join(options.tlsDir, "ca.crt"),
+    certFile: process.env.AUTH_TLS_CERT_FILE ?? join(options.tlsDir, "operator.crt"),
+    keyFile: process.env.AUTH_TLS_KEY_FILE ?? join(options.tlsDir, "operator.key"),
+  };
+  const missing = Object.values(files).filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    throw new AuthError("admin.unauthenticated", {
+      detail: `no operator certificate: ${missing.join(", ")} missing (set AUTH_TLS_CA_FILE, AUTH_TLS_CERT_FILE and AUTH_TLS_KEY_FILE, or --tls-dir; npm start keeps them in .data/pki)`,
+    });
+  }
+  return { kind: "mtls", ...files, refreshMs: 60_000 };
+}
+
 /** What every command gets: clients of the services, the company lookup and the output. */
 export class Cli {
   #identity?: ServiceClient<typeof IdentityServiceService>;
   #session?: ServiceClient<typeof SessionServiceService>;
   #disclaimer?: ServiceClient<typeof DisclaimerServiceService>;
+  #introspection?: ServiceClient<typeof TokenIntrospectionServiceService>;
+  #transport?: GrpcTransport;
 
   constructor(private readonly options: GlobalOptions) {}
 
-  #clientOptions() {
-    return { deadlineMs: Number(this.options.deadline), adminToken: adminToken(this.options) };
+  #clientOptions(server: "identity" | "session" | "disclaimer") {
+    this.#transport ??= transport(this.options);
+    return {
+      deadlineMs: Number(this.options.deadline),
+      adminToken: adminToken(this.options),
+      transport: this.#transport,
+      server,
+    };
   }
 
   identity() {
     this.#identity ??= createServiceClient(
       IdentityServiceService,
       this.options.identity,
-      this.#clientOptions(),
+      this.#clientOptions("identity"),
     );
     return this.#identity;
   }
 
   session() {
-    this.#session ??= createServiceClient(SessionServiceService, this.options.session, this.#clientOptions());
+    this.#session ??= createServiceClient(
+      SessionServiceService,
+      this.options.session,
+      this.#clientOptions("session"),
+    );
     return this.#session;
+  }
+
+  /** The read-only introspection that the company's other products use, served by the session service. */
+  introspection() {
+    this.#introspection ??= createServiceClient(
+      TokenIntrospectionServiceService,
+      this.options.session,
+      this.#clientOptions("session"),
+    );
+    return this.#introspection;
   }
 
   disclaimer() {
     this.#disclaimer ??= createServiceClient(
       DisclaimerServiceService,
       this.options.disclaimer,
-      this.#clientOptions(),
+      this.#clientOptions("disclaimer"),
     );
     return this.#disclaimer;
   }
@@ -73,7 +119,8 @@ export class Cli {
   }
 
   close(): void {
-    for (const client of [this.#identity, this.#session, this.#disclaimer]) client?.close();
+    for (const client of [this.#identity, this.#session, this.#introspection, this.#disclaimer])
+      client?.close();
   }
 }
 

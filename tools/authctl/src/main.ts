@@ -21,6 +21,12 @@ const program = new Command("authctl")
     "--admin-token-file <path>",
     "file with the admin token (else AUTH_ADMIN_TOKEN, else .data/admin-token)",
   )
+  .option(
+    "--tls-dir <dir>",
+    "directory with ca.crt, operator.crt and operator.key (else AUTH_TLS_CA_FILE, AUTH_TLS_CERT_FILE, AUTH_TLS_KEY_FILE)",
+    ".data/pki",
+  )
+  .option("--plaintext", "call services started with GRPC_PLAINTEXT_DEV=true (development only)", false)
   .option("--json", "print JSON", false)
   .option("--deadline <ms>", "deadline of each call", "10000")
   .showHelpAfterError();

@@ -2,6 +2,7 @@ import { AuthError } from "@auth/errors";
 import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import { securityEvent } from "../../security-events.js";
+import { captchaPassed } from "../../steps/captcha.js";
 import { lookUpLoginId } from "../../steps/login-lookup.js";
 import { maskEmail } from "../../steps/mask-email.js";
 import { startSessionWithOtp } from "../../steps/otp-delivery.js";
@@ -21,11 +22,8 @@ const body = z.object({
 /** spec 4.10: starts access recovery by phone OTP, control question or e-mail link. */
 export const recover = openEndpoint("recovery/recover", body, async (context) => {
   // Always a captcha (DESIGN.md), and before anything tells whether the login ID exists.
-  if (
-    !(await context.captcha.verify(context.company, context.body.captcha_response, context.clientAddress))
-  ) {
+  if (!(await captchaPassed(context, context.body.captcha_response)))
     throw new AuthError("auth.captcha.invalid");
-  }
   const { normalizedLoginId, user } = await lookUpLoginId(context, context.body.login_id);
   if (!user) throw new AuthError("auth.loginid.notfound");
   assertUserMayLogIn(user);
@@ -59,17 +57,12 @@ export const recover = openEndpoint("recovery/recover", body, async (context) =>
     }
     case "MAIL": {
       assertTransition(context.operation, null, null);
-      const email = user.email ?? "";
       await context.backends.recovery.sendRecoveryLink({
         companyId: context.company.id,
         userId: user.id,
         loginId: normalizedLoginId,
-        email,
-        linkBase: context.company.policy.recovery?.linkBase ?? "",
-        companyName: context.company.name,
-        mail: context.company.policy.mail,
       });
-      return { verification: "MAIL", user_email: maskEmail(email) };
+      return { verification: "MAIL", user_email: maskEmail(user.email ?? "") };
     }
   }
 });

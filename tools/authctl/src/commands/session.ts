@@ -1,4 +1,5 @@
-import { Session, TokenStatus } from "@auth/proto/session";
+import { AuthorizedSession, TokenStatus } from "@auth/proto/introspection";
+import { Session } from "@auth/proto/session";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
 
@@ -10,14 +11,19 @@ export function sessionCommands(program: Command, cli: () => Cli): void {
   session
     .command("introspect <token>")
     .description(
-      "what a token is: active (with its session), expired or invalid; put -- before a token that starts with -",
+      "what a token is, as other products see it: active (authorized, with its session), not authorized, expired or invalid; put -- before a token that starts with -",
     )
     .action(async (token: string) => {
-      const result = await cli().session().introspectSession({ sessionToken: token });
-      const json = { status: result.status, session: result.session && Session.toJSON(result.session) };
+      const result = await cli().introspection().introspectToken({ sessionToken: token });
+      const json = {
+        status: result.status,
+        session: result.session && AuthorizedSession.toJSON(result.session),
+      };
       cli().print(
         json,
-        result.status === TokenStatus.ACTIVE && result.session ? describe(result.session) : result.status,
+        result.status === TokenStatus.ACTIVE && result.session
+          ? `${result.session.sessionId}\tuser ${result.session.userId}\texpires ${result.session.expiresAt?.toISOString()}`
+          : result.status,
       );
     });
 

@@ -41,6 +41,7 @@ export const errorMessages: Record<string, string> = {
     "This page could not reach the sign-in service. Please tell the site's support.",
   "service.unavailable": "The sign-in service is not available right now. Please try again in a moment.",
   "internal.error": "Something went wrong on our side. Please try again.",
+  "caller.forbidden": "Something went wrong on our side. Please try again.",
   "admin.unauthenticated": "This needs an administrator.",
   "resource.notfound": "What you asked for does not exist.",
   "resource.exists": "This exists already.",

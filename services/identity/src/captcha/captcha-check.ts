@@ -1,14 +1,13 @@
-import { CaptchaProvider as Provider } from "@auth/proto/identity";
-import type { TenantCompany } from "../flows/endpoint.js";
+import { type CaptchaSettings, CaptchaProvider as Provider } from "@auth/proto/identity";
 import { dev } from "./dev.js";
 import { hcaptcha } from "./hcaptcha.js";
 import type { CaptchaProvider } from "./provider.js";
 import { recaptcha } from "./recaptcha.js";
 import { turnstile } from "./turnstile.js";
 
-/** Verifies a captcha response with the provider the company configured. */
+/** Verifies a captcha response with the provider a company configured (its secret opened). */
 export interface CaptchaCheck {
-  verify(company: TenantCompany, response: string, clientAddress: string): Promise<boolean>;
+  verify(settings: CaptchaSettings | undefined, response: string, clientAddress: string): Promise<boolean>;
 }
 
 export interface CaptchaOptions {
@@ -26,8 +25,7 @@ export function captchaCheck(options: CaptchaOptions): CaptchaCheck {
     ...(options.allowDev ? { [Provider.DEV]: dev } : {}),
   };
   return {
-    async verify(company, response, clientAddress) {
-      const settings = company.policy.captcha;
+    async verify(settings, response, clientAddress) {
       if (!settings) return false;
       return providers[settings.provider]?.verify(settings, response, clientAddress) ?? false;
     },

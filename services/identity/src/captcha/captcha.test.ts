@@ -3,8 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { AuthError } from "@auth/errors";
 import { CaptchaProvider, type CaptchaSettings } from "@auth/proto/identity";
 import { afterEach, describe, expect, it } from "vitest";
-import { tenantCompany } from "../flows/tenant-company.testing.js";
-import { captchaCheck } from "./captcha.js";
+import { captchaCheck } from "./captcha-check.js";
 import { devCaptchaPass } from "./dev.js";
 
 interface Siteverify {
@@ -41,7 +40,6 @@ afterEach(async () => {
   await new Promise((resolve) => running.close(resolve));
 });
 
-const companyWith = (captcha: CaptchaSettings | undefined) => tenantCompany({ captcha });
 const check = captchaCheck({ allowDev: false, timeoutMs: 300 });
 
 describe.each([
@@ -51,22 +49,20 @@ describe.each([
 ])("the %s verifier", (_, kind) => {
   it("posts secret, response and client address to siteverify and passes on success", async () => {
     const site = await provider({ success: true });
-    const company = companyWith({ provider: kind, secret: "s3cret", verifyUrl: site.url });
-    expect(await check.verify(company, "token-1", "203.0.113.7")).toBe(true);
+    const settings: CaptchaSettings = { provider: kind, secret: "s3cret", verifyUrl: site.url };
+    expect(await check.verify(settings, "token-1", "203.0.113.7")).toBe(true);
     expect(site.received).toEqual([{ secret: "s3cret", response: "token-1", remoteip: "203.0.113.7" }]);
   });
 
   it("fails when the provider says so", async () => {
     const site = await provider({ success: false, "error-codes": ["invalid-input-response"] });
-    expect(
-      await check.verify(companyWith({ provider: kind, secret: "s", verifyUrl: site.url }), "t", "::1"),
-    ).toBe(false);
+    expect(await check.verify({ provider: kind, secret: "s", verifyUrl: site.url }, "t", "::1")).toBe(false);
   });
 
   it("answers service.unavailable when the provider fails", async () => {
     const site = await provider(502);
     const error = (await check
-      .verify(companyWith({ provider: kind, secret: "s", verifyUrl: site.url }), "t", "::1")
+      .verify({ provider: kind, secret: "s", verifyUrl: site.url }, "t", "::1")
       .catch((e) => e)) as AuthError;
     expect(error.code).toBe("service.unavailable");
   });
@@ -76,15 +72,11 @@ describe("the reCAPTCHA v3 score", () => {
   it("must reach the company's minimum, 0.5 by default", async () => {
     const site = await provider({ success: true, score: 0.4 });
     expect(
-      await check.verify(
-        companyWith({ provider: CaptchaProvider.RECAPTCHA, secret: "s", verifyUrl: site.url }),
-        "t",
-        "",
-      ),
+      await check.verify({ provider: CaptchaProvider.RECAPTCHA, secret: "s", verifyUrl: site.url }, "t", ""),
     ).toBe(false);
     expect(
       await check.verify(
-        companyWith({ provider: CaptchaProvider.RECAPTCHA, secret: "s", verifyUrl: site.url, minScore: 0.3 }),
+        { provider: CaptchaProvider.RECAPTCHA, secret: "s", verifyUrl: site.url, minScore: 0.3 },
         "t",
         "",
       ),
@@ -97,7 +89,7 @@ describe("a provider that does not answer", () => {
     // Without the timeout the check would wait for ever, and the test would run out of time.
     const site = await provider({ success: true }, true);
     const error = (await check
-      .verify(companyWith({ provider: CaptchaProvider.TURNSTILE, secret: "s", verifyUrl: site.url }), "t", "")
+      .verify({ provider: CaptchaProvider.TURNSTILE, secret: "s", verifyUrl: site.url }, "t", "")
       .catch((e) => e)) as AuthError;
     expect(error.code).toBe("service.unavailable");
     expect(site.received).toHaveLength(1);
@@ -106,19 +98,17 @@ describe("a provider that does not answer", () => {
 
 describe("the dev verifier", () => {
   it("accepts only its fixed response, and only where the gateway allows it", async () => {
-    const company = companyWith({ provider: CaptchaProvider.DEV, secret: "" });
+    const settings: CaptchaSettings = { provider: CaptchaProvider.DEV, secret: "" };
     const devAllowed = captchaCheck({ allowDev: true, timeoutMs: 300 });
-    expect(await devAllowed.verify(company, devCaptchaPass, "")).toBe(true);
-    expect(await devAllowed.verify(company, "anything else", "")).toBe(false);
-    expect(await check.verify(company, devCaptchaPass, "")).toBe(false);
+    expect(await devAllowed.verify(settings, devCaptchaPass, "")).toBe(true);
+    expect(await devAllowed.verify(settings, "anything else", "")).toBe(false);
+    expect(await check.verify(settings, devCaptchaPass, "")).toBe(false);
   });
 });
 
 describe("a company without a captcha provider", () => {
   it("never passes a captcha", async () => {
-    expect(await check.verify(companyWith(undefined), devCaptchaPass, "")).toBe(false);
-    expect(
-      await check.verify(companyWith({ provider: CaptchaProvider.UNSPECIFIED, secret: "" }), "x", ""),
-    ).toBe(false);
+    expect(await check.verify(undefined, devCaptchaPass, "")).toBe(false);
+    expect(await check.verify({ provider: CaptchaProvider.UNSPECIFIED, secret: "" }, "x", "")).toBe(false);
   });
 });

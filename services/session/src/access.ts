@@ -1,0 +1,24 @@
+import type { AccessTable } from "@auth/grpc-kit";
+import type { TokenIntrospectionServiceService } from "@auth/proto/introspection";
+import type { SessionServiceService } from "@auth/proto/session";
+
+/**
+ * Who may call what of the session process, by the SPIFFE ID of the caller's certificate
+ * (docs/security.md, "Trust between the services"). Operators also present the admin token.
+ */
+export const sessionAccess: AccessTable<typeof SessionServiceService> = {
+  createSession: ["gateway"],
+  introspectSession: ["gateway"],
+  advanceSession: ["gateway"],
+  revokeSession: ["gateway", "operator"],
+  revokeUserSessions: ["gateway", "operator"],
+  listUserSessions: ["operator"],
+  getLoginFailures: ["gateway"],
+  recordLoginFailure: ["gateway"],
+  resetLoginFailures: ["gateway"],
+};
+
+/** The read-only contract of the company's other products: the one service a consumer may call. */
+export const introspectionAccess: AccessTable<typeof TokenIntrospectionServiceService> = {
+  introspectToken: ["consumer", "operator"],
+};

@@ -1,0 +1,51 @@
+import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
+import { SessionState } from "@auth/proto/session";
+import type { Logger } from "@auth/runtime";
+import { z } from "zod";
+import { introspectionAccess } from "./access.js";
+import type { SessionStore } from "./store/session-store.js";
+
+const introspectTokenRequest = z.object({ sessionToken: z.string().max(512) });
+
+/**
+ * What a session token stands for, as the company's other products may know it: active only once
+ * the session is authorized, and then only whose it is (docs/decisions.md, "Token introspection").
+ */
+export function introspectionService(sessions: SessionStore, adminToken: string, logger: Logger) {
+  const methods: AsyncService<typeof TokenIntrospectionServiceService> = {
+    async introspectToken(request) {
+      const result = await sessions.introspect(parseRequest(introspectTokenRequest, request).sessionToken);
+      switch (result.status) {
+        case "active": {
+          const { session } = result;
+          if (session.state !== SessionState.AUTHORIZED) return { status: TokenStatus.NOT_AUTHORIZED };
+          return {
+            status: TokenStatus.ACTIVE,
+            session: {
+              sessionId: session.sessionId,
+              companyId: session.companyId,
+              userId: session.userId,
+              profileMnemocode: session.profileMnemocode ?? "",
+              createdAt: new Date(session.createdAt),
+              expiresAt: new Date(session.expiresAt),
+            },
+          };
+        }
+        case "expired":
+          return { status: TokenStatus.EXPIRED };
+        case "invalid":
+          return { status: TokenStatus.INVALID };
+      }
+    },
+  };
+  return {
+    name: "auth.introspection.v1.TokenIntrospectionService",
+    definition: TokenIntrospectionServiceService,
+    implementation: implement(TokenIntrospectionServiceService, methods, {
+      logger,
+      access: introspectionAccess,
+      adminToken,
+    }),
+  };
+}

@@ -1,0 +1,403 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { disclaimerAccess } from "@auth/disclaimer/access";
+import {
+  type AccessTable,
+  type Caller,
+  callers,
+  type GrpcServiceName,
+  type GrpcTransport,
+  type ServiceDefinition,
+} from "@auth/grpc-kit";
+import { ensureDevPki, mtlsTransport } from "@auth/grpc-kit/dev-pki";
+import { identityAccess } from "@auth/identity/access";
+import { otpAccess } from "@auth/otp/access";
+import { DisclaimerServiceService } from "@auth/proto/disclaimer";
+import { AuthenticateApiKeyRequest, CaptchaProvider, IdentityServiceService } from "@auth/proto/identity";
+import {
+  IntrospectTokenRequest,
+  IntrospectTokenResponse,
+  TokenIntrospectionServiceService,
+  TokenStatus,
+} from "@auth/proto/introspection";
+import { OtpPurpose, OtpServiceService, SendOtpRequest, SmsProvider, SmsSettings } from "@auth/proto/otp";
+import { RecoveryServiceService, SendRecoveryLinkRequest } from "@auth/proto/recovery";
+import { CreateSessionRequest, SessionServiceService, SessionState } from "@auth/proto/session";
+import { recoveryAccess } from "@auth/recovery/access";
+import { introspectionAccess, sessionAccess } from "@auth/session/access";
+import { status as grpcStatus } from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { call } from "./support/api.js";
+import {
+  createCompany,
+  createUser,
+  sharedTransportOf,
+  type TestCompany,
+  type TestUser,
+} from "./support/fixtures.js";
+import { lastOtp, smsTo } from "./support/outbox.js";
+import {
+  type CallOutcome,
+  lengthDelimitedField,
+  type RawGrpcClient,
+  rawGrpcClient,
+} from "./support/raw-grpc.js";
+
+/**
+ * Trust between the services (docs/security.md): every RPC of every service, called as an attacker
+ * inside the network would, on the shared suite's real ports. Each service's access table drives
+ * the test, so a new RPC is covered by the row it needs to boot.
+ */
+interface Hosted {
+  name: string;
+  definition: ServiceDefinition;
+  table: AccessTable<ServiceDefinition>;
+  process: GrpcServiceName;
+  address: () => string;
+}
+
+const addressOf = (name: GrpcServiceName) => () => {
+  const provided = {
+    identity: "identityAddress",
+    session: "sessionAddress",
+    disclaimer: "disclaimerAddress",
+    otp: "otpAddress",
+    recovery: "recoveryAddress",
+  } as const;
+  return inject(provided[name]);
+};
+
+const hosted: Hosted[] = [
+  {
+    name: "IdentityService",
+    definition: IdentityServiceService,
+    table: identityAccess,
+    process: "identity",
+    address: addressOf("identity"),
+  },
+  {
+    name: "SessionService",
+    definition: SessionServiceService,
+    table: sessionAccess,
+    process: "session",
+    address: addressOf("session"),
+  },
+  {
+    name: "TokenIntrospectionService",
+    definition: TokenIntrospectionServiceService,
+    table: introspectionAccess,
+    process: "session",
+    address: addressOf("session"),
+  },
+  {
+    name: "OtpService",
+    definition: OtpServiceService,
+    table: otpAccess,
+    process: "otp",
+    address: addressOf("otp"),
+  },
+  {
+    name: "RecoveryService",
+    definition: RecoveryServiceService,
+    table: recoveryAccess,
+    process: "recovery",
+    address: addressOf("recovery"),
+  },
+  {
+    name: "DisclaimerService",
+    definition: DisclaimerServiceService,
+    table: disclaimerAccess,
+    process: "disclaimer",
+    address: addressOf("disclaimer"),
+  },
+] as Hosted[];
+
+/** The certificate each caller presents; the suite's own services name no caller at all. */
+const certificateOf: Record<Caller | "a service of the suite", string> = {
+  gateway: "gateway",
+  otp: "otp",
+  recovery: "recovery",
+  operator: "operator",
+  consumer: "consumer/e2e",
+  "a service of the suite": "identity",
+};
+
+/** The answers that show the caller got past authentication and authorization, to the handler. */
+const refusals = new Set(["service.unavailable", "caller.forbidden", "admin.unauthenticated"]);
+
+let stranger: GrpcTransport;
+const clients: RawGrpcClient[] = [];
+const client = (service: Hosted, transport: GrpcTransport) => {
+  const made = rawGrpcClient(service.address(), transport, service.process);
+  clients.push(made);
+  return made;
+};
+
+beforeAll(async () => {
+  // A certificate with the gateway's very name, from a CA of the attacker's own.
+  const files = await ensureDevPki(join(mkdtempSync(join(tmpdir(), "stranger-ca-")), "pki"), ["gateway"]);
+  stranger = mtlsTransport(files.gateway as NonNullable<(typeof files)["gateway"]>);
+});
+afterAll(() => {
+  for (const made of clients) made.close();
+});
+
+describe.each(hosted)("every method of $name", (service) => {
+  const methods = Object.entries(service.definition);
+
+  it("refuses a caller without a certificate, and one whose certificate another CA signed", async () => {
+    const plain = client(service, { kind: "plaintext" });
+    const foreign = client(service, stranger);
+    for (const [name, method] of methods) {
+      expect((await plain.call(method.path)).code, `${name} in plain text`).toBe("service.unavailable");
+      expect((await foreign.call(method.path)).code, `${name} from another CA`).toBe("service.unavailable");
+    }
+  });
+
+  it("refuses every caller its row does not name with caller.forbidden", async () => {
+    const adminToken = inject("adminToken");
+    for (const [who, holder] of Object.entries(certificateOf)) {
+      const caller = client(service, sharedTransportOf(holder));
+      for (const [name, method] of methods) {
+        const allowed = service.table[name] as readonly string[];
+        if (allowed.includes(who)) continue;
+        // With the admin token too: it opens nothing to the wrong certificate.
+        expect((await caller.call(method.path, Buffer.alloc(0), adminToken)).code, `${name} by ${who}`).toBe(
+          "caller.forbidden",
+        );
+      }
+    }
+  });
+
+  it("lets each caller its row names reach the handler (operators with the admin token)", async () => {
+    for (const [name, method] of methods) {
+      for (const who of service.table[name] as readonly Caller[]) {
+        const caller = client(service, sharedTransportOf(certificateOf[who]));
+        const outcome = await caller.call(
+          method.path,
+          Buffer.alloc(0),
+          who === "operator" ? inject("adminToken") : undefined,
+        );
+        expect(refusals.has(outcome.code), `${name} by ${who}: ${outcome.code}`).toBe(false);
+        if (who === "operator")
+          expect((await caller.call(method.path)).code, `${name} without the admin token`).toBe(
+            "admin.unauthenticated",
+          );
+      }
+    }
+  });
+});
+
+describe("the callers named in the access tables", () => {
+  it("are all known callers, and token consumers may call the read-only introspection alone", () => {
+    for (const service of hosted) {
+      for (const [name, allowed] of Object.entries(service.table)) {
+        for (const caller of allowed) expect(callers).toContain(caller);
+        if (allowed.includes("consumer"))
+          expect(`${service.name}/${name}`).toBe("TokenIntrospectionService/introspectToken");
+      }
+    }
+  });
+});
+
+describe("the reproductions of the review, each now failing to take the account", () => {
+  let company: TestCompany;
+  let victim: TestUser;
+  let attackerSms: Server;
+  const smsReceived: string[] = [];
+  const sessionService = hosted[1] as Hosted;
+  const identityService = hosted[0] as Hosted;
+  const as = (service: Hosted, holder: string) => client(service, sharedTransportOf(holder));
+  const pathOf = (service: Hosted, method: string) => (service.definition[method] as { path: string }).path;
+
+  beforeAll(async () => {
+    attackerSms = createServer(async (request, response) => {
+      let body = "";
+      for await (const chunk of request) body += chunk;
+      smsReceived.push(body);
+      response.writeHead(202).end();
+    });
+    await new Promise<void>((resolve) => attackerSms.listen(0, "127.0.0.1", resolve));
+    // SMS and e-mail through the deployment's dev outboxes, where a test can read what went out.
+    company = await createCompany({
+      recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example.com/recover" },
+    });
+    victim = await createUser(company);
+  });
+  afterAll(async () => {
+    attackerSms.closeAllConnections();
+    await new Promise((resolve) => attackerSms.close(resolve));
+  });
+
+  it("CreateSession for the victim, in state authorized for 30 days, is refused to anyone but the gateway", async () => {
+    const request = Buffer.from(
+      CreateSessionRequest.encode({
+        companyId: company.id,
+        userId: victim.id,
+        state: SessionState.AUTHORIZED,
+        loginId: victim.loginName,
+        passwordChangeRequired: false,
+        lifetimeSeconds: 2_592_000,
+      }).finish(),
+    );
+    for (const holder of ["consumer/e2e", "otp", "recovery", "operator", "identity"]) {
+      expect(
+        (await as(sessionService, holder).call(pathOf(sessionService, "createSession"), request)).code,
+        holder,
+      ).toBe("caller.forbidden");
+    }
+    expect(
+      (
+        await client(sessionService, { kind: "plaintext" }).call(
+          pathOf(sessionService, "createSession"),
+          request,
+        )
+      ).code,
+    ).toBe("service.unavailable");
+  });
+
+  it("SetPassword, VerifyPassword, RecordLoginFailure, ResetLoginFailures and AcceptDisclaimers are the gateway's alone", async () => {
+    const attempts: Array<[Hosted, string]> = [
+      [identityService, "setPassword"],
+      [identityService, "verifyPassword"],
+      [sessionService, "recordLoginFailure"],
+      [sessionService, "resetLoginFailures"],
+      [hosted[5] as Hosted, "acceptDisclaimers"],
+    ];
+    for (const [service, method] of attempts) {
+      for (const holder of ["consumer/e2e", "consumer/billing", "otp", "recovery", "operator"]) {
+        expect((await as(service, holder).call(pathOf(service, method))).code, `${method} by ${holder}`).toBe(
+          "caller.forbidden",
+        );
+      }
+    }
+  });
+
+  it("SendRecoveryLink mails the address identity has, whatever address the request carries", async () => {
+    const recovery = hosted[4] as Hosted;
+    const request = Buffer.concat([
+      SendRecoveryLinkRequest.encode({
+        companyId: company.id,
+        userId: victim.id,
+        loginId: victim.loginName,
+      }).finish(),
+      // Field 4 was `email`: the contract has no such field any more, and recovery never reads it.
+      lengthDelimitedField(4, "attacker@evil.example"),
+    ]);
+    const outcome: CallOutcome = await as(recovery, "gateway").call(
+      pathOf(recovery, "sendRecoveryLink"),
+      request,
+    );
+    expect(outcome.code).toBe("ok");
+    const mails = readFileSync(inject("mailOutboxFile"), "utf8");
+    expect(mails).not.toContain("attacker@evil.example");
+    expect(mails).toContain(victim.email);
+  });
+
+  it("SendOtp sends through the company's provider to the user's phone, whatever provider the request names", async () => {
+    const otp = hosted[3] as Hosted;
+    const smsOfTheAttacker = SmsSettings.encode({
+      provider: SmsProvider.HTTP,
+      url: `http://127.0.0.1:${(attackerSms.address() as AddressInfo).port}/steal`,
+      token: "",
+    }).finish();
+    const request = Buffer.concat([
+      SendOtpRequest.encode({
+        companyId: company.id,
+        userId: victim.id,
+        sessionId: "s-1",
+        purpose: OtpPurpose.LOGIN,
+      }).finish(),
+      // Fields 4 and 6 were `phone` and `sms`.
+      lengthDelimitedField(4, "+12025550000"),
+      lengthDelimitedField(6, smsOfTheAttacker),
+    ]);
+    expect((await as(otp, "gateway").call(pathOf(otp, "sendOtp"), request)).code).toBe("ok");
+    expect(smsReceived).toEqual([]);
+    expect(smsTo(company.id, "+12025550000")).toEqual([]);
+    expect(lastOtp(company.id, victim.phone)).toMatch(/^\d{6}$/);
+  });
+
+  it("AuthenticateApiKey answers the company without its captcha secret, SMS token or SMTP password", async () => {
+    const secretive = await createCompany({
+      captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-of-the-company" },
+      sms: { provider: SmsProvider.HTTP, url: "https://sms.example/send", token: "sms-token-of-the-company" },
+      mail: {
+        smtpUrl: "smtps://mailer:smtp-password-of-the-company@mail.example:465",
+        from: "a@example.com",
+      },
+    });
+    const request = Buffer.from(
+      AuthenticateApiKeyRequest.encode({ companyCode: secretive.code, apiKey: secretive.apiKey }).finish(),
+    );
+    const outcome = await as(identityService, "gateway").call(
+      pathOf(identityService, "authenticateApiKey"),
+      request,
+    );
+    expect(outcome.code).toBe("ok");
+    const answer = "response" in outcome ? outcome.response.toString("latin1") : "";
+    expect(answer).toContain(secretive.code);
+    for (const secret of [
+      "captcha-secret-of-the-company",
+      "sms-token-of-the-company",
+      "smtp-password-of-the-company",
+    ])
+      expect(answer).not.toContain(secret);
+  });
+
+  it("introspection tells a consumer that a token past only the login ID step is not authorized, and an authorized one whose it is", async () => {
+    const introspection = hosted[2] as Hosted;
+    const consumer = as(introspection, "consumer/billing");
+    const introspect = async (sessionToken: string) => {
+      const outcome = await consumer.call(
+        pathOf(introspection, "introspectToken"),
+        Buffer.from(IntrospectTokenRequest.encode({ sessionToken }).finish()),
+      );
+      if (!("response" in outcome)) throw new Error(outcome.code);
+      return IntrospectTokenResponse.decode(outcome.response);
+    };
+    const started = await call(company.code, "login", {
+      apiKey: company.apiKey,
+      body: { login_id: victim.loginName },
+    });
+    const token = String(started.body.session_token);
+    expect(await introspect(token)).toEqual({ status: TokenStatus.NOT_AUTHORIZED });
+    const authorized = await call(company.code, "checkpassword", {
+      apiKey: company.apiKey,
+      token,
+      body: { password: victim.password },
+    });
+    const answer = await introspect(String(authorized.body.session_token));
+    expect(answer.status).toBe(TokenStatus.ACTIVE);
+    expect(answer.session).toMatchObject({
+      companyId: company.id,
+      userId: victim.id,
+      profileMnemocode: victim.profileMnemocode,
+    });
+    expect(Object.keys(answer.session ?? {}).sort()).toEqual([
+      "companyId",
+      "createdAt",
+      "expiresAt",
+      "profileMnemocode",
+      "sessionId",
+      "userId",
+    ]);
+    expect(await introspect("no-such-token")).toEqual({ status: TokenStatus.INVALID });
+    // The gateway's own introspection, which answers every state, stays closed to consumers.
+    expect(
+      (await as(sessionService, "consumer/billing").call(pathOf(sessionService, "introspectSession"))).code,
+    ).toBe("caller.forbidden");
+  });
+
+  it("server reflection is off", async () => {
+    for (const service of hosted) {
+      const outcome = await as(service, "gateway").call(
+        "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+      );
+      expect("grpcStatus" in outcome && outcome.grpcStatus, service.name).toBe(grpcStatus.UNIMPLEMENTED);
+    }
+  });
+});
