@@ -1,11 +1,20 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { configProblems, processes } from "./config-schemas.js";
+import { configProblems, processes, redisServices, withTestCertificates } from "./config-schemas.js";
+import { postgresRolesOfScript, redisRulesOfScript } from "./store-users.js";
 
-const compose = parse(readFileSync(new URL("../../compose.yaml", import.meta.url), "utf8")) as {
-  services: Record<string, { build?: { target?: string }; environment?: Record<string, string> }>;
-};
+interface ComposeService {
+  build?: { target?: string };
+  environment?: Record<string, string>;
+  command?: string[];
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+}
+const compose = parse(readFileSync(new URL("../../compose.yaml", import.meta.url), "utf8"), {
+  merge: true,
+}) as { services: Record<string, ComposeService> };
+const storesDir = new URL("../../k8s/stores/", import.meta.url);
 const dockerfile = readFileSync(new URL("../../../Dockerfile", import.meta.url), "utf8");
 
 /** The ENV lines of a Dockerfile stage. */
@@ -26,15 +35,67 @@ describe("the Dockerfile", () => {
 });
 
 describe("infra/compose.yaml", () => {
-  it("runs PostgreSQL, Redis, an OpenTelemetry collector and the six processes", () => {
+  it("runs PostgreSQL, Redis, an OpenTelemetry collector, the six processes and the one-shots that prepare them", () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      [...processes, "otel-collector", "postgres", "redis"].sort(),
+      [...processes, "otel-collector", "postgres", "postgres-roles", "redis", "redis-users", "pki"].sort(),
     );
   });
 
   it.each(processes)(
-    "builds %s from its Dockerfile target with a configuration its start-up check accepts",
+    "gives %s its certificate from the pki one-shot, and starts it only once that is made",
     (name) => {
+      const service = compose.services[name];
+      expect(service?.volumes).toContain("pki:/pki:ro");
+      expect(service?.environment).toMatchObject({
+        TLS_CA_FILE: "/pki/ca.crt",
+        TLS_CERT_FILE: `/pki/${name}.crt`,
+        TLS_KEY_FILE: `/pki/${name}.key`,
+      });
+      expect(service?.depends_on?.pki).toEqual({ condition: "service_completed_successfully" });
+      expect(compose.services.pki?.command).toContain(name);
+    },
+  );
+
+  it.each(redisServices)("logs %s in to Redis as its own ACL user, which redis-users creates", (name) => {
+    const environment = compose.services[name]?.environment ?? {};
+    expect(environment.REDIS_USERNAME).toBe(name);
+    const passwordVariable = `${name.toUpperCase()}_REDIS_PASSWORD`;
+    expect(environment.REDIS_PASSWORD).toBe(`\${${passwordVariable}:?set ${passwordVariable}}`);
+    const script = readFileSync(new URL("redis-users.sh", storesDir), "utf8");
+    expect(redisRulesOfScript(script)[name]).toEqual({ prefix: `auth:${name}:`, password: passwordVariable });
+    expect(compose.services["redis-users"]?.environment?.[passwordVariable]).toBe(environment.REDIS_PASSWORD);
+    expect(compose.services[name]?.depends_on?.["redis-users"]).toEqual({
+      condition: "service_completed_successfully",
+    });
+  });
+
+  it.each(["identity", "disclaimer"] as const)(
+    "logs %s in to PostgreSQL as its own role, which postgres-roles creates",
+    (name) => {
+      const environment = compose.services[name]?.environment ?? {};
+      const url = new URL(environment.DATABASE_URL ?? "");
+      expect([url.username, url.pathname, url.password]).toEqual([`auth_${name}`, `/auth_${name}`, ""]);
+      const sql = readFileSync(new URL("postgres-roles.sql", storesDir), "utf8");
+      expect(postgresRolesOfScript(sql)).toContainEqual({
+        role: `auth_${name}`,
+        database: `auth_${name}`,
+        password: `${name}_password`,
+      });
+      const passwordVariable = `${name.toUpperCase()}_DB_PASSWORD`;
+      expect(environment.DATABASE_PASSWORD).toBe(`\${${passwordVariable}:?set ${passwordVariable}}`);
+      expect(compose.services["postgres-roles"]?.environment?.[passwordVariable]).toBe(
+        environment.DATABASE_PASSWORD,
+      );
+    },
+  );
+
+  it("keeps Redis's default user behind the admin password", () => {
+    expect(compose.services.redis?.command).toContain("--requirepass");
+  });
+
+  it.each(processes)(
+    "builds %s from its Dockerfile target with a configuration its start-up check accepts",
+    async (name) => {
       const service = compose.services[name];
       expect(service?.build?.target).toBe(name);
       // Compose fills ${VAR:?...} from the operator's environment; any value of the right shape will do here.
@@ -45,7 +106,12 @@ describe("infra/compose.yaml", () => {
         ]),
       );
       if (environment.SECRETS_KEY) environment.SECRETS_KEY = Buffer.alloc(32, 1).toString("base64");
-      expect(configProblems(name, { ...stageEnvironment(name), ...environment })).toEqual([]);
+      expect(
+        configProblems(
+          name,
+          await withTestCertificates({ ...stageEnvironment(name), ...environment }, "/pki"),
+        ),
+      ).toEqual([]);
     },
   );
 });

@@ -1,5 +1,8 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { Certificate } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate";
+import { Issuer } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer";
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
 import { Job } from "kubernetes-models/batch/v1/Job";
@@ -11,7 +14,8 @@ import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { configProblems, processes } from "./config-schemas.js";
+import { configProblems, processes, redisServices, withTestCertificates } from "./config-schemas.js";
+import { postgresRolesOfScript, redisRulesOfScript } from "./store-users.js";
 
 interface K8sObject {
   apiVersion: string;
@@ -23,6 +27,8 @@ interface K8sObject {
 /** The Kubernetes schema of each kind the manifests use (kubernetes-models validates against it). */
 const models: Record<string, new (data: never) => { validate(): void }> = {
   "apps/v1/Deployment": Deployment,
+  "cert-manager.io/v1/Certificate": Certificate,
+  "cert-manager.io/v1/Issuer": Issuer,
   "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
   "batch/v1/Job": Job,
   "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
@@ -93,8 +99,100 @@ describe("infra/k8s, rendered with kustomize", () => {
   });
 
   it.each(processes)(
-    "gives %s a configuration (ConfigMap and Secret) that its start-up check accepts",
+    "gives %s its certificate: a cert-manager Certificate with its SPIFFE ID, mounted where TLS_* point",
     (name) => {
+      const certificate = find("Certificate", `${name}-tls`) as unknown as Certificate | undefined;
+      expect(certificate?.spec?.uris).toEqual([`spiffe://auth-suite/${name}`]);
+      expect(certificate?.spec?.secretName).toBe(`${name}-tls`);
+      expect(certificate?.spec?.issuerRef).toMatchObject({ name: "auth-ca", kind: "Issuer" });
+      // Renewed well before the end, with a new key each time.
+      expect(certificate?.spec?.privateKey?.rotationPolicy).toBe("Always");
+      if (name === "gateway") expect(certificate?.spec?.usages).toEqual(["digital signature", "client auth"]);
+      else {
+        expect(certificate?.spec?.usages).toContain("server auth");
+        expect(certificate?.spec?.dnsNames).toContain(name);
+      }
+      const pod = (find("Deployment", name) as unknown as Deployment).spec?.template.spec;
+      const volume = pod?.volumes?.find((v) => v.secret?.secretName === `${name}-tls`);
+      const mount = pod?.containers[0]?.volumeMounts?.find((m) => m.name === volume?.name);
+      expect(mount).toMatchObject({ mountPath: "/etc/auth/tls", readOnly: true });
+      const config = generated("ConfigMap", `${name}-config`)?.data ?? {};
+      expect([config.TLS_CA_FILE, config.TLS_CERT_FILE, config.TLS_KEY_FILE]).toEqual([
+        "/etc/auth/tls/ca.crt",
+        "/etc/auth/tls/tls.crt",
+        "/etc/auth/tls/tls.key",
+      ]);
+      expect(config.GRPC_PLAINTEXT_DEV).toBeUndefined();
+    },
+  );
+
+  it.each(processes.filter((name) => name !== "gateway"))(
+    "probes %s on its plain-text health port, the only port without TLS, with reflection off",
+    (name) => {
+      const container = (find("Deployment", name) as unknown as Deployment).spec?.template.spec
+        ?.containers[0];
+      const config = generated("ConfigMap", `${name}-config`)?.data ?? {};
+      const health = container?.ports?.find((port) => port.name === "health")?.containerPort;
+      expect(health).toBe(Number(config.GRPC_HEALTH_PORT));
+      expect(container?.readinessProbe?.grpc?.port).toBe(health);
+      expect(container?.livenessProbe?.grpc?.port).toBe(health);
+      expect(config.GRPC_REFLECTION).toBe("false");
+    },
+  );
+
+  it("signs every certificate with the deployment's own CA, made by cert-manager", () => {
+    expect(find("Certificate", "auth-ca")).toMatchObject({ spec: { isCA: true, secretName: "auth-ca" } });
+    expect(find("Issuer", "auth-ca")).toMatchObject({ spec: { ca: { secretName: "auth-ca" } } });
+    expect(find("Certificate", "operator-tls")).toMatchObject({
+      spec: { uris: ["spiffe://auth-suite/operator"] },
+    });
+  });
+
+  it.each(redisServices)(
+    "gives %s a Redis ACL user of its own, limited to its key prefix, which the store-users Job creates",
+    (name) => {
+      const config = generated("ConfigMap", `${name}-config`)?.data ?? {};
+      expect(config.REDIS_USERNAME).toBe(name);
+      const script = generated("ConfigMap", "store-users-scripts")?.data?.["redis-users.sh"] ?? "";
+      expect(redisRulesOfScript(script)[name]).toEqual({
+        prefix: `auth:${name}:`,
+        password: `${name.toUpperCase()}_REDIS_PASSWORD`,
+      });
+      const job = find("Job", "store-users") as unknown as Job;
+      const container = job.spec?.template.spec?.containers.find((c) => c.name === "redis-users");
+      const ref = container?.env?.find((e) => e.name === `${name.toUpperCase()}_REDIS_PASSWORD`)?.valueFrom
+        ?.secretKeyRef;
+      // kustomize appends a hash of the content to a generated Secret's name.
+      expect(ref?.name).toMatch(new RegExp(`^${name}-secrets-\\w+$`));
+      expect(ref?.key).toBe("REDIS_PASSWORD");
+    },
+  );
+
+  it.each(["identity", "disclaimer"] as const)(
+    "gives %s a PostgreSQL role of its own, owner of its database alone, which the store-users Job creates",
+    (name) => {
+      const config = generated("ConfigMap", `${name}-config`)?.data ?? {};
+      const url = new URL(config.DATABASE_URL ?? "");
+      expect([url.username, url.pathname, url.password]).toEqual([`auth_${name}`, `/auth_${name}`, ""]);
+      const sql = generated("ConfigMap", "store-users-scripts")?.data?.["postgres-roles.sql"] ?? "";
+      expect(postgresRolesOfScript(sql)).toContainEqual({
+        role: `auth_${name}`,
+        database: `auth_${name}`,
+        password: `${name}_password`,
+      });
+      const job = find("Job", "store-users") as unknown as Job;
+      const container = job.spec?.template.spec?.containers.find((c) => c.name === "postgres-roles");
+      const ref = container?.env?.find((e) => e.name === `${name.toUpperCase()}_DB_PASSWORD`)?.valueFrom
+        ?.secretKeyRef;
+      // kustomize appends a hash of the content to a generated Secret's name.
+      expect(ref?.name).toMatch(new RegExp(`^${name}-secrets-\\w+$`));
+      expect(ref?.key).toBe("DATABASE_PASSWORD");
+    },
+  );
+
+  it.each(processes)(
+    "gives %s a configuration (ConfigMap and Secret) that its start-up check accepts",
+    async (name) => {
       const config = generated("ConfigMap", `${name}-config`)?.data ?? {};
       const secrets = Object.fromEntries(
         Object.entries(generated("Secret", `${name}-secrets`)?.data ?? {}).map(([key, value]) => [
@@ -106,7 +204,9 @@ describe("infra/k8s, rendered with kustomize", () => {
         Object.keys(config).some((key) => key in secrets),
         "a setting is both config and secret",
       ).toBe(false);
-      expect(configProblems(name, { ...config, ...secrets })).toEqual([]);
+      expect(
+        configProblems(name, await withTestCertificates({ ...config, ...secrets }, "/etc/auth/tls")),
+      ).toEqual([]);
     },
   );
 

@@ -37,39 +37,67 @@ async function untilAnswers(port: number, check: (redis: Redis) => Promise<boole
   throw new Error(`redis on port ${port} did not get ready`);
 }
 
+/**
+ * A redis-server of the tests' own on a loopback port, without persistence. It runs under a shell
+ * that stops it once this process's end of the pipe closes, so that no server outlives a test
+ * process, however that process ends.
+ */
+function spawnRedisServer(port: number, dir: string, args: string[]): ChildProcess {
+  return spawn(
+    "sh",
+    [
+      "-c",
+      'redis-server "$@" & server=$!; cat > /dev/null; kill "$server"',
+      "sh",
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+      ...args,
+    ],
+    { stdio: ["pipe", "ignore", "ignore"] },
+  );
+}
+
+/** A standalone redis-server of the tests' own (for example with ACL users: `--user`, rule). */
+export async function startRedisServer(args: string[] = []): Promise<RunningCluster> {
+  const dir = mkdtempSync(join(tmpdir(), "redis-server-"));
+  const port = await freePort();
+  const server = spawnRedisServer(port, dir, args);
+  const stop = () => {
+    server.stdin?.end();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await untilAnswers(port, async (redis) => (await redis.ping()) === "PONG");
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { nodes: [{ host: "127.0.0.1", port }], stop };
+}
+
 /** A real Redis Cluster of `masters` redis-server processes on loopback ports, for the contract suites. */
-export async function startRedisCluster(masters = 3): Promise<RunningCluster> {
+export async function startRedisCluster(masters = 3, args: string[] = []): Promise<RunningCluster> {
   const dir = mkdtempSync(join(tmpdir(), "redis-cluster-"));
   const ports: number[] = [];
   for (let i = 0; i < masters; i += 1) ports.push(await freePort());
-  // Each server runs under a shell that stops it once this process's end of the pipe closes, so
-  // that no server outlives a test process, however that process ends.
-  const servers: ChildProcess[] = ports.map((port) =>
-    spawn(
-      "sh",
-      [
-        "-c",
-        'redis-server "$@" & server=$!; cat > /dev/null; kill "$server"',
-        "sh",
-        "--port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--cluster-enabled",
-        "yes",
-        "--cluster-config-file",
-        `nodes-${port}.conf`,
-        "--cluster-node-timeout",
-        "2000",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        dir,
-      ],
-      { stdio: ["pipe", "ignore", "ignore"] },
-    ),
+  const servers = ports.map((port) =>
+    spawnRedisServer(port, dir, [
+      "--cluster-enabled",
+      "yes",
+      "--cluster-config-file",
+      `nodes-${port}.conf`,
+      "--cluster-node-timeout",
+      "2000",
+      ...args,
+    ]),
   );
   const stop = () => {
     for (const server of servers) server.stdin?.end();

@@ -80,7 +80,7 @@ export async function connectRedis(
           enableOfflineQueue: false,
           enableAutoPipelining: true,
           clusterRetryStrategy: retryStrategy,
-          redisOptions: { ...common, password: target.password },
+          redisOptions: { ...common, username: target.username, password: target.password },
         })
       : target.kind === "sentinel"
         ? new Redis({
@@ -88,10 +88,17 @@ export async function connectRedis(
             keyPrefix: options.keyPrefix,
             sentinels: target.sentinels,
             name: target.name,
+            username: target.username,
             password: target.password,
             retryStrategy,
           })
-        : new Redis(target.url, { ...common, keyPrefix: options.keyPrefix, retryStrategy });
+        : new Redis(target.url, {
+            ...common,
+            keyPrefix: options.keyPrefix,
+            username: target.username,
+            password: target.password,
+            retryStrategy,
+          });
   client.on("error", () => {
     // Connection errors are retried by ioredis and surface on the commands that fail meanwhile.
   });

@@ -1,10 +1,18 @@
 import { env } from "@auth/runtime";
 import { z } from "zod";
 
-export type RedisTarget =
-  | { kind: "standalone"; url: string }
-  | { kind: "cluster"; nodes: Array<{ host: string; port: number }>; password?: string }
-  | { kind: "sentinel"; sentinels: Array<{ host: string; port: number }>; name: string; password?: string };
+/** The service's own ACL user (docs/operations.md, "Least privilege in the stores"); the default user when absent. */
+interface RedisCredentials {
+  username?: string;
+  password?: string;
+}
+
+export type RedisTarget = RedisCredentials &
+  (
+    | { kind: "standalone"; url: string }
+    | { kind: "cluster"; nodes: Array<{ host: string; port: number }> }
+    | { kind: "sentinel"; sentinels: Array<{ host: string; port: number }>; name: string }
+  );
 
 const hostPorts = z
   .string()
@@ -25,7 +33,9 @@ export const redisEnvironment = {
   /** Redis Sentinel: the sentinels and the name of the master they watch. */
   REDIS_SENTINELS: hostPorts.optional(),
   REDIS_SENTINEL_MASTER: z.string().min(1).optional(),
-  /** For Cluster and Sentinel (a standalone Redis takes it in its URL). */
+  /** The service's own ACL user, limited to its key prefix. */
+  REDIS_USERNAME: z.string().min(1).optional(),
+  /** Its password (a REDIS_URL that carries credentials takes precedence). */
   REDIS_PASSWORD: z.string().optional(),
 };
 
@@ -34,6 +44,7 @@ type RedisSettings = {
   REDIS_CLUSTER_NODES?: Array<{ host: string; port: number }>;
   REDIS_SENTINELS?: Array<{ host: string; port: number }>;
   REDIS_SENTINEL_MASTER?: string;
+  REDIS_USERNAME?: string;
   REDIS_PASSWORD?: string;
 };
 
@@ -60,15 +71,16 @@ export function checkRedisSettings(settings: RedisSettings, context: z.Refinemen
 
 /** Which Redis checked settings name; none means the in-process store. */
 export function redisTargetOf(settings: RedisSettings): RedisTarget | undefined {
-  const password = settings.REDIS_PASSWORD;
-  if (settings.REDIS_URL) return { kind: "standalone", url: settings.REDIS_URL };
-  if (settings.REDIS_CLUSTER_NODES) return { kind: "cluster", nodes: settings.REDIS_CLUSTER_NODES, password };
+  const credentials = { username: settings.REDIS_USERNAME, password: settings.REDIS_PASSWORD };
+  if (settings.REDIS_URL) return { kind: "standalone", url: settings.REDIS_URL, ...credentials };
+  if (settings.REDIS_CLUSTER_NODES)
+    return { kind: "cluster", nodes: settings.REDIS_CLUSTER_NODES, ...credentials };
   if (settings.REDIS_SENTINELS && settings.REDIS_SENTINEL_MASTER) {
     return {
       kind: "sentinel",
       sentinels: settings.REDIS_SENTINELS,
       name: settings.REDIS_SENTINEL_MASTER,
-      password,
+      ...credentials,
     };
   }
   return undefined;

@@ -10,6 +10,8 @@ export type Database<S extends Record<string, unknown>> = PgDatabase<PgQueryResu
 export interface OpenDatabaseOptions<S extends Record<string, unknown>> {
   /** postgres:// URL of the service's own database; without it, PGlite is used. */
   url?: string;
+  /** The role's password, when the URL leaves it out. */
+  password?: string;
   /** Where PGlite keeps its files; in memory when absent. */
   dataDir?: string;
   schema: S;
@@ -74,5 +76,9 @@ async function openPglite<S extends Record<string, unknown>>(
 export function openDatabase<S extends Record<string, unknown>>(
   options: OpenDatabaseOptions<S>,
 ): Promise<OpenedDatabase<S>> {
-  return options.url ? openPostgres({ ...options, url: options.url }) : openPglite(options);
+  if (!options.url) return openPglite(options);
+  // node-postgres lets the URL's (empty) password win over a separate one: it goes into the URL.
+  const url = new URL(options.url);
+  if (options.password) url.password = encodeURIComponent(options.password);
+  return openPostgres({ ...options, url: url.toString() });
 }

@@ -13,10 +13,20 @@ export async function migrateDatabase(
 ): Promise<void> {
   const config = loadConfig(
     `${service} migrate`,
-    z.object({ DATABASE_URL: env.url(["postgres:", "postgresql:"]), LOG_LEVEL: env.logLevel() }),
+    z.object({
+      DATABASE_URL: env.url(["postgres:", "postgresql:"]),
+      DATABASE_PASSWORD: z.string().min(1).optional(),
+      LOG_LEVEL: env.logLevel(),
+    }),
   );
   const logger = createLogger(service, config.LOG_LEVEL);
-  const database = await openDatabase({ url: config.DATABASE_URL, schema, migrationsFolder, poolSize: 1 });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    password: config.DATABASE_PASSWORD,
+    schema,
+    migrationsFolder,
+    poolSize: 1,
+  });
   await database.close();
   logger.info("migrations applied");
 }

@@ -7,6 +7,8 @@ export const configSchema = z
     ...grpcServerEnvironment(50055),
     /** The disclaimer service's own PostgreSQL database; without it, PGlite under DATA_DIR. */
     DATABASE_URL: env.url(["postgres:", "postgresql:"]).optional(),
+    /** The password of the service's own role, when DATABASE_URL leaves it out (it stays a secret apart). */
+    DATABASE_PASSWORD: z.string().min(1).optional(),
     DATA_DIR: z.string().min(1).default(".data/disclaimer"),
     DATABASE_POOL_SIZE: env.positiveInt(10),
     ADMIN_TOKEN: env.adminToken(),

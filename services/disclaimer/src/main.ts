@@ -11,6 +11,7 @@ const config = loadConfig("disclaimer", configSchema);
 const logger = createLogger("disclaimer", config.LOG_LEVEL);
 const database = await openDatabase({
   url: config.DATABASE_URL,
+  password: config.DATABASE_PASSWORD,
   dataDir: config.DATA_DIR,
   schema,
   migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),

@@ -18,6 +18,7 @@ const config = loadConfig("identity", configSchema);
 const logger = createLogger("identity", config.LOG_LEVEL);
 const database = await openDatabase({
   url: config.DATABASE_URL,
+  password: config.DATABASE_PASSWORD,
   dataDir: config.DATA_DIR,
   schema,
   migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),

@@ -206,14 +206,24 @@ export interface PrivateRedis extends PrivateServer {
 
 /**
  * A redis-server without persistence (`--save "" --appendonly no`), as the product's compose file
- * runs it: after a restart it is empty.
+ * runs it: after a restart it is empty. `extraArgs` go to redis-server (`--requirepass`, say).
  */
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+export async function startPrivateRedis(extraArgs: string[] = []): Promise<PrivateRedis> {
   const dir = mkdtempSync(join(tmpdir(), "auth-faults-redis-"));
   const server = new ServerProcess(dir);
   const port = await freePort();
   const logFile = join(dir, "redis.log");
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  const args = [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    ...extraArgs,
+  ];
   const start = async () => {
     server.current = await startWatched(
       ["env"],
