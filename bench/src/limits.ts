@@ -1,7 +1,12 @@
 import { spawn } from "node:child_process";
-import { availableParallelism } from "node:os";
+import { mkdtempSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { channelCredentialsOf, type GrpcTransport, healthClient, startGrpcServer } from "@auth/grpc-kit";
+import { ensureDevPki, mtlsTransport, type TlsFiles } from "@auth/grpc-kit/dev-pki";
 import { freePort } from "@auth/runtime";
 import { hash, verify } from "@node-rs/argon2";
+import { pino } from "pino";
 import { httpLoad } from "./http-load.js";
 
 /** The argon2id parameters the identity service hashes with (its defaults). */
@@ -53,4 +58,73 @@ export async function expressLimit(options: {
   } finally {
     child.kill();
   }
+}
+
+/**
+ * CPU microseconds, client and server together in this process, of one small unary gRPC call (the
+ * standard health check) on an open channel, and of opening a channel and making its first call,
+ * in plain text and over mutual TLS, taken in turns so that the machine's drift falls on both:
+ * what TLS adds to the calls between the processes.
+ */
+export async function transportCost() {
+  const pki = await ensureDevPki(join(mkdtempSync(join(tmpdir(), "bench-pki-")), "pki"), [
+    "session",
+    "gateway",
+  ]);
+  const logger = pino({ level: "silent" });
+  const transports = {
+    plaintext: { server: { kind: "plaintext" }, client: { kind: "plaintext" } },
+    mtls: { server: mtlsTransport(pki.session as TlsFiles), client: mtlsTransport(pki.gateway as TlsFiles) },
+  } as const satisfies Record<string, { server: GrpcTransport; client: GrpcTransport }>;
+  type Kind = keyof typeof transports;
+  const samples = {
+    call: { plaintext: [] as number[], mtls: [] as number[] },
+    connect: { plaintext: [] as number[], mtls: [] as number[] },
+  };
+  const cpuUs = async (times: number, work: () => Promise<unknown>) => {
+    const before = process.cpuUsage();
+    await work();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / times;
+  };
+  const calls = 10_000;
+  const channels = 200;
+  for (let round = 0; round < 6; round += 1) {
+    for (const kind of (round % 2 === 0 ? ["plaintext", "mtls"] : ["mtls", "plaintext"]) as Kind[]) {
+      const server = await startGrpcServer({
+        host: "127.0.0.1",
+        port: 0,
+        transport: transports[kind].server,
+        logger,
+        services: [],
+      });
+      const address = `127.0.0.1:${server.port}`;
+      const channel = () => healthClient(address, channelCredentialsOf(transports[kind].client, "session"));
+      const client = channel();
+      await client.check("", 5_000);
+      samples.call[kind].push(
+        await cpuUs(calls, async () => {
+          for (let sent = 0; sent < calls; sent += 32) {
+            await Promise.all(Array.from({ length: 32 }, () => client.check("", 5_000)));
+          }
+        }),
+      );
+      client.close();
+      samples.connect[kind].push(
+        await cpuUs(channels, async () => {
+          for (let opened = 0; opened < channels; opened += 1) {
+            const fresh = channel();
+            await fresh.check("", 5_000);
+            fresh.close();
+          }
+        }),
+      );
+      await server.stop(100);
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  return {
+    callUs: { plaintext: median(samples.call.plaintext), mtls: median(samples.call.mtls) },
+    connectUs: { plaintext: median(samples.connect.plaintext), mtls: median(samples.connect.mtls) },
+  };
 }

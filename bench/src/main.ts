@@ -9,7 +9,7 @@ import { startSuite } from "@auth/suite";
 import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures.js";
 import { callLoad } from "./grpc-load.js";
 import { httpLoad, type LoadResult } from "./http-load.js";
-import { expressLimit, hashLimit } from "./limits.js";
+import { expressLimit, hashLimit, transportCost } from "./limits.js";
 import { ProcessSampler } from "./processes.js";
 import { describeCpu, printReport, type Report, type Scenario } from "./report.js";
 
@@ -33,9 +33,12 @@ process.stdout.write(
 const limits = {
   ...(await hashLimit()),
   bareExpressRps: await expressLimit({ connections, durationSeconds }),
+  grpcCpuUs: await transportCost(),
 };
 process.stdout.write(
-  `limits: argon2id ${limits.hashMs.toFixed(1)} ms per hash on ${limits.cores} cores; bare express ${limits.bareExpressRps.toFixed(0)} req/s\n`,
+  `limits: argon2id ${limits.hashMs.toFixed(1)} ms per hash on ${limits.cores} cores; bare express ${limits.bareExpressRps.toFixed(0)} req/s; ` +
+    `CPU of a gRPC call ${limits.grpcCpuUs.callUs.plaintext.toFixed(0)} µs in plain text, ${limits.grpcCpuUs.callUs.mtls.toFixed(0)} µs over mutual TLS; ` +
+    `of a new channel and its first call ${limits.grpcCpuUs.connectUs.plaintext.toFixed(0)} µs, ${limits.grpcCpuUs.connectUs.mtls.toFixed(0)} µs\n`,
 );
 
 const identity = await createTestDatabase(databaseUrl, "bench_identity");

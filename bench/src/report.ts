@@ -18,7 +18,17 @@ export interface Report {
   date: string;
   durationSeconds: number;
   connections: number;
-  limits: { hashMs: number; cores: number; loginsPerSecond: number; bareExpressRps: number };
+  limits: {
+    hashMs: number;
+    cores: number;
+    loginsPerSecond: number;
+    bareExpressRps: number;
+    /** CPU microseconds, client and server together, of a small gRPC call and of a new channel's first call. */
+    grpcCpuUs: {
+      callUs: { plaintext: number; mtls: number };
+      connectUs: { plaintext: number; mtls: number };
+    };
+  };
   scenarios: Scenario[];
 }
 

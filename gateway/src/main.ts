@@ -1,6 +1,6 @@
 import { plaintextWarning, transportOf } from "@auth/grpc-kit";
 import { connectRedis, describeTarget, redisTargetOf } from "@auth/kv";
-import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { boundPort, createLogger, loadConfig, reportListening, stopOnSignals } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
 import { createApp } from "./app.js";
 import { closeBackends, connectBackends } from "./backends.js";
@@ -50,9 +50,8 @@ const app = createApp({
   logger,
   trustProxy: trustProxySetting(config.TRUST_PROXY),
 });
-const server = app.listen(config.PORT, config.HOST, () => {
-  logger.info({ host: config.HOST, port: config.PORT }, "gateway listening");
-});
+const server = app.listen(config.PORT, config.HOST);
+const listening = new Promise<void>((resolve) => server.once("listening", resolve));
 answerUnparsableRequests(server, logger);
 server.on("error", (error) => {
   logger.fatal({ err: error }, "gateway cannot listen");
@@ -64,6 +63,9 @@ server.keepAliveTimeout = 5_000;
 
 const metricsServer =
   config.METRICS_PORT === undefined ? undefined : await serveMetrics(config.HOST, config.METRICS_PORT);
+await listening;
+logger.info({ host: config.HOST, port: boundPort(server) }, "gateway listening");
+reportListening({ port: boundPort(server), metricsPort: metricsServer && boundPort(metricsServer) });
 
 stopOnSignals(logger, async () => {
   metricsServer?.close();

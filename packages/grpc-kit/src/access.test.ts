@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { AuthError } from "@auth/errors";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { metrics } from "@auth/telemetry";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type AccessTable, checkAccessTable } from "./access.js";
@@ -11,6 +12,7 @@ import {
   type GrpcServiceName,
   type GrpcTransport,
   implement,
+  plaintextWarning,
   type RunningGrpcServer,
   startGrpcServer,
 } from "./index.js";
@@ -150,12 +152,14 @@ describe("the access table", () => {
 });
 
 describe("a server in plain text (GRPC_PLAINTEXT_DEV)", () => {
-  it("authenticates nobody, and guards the operators' methods with the admin token alone", async () => {
+  it("says so at start at the level of errors, authenticates nobody, and guards the operators' methods with the admin token alone", async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
     const plain = await startGrpcServer({
       host: "127.0.0.1",
       port: 0,
       transport: { kind: "plaintext" },
-      logger: silent,
+      logger,
       services: [
         {
           name: disclaimerServiceName,
@@ -187,6 +191,7 @@ describe("a server in plain text (GRPC_PLAINTEXT_DEV)", () => {
     anyone.close();
     operator.close();
     await plain.stop(100);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 50, msg: plaintextWarning }));
   });
 });
 

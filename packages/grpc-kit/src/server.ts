@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { boundPort, reportListening } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
 import { Server, ServerCredentials, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import { loadFileDescriptorSetFromBuffer } from "@grpc/proto-loader";
@@ -92,6 +93,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   );
   const metricsServer =
     options.metricsPort === undefined ? undefined : await serveMetrics(options.host, options.metricsPort);
+  reportListening({ port, healthPort, metricsPort: metricsServer && boundPort(metricsServer) });
 
   return {
     port,

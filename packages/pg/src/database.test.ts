@@ -63,6 +63,13 @@ describe("database errors", () => {
     expect(translated?.code).toBe("service.unavailable");
   });
 
+  it("are service.unavailable when a query gets no answer in time (the server hangs)", () => {
+    const hung = Object.assign(new Error("Failed query: select 1"), {
+      cause: new Error("Query read timeout"),
+    });
+    expect(translateDatabaseError(hung)?.code).toBe("service.unavailable");
+  });
+
   it("are left alone when they mean something else", () => {
     expect(translateDatabaseError(new Error("syntax error"))).toBeUndefined();
     expect(isUniqueViolation(Object.assign(new Error("x"), { code: "23503" }))).toBe(false);

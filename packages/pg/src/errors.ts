@@ -17,7 +17,7 @@ function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (unavailableCodes.has(code) || code.startsWith("08"))) return true;
   if (
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(
       error.message,
     )
   ) {

@@ -32,10 +32,30 @@ const redactedPaths = [
   'headers["x-api-key"]',
 ];
 
-export function createLogger(name: string, level: string): Logger {
-  return pino({
+const parameterLines = /^params: .*$/gm;
+
+/**
+ * An error as a log line holds it, without the parameters of a failed query (Drizzle puts them in
+ * the error's `params`, message and stack): they hold login IDs and other request data.
+ */
+function serializeError(error: Error): Record<string, unknown> {
+  const scrub = (value: unknown): unknown => {
+    if (typeof value === "string") return value.replace(parameterLines, "params: [redacted]");
+    if (typeof value !== "object" || value === null) return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== "params")
+        .map(([key, inner]) => [key, scrub(inner)]),
+    );
+  };
+  return scrub(pino.stdSerializers.err(error)) as Record<string, unknown>;
+}
+
+export function createLogger(name: string, level: string, destination?: pino.DestinationStream): Logger {
+  const options = {
     level,
     base: { service: name },
+    serializers: { err: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: redactedPaths, censor: "[redacted]" },
     // Lines written while a traced request is under way carry its trace id.
@@ -43,5 +63,6 @@ export function createLogger(name: string, level: string): Logger {
       const traceId = activeTraceId();
       return traceId ? { traceId } : {};
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 
 export interface ChildOptions {
   name: string;
@@ -13,10 +14,14 @@ export interface ChildOptions {
   onLine: (name: string, line: string) => void;
 }
 
+/** The ports a process reports it bound (runtime's reportListening). */
+export type BoundPorts = Record<string, number | undefined>;
+
 /** One process of the suite: started with node, stopped with SIGTERM (SIGKILL after a grace period). */
 export class Child {
   #process: ChildProcess | undefined;
   #exited: Promise<number | null> = Promise.resolve(null);
+  #listening: Promise<BoundPorts> = new Promise(() => {});
 
   constructor(readonly options: ChildOptions) {}
 
@@ -36,15 +41,28 @@ export class Child {
       process.execPath,
       [...(this.options.nodeArgs ?? []), ...preload, this.options.entry],
       {
-        env: this.options.env,
-        stdio: ["ignore", "pipe", "pipe"],
+        // A fourth pipe, on which the process reports the ports it bound.
+        env: { ...this.options.env, LISTEN_REPORT_FD: "3" },
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
       },
     );
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on("line", (line) => this.options.onLine(this.options.name, line));
+      createInterface({ input: stream as Readable }).on("line", (line) =>
+        this.options.onLine(this.options.name, line),
+      );
     }
+    this.#listening = new Promise((resolve) => {
+      createInterface({ input: child.stdio[3] as Readable }).once("line", (line) =>
+        resolve(JSON.parse(line) as BoundPorts),
+      );
+    });
     this.#exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
     this.#process = child;
+  }
+
+  /** The ports the process bound, once it has; never settles if it ends first (see exited()). */
+  listening(): Promise<BoundPorts> {
+    return this.#listening;
   }
 
   /** Resolves with the exit code once the process is gone. */

@@ -10,8 +10,7 @@ import {
   type TlsFiles,
   tlsEnvironment,
 } from "@auth/grpc-kit/dev-pki";
-import { freePort } from "@auth/runtime";
-import { Child } from "./child.js";
+import { type BoundPorts, Child } from "./child.js";
 
 export const serviceNames = ["identity", "session", "otp", "recovery", "disclaimer"] as const;
 export type ServiceName = (typeof serviceNames)[number];
@@ -135,34 +134,11 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     throw new Error("replicas share their stores: they need real PostgreSQL and Redis");
   }
   const processNames = [...serviceNames, "gateway"] as const;
-  const ports = {} as Record<ProcessName, number[]>;
-  const metricsPorts = {} as Record<ProcessName, Array<number | undefined>>;
-  // The services' health in plain text, which readiness asks as kubelet would.
-  const healthPorts = {} as Record<ProcessName, number[]>;
-  for (const name of processNames) {
-    ports[name] = [];
-    metricsPorts[name] = [];
-    healthPorts[name] = [];
-    for (let replica = 0; replica < replicaCount; replica += 1) {
-      ports[name].push((replica === 0 ? options.ports?.[name] : undefined) ?? (await freePort()));
-      metricsPorts[name].push(options.metrics ? await freePort() : undefined);
-      healthPorts[name].push(await freePort());
-    }
-  }
   const certificates = await ensureDevPki(join(options.dataDir, "pki"), [
     ...processNames,
     "operator",
     ...(options.certificateHolders ?? []),
   ]);
-  // One target for all replicas of a service; the gateway's channel balances calls round-robin over them.
-  const addresses = Object.fromEntries(
-    serviceNames.map((name) => [
-      name,
-      replicaCount === 1
-        ? `127.0.0.1:${ports[name][0]}`
-        : `ipv4:${ports[name].map((port) => `127.0.0.1:${port}`).join(",")}`,
-    ]),
-  ) as Record<ServiceName, string>;
   const smsOutboxFile = join(options.dataDir, "sms-outbox.jsonl");
   const mailOutboxFile = join(options.dataDir, "mail-outbox.jsonl");
   const redisPrefix = options.redisKeyPrefix ?? "";
@@ -177,47 +153,61 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     options.redisUrl
       ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: `${redisPrefix}auth:${service}:` }
       : {};
+  // Set once the services are up: each process reports the ports it bound (port 0 unless fixed).
+  const addresses = {} as Record<ServiceName, string>;
+  const secretsKey = randomBytes(32).toString("base64");
+  const otpHashSecret = randomBytes(32).toString("base64url");
 
-  // What the replicas of a process share: the same stores and the same secrets.
-  const environments: Record<ProcessName, NodeJS.ProcessEnv> = {
-    identity: {
+  // What the replicas of a process share: the same stores and the same secrets. The addresses of
+  // the services a process calls are known when it starts: the stages below start them first.
+  const environments: Record<ProcessName, () => NodeJS.ProcessEnv> = {
+    identity: () => ({
       ADMIN_TOKEN: adminToken,
       // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
       ALLOW_DEV_CAPTCHA: "true",
       DATA_DIR: join(options.dataDir, "identity"),
       ...(options.databaseUrls
-        ? { DATABASE_URL: options.databaseUrls.identity, SECRETS_KEY: randomBytes(32).toString("base64") }
+        ? { DATABASE_URL: options.databaseUrls.identity, SECRETS_KEY: secretsKey }
         : {}),
-    },
-    disclaimer: {
+    }),
+    disclaimer: () => ({
       ADMIN_TOKEN: adminToken,
       DATA_DIR: join(options.dataDir, "disclaimer"),
       ...(options.databaseUrls ? { DATABASE_URL: options.databaseUrls.disclaimer } : {}),
-    },
-    session: { ADMIN_TOKEN: adminToken, ...redis("session") },
-    otp: {
+    }),
+    session: () => ({ ADMIN_TOKEN: adminToken, ...redis("session") }),
+    otp: () => ({
       IDENTITY_ADDR: addresses.identity,
       SMS_OUTBOX_FILE: smsOutboxFile,
       ...redis("otp"),
-      ...(options.redisUrl ? { OTP_HASH_SECRET: randomBytes(32).toString("base64url") } : {}),
-    },
-    recovery: { IDENTITY_ADDR: addresses.identity, MAIL_OUTBOX_FILE: mailOutboxFile, ...redis("recovery") },
-    gateway: {
+      ...(options.redisUrl ? { OTP_HASH_SECRET: otpHashSecret } : {}),
+    }),
+    recovery: () => ({
+      IDENTITY_ADDR: addresses.identity,
+      MAIL_OUTBOX_FILE: mailOutboxFile,
+      ...redis("recovery"),
+    }),
+    gateway: () => ({
       IDENTITY_ADDR: addresses.identity,
       SESSION_ADDR: addresses.session,
       OTP_ADDR: addresses.otp,
       RECOVERY_ADDR: addresses.recovery,
       DISCLAIMER_ADDR: addresses.disclaimer,
       ...redis("gateway"),
-    },
+    }),
   };
-
   const tails = new Map<ProcessName, string[]>();
+  const tailOf = (name: ProcessName) => (tails.get(name) ?? []).join("\n");
+  const timeoutMs = options.startTimeoutMs ?? 120_000;
   const replicas = {} as Record<ProcessName, Replica[]>;
-  for (const name of processNames) {
-    replicas[name] = ports[name].map((port, index) => {
-      const metricsPort = metricsPorts[name][index];
-      const child = new Child({
+  /** The ports each replica reported, for readiness and for restarts on the same ports. */
+  const bound = {} as Record<ProcessName, BoundPorts[]>;
+
+  const makeReplicas = (name: ProcessName) => {
+    const portVariable = name === "gateway" ? "PORT" : "GRPC_PORT";
+    bound[name] = [];
+    replicas[name] = Array.from({ length: replicaCount }, (_, index) => ({
+      child: new Child({
         name,
         entry: require.resolve(packageOf[name]),
         // As in production: tracing is set up before the process's modules load (a no-op without OTEL_*).
@@ -225,12 +215,14 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
         nodeArgs: [...productionNodeArgs(name), ...(options.nodeArgs ?? [])],
         env: {
           ...common,
-          ...environments[name],
+          ...environments[name](),
           ...tlsEnvironment(certificates[name] as TlsFiles),
-          [name === "gateway" ? "PORT" : "GRPC_PORT"]: String(port),
-          ...(name === "gateway" ? {} : { GRPC_HEALTH_PORT: String(healthPorts[name][index]) }),
+          // Free ports chosen by the kernel as each process binds, unless a fixed one is asked for.
+          [portVariable]: String((index === 0 ? options.ports?.[name] : undefined) ?? 0),
+          // The services' health in plain text, which readiness asks as kubelet would.
+          ...(name === "gateway" ? {} : { GRPC_HEALTH_PORT: "0" }),
+          ...(options.metrics ? { METRICS_PORT: "0" } : {}),
           OTEL_SERVICE_NAME: name,
-          ...(metricsPort === undefined ? {} : { METRICS_PORT: String(metricsPort) }),
           ...options.env?.[name],
         },
         onLine: (_, line) => {
@@ -240,45 +232,70 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
           tails.set(name, tail);
           options.onLine?.(name, line);
         },
-      });
-      return {
-        child,
-        ...(name === "gateway" ? { url: `http://127.0.0.1:${port}` } : {}),
-        ...(metricsPort === undefined ? {} : { metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` }),
-      };
-    });
-  }
-  const tailOf = (name: ProcessName) => () => (tails.get(name) ?? []).join("\n");
-  const timeoutMs = options.startTimeoutMs ?? 120_000;
+      }),
+    }));
+  };
 
-  const whenReady = (name: ProcessName) =>
+  /** Starts every replica of a process and waits until each has bound its ports and is ready. */
+  const startReplicas = (name: ProcessName) =>
     Promise.all(
-      replicas[name].map(({ child, url }, index) =>
-        waitUntil(
+      replicas[name].map(async (replica, index) => {
+        const { child } = replica;
+        child.start();
+        const deadline = Date.now() + timeoutMs;
+        const ports = await Promise.race([
+          child.listening(),
+          child.exited().then(() => {
+            throw new Error(`${name} exited while starting:\n${tailOf(name)}`);
+          }),
+          sleep(timeoutMs).then(() => {
+            throw new Error(`${name} bound no port within ${timeoutMs} ms:\n${tailOf(name)}`);
+          }),
+        ]);
+        bound[name][index] = ports;
+        // A restart binds the same ports again, so that the addresses others hold stay right.
+        const env = child.options.env;
+        if (name === "gateway") env.PORT = String(ports.port);
+        else {
+          env.GRPC_PORT = String(ports.port);
+          env.GRPC_HEALTH_PORT = String(ports.healthPort);
+        }
+        if (ports.metricsPort !== undefined) {
+          env.METRICS_PORT = String(ports.metricsPort);
+          replica.metricsUrl = `http://127.0.0.1:${ports.metricsPort}/metrics`;
+        }
+        if (name === "gateway") replica.url = `http://127.0.0.1:${ports.port}`;
+        await waitUntil(
           name,
           child,
-          url
-            ? () => gatewayAnswers(url)
-            : async () =>
-                (await checkHealth(`127.0.0.1:${healthPorts[name][index]}`, "", 5_000)) === "SERVING",
-          timeoutMs,
-          tailOf(name),
-        ),
-      ),
+          name === "gateway"
+            ? () => gatewayAnswers(replica.url ?? "")
+            : async () => (await checkHealth(`127.0.0.1:${ports.healthPort}`, "", 5_000)) === "SERVING",
+          Math.max(0, deadline - Date.now()),
+          () => tailOf(name),
+        );
+      }),
     );
   const each = (name: ProcessName, act: (child: Child) => unknown) =>
-    Promise.all(replicas[name].map(({ child }) => act(child)));
-
+    Promise.all((replicas[name] ?? []).map(({ child }) => act(child)));
   const stop = async () => {
     await each("gateway", (child) => child.stop());
     await Promise.all(serviceNames.map((name) => each(name, (child) => child.stop())));
   };
+  const addressOf = (name: ServiceName) => {
+    const ports = bound[name].map((reported) => `127.0.0.1:${reported.port}`);
+    // One target for all replicas of a service; a caller's channel balances calls round-robin over them.
+    return ports.length === 1 ? (ports[0] as string) : `ipv4:${ports.join(",")}`;
+  };
 
+  // identity first (otp and recovery call it), with session and disclaimer; then otp and
+  // recovery; then the gateway, which calls them all.
   try {
-    await Promise.all(serviceNames.map((name) => each(name, (child) => child.start())));
-    await Promise.all(serviceNames.map(whenReady));
-    await each("gateway", (child) => child.start());
-    await whenReady("gateway");
+    for (const stage of [["identity", "session", "disclaimer"], ["otp", "recovery"], ["gateway"]] as const) {
+      for (const name of stage) makeReplicas(name);
+      await Promise.all(stage.map(startReplicas));
+      for (const name of stage) if (name !== "gateway") addresses[name] = addressOf(name);
+    }
   } catch (error) {
     await stop();
     throw error;
@@ -305,8 +322,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     replicas,
     restart: async (name) => {
       await each(name, (child) => child.stop());
-      await each(name, (child) => child.start());
-      await whenReady(name);
+      await startReplicas(name);
     },
     stop,
   };

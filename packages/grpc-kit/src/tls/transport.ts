@@ -120,12 +120,12 @@ export function channelCredentialsOf(
   const expected = spiffeId(server);
   return {
     credentials: experimental.createCertificateProviderChannelCredentials(files, files, {
-      checkServerIdentity: (_host, certificate) =>
-        spiffeIdsOf(certificate).includes(expected)
+      checkServerIdentity: (_host, certificate) => {
+        const presented = spiffeIdsOf(certificate);
+        return presented.length === 1 && presented[0] === expected
           ? undefined
-          : new Error(
-              `the server is not ${expected} (it presents ${spiffeIdsOf(certificate).join(" ") || "no SPIFFE ID"})`,
-            ),
+          : new Error(`the server is not ${expected} (it presents ${presented.join(" ") || "no SPIFFE ID"})`);
+      },
     }),
     // Sent as the TLS server name: the service's name, never an IP address (RFC 6066).
     options: { "grpc.ssl_target_name_override": server, "grpc.default_authority": server },
