@@ -14,12 +14,11 @@ import {
   implement,
   plaintextWarning,
   type RunningGrpcServer,
-  startGrpcServer,
 } from "./index.js";
 import {
   disclaimerMethods,
-  disclaimerServiceName,
   silent,
+  startDisclaimerServer,
   testAccess,
   testPki,
 } from "./test-servers.testing.js";
@@ -55,25 +54,13 @@ beforeAll(async () => {
   transports = await testPki(["disclaimer", "session", "gateway", "operator", "otp", "consumer/billing"]);
   // Certificates of another CA, with the very same names.
   strangers = await testPki(["gateway", "operator"]);
-  server = await startGrpcServer({
-    host: "127.0.0.1",
-    port: 0,
+  server = await startDisclaimerServer({
     transport: transports.disclaimer as GrpcTransport,
-    logger: silent,
-    services: [
-      {
-        name: disclaimerServiceName,
-        definition: DisclaimerServiceService,
-        implementation: implement(
-          DisclaimerServiceService,
-          disclaimerMethods({
-            listRequiredDisclaimers: async () => ({ disclaimers: [] }),
-            createDisclaimer: async () => ({}),
-          }),
-          { logger: silent, access: testAccess, adminToken },
-        ),
-      },
-    ],
+    adminToken,
+    methods: {
+      listRequiredDisclaimers: async () => ({ disclaimers: [] }),
+      createDisclaimer: async () => ({}),
+    },
   });
   target = `127.0.0.1:${server.port}`;
 });
@@ -155,25 +142,14 @@ describe("a server in plain text (GRPC_PLAINTEXT_DEV)", () => {
   it("says so at start at the level of errors, authenticates nobody, and guards the operators' methods with the admin token alone", async () => {
     const lines: Array<{ level: number; msg: string }> = [];
     const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
-    const plain = await startGrpcServer({
-      host: "127.0.0.1",
-      port: 0,
+    const plain = await startDisclaimerServer({
       transport: { kind: "plaintext" },
       logger,
-      services: [
-        {
-          name: disclaimerServiceName,
-          definition: DisclaimerServiceService,
-          implementation: implement(
-            DisclaimerServiceService,
-            disclaimerMethods({
-              listRequiredDisclaimers: async () => ({ disclaimers: [] }),
-              createDisclaimer: async () => ({}),
-            }),
-            { logger: silent, access: testAccess, adminToken },
-          ),
-        },
-      ],
+      adminToken,
+      methods: {
+        listRequiredDisclaimers: async () => ({ disclaimers: [] }),
+        createDisclaimer: async () => ({}),
+      },
     });
     const options = {
       deadlineMs: 5_000,
@@ -202,22 +178,9 @@ describe("certificate rotation", () => {
       ...(rotating.disclaimer as Extract<GrpcTransport, { kind: "mtls" }>),
       refreshMs: 100,
     };
-    const rotatingServer = await startGrpcServer({
-      host: "127.0.0.1",
-      port: 0,
+    const rotatingServer = await startDisclaimerServer({
       transport: serverTransport,
-      logger: silent,
-      services: [
-        {
-          name: disclaimerServiceName,
-          definition: DisclaimerServiceService,
-          implementation: implement(
-            DisclaimerServiceService,
-            disclaimerMethods({ listRequiredDisclaimers: async () => ({ disclaimers: [] }) }),
-            { logger: silent, access: testAccess },
-          ),
-        },
-      ],
+      methods: { listRequiredDisclaimers: async () => ({ disclaimers: [] }) },
     });
     const address = `127.0.0.1:${rotatingServer.port}`;
     const call = async (transport: GrpcTransport) => {

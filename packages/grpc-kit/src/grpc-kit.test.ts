@@ -10,18 +10,11 @@ import {
   checkHealth,
   createServiceClient,
   type GrpcTransport,
-  implement,
   type RunningGrpcServer,
   type ServiceClient,
   startGrpcServer,
 } from "./index.js";
-import {
-  disclaimerMethods,
-  disclaimerServiceName,
-  silent,
-  testAccess,
-  testPki,
-} from "./test-servers.testing.js";
+import { disclaimerServiceName, silent, startDisclaimerServer, testPki } from "./test-servers.testing.js";
 
 let transports: Record<string, GrpcTransport>;
 let server: RunningGrpcServer;
@@ -37,9 +30,11 @@ const gatewayClient = (target: string, deadlineMs = 2_000) =>
 
 beforeAll(async () => {
   transports = await testPki(["disclaimer", "gateway", "operator"]);
-  const implementation = implement(
-    DisclaimerServiceService,
-    disclaimerMethods({
+  server = await startDisclaimerServer({
+    transport: transports.disclaimer as GrpcTransport,
+    healthPort: 0,
+    reflection: true,
+    methods: {
       listRequiredDisclaimers: async (request) => ({
         disclaimers: [
           { code: request.userId, title: "t", description: "d", link: "l", version: 1, active: true },
@@ -50,17 +45,7 @@ beforeAll(async () => {
           throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 7, detail: "slow down" });
         throw new Error("connection to db://admin:hunter2@db failed");
       },
-    }),
-    { logger: silent, access: testAccess },
-  );
-  server = await startGrpcServer({
-    host: "127.0.0.1",
-    port: 0,
-    healthPort: 0,
-    reflection: true,
-    transport: transports.disclaimer as GrpcTransport,
-    logger: silent,
-    services: [{ name: disclaimerServiceName, definition: DisclaimerServiceService, implementation }],
+    },
   });
   address = `127.0.0.1:${server.port}`;
   client = gatewayClient(address);
@@ -181,28 +166,15 @@ describe("stopping", () => {
     const callArrived = new Promise<void>((resolve) => {
       arrived = resolve;
     });
-    const slow = await startGrpcServer({
-      host: "127.0.0.1",
-      port: 0,
+    const slow = await startDisclaimerServer({
       transport: transports.disclaimer as GrpcTransport,
-      logger: silent,
-      services: [
-        {
-          name: disclaimerServiceName,
-          definition: DisclaimerServiceService,
-          implementation: implement(
-            DisclaimerServiceService,
-            disclaimerMethods({
-              listRequiredDisclaimers: () =>
-                new Promise((resolve) => {
-                  release = () => resolve({ disclaimers: [] });
-                  arrived();
-                }),
-            }),
-            { logger: silent, access: testAccess },
-          ),
-        },
-      ],
+      methods: {
+        listRequiredDisclaimers: () =>
+          new Promise((resolve) => {
+            release = () => resolve({ disclaimers: [] });
+            arrived();
+          }),
+      },
     });
     const slowClient = gatewayClient(`127.0.0.1:${slow.port}`, 5_000);
     const inFlight = slowClient.listRequiredDisclaimers({ companyId: "c", userId: "u" });

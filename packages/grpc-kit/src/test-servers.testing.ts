@@ -1,10 +1,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DisclaimerServiceService } from "@auth/proto/disclaimer";
-import { pino } from "pino";
+import { DisclaimerServiceService } from "@auth/proto/disclaimer";
+import { type Logger, pino } from "pino";
 import type { AccessTable } from "./access.js";
-import type { AsyncService } from "./handlers.js";
+import { type AsyncService, implement } from "./handlers.js";
+import { type RunningGrpcServer, startGrpcServer } from "./server.js";
 import { ensureDevPki, mtlsTransport, type PkiHolder } from "./tls/dev-pki.js";
 import type { GrpcTransport } from "./tls/transport.js";
 
@@ -46,4 +47,33 @@ export const testAccess: AccessTable<typeof DisclaimerServiceService> = {
 export async function testPki(holders: PkiHolder[]): Promise<Record<string, GrpcTransport>> {
   const files = await ensureDevPki(join(mkdtempSync(join(tmpdir(), "grpc-kit-pki-")), "pki"), holders);
   return Object.fromEntries(Object.entries(files).map(([holder, held]) => [holder, mtlsTransport(held)]));
+}
+
+/** A server of the disclaimer service with these methods (the rest are never called), under the tests' access table. */
+export function startDisclaimerServer(options: {
+  transport: GrpcTransport;
+  methods: Partial<AsyncService<typeof DisclaimerServiceService>>;
+  adminToken?: string;
+  logger?: Logger;
+  healthPort?: number;
+  reflection?: boolean;
+}): Promise<RunningGrpcServer> {
+  const { methods, adminToken, logger = silent, ...server } = options;
+  return startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    ...server,
+    services: [
+      {
+        name: disclaimerServiceName,
+        definition: DisclaimerServiceService,
+        implementation: implement(DisclaimerServiceService, disclaimerMethods(methods), {
+          logger: silent,
+          access: testAccess,
+          adminToken,
+        }),
+      },
+    ],
+  });
 }
