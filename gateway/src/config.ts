@@ -25,6 +25,8 @@ export const configSchema = z
     /** Redis for the rate limits (standalone, Cluster or Sentinel), so that they hold across replicas; in the process without. */
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:gateway:"),
+    /** A rate-limit count waits no longer than this for Redis before it counts in the process. */
+    REDIS_COMMAND_TIMEOUT_MS: env.positiveInt(250),
     /** Requests per minute to the endpoints that take secrets or send messages; a company may set its own. */
     RATE_LIMIT_PER_ADDRESS_PER_MINUTE: env.positiveInt(120),
     RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE: env.positiveInt(30),

@@ -38,7 +38,10 @@ const rateLimits = new RateLimits(
   // A Redis that hangs must not hold every request up (two counts per request): past this the
   // count falls back to the process's own (the limiter's insurance), and the request goes on.
   redisTarget &&
-    (await connectRedis(redisTarget, { keyPrefix: config.REDIS_KEY_PREFIX, commandTimeoutMs: 250 })),
+    (await connectRedis(redisTarget, {
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+    })),
 );
 logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits ready");
 

@@ -7,6 +7,7 @@ import { createTestDatabase } from "@auth/pg/testing";
 import { type RunningSuite, startSuite } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
 import type { TestProject } from "vitest/node";
+import { patientWithStores } from "./support/own-suite.js";
 import { suiteOptionsFromEnvironment } from "./support/stores.js";
 
 declare module "vitest" {
@@ -50,12 +51,12 @@ export async function setup(project: TestProject) {
         process.stderr.write(`[${name}] ${line}\n`);
     },
     // The tests' OpenID Connect provider listens on plain HTTP on loopback.
-    env: {
+    env: patientWithStores({
       identity: { OAUTH_ALLOW_INSECURE_HTTP: "true", OAUTH_TIMEOUT_SECONDS: "2" },
       // Suspensions and policy changes of a test take effect at once. A call to a service on a loaded
       // machine may take seconds; the files that test deadlines start suites of their own.
       gateway: { API_KEY_CACHE_SECONDS: "0", GRPC_DEADLINE_MS: "20000" },
-    },
+    }),
   });
   project.provide("gatewayUrl", suite.gatewayUrl);
   project.provide("identityAddress", suite.addresses.identity);

@@ -29,7 +29,7 @@ import { lastOtp, mailTo, recoveryLink, smsTo } from "./support/outbox.js";
 import { startOwnSuite } from "./support/own-suite.js";
 
 const passwordRules = "At least 10 characters, with letters and digits.";
-const resendCooldownSeconds = 5;
+const resendCooldownSeconds = 15;
 const oauthSlot = 1;
 
 /** A company with its own login page, on a port chosen before the company so that its links can name it. */
@@ -72,7 +72,8 @@ describe.skipIf(!chromiumInstalled())(
           {
             // The tests' OpenID Connect provider is plain HTTP on loopback.
             identity: { OAUTH_ALLOW_INSECURE_HTTP: "true" },
-            // Short enough to wait for in a test, long enough to be met by the click right after a send.
+            // Long enough to be met by the click right after a send on a loaded machine (a full-page
+            // screenshot comes in between), short enough to wait for in a test.
             otp: { OTP_RESEND_COOLDOWN_SECONDS: String(resendCooldownSeconds) },
           },
           { realStores: true },

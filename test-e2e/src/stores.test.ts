@@ -19,6 +19,7 @@ import {
   type TestCompany,
 } from "./support/fixtures.js";
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
+import { patientWithStores } from "./support/own-suite.js";
 import {
   type PrivatePostgres,
   type PrivateRedis,
@@ -103,14 +104,14 @@ describe.skipIf(missing !== undefined)("each service in its stores as a user of 
       redisUrl: redis.url,
       logLevel: "error",
       startTimeoutMs: testBudgets.suiteStartMs,
-      env: {
+      env: patientWithStores({
         identity: { DATABASE_PASSWORD: passwords.identity },
         disclaimer: { DATABASE_PASSWORD: passwords.disclaimer },
         session: redisUser("session"),
         otp: redisUser("otp"),
         recovery: redisUser("recovery"),
         gateway: redisUser("gateway"),
-      },
+      }),
     });
     company = await createCompany(
       {

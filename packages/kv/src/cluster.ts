@@ -14,8 +14,17 @@ export interface RunningCluster {
   stop(): void;
 }
 
-async function untilAnswers(port: number, check: (redis: Redis) => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+/**
+ * Until the server on the port passes the check: asked every 100 ms, for as long as a loaded
+ * machine may need to start it (and a cluster to agree on its slots).
+ */
+async function untilAnswers(
+  port: number,
+  check: (redis: Redis) => Promise<boolean>,
+  withinMs = 120_000,
+): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
     const redis = new Redis({
       port,
       host: "127.0.0.1",
@@ -34,7 +43,7 @@ async function untilAnswers(port: number, check: (redis: Redis) => Promise<boole
     }
     await sleep(100);
   }
-  throw new Error(`redis on port ${port} did not get ready`);
+  throw new Error(`redis on port ${port} did not get ready within ${withinMs} ms`);
 }
 
 /**

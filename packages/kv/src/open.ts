@@ -1,13 +1,13 @@
 import { MemoryKeyValueStore } from "./memory.js";
-import { connectRedis, RedisKeyValueStore } from "./redis.js";
+import { connectRedis, type RedisConnectionOptions, RedisKeyValueStore } from "./redis.js";
 import type { KeyValueStore } from "./store.js";
 import type { RedisTarget } from "./target.js";
 
 /** Redis when one is configured, else the in-process store of the embedded default. */
 export async function openKeyValueStore(
   target: RedisTarget | undefined,
-  keyPrefix: string,
+  options: RedisConnectionOptions,
 ): Promise<KeyValueStore> {
   if (!target) return new MemoryKeyValueStore();
-  return new RedisKeyValueStore(await connectRedis(target, { keyPrefix }));
+  return new RedisKeyValueStore(await connectRedis(target, options));
 }

@@ -37,6 +37,8 @@ export const redisEnvironment = {
   REDIS_USERNAME: z.string().min(1).optional(),
   /** Its password (a REDIS_URL that carries credentials takes precedence). */
   REDIS_PASSWORD: z.string().optional(),
+  /** Milliseconds a command may take before it fails (the store is then unavailable to the request). */
+  REDIS_COMMAND_TIMEOUT_MS: env.positiveInt(1_000),
 };
 
 type RedisSettings = {

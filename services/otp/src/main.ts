@@ -14,7 +14,10 @@ import { OtpStore } from "./store/otp-store.js";
 
 const config = loadConfig("otp", configSchema);
 const logger = createLogger("otp", config.LOG_LEVEL);
-const kv = await openKeyValueStore(redisTargetOf(config), config.REDIS_KEY_PREFIX);
+const kv = await openKeyValueStore(redisTargetOf(config), {
+  keyPrefix: config.REDIS_KEY_PREFIX,
+  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+});
 
 const http = { timeoutMs: config.SMS_HTTP_TIMEOUT_MS, retries: config.SMS_HTTP_RETRIES };
 const fallback: SmsSender =

@@ -11,7 +11,10 @@ import { RecoveryStore } from "./store/recovery-store.js";
 
 const config = loadConfig("recovery", configSchema);
 const logger = createLogger("recovery", config.LOG_LEVEL);
-const kv = await openKeyValueStore(redisTargetOf(config), config.REDIS_KEY_PREFIX);
+const kv = await openKeyValueStore(redisTargetOf(config), {
+  keyPrefix: config.REDIS_KEY_PREFIX,
+  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+});
 const mail: MailSender =
   config.MAIL_SENDER === "smtp" && config.SMTP_URL
     ? new SmtpMailSender({ url: config.SMTP_URL, from: config.MAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS })

@@ -10,7 +10,10 @@ import { SessionStore } from "./store/session-store.js";
 
 const config = loadConfig("session", configSchema);
 const logger = createLogger("session", config.LOG_LEVEL);
-const kv = await openKeyValueStore(redisTargetOf(config), config.REDIS_KEY_PREFIX);
+const kv = await openKeyValueStore(redisTargetOf(config), {
+  keyPrefix: config.REDIS_KEY_PREFIX,
+  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+});
 logger.info({ store: describeTarget(redisTargetOf(config)) }, "store open");
 
 const sessions = new SessionStore(kv, systemClock, {

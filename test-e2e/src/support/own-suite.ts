@@ -12,6 +12,22 @@ export interface OwnSuiteOptions extends Omit<SuiteOptions, "dataDir"> {
   realStores?: boolean;
 }
 
+/**
+ * What the e2e suites' processes run with on top of their own settings: a Redis command on a loaded
+ * machine may take a second, and these suites test flows, not store faults (faults.test.ts does,
+ * with the product's defaults).
+ */
+export function patientWithStores(env: SuiteOptions["env"] = {}): SuiteOptions["env"] {
+  const patient = { REDIS_COMMAND_TIMEOUT_MS: "10000" };
+  return {
+    ...env,
+    session: { ...patient, ...env.session },
+    otp: { ...patient, ...env.otp },
+    recovery: { ...patient, ...env.recovery },
+    gateway: { ...patient, ...env.gateway },
+  };
+}
+
 /** A suite of a test file's own (for settings the shared one must not have); embedded stores unless asked. */
 export async function startOwnSuite(
   env: SuiteOptions["env"],
@@ -27,7 +43,7 @@ export async function startOwnSuite(
     startTimeoutMs: testBudgets.suiteStartMs,
     ...options,
     ...stores.options,
-    env,
+    env: patientWithStores(env),
   });
   return {
     suite,

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "@auth/runtime";
+import { testBudgets } from "@auth/testing";
 
 /**
  * A PostgreSQL cluster and a Redis of a test file's own, on loopback ports, that the test may stop
@@ -231,13 +232,17 @@ export async function startPrivateRedis(extraArgs: string[] = []): Promise<Priva
       [...args, "--dir", dir],
       logFile,
     );
-    await until(`redis on port ${port} did not answer`, () => answers(port), 10_000);
+    await until(`redis on port ${port} did not answer`, () => answers(port), testBudgets.suiteStartMs);
   };
   const crash = async () => {
     if (!server.current) return;
     process.kill(server.current.pid, "SIGKILL");
     await server.ended();
-    await until(`redis on port ${port} still answers`, async () => !(await answers(port)), 5_000);
+    await until(
+      `redis on port ${port} still answers`,
+      async () => !(await answers(port)),
+      testBudgets.testMs,
+    );
   };
   await start();
   return {
@@ -317,7 +322,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       logFile,
     );
     try {
-      await until(`PostgreSQL on port ${port} did not get ready`, ready, 30_000);
+      await until(`PostgreSQL on port ${port} did not get ready`, ready, testBudgets.suiteStartMs);
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${readTail(logFile)}`);
     }
