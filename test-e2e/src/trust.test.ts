@@ -118,6 +118,7 @@ const hosted: Hosted[] = [
 /** The certificate each caller presents; the suite's own services name no caller at all. */
 const certificateOf: Record<Caller | "a service of the suite", string> = {
   gateway: "gateway",
+  session: "session",
   otp: "otp",
   recovery: "recovery",
   operator: "operator",
@@ -241,6 +242,7 @@ describe("the reproductions of the review, each now failing to take the account"
         loginId: victim.loginName,
         passwordChangeRequired: false,
         lifetimeSeconds: 2_592_000,
+        refuseWhenLockedOut: false,
       }).finish(),
     );
     for (const holder of ["consumer/e2e", "otp", "recovery", "operator", "identity"]) {
@@ -259,12 +261,13 @@ describe("the reproductions of the review, each now failing to take the account"
     ).toBe("service.unavailable");
   });
 
-  it("SetPassword, VerifyPassword, RecordLoginFailure, ResetLoginFailures and AcceptDisclaimers are the gateway's alone", async () => {
+  it("SetPassword, VerifyPassword, the check budget and AcceptDisclaimers are the gateway's alone", async () => {
     const attempts: Array<[Hosted, string]> = [
       [identityService, "setPassword"],
       [identityService, "verifyPassword"],
-      [sessionService, "recordLoginFailure"],
-      [sessionService, "resetLoginFailures"],
+      [sessionService, "reserveSecretCheck"],
+      [sessionService, "reportSecretCheck"],
+      [sessionService, "forgetFailedChecks"],
       [hosted[5] as Hosted, "acceptDisclaimers"],
     ];
     for (const [service, method] of attempts) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
-import { guardLoginId } from "../steps/login-guard.js";
+import { guardSubject } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
 import { sessionEndpoint } from "./endpoint.js";
@@ -11,7 +11,7 @@ export const acceptdisclaimers = sessionEndpoint(
   "acceptdisclaimers",
   z.object({ accept_disclaimers: fields.acceptDisclaimers }),
   async (context) => {
-    await guardLoginId(context, context.session.loginId);
+    await guardSubject(context, { userId: context.session.userId });
     const user = await currentUser(context, context.session.userId);
     const disclaimersRequired = await requiredDisclaimers(context, user.id);
     assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);

@@ -1,12 +1,12 @@
 import { AuthError } from "@auth/errors";
 import { OtpPurpose } from "@auth/proto/otp";
+import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
-import { checkCaptcha } from "../steps/captcha.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
-import { captchaRequired, forgetFailures, guardLoginId, recordFailedSecret } from "../steps/login-guard.js";
 import { lookUpLoginId } from "../steps/login-lookup.js";
 import { continueAfterPassword } from "../steps/next-step.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
+import { loginRefusal, reserveCheck, subjectOf } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 import { openEndpoint } from "./endpoint.js";
@@ -26,24 +26,32 @@ const body = z.object({
  */
 export const checkcredentials = openEndpoint("checkcredentials", body, async (context) => {
   const companyId = context.company.id;
-  const { normalizedLoginId } = await lookUpLoginId(context, context.body.login_id);
-  const failures = await guardLoginId(context, normalizedLoginId);
-  await checkCaptcha(context, failures, context.body.captcha_response);
-
-  const verdict = await context.backends.identity.verifyCredentials({
-    companyId,
-    loginId: context.body.login_id,
-    password: context.body.password,
-  });
+  const { normalizedLoginId, user: named } = await lookUpLoginId(context, context.body.login_id);
+  const check = await reserveCheck(
+    context,
+    {
+      subject: subjectOf(named, normalizedLoginId),
+      kind: SecretKind.PASSWORD,
+      captchaResponse: context.body.captcha_response,
+    },
+    loginRefusal,
+  );
+  const { found: verdict } = await check.run(
+    () =>
+      context.backends.identity.verifyCredentials({
+        companyId,
+        loginId: context.body.login_id,
+        password: context.body.password,
+      }),
+    (found) => found.user !== undefined,
+  );
   const { user } = verdict;
   if (!user) {
-    const failuresNow = await recordFailedSecret(context, normalizedLoginId);
     throw new AuthError("auth.credentials.invalid", {
-      fields: { captcha_required: captchaRequired(context, failuresNow) },
+      fields: { captcha_required: check.captchaRequiredIfWrong },
     });
   }
   assertUserMayLogIn(user);
-  await forgetFailures(context, normalizedLoginId, failures);
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
   assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
   await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);

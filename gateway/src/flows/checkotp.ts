@@ -1,9 +1,10 @@
 import { AuthError } from "@auth/errors";
+import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
-import { forgetFailures, guardLoginId, recordFailedSecret } from "../steps/login-guard.js";
 import { continueToAuthorization } from "../steps/next-step.js";
 import { otpValid } from "../steps/otp-delivery.js";
+import { guardSubject, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
 import { type SessionFlowContext, sessionEndpoint } from "./endpoint.js";
@@ -36,18 +37,24 @@ async function secondFactorValid(context: SessionFlowContext<Body>, userId: stri
 
 /** spec 4.3: the SMS OTP, or a backup code when the phone is not at hand. */
 export const checkotp = sessionEndpoint("checkotp", body, async (context) => {
-  const { loginId, userId } = context.session;
-  const failures = await guardLoginId(context, loginId);
+  const { userId } = context.session;
+  await guardSubject(context, { userId });
   const user = await currentUser(context, userId);
   // Disclaimers before the secret (DESIGN.md): a missing code must never burn the OTP.
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
   assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
 
-  if (!(await secondFactorValid(context, user.id))) {
-    await recordFailedSecret(context, loginId);
-    throw new AuthError(context.body.otp !== undefined ? "auth.otp.invalid" : "auth.backupcode.invalid");
-  }
-  await forgetFailures(context, loginId, failures);
+  const otp = context.body.otp !== undefined;
+  const check = await reserveCheck(
+    context,
+    { subject: { userId }, kind: otp ? SecretKind.OTP : SecretKind.BACKUP_CODE },
+    loginRefusal,
+  );
+  const { found: valid } = await check.run(
+    () => secondFactorValid(context, user.id),
+    (right) => right,
+  );
+  if (!valid) throw new AuthError(otp ? "auth.otp.invalid" : "auth.backupcode.invalid");
   await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
   return continueToAuthorization(context, user, context.session.passwordChangeRequired, (to, changes) =>
     moveSession(context, to, changes),

@@ -1,10 +1,10 @@
 import { AuthError } from "@auth/errors";
+import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
-import { checkCaptcha } from "../steps/captcha.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
-import { captchaRequired, forgetFailures, guardLoginId, recordFailedSecret } from "../steps/login-guard.js";
 import { continueAfterPassword } from "../steps/next-step.js";
 import { sendOtp } from "../steps/otp-delivery.js";
+import { loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 import { sessionEndpoint } from "./endpoint.js";
@@ -18,28 +18,40 @@ const body = z.object({
 
 /** spec 4.2: the password of the session's user. */
 export const checkpassword = sessionEndpoint("checkpassword", body, async (context) => {
-  const { loginId, userId } = context.session;
-  const failures = await guardLoginId(context, loginId);
-  await checkCaptcha(context, failures, context.body.captcha_response);
-  // Disclaimers before the secret (DESIGN.md), so a missing code costs no attempt.
-  const disclaimersRequired = await requiredDisclaimers(context, userId);
-  assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+  const { userId } = context.session;
+  // DESIGN.md's order: suspension and lock-out, captcha, disclaimers, password. The check is reserved
+  // first (its refusals are the lock-out and the captcha) and given back if the disclaimers fail.
+  const check = await reserveCheck(
+    context,
+    { subject: { userId }, kind: SecretKind.PASSWORD, captchaResponse: context.body.captcha_response },
+    loginRefusal,
+  );
+  let disclaimersRequired: Awaited<ReturnType<typeof requiredDisclaimers>>;
+  try {
+    disclaimersRequired = await requiredDisclaimers(context, userId);
+    assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+  } catch (error) {
+    await check.giveBack();
+    throw error;
+  }
 
-  const verdict = await context.backends.identity.verifyPassword({
-    companyId: context.company.id,
-    userId,
-    password: context.body.password,
-  });
+  const { found: verdict } = await check.run(
+    () =>
+      context.backends.identity.verifyPassword({
+        companyId: context.company.id,
+        userId,
+        password: context.body.password,
+      }),
+    (found) => found.valid && found.user !== undefined,
+  );
   const { user } = verdict;
   if (!verdict.valid || !user) {
-    const failuresNow = await recordFailedSecret(context, loginId);
     throw new AuthError("auth.password.invalid", {
-      fields: { captcha_required: captchaRequired(context, failuresNow) },
+      fields: { captcha_required: check.captchaRequiredIfWrong },
     });
   }
   // The user as it is now (an administrator may have closed the account since the login).
   assertUserMayLogIn(user);
-  await forgetFailures(context, loginId, failures);
   await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
   return continueAfterPassword(context, {
     user,

@@ -3,9 +3,9 @@ import { UserStatus } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
-import { captchaRequired, guardInSessionStart, guardLoginId } from "../steps/login-guard.js";
 import { lookUpLoginId } from "../steps/login-lookup.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
+import { assertCompanyActive, guardSubject, subjectOf } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 import { openEndpoint } from "./endpoint.js";
@@ -18,9 +18,10 @@ import { fields } from "./fields.js";
  */
 export const login = openEndpoint("login", z.object({ login_id: fields.loginId }), async (context) => {
   const { normalizedLoginId, user } = await lookUpLoginId(context, context.body.login_id);
-  const guard = guardInSessionStart(context);
+  assertCompanyActive(context);
+  const guard = { refuseWhenLockedOut: true };
   if (user?.status !== UserStatus.ACTIVE) {
-    await guardLoginId(context, normalizedLoginId);
+    await guardSubject(context, subjectOf(user, normalizedLoginId));
     if (!user) throw new AuthError("auth.loginid.notfound");
     assertUserMayLogIn(user);
   }
@@ -32,7 +33,7 @@ export const login = openEndpoint("login", z.object({ login_id: fields.loginId }
       session_token: started.token,
       session_state: "checkpassword",
       disclaimers_required: disclaimersRequired,
-      captcha_required: captchaRequired(context, started.loginFailures),
+      captcha_required: started.captchaRequired,
     };
   }
   const started = await startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {

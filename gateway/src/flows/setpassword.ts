@@ -1,7 +1,7 @@
 import { weakPasswordError } from "@auth/errors";
 import { z } from "zod";
 import { securityEvent } from "../security-events.js";
-import { forgetFailures } from "../steps/login-guard.js";
+import { forgetFailedChecks } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
 import { sessionEndpoint } from "./endpoint.js";
@@ -49,10 +49,10 @@ export const setpassword = sessionEndpoint("setpassword", body, async (context) 
   await setPassword(false);
   securityEvent(context, "password.changed", { userId: user.id });
   securityEvent(context, "recovery.finished", { userId: user.id });
-  // Whoever recovered access may log in at once, whatever failures the login ID had. The recovery is
+  // Whoever recovered access may log in at once, whatever failures the user had. The recovery is
   // done by now: should this fail, the answer is still success, and the failures expire with their window.
-  await forgetFailures(context, context.session.loginId).catch((error: unknown) =>
-    context.log.warn({ err: error }, "recovery finished, but its login ID's failures were not reset"),
+  await forgetFailedChecks(context, { userId: user.id }).catch((error: unknown) =>
+    context.log.warn({ err: error }, "recovery finished, but the user's failures were not forgotten"),
   );
   return {};
 });

@@ -16,13 +16,13 @@ export interface SessionChanges {
 }
 
 export interface SessionStart extends SessionChanges {
-  /** From guardInSessionStart: no session while the login ID is locked out. */
-  refuseAtLoginFailures?: number;
+  /** No session while the user is locked out (login, which checks no secret). */
+  refuseWhenLockedOut?: boolean;
 }
 
 export interface StartedSession extends MovedSession {
-  /** The login ID's failures, when the start was guarded. */
-  loginFailures: number;
+  /** Whether the user's next password needs a captcha, when the start was guarded. */
+  captchaRequired: boolean;
 }
 
 /** The company's lifetime for a state, when it sets one. */
@@ -48,12 +48,12 @@ export async function startSession(
     profileMnemocode: start.profileMnemocode,
     passwordChangeRequired: start.passwordChangeRequired ?? false,
     lifetimeSeconds: lifetimeSeconds(context, to),
-    refuseAtLoginFailures: start.refuseAtLoginFailures,
+    refuseWhenLockedOut: start.refuseWhenLockedOut ?? false,
   });
   if (!created.session) throw new Error("session service returned no session");
   if (to === "authorized")
     securityEvent(context, "login.succeeded", { userId: user.id, sessionId: created.session.sessionId });
-  return { token: created.sessionToken, session: created.session, loginFailures: created.loginFailures };
+  return { token: created.sessionToken, session: created.session, captchaRequired: created.captchaRequired };
 }
 
 /** Moves the request's session on under a new token, as the transition table allows. */

@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Certificate } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate";
 import { Issuer } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer";

@@ -4,6 +4,7 @@ export { type CallOptions, type ClientOptions, createServiceClient, type Service
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";
 export { checkHealth, type HealthClient, healthClient } from "./health.js";
+export { connectIdentity, identityClientEnvironment } from "./identity-client.js";
 export {
   type GrpcServerOptions,
   type HostedService,

@@ -72,6 +72,11 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   async increment(key: string, windowMs: number): Promise<Counter> {
+    return this.#increment(key, windowMs);
+  }
+
+  // Synchronous, so that nothing runs between reading a counter and writing it.
+  #increment(key: string, windowMs: number): Counter {
     const now = this.#clock.now();
     const current = this.#string(key);
     const expiresAt =
@@ -81,7 +86,24 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return { count, ttlMs: expiresAt - now };
   }
 
+  async incrementBelow(key: string, windowMs: number, ceiling: number) {
+    const current = this.#counter(key);
+    if (current.count >= ceiling) return { ...current, counted: false };
+    return { ...this.#increment(key, windowMs), counted: true };
+  }
+
+  async decrement(key: string): Promise<number> {
+    const entry = this.#live(key);
+    if (!entry || !("value" in entry) || Number(entry.value) <= 0) return 0;
+    entry.value = String(Number(entry.value) - 1);
+    return Number(entry.value);
+  }
+
   async readCounter(key: string): Promise<Counter> {
+    return this.#counter(key);
+  }
+
+  #counter(key: string): Counter {
     const entry = this.#live(key);
     if (!entry || !("value" in entry)) return { count: 0, ttlMs: 0 };
     return { count: Number(entry.value), ttlMs: entry.expiresAt - this.#clock.now() };

@@ -21,6 +21,23 @@ const scripts = {
       if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
       return {count, redis.call('PTTL', KEYS[1])}`,
   },
+  kvIncrementBelow: {
+    numberOfKeys: 1,
+    // ARGV: windowMs, ceiling
+    lua: `
+      local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+      if count >= tonumber(ARGV[2]) then return {0, count, redis.call('PTTL', KEYS[1])} end
+      count = redis.call('INCR', KEYS[1])
+      if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+      return {1, count, redis.call('PTTL', KEYS[1])}`,
+  },
+  kvDecrement: {
+    numberOfKeys: 1,
+    lua: `
+      local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+      if count <= 0 then return 0 end
+      return redis.call('DECR', KEYS[1])`,
+  },
   kvReadCounter: {
     numberOfKeys: 1,
     lua: `
@@ -46,6 +63,8 @@ type ScriptClient = {
     remove: string,
   ): Promise<number>;
   kvIncrement(key: string, windowMs: number): Promise<[number, number]>;
+  kvIncrementBelow(key: string, windowMs: number, ceiling: number): Promise<[number, number, number]>;
+  kvDecrement(key: string): Promise<number>;
   kvReadCounter(key: string): Promise<[number, number]>;
   kvAddToSet(key: string, member: string, ttlMs: number): Promise<number>;
 };
@@ -155,6 +174,17 @@ export class RedisKeyValueStore implements KeyValueStore {
   async increment(key: string, windowMs: number): Promise<Counter> {
     const [count, ttlMs] = await this.#scripts.kvIncrement(key, windowMs).catch(unavailable);
     return { count, ttlMs: Math.max(ttlMs, 0) };
+  }
+
+  async incrementBelow(key: string, windowMs: number, ceiling: number) {
+    const [counted, count, ttlMs] = await this.#scripts
+      .kvIncrementBelow(key, windowMs, ceiling)
+      .catch(unavailable);
+    return { counted: counted === 1, count, ttlMs: Math.max(0, ttlMs) };
+  }
+
+  async decrement(key: string): Promise<number> {
+    return this.#scripts.kvDecrement(key).catch(unavailable);
   }
 
   async readCounter(key: string): Promise<Counter> {

@@ -94,10 +94,9 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
     });
 
     it("keeps the window of the first increment", async () => {
-      await store.increment("c", 200);
-      await sleep(100);
-      const counter = await store.increment("c", 10_000);
-      expect(counter.ttlMs).toBeLessThanOrEqual(200);
+      await store.increment("c", 60_000);
+      const counter = await store.increment("c", 600_000);
+      expect(counter.ttlMs).toBeLessThanOrEqual(60_000);
     });
 
     it("starts again after the window", async () => {
@@ -110,6 +109,40 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
       const counts = await Promise.all(Array.from({ length: 50 }, () => store.increment("c", 10_000)));
       expect(new Set(counts.map((c) => c.count)).size).toBe(50);
       expect((await store.readCounter("c")).count).toBe(50);
+    });
+
+    it("counts at most `ceiling` of any number of parallel increments below it, in the first one's window", async () => {
+      await store.increment("c", 60_000);
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => store.incrementBelow("c", 600_000, 10)),
+      );
+      expect(results.filter((result) => result.counted)).toHaveLength(9);
+      expect(
+        results
+          .filter((result) => result.counted)
+          .map((result) => result.count)
+          .sort((a, b) => a - b),
+      ).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(results.filter((result) => !result.counted).every((result) => result.count === 10)).toBe(true);
+      const counter = await store.readCounter("c");
+      expect(counter.count).toBe(10);
+      expect(counter.ttlMs).toBeLessThanOrEqual(60_000);
+    });
+
+    it("starts a counter below its ceiling with a window of its own", async () => {
+      expect(await store.incrementBelow("fresh", 60_000, 1)).toMatchObject({ counted: true, count: 1 });
+      expect(await store.incrementBelow("fresh", 60_000, 1)).toMatchObject({ counted: false, count: 1 });
+      expect((await store.readCounter("fresh")).ttlMs).toBeGreaterThan(0);
+    });
+
+    it("takes one back from a counter above zero, in its window, and never goes below zero", async () => {
+      await store.increment("d", 60_000);
+      await store.increment("d", 60_000);
+      expect(await store.decrement("d")).toBe(1);
+      expect((await store.readCounter("d")).ttlMs).toBeGreaterThan(0);
+      expect(await store.decrement("d")).toBe(0);
+      expect(await store.decrement("d")).toBe(0);
+      expect(await store.decrement("none")).toBe(0);
     });
 
     it("reads zero for a counter that does not exist", async () => {

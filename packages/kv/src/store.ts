@@ -32,6 +32,13 @@ export interface KeyValueStore {
   compareAndSet(key: string, expected: string, next: string | null, ttlMs: number): Promise<boolean>;
   /** Adds one to a counter whose window starts at its first increment and lasts windowMs. */
   increment(key: string, windowMs: number): Promise<Counter>;
+  /**
+   * Adds one to the counter only while it is below `ceiling`, in one step: of any number of
+   * callers at once, at most `ceiling` are ever counted. The window starts at the first increment.
+   */
+  incrementBelow(key: string, windowMs: number, ceiling: number): Promise<Counter & { counted: boolean }>;
+  /** Takes one back from a counter that is above zero, keeping its window; returns the count. */
+  decrement(key: string): Promise<number>;
   /** Reads a counter without changing it. */
   readCounter(key: string): Promise<Counter>;
   /** Adds a member to a set, keeping the set at least ttlMs longer. */

@@ -175,7 +175,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       DATA_DIR: join(options.dataDir, "disclaimer"),
       ...(options.databaseUrls ? { DATABASE_URL: options.databaseUrls.disclaimer } : {}),
     }),
-    session: () => ({ ADMIN_TOKEN: adminToken, ...redis("session") }),
+    session: () => ({ ADMIN_TOKEN: adminToken, IDENTITY_ADDR: addresses.identity, ...redis("session") }),
     otp: () => ({
       IDENTITY_ADDR: addresses.identity,
       SMS_OUTBOX_FILE: smsOutboxFile,
@@ -288,10 +288,10 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     return ports.length === 1 ? (ports[0] as string) : `ipv4:${ports.join(",")}`;
   };
 
-  // identity first (otp and recovery call it), with session and disclaimer; then otp and
+  // identity first (session, otp and recovery call it), with disclaimer; then session, otp and
   // recovery; then the gateway, which calls them all.
   try {
-    for (const stage of [["identity", "session", "disclaimer"], ["otp", "recovery"], ["gateway"]] as const) {
+    for (const stage of [["identity", "disclaimer"], ["session", "otp", "recovery"], ["gateway"]] as const) {
       for (const name of stage) makeReplicas(name);
       await Promise.all(stage.map(startReplicas));
       for (const name of stage) if (name !== "gateway") addresses[name] = addressOf(name);

@@ -46,6 +46,12 @@ export const metrics = {
     labelNames: ["method", "outcome"] as const,
     registers: [registry],
   }),
+  secretsCompared: new Counter({
+    name: "auth_secrets_compared_total",
+    help: "Secrets compared with what is stored (passwords, control answers, backup codes, OTPs), by kind: what the budgets of checks let through",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  }),
   otpsSent: new Counter({
     name: "auth_otps_sent_total",
     help: "One-time passwords sent by SMS, by purpose",

@@ -33,7 +33,8 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   verifyControlAnswer: ["gateway"],
   useBackupCode: ["gateway"],
   exchangeOAuthCode: ["gateway"],
-  verifyCaptcha: ["gateway"],
+  verifyCaptcha: ["gateway", "session"],
+  getCheckPolicy: ["session"],
   getSmsDelivery: ["otp"],
   getMailDelivery: ["recovery"],
 };

@@ -3,6 +3,7 @@ import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
 import { IdentityServiceService, LoginIdKind, PasswordProblem, UserStatus } from "@auth/proto/identity";
 import type { Logger, TtlCache } from "@auth/runtime";
+import { metrics } from "@auth/telemetry";
 import { z } from "zod";
 import { identityAccess } from "./access.js";
 import { generateApiKey, hashApiKey } from "./api-keys.js";
@@ -120,6 +121,7 @@ const verifyCaptchaRequest = z.object({
   clientAddress: z.string().max(100),
 });
 const deliveryRequest = z.object({ companyId: id, userId: id });
+const checkPolicyRequest = z.object({ companyId: id });
 const exchangeOAuthCodeRequest = z.object({
   companyId: id,
   slot,
@@ -158,6 +160,7 @@ export function identityService(
 
   /** One argon2id verification whatever the case; a hash with weaker parameters is replaced. */
   async function checkPassword(row: UserRow | undefined, company: CompanyRow, password: string) {
+    metrics.secretsCompared.inc({ kind: "password" });
     if (!row?.passwordHash) {
       await hasher.verifyNothing(password);
       return { valid: false, passwordChangeRequired: false };
@@ -468,6 +471,7 @@ export function identityService(
 
     async useBackupCode(request) {
       const input = parseRequest(useBackupCodeRequest, request);
+      metrics.secretsCompared.inc({ kind: "backup_code" });
       const valid = await store.useBackupCode(
         input.companyId,
         input.userId,
@@ -480,6 +484,7 @@ export function identityService(
       const input = parseRequest(verifyControlAnswerRequest, request);
       const row = await userById(input.companyId, input.userId);
       const answer = normalizeControlAnswer(input.answer);
+      metrics.secretsCompared.inc({ kind: "control_answer" });
       if (!row.controlAnswerHash) return { valid: await hasher.verifyNothing(answer) };
       return { valid: await hasher.verify(row.controlAnswerHash, answer) };
     },
@@ -540,6 +545,17 @@ export function identityService(
       const company = await companyById(input.companyId);
       const settings = openPolicySecrets(company.policy, secrets).captcha;
       return { valid: await captcha.verify(settings, input.captchaResponse, input.clientAddress) };
+    },
+
+    async getCheckPolicy(request) {
+      const { companyId } = parseRequest(checkPolicyRequest, request);
+      const { policy, suspended } = await companyById(companyId);
+      return {
+        captchaAfterFailures: policy.captchaAfterFailures,
+        lockoutAfterFailures: policy.lockoutAfterFailures,
+        failureWindowSeconds: policy.failureWindowSeconds,
+        suspended,
+      };
     },
 
     async getSmsDelivery(request) {

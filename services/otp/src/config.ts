@@ -1,4 +1,4 @@
-import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
+import { checkTransportSettings, grpcServerEnvironment, identityClientEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment, redisTargetOf } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
@@ -7,10 +7,7 @@ import { designRules } from "./otps.js";
 export const configSchema = z
   .object({
     ...grpcServerEnvironment(50053),
-    /** The identity service, which owns users' phones and companies' SMS settings. */
-    IDENTITY_ADDR: env.address("127.0.0.1:50051"),
-    /** Milliseconds a call to the identity service may take. */
-    GRPC_DEADLINE_MS: env.positiveInt(3_000),
+    ...identityClientEnvironment,
     /** Redis (standalone, Cluster or Sentinel); without any, state lives in the process (the embedded default). */
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:otp:"),

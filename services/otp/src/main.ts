@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createServiceClient, grpcServerOptionsOf, startGrpcServer, transportOf } from "@auth/grpc-kit";
+import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisTargetOf } from "@auth/kv";
-import { IdentityServiceService } from "@auth/proto/identity";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { OtpHasher } from "./otp-codes.js";
@@ -36,11 +35,7 @@ const rules: OtpRules = {
 // In-process OTPs die with the process, so a per-process secret is enough there.
 const secret = config.OTP_HASH_SECRET ? Buffer.from(config.OTP_HASH_SECRET) : randomBytes(32);
 const otps = new Otps(new OtpStore(kv), new OtpHasher(secret), rules);
-const identity = createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, {
-  deadlineMs: config.GRPC_DEADLINE_MS,
-  transport: transportOf(config),
-  server: "identity",
-});
+const identity = connectIdentity(config);
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,

@@ -1,5 +1,6 @@
 import { AuthError } from "@auth/errors";
 import type { Counter } from "@auth/kv";
+import { metrics } from "@auth/telemetry";
 import { generateOtp, type OtpHasher } from "./otp-codes.js";
 import type { SmsSender } from "./sms/sender.js";
 import type { OtpStore } from "./store/otp-store.js";
@@ -84,6 +85,7 @@ export class Otps {
 
   /** True only for the session's current, unexpired OTP; any attempt burns it. */
   async verify(companyId: string, sessionId: string, otp: string): Promise<boolean> {
+    metrics.secretsCompared.inc({ kind: "otp" });
     const stored = await this.store.takeOtp(companyId, sessionId);
     return stored !== null && this.hasher.matches(otp, stored);
   }

@@ -5,5 +5,4 @@ import type { RecoveryServiceService } from "@auth/proto/recovery";
 export const recoveryAccess: AccessTable<typeof RecoveryServiceService> = {
   sendRecoveryLink: ["gateway"],
   redeemRecoveryLink: ["gateway"],
-  recordWrongAnswer: ["gateway"],
 };

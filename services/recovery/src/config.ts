@@ -1,4 +1,4 @@
-import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
+import { checkTransportSettings, grpcServerEnvironment, identityClientEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
@@ -6,10 +6,7 @@ import { z } from "zod";
 export const configSchema = z
   .object({
     ...grpcServerEnvironment(50054),
-    /** The identity service, which owns users' e-mails and companies' mail settings. */
-    IDENTITY_ADDR: env.address("127.0.0.1:50051"),
-    /** Milliseconds a call to the identity service may take. */
-    GRPC_DEADLINE_MS: env.positiveInt(3_000),
+    ...identityClientEnvironment,
     /** Redis (standalone, Cluster or Sentinel); without any, state lives in the process (the embedded default). */
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:recovery:"),

@@ -1,6 +1,5 @@
-import { createServiceClient, grpcServerOptionsOf, startGrpcServer, transportOf } from "@auth/grpc-kit";
+import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisTargetOf, systemClock } from "@auth/kv";
-import { IdentityServiceService } from "@auth/proto/identity";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { DevMailOutbox } from "./mail/dev-outbox.js";
@@ -24,11 +23,7 @@ logger.info(
   "recovery service ready",
 );
 
-const identity = createServiceClient(IdentityServiceService, config.IDENTITY_ADDR, {
-  deadlineMs: config.GRPC_DEADLINE_MS,
-  transport: transportOf(config),
-  server: "identity",
-});
+const identity = connectIdentity(config);
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,

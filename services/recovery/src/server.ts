@@ -12,9 +12,6 @@ import { SmtpMailSender } from "./mail/smtp.js";
 import type { RecoveryStore } from "./store/recovery-store.js";
 
 const id = z.string().min(1, "is required").max(200);
-// Wrong answers count for as long as a recovery session can live.
-const wrongAnswerWindowMs = 60 * 60_000;
-
 export interface MailDelivery {
   /** The owner of users' e-mails and companies' mail settings, asked on every send. */
   identity: Pick<ServiceClient<typeof IdentityServiceService>, "getMailDelivery">;
@@ -26,7 +23,6 @@ export interface MailDelivery {
 /** The requests' schemas, built once. */
 const sendRecoveryLinkRequest = z.object({ companyId: id, userId: id, loginId: z.string().max(512) });
 const redeemRecoveryLinkRequest = z.object({ companyId: id, linkToken: z.string().max(512) });
-const recordWrongAnswerRequest = z.object({ companyId: id, sessionId: id });
 
 export function recoveryService(store: RecoveryStore, delivery: MailDelivery, logger: Logger) {
   const methods: AsyncService<typeof RecoveryServiceService> = {
@@ -63,13 +59,6 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
     async redeemRecoveryLink(request) {
       const input = parseRequest(redeemRecoveryLinkRequest, request);
       return store.redeemLink(input.companyId, input.linkToken);
-    },
-
-    async recordWrongAnswer(request) {
-      const input = parseRequest(recordWrongAnswerRequest, request);
-      return {
-        wrongAnswers: await store.recordWrongAnswer(input.companyId, input.sessionId, wrongAnswerWindowMs),
-      };
     },
   };
 

@@ -13,9 +13,10 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   revokeSession: ["gateway", "operator"],
   revokeUserSessions: ["gateway", "operator"],
   listUserSessions: ["operator"],
-  getLoginFailures: ["gateway"],
-  recordLoginFailure: ["gateway"],
-  resetLoginFailures: ["gateway"],
+  getCheckBudget: ["gateway"],
+  reserveSecretCheck: ["gateway"],
+  reportSecretCheck: ["gateway"],
+  forgetFailedChecks: ["gateway"],
 };
 
 /** The read-only contract of the company's other products: the one service a consumer may call. */

@@ -1,11 +1,12 @@
-import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
+import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisTargetOf, systemClock } from "@auth/kv";
 import { SessionState } from "@auth/proto/session";
-import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
+import { CompanyRules } from "./check-policies.js";
 import { configSchema } from "./config.js";
 import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
-import { LoginFailures } from "./store/login-failures.js";
+import { CheckBudget } from "./store/check-budget.js";
 import { SessionStore } from "./store/session-store.js";
 
 const config = loadConfig("session", configSchema);
@@ -22,16 +23,19 @@ const sessions = new SessionStore(kv, systemClock, {
       ? config.AUTHORIZED_TOKEN_TTL_SECONDS
       : config.PREAUTH_TOKEN_TTL_SECONDS) * 1000,
 });
+const identity = connectIdentity(config);
+const rules = new CompanyRules(identity, new TtlCache(config.COMPANY_CACHE_SECONDS * 1000));
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
   services: [
-    sessionService(sessions, new LoginFailures(kv), config.ADMIN_TOKEN, logger),
+    sessionService({ sessions, budget: new CheckBudget(kv), rules, adminToken: config.ADMIN_TOKEN }, logger),
     introspectionService(sessions, config.ADMIN_TOKEN, logger),
   ],
 });
 
 stopOnSignals(logger, async () => {
   await server.stop();
+  identity.close();
   await kv.close();
 });

@@ -1,10 +1,19 @@
 import { AuthError } from "@auth/errors";
 import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
-import { type Session, SessionServiceService, SessionState, TokenStatus } from "@auth/proto/session";
+import {
+  CheckOutcome,
+  CheckResult,
+  SecretKind,
+  type Session,
+  SessionServiceService,
+  SessionState,
+  TokenStatus,
+} from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
 import { z } from "zod";
 import { sessionAccess } from "./access.js";
-import type { LoginFailures } from "./store/login-failures.js";
+import type { CompanyRules } from "./check-policies.js";
+import type { CheckBudget, SecretKind as Kind, ReserveOutcome, Subject } from "./store/check-budget.js";
 import type { SessionRecord, SessionStore } from "./store/session-store.js";
 
 const state = z
@@ -42,7 +51,7 @@ const createSessionRequest = z.object({
   profileMnemocode: z.string().optional(),
   passwordChangeRequired: z.boolean(),
   lifetimeSeconds: lifetime,
-  refuseAtLoginFailures: z.number().int().nonnegative().optional(),
+  refuseWhenLockedOut: z.boolean(),
 });
 const introspectSessionRequest = z.object({ sessionToken: token });
 const advanceSessionRequest = z.object({
@@ -56,36 +65,86 @@ const advanceSessionRequest = z.object({
 const revokeSessionRequest = z.object({ sessionToken: token });
 const revokeUserSessionsRequest = z.object({ companyId: id, userId: id });
 const listUserSessionsRequest = z.object({ companyId: id, userId: id });
-const getLoginFailuresRequest = z.object({ companyId: id, loginId: z.string().max(512) });
-const recordLoginFailureRequest = z.object({
+/** A user, or a login ID that names none: exactly one of the two. */
+const subject = z
+  .object({ userId: id.optional(), loginId: z.string().min(1).max(512).optional() })
+  .refine(
+    (given) => (given.userId === undefined) !== (given.loginId === undefined),
+    "exactly one of user_id and login_id",
+  )
+  .transform(
+    (given): Subject =>
+      given.userId !== undefined ? { userId: given.userId } : { loginId: given.loginId ?? "" },
+  );
+const kinds: Partial<Record<SecretKind, Kind>> = {
+  [SecretKind.PASSWORD]: "password",
+  [SecretKind.OTP]: "otp",
+  [SecretKind.BACKUP_CODE]: "backupCode",
+  [SecretKind.CONTROL_ANSWER]: "controlAnswer",
+};
+const getCheckBudgetRequest = z.object({ companyId: id, subject });
+const reserveSecretCheckRequest = z.object({
   companyId: id,
-  loginId: z.string().max(512),
-  windowSeconds: z.number().int().positive(),
+  subject,
+  kind: z.enum(SecretKind).transform((kind, context) => {
+    const known = kinds[kind];
+    if (!known) context.addIssue({ code: "custom", message: "must be a kind of secret" });
+    return known ?? "password";
+  }),
+  captchaResponse: z.string().max(8_192).optional(),
+  clientAddress: z.string().max(100),
+  sessionToken: token.optional(),
 });
-const resetLoginFailuresRequest = z.object({ companyId: id, loginId: z.string().max(512) });
+const results = {
+  [CheckResult.RIGHT]: "right",
+  [CheckResult.WRONG]: "wrong",
+  [CheckResult.UNCHECKED]: "unchecked",
+} as const;
+const reportSecretCheckRequest = z.object({
+  companyId: id,
+  checkId: z.string().min(1).max(100),
+  result: z.enum(
+    [CheckResult.RIGHT, CheckResult.WRONG, CheckResult.UNCHECKED],
+    "must be RIGHT, WRONG or UNCHECKED",
+  ),
+});
 
-export function sessionService(
-  sessions: SessionStore,
-  failures: LoginFailures,
-  adminToken: string,
-  logger: Logger,
-) {
+const outcomes: Record<ReserveOutcome["outcome"], CheckOutcome> = {
+  allowed: CheckOutcome.ALLOWED,
+  lockedOut: CheckOutcome.LOCKED_OUT,
+  captchaNeeded: CheckOutcome.CAPTCHA_MISSING,
+  sessionSpent: CheckOutcome.SESSION_SPENT,
+};
+
+export interface SessionDependencies {
+  sessions: SessionStore;
+  budget: CheckBudget;
+  /** The companies' limits and captcha checks, from the identity service. */
+  rules: CompanyRules;
+  adminToken: string;
+}
+
+export function sessionService({ sessions, budget, rules, adminToken }: SessionDependencies, logger: Logger) {
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request) {
-      const { refuseAtLoginFailures, ...input } = parseRequest(createSessionRequest, request);
-      let loginFailures = 0;
-      if (refuseAtLoginFailures !== undefined) {
-        const counted = await failures.read(input.companyId, input.loginId);
-        if (counted.failures >= refuseAtLoginFailures) {
+      const { refuseWhenLockedOut, ...input } = parseRequest(createSessionRequest, request);
+      let captchaRequired = false;
+      if (refuseWhenLockedOut) {
+        const status = await budget.status(
+          input.companyId,
+          { userId: input.userId },
+          await rules.policyOf(input.companyId),
+        );
+        if (status.lockedOut) {
           throw new AuthError("auth.restricted", {
-            retryAfterSeconds: counted.retryAfterSeconds,
-            detail: "login ID locked out",
+            retryAfterSeconds: status.retryAfterSeconds,
+            detail: "user locked out",
           });
         }
-        loginFailures = counted.failures;
+        captchaRequired = status.captchaRequired;
       }
       const created = await sessions.create(input);
-      return { sessionToken: created.token, session: toSession(created.session), loginFailures };
+      return { sessionToken: created.token, session: toSession(created.session), captchaRequired };
     },
     async introspectSession(request) {
       const result = await sessions.introspect(parseRequest(introspectSessionRequest, request).sessionToken);
@@ -117,18 +176,59 @@ export function sessionService(
       const input = parseRequest(listUserSessionsRequest, request);
       return { sessions: (await sessions.listUser(input.companyId, input.userId)).map(toSession) };
     },
-    async getLoginFailures(request) {
-      const input = parseRequest(getLoginFailuresRequest, request);
-      return failures.read(input.companyId, input.loginId);
+    async getCheckBudget(request) {
+      const input = parseRequest(getCheckBudgetRequest, request);
+      return budget.status(input.companyId, input.subject, await rules.policyOf(input.companyId));
     },
-    async recordLoginFailure(request) {
-      const input = parseRequest(recordLoginFailureRequest, request);
-      return failures.record(input.companyId, input.loginId, input.windowSeconds);
+    async reserveSecretCheck(request) {
+      const input = parseRequest(reserveSecretCheckRequest, request);
+      const policy = await rules.policyOf(input.companyId);
+      // A control answer spends the budget of its recovery session too.
+      let session: { sessionId: string; ttlMs: number } | undefined;
+      if (input.kind === "controlAnswer" && input.sessionToken !== undefined) {
+        const found = await sessions.introspect(input.sessionToken);
+        if (found.status !== "active") {
+          return {
+            outcome: CheckOutcome.SESSION_SPENT,
+            checkId: "",
+            retryAfterSeconds: 0,
+            captchaRequired: false,
+          };
+        }
+        session = {
+          sessionId: found.session.sessionId,
+          ttlMs: Math.max(1_000, found.session.expiresAt - Date.now()),
+        };
+      }
+      const captchaPassed =
+        input.kind === "password" && input.captchaResponse !== undefined
+          ? await rules.captchaPasses(input.companyId, input.captchaResponse, input.clientAddress)
+          : false;
+      const reserved = await budget.reserve(
+        { companyId: input.companyId, subject: input.subject, kind: input.kind, captchaPassed, session },
+        policy,
+      );
+      if (reserved.endSession) await sessions.end(reserved.endSession);
+      return {
+        outcome:
+          reserved.outcome === "captchaNeeded" && input.captchaResponse !== undefined
+            ? CheckOutcome.CAPTCHA_INVALID
+            : outcomes[reserved.outcome],
+        checkId: reserved.outcome === "allowed" ? reserved.checkId : "",
+        retryAfterSeconds: reserved.outcome === "lockedOut" ? reserved.retryAfterSeconds : 0,
+        captchaRequired: reserved.captchaRequired,
+      };
     },
-    async resetLoginFailures(request) {
-      const input = parseRequest(resetLoginFailuresRequest, request);
-      await failures.reset(input.companyId, input.loginId);
+    async forgetFailedChecks(request) {
+      const input = parseRequest(getCheckBudgetRequest, request);
+      await budget.forget(input.companyId, input.subject);
       return {};
+    },
+    async reportSecretCheck(request) {
+      const input = parseRequest(reportSecretCheckRequest, request);
+      const { endSession } = await budget.report(input.checkId, results[input.result]);
+      if (endSession) await sessions.end(endSession);
+      return { sessionEnded: endSession !== undefined };
     },
   };
   return {

@@ -1,42 +1,41 @@
 import { AuthError } from "@auth/errors";
+import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import { securityEvent } from "../../security-events.js";
-import { recoverySecretValid } from "../../steps/login-guard.js";
 import { passwordFields } from "../../steps/next-step.js";
+import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
 import { moveSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
 import { sessionEndpoint } from "../endpoint.js";
 import { fields } from "../fields.js";
 
-/** DESIGN.md: a recovery session ends after this many wrong answers. */
-export const wrongAnswersAllowed = 3;
-
-/** spec 4.13 with DESIGN.md: the answer to the control question, in state recovery-checkquestion. */
+/**
+ * spec 4.13 with DESIGN.md: the answer to the control question, in state recovery-checkquestion. The
+ * session service gives a recovery session 3 answers, and ends it with the third wrong one; an
+ * answer past them, or while the user is locked out, is auth.controlanswer.invalid like a wrong one.
+ */
 export const checkquestion = sessionEndpoint(
   "recovery/checkquestion",
   z.object({ control_answer: fields.secret }),
   async (context) => {
     const user = await currentUser(context, context.session.userId);
-    const valid = await recoverySecretValid(context, context.session.loginId, async () => {
-      const verdict = await context.backends.identity.verifyControlAnswer({
-        companyId: context.company.id,
-        userId: user.id,
-        answer: context.body.control_answer,
-      });
-      return verdict.valid;
-    });
-    if (!valid) {
-      const { wrongAnswers } = await context.backends.recovery.recordWrongAnswer({
-        companyId: context.company.id,
-        sessionId: context.session.sessionId,
-      });
-      if (wrongAnswers >= wrongAnswersAllowed) {
-        await context.backends.session.revokeSession({ sessionToken: context.token });
-        securityEvent(context, "session.revoked", {
+    const check = await reserveCheck(
+      context,
+      { subject: { userId: user.id }, kind: SecretKind.CONTROL_ANSWER, sessionToken: context.token },
+      wrongSecret("auth.controlanswer.invalid"),
+    );
+    const { found: verdict, sessionEnded } = await check.run(
+      () =>
+        context.backends.identity.verifyControlAnswer({
+          companyId: context.company.id,
           userId: user.id,
-          sessionId: context.session.sessionId,
-          wrongAnswers,
-        });
+          answer: context.body.control_answer,
+        }),
+      (found) => found.valid,
+    );
+    if (!verdict.valid) {
+      if (sessionEnded) {
+        securityEvent(context, "session.revoked", { userId: user.id, sessionId: context.session.sessionId });
       }
       throw new AuthError("auth.controlanswer.invalid");
     }

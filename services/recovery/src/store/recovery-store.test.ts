@@ -61,12 +61,4 @@ describe.each(keyValueKinds())("recovery store on $name", (kind) => {
       expect(results.filter((r) => r === "redeemed")).toHaveLength(1);
     });
   });
-
-  describe("wrong answers", () => {
-    it("are counted per session, every one of parallel attempts", async () => {
-      await Promise.all(Array.from({ length: 5 }, () => store.recordWrongAnswer("c1", "s1", minute)));
-      expect(await store.recordWrongAnswer("c1", "s1", minute)).toBe(6);
-      expect(await store.recordWrongAnswer("c1", "s2", minute)).toBe(1);
-    });
-  });
 });

@@ -13,7 +13,6 @@ interface LinkTicket {
 const expiredLinkMemoryMs = 24 * 60 * 60_000;
 
 const ticketKey = (ticketId: string) => `link:${ticketId}`;
-const wrongAnswersKey = (companyId: string, sessionId: string) => `wrong-answers:${companyId}:${sessionId}`;
 
 /** Recovery link tickets and control-question attempt counters, in the recovery service's key space. */
 export class RecoveryStore {
@@ -54,9 +53,5 @@ export class RecoveryStore {
     if (!(await this.kv.compareAndSet(ticketKey(presented.id), raw, null, 0)))
       throw new AuthError("auth.token.invalid");
     return { userId: ticket.userId, loginId: ticket.loginId };
-  }
-
-  async recordWrongAnswer(companyId: string, sessionId: string, windowMs: number): Promise<number> {
-    return (await this.kv.increment(wrongAnswersKey(companyId, sessionId), windowMs)).count;
   }
 }

@@ -3,7 +3,7 @@ import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
 import { SessionState } from "@auth/proto/session";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LoginFailures } from "./login-failures.js";
+import { CheckBudget, type ReserveOutcome } from "./check-budget.js";
 import { expiredTokenMemoryMs, SessionStore } from "./session-store.js";
 
 const minute = 60_000;
@@ -202,39 +202,129 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
   });
 });
 
-describe.each(keyValueKinds())("login failures on $name", (kind) => {
+describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) => {
   let kv: KeyValueStore;
-  let failures: LoginFailures;
+  let budget: CheckBudget;
+  const policy = { captchaAfterFailures: 3, lockoutAfterFailures: 10, failureWindowSeconds: 900 };
+  const ann = { userId: "u-ann" };
+  const password = (captchaPassed = false) =>
+    ({ companyId: "c1", subject: ann, kind: "password", captchaPassed }) as const;
   beforeEach(async () => {
     kv = await kind.open();
-    failures = new LoginFailures(kv);
+    budget = new CheckBudget(kv);
   });
   afterEach(async () => {
     await kv.close();
   });
 
-  it("counts failures per company and login ID", async () => {
-    await failures.record("c1", "ann", 900);
-    const second = await failures.record("c1", "ann", 900);
-    expect(second.failures).toBe(2);
-    expect(second.retryAfterSeconds).toBe(900);
-    expect((await failures.read("c2", "ann")).failures).toBe(0);
-    expect((await failures.read("c1", "bob")).failures).toBe(0);
+  const outcomes = (results: ReserveOutcome[]) =>
+    results.reduce<Record<string, number>>((counts, result) => {
+      counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
+      return counts;
+    }, {});
+
+  it("gives a burst of 50 passwords without a captcha 3 checks, and asks the rest for one", async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, () => budget.reserve(password(), policy)));
+    expect(outcomes(results)).toEqual({ allowed: 3, captchaNeeded: 47 });
+    expect(await budget.status("c1", ann, policy)).toMatchObject({ lockedOut: false, captchaRequired: true });
   });
 
-  it("counts every one of many parallel failures", async () => {
-    await Promise.all(Array.from({ length: 25 }, () => failures.record("c1", "ann", 900)));
-    expect((await failures.read("c1", "ann")).failures).toBe(25);
+  it("gives a burst of 50 passwords with a captcha 10 checks in all, then locks out until the window ends", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => budget.reserve(password(true), policy)),
+    );
+    expect(outcomes(results)).toEqual({ allowed: 10, lockedOut: 40 });
+    const refused = results.find((result) => result.outcome === "lockedOut");
+    expect(refused).toMatchObject({ retryAfterSeconds: 900 });
+    expect((await budget.status("c1", ann, policy)).lockedOut).toBe(true);
   });
 
-  it("forgets failures on reset", async () => {
-    await failures.record("c1", "ann", 900);
-    await failures.reset("c1", "ann");
-    expect(await failures.read("c1", "ann")).toEqual({ failures: 0, retryAfterSeconds: 0 });
+  it("counts OTPs, backup codes and control answers in the same budget, without a captcha", async () => {
+    const kinds = ["otp", "backupCode", "controlAnswer", "password"] as const;
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        budget.reserve(
+          { companyId: "c1", subject: ann, kind: kinds[index % 4] ?? "otp", captchaPassed: true },
+          policy,
+        ),
+      ),
+    );
+    expect(outcomes(results)).toEqual({ allowed: 10, lockedOut: 30 });
   });
 
-  it("keeps no login ID in the store's keys", async () => {
-    await failures.record("c1", "ann@example.com", 900);
-    expect(await kv.get("login-failures:c1:ann@example.com")).toBeNull();
+  it("forgets the failures on a right secret, keeps them on a wrong one, gives back an unchecked one", async () => {
+    const first = await budget.reserve(password(), policy);
+    const second = await budget.reserve(password(), policy);
+    const third = await budget.reserve(password(), policy);
+    if (first.outcome !== "allowed" || second.outcome !== "allowed" || third.outcome !== "allowed")
+      throw new Error("not reserved");
+    await budget.report(first.checkId, "wrong");
+    await budget.report(second.checkId, "unchecked");
+    // Two stay counted (the wrong one, and the third, not reported yet): one more check without a captcha.
+    const fourth = await budget.reserve(password(), policy);
+    expect(fourth.outcome).toBe("allowed");
+    expect((await budget.reserve(password(), policy)).outcome).toBe("captchaNeeded");
+    await budget.report(third.checkId, "right");
+    expect(await budget.status("c1", ann, policy)).toEqual({
+      lockedOut: false,
+      retryAfterSeconds: 0,
+      captchaRequired: false,
+    });
+    // A report comes once: a second changes nothing.
+    await budget.report(first.checkId, "unchecked");
+    expect((await budget.reserve(password(), policy)).outcome).toBe("allowed");
+  });
+
+  it("keeps the budgets of users, login IDs and companies apart, with no login ID in the keys", async () => {
+    await Promise.all(Array.from({ length: 10 }, () => budget.reserve(password(true), policy)));
+    expect((await budget.status("c1", ann, policy)).lockedOut).toBe(true);
+    expect((await budget.status("c2", ann, policy)).lockedOut).toBe(false);
+    expect((await budget.status("c1", { userId: "u-bob" }, policy)).lockedOut).toBe(false);
+    expect((await budget.status("c1", { loginId: "u-ann" }, policy)).lockedOut).toBe(false);
+    await budget.reserve(
+      { companyId: "c1", subject: { loginId: "ann@example.com" }, kind: "password", captchaPassed: false },
+      policy,
+    );
+    for (const key of ["check-failures:c1:ann@example.com", "check-failures:c1:login:ann@example.com"]) {
+      expect((await kv.readCounter(key)).count).toBe(0);
+    }
+  });
+
+  describe("a recovery session's control answers", () => {
+    const session = { sessionId: "s-1", ttlMs: 60_000 };
+    const answer = () =>
+      budget.reserve(
+        { companyId: "c1", subject: ann, kind: "controlAnswer", captchaPassed: false, session },
+        policy,
+      );
+
+    it("are 3 of any burst; the rest are refused as spent", async () => {
+      const results = await Promise.all(Array.from({ length: 12 }, answer));
+      expect(outcomes(results)).toEqual({ allowed: 3, sessionSpent: 9 });
+    });
+
+    it("end the session with the third wrong one, and not before", async () => {
+      const reserved = await Promise.all([answer(), answer(), answer()]);
+      const ids = reserved.map((result) => (result.outcome === "allowed" ? result.checkId : ""));
+      expect(await budget.report(ids[0] ?? "", "wrong")).toEqual({});
+      expect(await budget.report(ids[1] ?? "", "wrong")).toEqual({});
+      expect(await budget.report(ids[2] ?? "", "wrong")).toEqual({ endSession: "s-1" });
+    });
+
+    it("a right one among them leaves the session to go on", async () => {
+      const reserved = await Promise.all([answer(), answer(), answer()]);
+      const ids = reserved.map((result) => (result.outcome === "allowed" ? result.checkId : ""));
+      await budget.report(ids[0] ?? "", "wrong");
+      await budget.report(ids[1] ?? "", "right");
+      expect(await budget.report(ids[2] ?? "", "wrong")).toEqual({});
+    });
+
+    it("while the user is locked out, count as wrong and end the session with the third", async () => {
+      await Promise.all(Array.from({ length: 10 }, () => budget.reserve(password(true), policy)));
+      const results = [await answer(), await answer(), await answer()];
+      expect(results.map((result) => result.outcome)).toEqual(["lockedOut", "lockedOut", "lockedOut"]);
+      expect(results[2]?.endSession).toBe("s-1");
+      expect(results[1]?.endSession).toBeUndefined();
+    });
   });
 });

@@ -130,6 +130,14 @@ export class SessionStore {
     return removed;
   }
 
+  /** Ends a session by its id, whatever its token and state. */
+  async end(sessionId: string): Promise<void> {
+    const raw = await this.kv.take(sessionKey(sessionId));
+    if (raw === null) return;
+    const record = JSON.parse(raw) as SessionRecord;
+    await this.kv.removeFromSet(userKey(record.companyId, record.userId), sessionId);
+  }
+
   /** Invalidates every session of the user; returns how many were still known. */
   async revokeUser(companyId: string, userId: string): Promise<number> {
     const key = userKey(companyId, userId);

@@ -1,0 +1,118 @@
+import { AuthError } from "@auth/errors";
+import type { User } from "@auth/proto/identity";
+import { CheckOutcome, CheckResult, type CheckSubject, type SecretKind } from "@auth/proto/session";
+import type { FlowContext } from "../flows/endpoint.js";
+import { securityEvent } from "../security-events.js";
+
+/**
+ * Whose budget a secret check spends (docs/security.md): the user's, shared by every login ID of
+ * the user; for a login ID that names no user, the normalised login ID's, answered alike.
+ */
+export function subjectOf(user: User | undefined, normalizedLoginId: string): CheckSubject {
+  return user ? { userId: user.id } : { loginId: normalizedLoginId };
+}
+
+/** While the company is suspended, every login step answers auth.restricted. */
+export function assertCompanyActive(context: FlowContext): void {
+  if (context.company.suspended) throw new AuthError("auth.restricted", { detail: "company suspended" });
+}
+
+/**
+ * DESIGN.md's lock-out, for the steps that answer auth.restricted before anything else (the login
+ * steps, in the spec's order of checks). Returns whether the subject's next password needs a captcha.
+ */
+export async function guardSubject(context: FlowContext, subject: CheckSubject): Promise<boolean> {
+  assertCompanyActive(context);
+  const budget = await context.backends.session.getCheckBudget({ companyId: context.company.id, subject });
+  if (budget.lockedOut) {
+    throw new AuthError("auth.restricted", {
+      retryAfterSeconds: budget.retryAfterSeconds,
+      detail: "locked out",
+    });
+  }
+  return budget.captchaRequired;
+}
+
+/** How a step answers a check the budget refused. */
+export type Refusal = (outcome: CheckOutcome, retryAfterSeconds: number) => AuthError;
+
+/** The login steps tell the lock-out and the captcha (spec 4.2, 4.3, 4.6). */
+export const loginRefusal: Refusal = (outcome, retryAfterSeconds) => {
+  switch (outcome) {
+    case CheckOutcome.CAPTCHA_MISSING:
+      return new AuthError("auth.captcha.missing", { fields: { captcha_required: true } });
+    case CheckOutcome.CAPTCHA_INVALID:
+      return new AuthError("auth.captcha.invalid", { fields: { captcha_required: true } });
+    default:
+      return new AuthError("auth.restricted", { retryAfterSeconds, detail: "locked out" });
+  }
+};
+
+/**
+ * A recovery step's secret under the same budget, although the spec gives those steps no
+ * auth.restricted: a refused check answers as a wrong secret would, so every request of a burst
+ * gets the same code, whichever was right.
+ */
+export const wrongSecret =
+  (code: "auth.otp.invalid" | "auth.controlanswer.invalid"): Refusal =>
+  () =>
+    new AuthError(code);
+
+export interface ReservedCheck {
+  /** Whether the subject's next password needs a captcha should this check prove wrong. */
+  captchaRequiredIfWrong: boolean;
+  /**
+   * Compares the secret and reports what it found (a right one forgets the subject's failures). A
+   * comparison that fails gives the check back, as does a request that fails before it.
+   */
+  run<T>(
+    compare: () => Promise<T>,
+    isRight: (found: T) => boolean,
+  ): Promise<{ found: T; sessionEnded: boolean }>;
+  giveBack(): Promise<void>;
+}
+
+/**
+ * Reserves one check of a secret before it is compared, in one atomic step at the session service,
+ * which owns the budget: no burst of parallel requests gets more checks than the budget has.
+ */
+export async function reserveCheck(
+  context: FlowContext,
+  request: { subject: CheckSubject; kind: SecretKind; captchaResponse?: string; sessionToken?: string },
+  refuse: Refusal,
+): Promise<ReservedCheck> {
+  assertCompanyActive(context);
+  const companyId = context.company.id;
+  const reserved = await context.backends.session.reserveSecretCheck({
+    companyId,
+    ...request,
+    clientAddress: context.clientAddress,
+  });
+  if (reserved.outcome !== CheckOutcome.ALLOWED) throw refuse(reserved.outcome, reserved.retryAfterSeconds);
+  const report = (result: CheckResult) =>
+    context.backends.session.reportSecretCheck({ companyId, checkId: reserved.checkId, result });
+  return {
+    captchaRequiredIfWrong: reserved.captchaRequired,
+    async run(compare, isRight) {
+      let found: Awaited<ReturnType<typeof compare>>;
+      try {
+        found = await compare();
+      } catch (error) {
+        await report(CheckResult.UNCHECKED).catch(() => {});
+        throw error;
+      }
+      const right = isRight(found);
+      const { sessionEnded } = await report(right ? CheckResult.RIGHT : CheckResult.WRONG);
+      if (!right) securityEvent(context, "login.failed", { kind: request.kind });
+      return { found, sessionEnded };
+    },
+    giveBack: async () => {
+      await report(CheckResult.UNCHECKED);
+    },
+  };
+}
+
+/** Forgets the subject's failures: a finished recovery proved who the user is. */
+export async function forgetFailedChecks(context: FlowContext, subject: CheckSubject): Promise<void> {
+  await context.backends.session.forgetFailedChecks({ companyId: context.company.id, subject });
+}

@@ -1,0 +1,30 @@
+import type { ServiceClient } from "@auth/grpc-kit";
+import type { IdentityServiceService } from "@auth/proto/identity";
+import type { TtlCache } from "@auth/runtime";
+import type { CheckPolicy } from "./store/check-budget.js";
+
+type Identity = Pick<ServiceClient<typeof IdentityServiceService>, "getCheckPolicy" | "verifyCaptcha">;
+
+/**
+ * What the session service asks the identity service, which owns companies: their limits of secret
+ * checks (kept a few seconds, as identity keeps companies), and whether a captcha passes.
+ */
+export class CompanyRules {
+  constructor(
+    private readonly identity: Identity,
+    private readonly policies: TtlCache<CheckPolicy>,
+  ) {}
+
+  async policyOf(companyId: string): Promise<CheckPolicy> {
+    const cached = this.policies.get(companyId);
+    if (cached) return cached;
+    const policy = await this.identity.getCheckPolicy({ companyId });
+    this.policies.set(companyId, policy);
+    return policy;
+  }
+
+  async captchaPasses(companyId: string, captchaResponse: string, clientAddress: string): Promise<boolean> {
+    const { valid } = await this.identity.verifyCaptcha({ companyId, captchaResponse, clientAddress });
+    return valid;
+  }
+}

@@ -1,0 +1,154 @@
+import { createHash } from "node:crypto";
+import { type KeyValueStore, newRecordId } from "@auth/kv";
+
+/** The company's limits (the identity service's policy). */
+export interface CheckPolicy {
+  captchaAfterFailures: number;
+  lockoutAfterFailures: number;
+  failureWindowSeconds: number;
+}
+
+/** Whose failures a check counts: a user's, or an unknown login ID's (normalised). */
+export type Subject = { userId: string } | { loginId: string };
+
+export type SecretKind = "password" | "otp" | "backupCode" | "controlAnswer";
+
+/** DESIGN.md: a recovery session ends after this many wrong control answers. */
+export const answersPerRecoverySession = 3;
+
+export interface Reservation {
+  companyId: string;
+  subject: Subject;
+  kind: SecretKind;
+  /** A password sent with a captcha the identity service accepted. */
+  captchaPassed: boolean;
+  /** The recovery session a control answer spends; its lifetime bounds its counters. */
+  session?: { sessionId: string; ttlMs: number };
+}
+
+export type ReserveOutcome = (
+  | { outcome: "allowed"; checkId: string; captchaRequired: boolean }
+  | { outcome: "lockedOut"; retryAfterSeconds: number; captchaRequired: boolean }
+  | { outcome: "captchaNeeded"; captchaRequired: true }
+  | { outcome: "sessionSpent"; captchaRequired: boolean }
+) & {
+  /** The recovery session whose last answer this was: it ends now. */
+  endSession?: string;
+};
+
+interface CheckRecord {
+  failuresKey: string;
+  kind: SecretKind;
+  sessionId?: string;
+  sessionTtlMs?: number;
+}
+
+// Login IDs are e-mails and phone numbers: keys hold a hash of the subject, not the personal data.
+const failuresKey = (companyId: string, subject: Subject) =>
+  `check-failures:${companyId}:${createHash("sha256")
+    .update("userId" in subject ? `user:${subject.userId}` : `login:${subject.loginId}`)
+    .digest("base64url")}`;
+const checkKey = (checkId: string) => `check:${checkId}`;
+const answersKey = (sessionId: string) => `answers:${sessionId}`;
+const wrongAnswersKey = (sessionId: string) => `wrong-answers:${sessionId}`;
+/** A reserved check waits this long for its report; unreported, it stays counted as failed. */
+const checkLifetimeMs = 10 * 60_000;
+
+/**
+ * The budgets of secret checks (docs/security.md, "Guesses per hour"): failures per subject in a
+ * window that opens at the first, the lock-out and the captcha at the company's counts, and the
+ * control answers of a recovery session. Every check is reserved before its secret is compared, by
+ * one atomic increment that refuses beyond the budget, so that no burst of parallel requests gets
+ * more checks than the budget has; a right secret forgets the failures.
+ */
+export class CheckBudget {
+  constructor(private readonly kv: KeyValueStore) {}
+
+  /** Whether the subject is locked out, and whether its next password needs a captcha. */
+  async status(companyId: string, subject: Subject, policy: CheckPolicy) {
+    const { count, ttlMs } = await this.kv.readCounter(failuresKey(companyId, subject));
+    return {
+      lockedOut: count >= policy.lockoutAfterFailures,
+      retryAfterSeconds: count >= policy.lockoutAfterFailures ? Math.ceil(ttlMs / 1000) : 0,
+      captchaRequired: count >= policy.captchaAfterFailures,
+    };
+  }
+
+  async reserve(reservation: Reservation, policy: CheckPolicy): Promise<ReserveOutcome> {
+    const key = failuresKey(reservation.companyId, reservation.subject);
+    const { session } = reservation;
+    if (session) {
+      const answer = await this.kv.incrementBelow(
+        answersKey(session.sessionId),
+        session.ttlMs,
+        answersPerRecoverySession,
+      );
+      if (!answer.counted) return { outcome: "sessionSpent", captchaRequired: false };
+    }
+    // Only a password can bring a captcha; without one that passed, it gets the checks below the
+    // captcha's count, and the lock-out bounds every kind.
+    const needsCaptchaPast = reservation.kind === "password" && !reservation.captchaPassed;
+    const ceiling = needsCaptchaPast
+      ? Math.min(policy.captchaAfterFailures, policy.lockoutAfterFailures)
+      : policy.lockoutAfterFailures;
+    const counted = await this.kv.incrementBelow(key, policy.failureWindowSeconds * 1000, ceiling);
+    const captchaRequired = counted.count >= policy.captchaAfterFailures;
+    if (!counted.counted) {
+      // A refused answer still spends its session's answer, as a wrong one.
+      const endSession =
+        session && (await this.#wrongAnswer(session.sessionId, session.ttlMs))
+          ? session.sessionId
+          : undefined;
+      return counted.count >= policy.lockoutAfterFailures
+        ? {
+            outcome: "lockedOut",
+            retryAfterSeconds: Math.ceil(counted.ttlMs / 1000),
+            captchaRequired,
+            endSession,
+          }
+        : { outcome: "captchaNeeded", captchaRequired: true, endSession };
+    }
+    const checkId = newRecordId();
+    const record: CheckRecord = {
+      failuresKey: key,
+      kind: reservation.kind,
+      ...(session ? { sessionId: session.sessionId, sessionTtlMs: session.ttlMs } : {}),
+    };
+    await this.kv.set(checkKey(checkId), JSON.stringify(record), checkLifetimeMs);
+    return { outcome: "allowed", checkId, captchaRequired };
+  }
+
+  /** Forgets the subject's failures. */
+  async forget(companyId: string, subject: Subject): Promise<void> {
+    await this.kv.delete(failuresKey(companyId, subject));
+  }
+
+  /**
+   * What a reserved check found. A report comes once (a second, or one for an unknown check, does
+   * nothing). Returns the recovery session to end, when a wrong answer was its last.
+   */
+  async report(checkId: string, result: "right" | "wrong" | "unchecked"): Promise<{ endSession?: string }> {
+    const raw = await this.kv.take(checkKey(checkId));
+    if (raw === null) return {};
+    const record = JSON.parse(raw) as CheckRecord;
+    if (result === "right") {
+      await this.kv.delete(record.failuresKey);
+      return {};
+    }
+    if (result === "unchecked") {
+      await this.kv.decrement(record.failuresKey);
+      if (record.sessionId) await this.kv.decrement(answersKey(record.sessionId));
+      return {};
+    }
+    if (record.sessionId && (await this.#wrongAnswer(record.sessionId, record.sessionTtlMs ?? 0))) {
+      return { endSession: record.sessionId };
+    }
+    return {};
+  }
+
+  /** Counts a wrong answer of a recovery session; true when it was the last the session may give. */
+  async #wrongAnswer(sessionId: string, ttlMs: number): Promise<boolean> {
+    const { count } = await this.kv.increment(wrongAnswersKey(sessionId), Math.max(ttlMs, 1));
+    return count >= answersPerRecoverySession;
+  }
+}
