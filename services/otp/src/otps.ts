@@ -85,8 +85,9 @@ export class Otps {
 
   /** True only for the session's current, unexpired OTP; any attempt burns it. */
   async verify(companyId: string, sessionId: string, otp: string): Promise<boolean> {
-    metrics.secretsCompared.inc({ kind: "otp" });
     const stored = await this.store.takeOtp(companyId, sessionId);
-    return stored !== null && this.hasher.matches(otp, stored);
+    if (stored === null) return false;
+    metrics.secretsCompared.inc({ kind: "otp" });
+    return this.hasher.matches(otp, stored);
   }
 }
