@@ -30,6 +30,13 @@ export const configSchema = z
     /** Requests per minute to the endpoints that take secrets or send messages; a company may set its own. */
     RATE_LIMIT_PER_ADDRESS_PER_MINUTE: env.positiveInt(120),
     RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE: env.positiveInt(30),
+    /** How many leading bits of an IPv6 address the per-address limit counts as one client (IPv4: the address). */
+    RATE_LIMIT_IPV6_PREFIX: z.coerce
+      .number({ error: "expected a prefix length from 1 to 128" })
+      .int("expected a prefix length from 1 to 128")
+      .min(1, "expected a prefix length from 1 to 128")
+      .max(128, "expected a prefix length from 1 to 128")
+      .default(64),
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {

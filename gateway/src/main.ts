@@ -34,6 +34,7 @@ const rateLimits = new RateLimits(
   {
     perAddressPerMinute: config.RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
     perLoginIdPerMinute: config.RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE,
+    ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
   },
   // A Redis that hangs must not hold every request up (two counts per request): past this the
   // count falls back to the process's own (the limiter's insurance), and the request goes on.

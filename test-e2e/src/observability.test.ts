@@ -156,7 +156,7 @@ describe("observability", () => {
     expect(otp).toMatch(/auth_otps_sent_total\{purpose="login"\} [1-9]/);
   });
 
-  it("never puts a password, OTP, answer, backup code, token or API key in a log line or a span", async () => {
+  it("never puts a password, OTP, answer, backup code, token, API key, login ID or query string in a log line or a span", async () => {
     const withTerms = await createCompany(
       { recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example.com/r" } },
       operatorOf(suite),
@@ -178,7 +178,15 @@ describe("observability", () => {
       controlAnswer: answer,
     });
     const [backupCode = ""] = await generateBackupCodes(withTerms, user);
-    secrets.push(password, answer, backupCode);
+    secrets.push(password, answer, backupCode, user.loginName, user.email, user.phone);
+    // A client that puts a login ID in the query string: the span says there was a query, no more.
+    const queryLoginId = "query-string-login-id";
+    secrets.push(queryLoginId);
+    await fetch(`${suite.gatewayUrl}/${withTerms.code}/v2/auth/login?login_id=${queryLoginId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": withTerms.apiKey },
+      body: JSON.stringify({ login_id: queryLoginId }),
+    });
 
     const login = await send("login", { login_id: user.loginName });
     await send("checkpassword", { password: "Wrong-Known-Secret-9" }, String(login.body.session_token));

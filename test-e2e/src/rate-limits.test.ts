@@ -57,6 +57,19 @@ describe("rate limit per client address", () => {
     expect((await login("x", "198.51.100.3", other)).status).toBe(404);
   });
 
+  it("counts oauth, each call of which has identity ask a provider", async () => {
+    const address = "198.51.100.7";
+    const oauth = () =>
+      call(company.code, "oauth", {
+        apiKey: company.apiKey,
+        body: { provider_id: 1, code: "code", redirect_uri: "https://app.example/callback" },
+        headers: from(address),
+      });
+    // The company has no provider in slot 1: identity answers so, and the request counts.
+    for (let i = 0; i < 3; i += 1) expect((await oauth()).body.error_code).toBe("request.validation.failed");
+    expectError(await oauth(), 429, "request.ratelimit.exceeded");
+  });
+
   it("does not limit the endpoints that take no secret, such as logout", async () => {
     for (let i = 0; i < 5; i += 1) {
       const response = await call(company.code, "logout", {
@@ -77,6 +90,37 @@ describe("rate limit per client address", () => {
       });
     }
     expect((await login("a", "198.51.100.6")).status).toBe(404);
+  });
+});
+
+describe("rate limit per IPv6 client", () => {
+  let company: TestCompany;
+  beforeAll(async () => {
+    company = await createCompany({ rateLimitPerAddressPerMinute: 5 });
+  });
+  const login = (address: string) =>
+    call(company.code, "login", {
+      apiKey: company.apiKey,
+      body: { login_id: "nobody" },
+      headers: from(address),
+    });
+
+  it("counts the addresses of one /64 as one client: of 40 addresses in it, 5 get through", async () => {
+    const statuses = [];
+    for (let i = 0; i < 40; i += 1)
+      statuses.push((await login(`2001:db8:40:1:${i.toString(16)}::${i + 1}`)).status);
+    expect(statuses).toEqual([...new Array(5).fill(404), ...new Array(35).fill(429)]);
+  });
+
+  it("counts each /64 on its own", async () => {
+    for (let i = 0; i < 6; i += 1) await login(`2001:db8:40:2::${i + 1}`);
+    expect((await login("2001:db8:40:3::1")).status).toBe(404);
+  });
+
+  it("counts an IPv4-mapped IPv6 address as the IPv4 address", async () => {
+    for (let i = 0; i < 5; i += 1) await login(i % 2 === 0 ? "192.0.2.40" : "::ffff:192.0.2.40");
+    expectError(await login("::ffff:192.0.2.40"), 429, "request.ratelimit.exceeded");
+    expectError(await login("192.0.2.40"), 429, "request.ratelimit.exceeded");
   });
 });
 

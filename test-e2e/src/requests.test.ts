@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { call, expectError } from "./support/api.js";
 import { createCompany, createUser, type TestCompany } from "./support/fixtures.js";
+import { passwordStep, startLogin } from "./support/flows.js";
 
 const operations = [
   "login",
@@ -132,6 +133,98 @@ describe("request body", () => {
     const user = await createUser(company);
     const response = await send(JSON.stringify({ login_id: user.loginName, extra: { deep: [1, 2] } }));
     expect(((await response.json()) as Record<string, unknown>).session_state).toBe("checkpassword");
+  });
+});
+
+describe("control characters in a body", () => {
+  const captcha = "dev-captcha-pass";
+  let company: TestCompany;
+  /** A token in each state whose endpoint reads a text field: a refused body leaves it as it was. */
+  const tokens: Record<string, string> = {};
+  beforeAll(async () => {
+    company = await createCompany();
+    const [withPassword, withoutPassword, mustChange, withQuestion] = await Promise.all([
+      createUser(company),
+      createUser(company, { password: null }),
+      createUser(company, { passwordChangeRequired: true }),
+      createUser(company, { controlQuestion: "Name of your first pet?", controlAnswer: "Rex" }),
+    ]);
+    const recover = async (loginId: string, method: string) => {
+      const response = await call(company.code, "recovery/recover", {
+        apiKey: company.apiKey,
+        body: { login_id: loginId, captcha_response: captcha, method },
+      });
+      return String(response.body.session_token);
+    };
+    tokens.checkpassword = await startLogin(company, withPassword.loginName);
+    tokens.checkotp = await startLogin(company, withoutPassword.loginName);
+    tokens.setpassword = String((await passwordStep(company, mustChange)).body.session_token);
+    tokens["recovery/checkquestion"] = await recover(withQuestion.loginName, "QUESTION");
+    tokens["recovery/checkotp"] = await recover(withPassword.loginName, "PHONE");
+  });
+
+  /** Each endpoint with a body whose one text field holds `text`, otherwise valid. */
+  const bodies: [string, string, (text: string) => Record<string, unknown>][] = [
+    ["login", "login_id", (text) => ({ login_id: `ann${text}@example.com` })],
+    ["checkcredentials", "login_id", (text) => ({ login_id: `ann${text}`, password: "password-1" })],
+    ["checkcredentials", "password", (text) => ({ login_id: "ann", password: `pass${text}word-1` })],
+    [
+      "checkcredentials",
+      "captcha_response",
+      (text) => ({ login_id: "ann", password: "x", captcha_response: text }),
+    ],
+    ["checkpassword", "password", (text) => ({ password: `${text}password-1` })],
+    [
+      "checkpassword",
+      "accept_disclaimers",
+      (text) => ({ password: "x", accept_disclaimers: ["tos", `p${text}`] }),
+    ],
+    ["checkotp", "otp", (text) => ({ otp: `123${text}456` })],
+    ["checkotp", "backup_code", (text) => ({ backup_code: `AAAA-${text}` })],
+    ["setpassword", "new_password", (text) => ({ new_password: `new-password-1${text}` })],
+    [
+      "oauth",
+      "code",
+      (text) => ({ provider_id: 1, code: `c${text}`, redirect_uri: "https://app.example/cb" }),
+    ],
+    [
+      "oauth",
+      "redirect_uri",
+      (text) => ({ provider_id: 1, code: "c", redirect_uri: `https://app.example/${text}` }),
+    ],
+    ["recovery/recover", "login_id", (text) => ({ login_id: `ann${text}`, captcha_response: captcha })],
+    ["recovery/checkotp", "otp", (text) => ({ otp: `${text}123456` })],
+    ["recovery/checkquestion", "control_answer", (text) => ({ control_answer: `Rex${text}` })],
+    ["recovery/checklink", "token", (text) => ({ token: `${"x".repeat(42)}${text}` })],
+  ];
+  const characters: [string, string][] = [
+    ["NUL", "\u0000"],
+    ["U+0001", "\u0001"],
+    ["DEL", "\u007f"],
+  ];
+
+  it.each(
+    bodies.flatMap(([operation, field, body]) =>
+      characters.map(([name, text]) => [operation, field, name, body(text)] as const),
+    ),
+  )(
+    "%s answers a %s with %s in it with request.validation.failed and 400",
+    async (operation, _field, _name, body) => {
+      expectError(
+        await call(company.code, operation, { apiKey: company.apiKey, token: tokens[operation], body }),
+        400,
+        "request.validation.failed",
+      );
+    },
+  );
+
+  it("leaves the session of a refused body where it was", async () => {
+    const response = await call(company.code, "checkpassword", {
+      apiKey: company.apiKey,
+      token: tokens.checkpassword,
+      body: { password: "wrong" },
+    });
+    expectError(response, 401, "auth.password.invalid", ["captcha_required"]);
   });
 });
 

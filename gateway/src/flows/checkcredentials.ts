@@ -46,20 +46,29 @@ export const checkcredentials = openEndpoint("checkcredentials", body, async (co
     (found) => found.user !== undefined,
   );
   const { user } = verdict;
-  if (!user) {
-    throw new AuthError("auth.credentials.invalid", {
-      fields: { captcha_required: check.captchaRequiredIfWrong },
-    });
-  }
+  const wrongCredentials = () =>
+    new AuthError("auth.credentials.invalid", { fields: { captcha_required: check.captchaRequiredIfWrong } });
+  if (!user) throw wrongCredentials();
   assertUserMayLogIn(user);
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
   assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
   await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-  return continueAfterPassword(context, {
+  // A password changed since the check refuses the session: the password is no longer the user's.
+  const { credentialGeneration } = check;
+  const outcome = continueAfterPassword(context, {
     user,
     passwordChangeRequired: verdict.passwordChangeRequired,
-    move: (to, changes) => startSession(context, user, to, normalizedLoginId, changes),
+    move: (to, changes) =>
+      startSession(context, user, to, normalizedLoginId, { ...changes, credentialGeneration }),
     toSecondFactor: (changes) =>
-      startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, changes),
+      startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {
+        ...changes,
+        credentialGeneration,
+      }),
+  });
+  return outcome.catch((error: unknown) => {
+    throw error instanceof AuthError && error.code === "auth.credentials.invalid"
+      ? wrongCredentials()
+      : error;
   });
 });

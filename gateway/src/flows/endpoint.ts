@@ -1,3 +1,4 @@
+import { AuthError, type ErrorCode } from "@auth/errors";
 import type { Company, CompanyPolicy } from "@auth/proto/identity";
 import type { Session } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
@@ -55,13 +56,49 @@ export interface SessionEndpoint<O extends Operation = Operation, S extends z.Zo
 
 export type Endpoint = OpenEndpoint | SessionEndpoint;
 
+/**
+ * What an endpoint answers while its company's authentication is suspended (docs/decisions.md,
+ * "Suspension"): auth.restricted where the spec lists it (the login steps), auth.user.restricted on
+ * the others that start or advance a session or send a message, whose lists lack it. logout, which
+ * starts and sends nothing, serves on.
+ */
+const whileSuspended: Record<Operation, ErrorCode | undefined> = {
+  login: "auth.restricted",
+  checkpassword: "auth.restricted",
+  checkotp: "auth.restricted",
+  checkcredentials: "auth.restricted",
+  acceptdisclaimers: "auth.restricted",
+  renewotp: "auth.user.restricted",
+  setpassword: "auth.user.restricted",
+  oauth: "auth.user.restricted",
+  logout: undefined,
+  "recovery/recover": "auth.user.restricted",
+  "recovery/checkotp": "auth.user.restricted",
+  "recovery/renewotp": "auth.user.restricted",
+  "recovery/checkquestion": "auth.user.restricted",
+  "recovery/checklink": "auth.user.restricted",
+};
+
+/** The key, the token and the body have been checked; a suspended company goes no further. */
+function unlessSuspended<C extends FlowContext, R>(
+  operation: Operation,
+  handle: (context: C) => Promise<R>,
+): (context: C) => Promise<R> {
+  const refusal = whileSuspended[operation];
+  if (!refusal) return handle;
+  return (context) => {
+    if (context.company.suspended) throw new AuthError(refusal, { detail: "company suspended" });
+    return handle(context);
+  };
+}
+
 /** An endpoint without Authorization header; it answers the fields of its response schema (api/responses.ts). */
 export function openEndpoint<O extends Operation, S extends z.ZodType>(
   operation: O,
   body: S,
   handle: (context: FlowContext<z.infer<S>>) => Promise<SuccessFields<O>>,
 ): OpenEndpoint<O, S> {
-  return { operation, body, takesToken: false, handle };
+  return { operation, body, takesToken: false, handle: unlessSuspended(operation, handle) };
 }
 
 /** An endpoint that takes `Authorization: Bearer <session_token>` in the states of the transition table. */
@@ -70,5 +107,5 @@ export function sessionEndpoint<O extends Operation, S extends z.ZodType>(
   body: S,
   handle: (context: SessionFlowContext<z.infer<S>>) => Promise<SuccessFields<O>>,
 ): SessionEndpoint<O, S> {
-  return { operation, body, takesToken: true, handle };
+  return { operation, body, takesToken: true, handle: unlessSuspended(operation, handle) };
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
 import { lookUpLoginId } from "../steps/login-lookup.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
-import { assertCompanyActive, guardSubject, subjectOf } from "../steps/secret-checks.js";
+import { guardSubject, subjectOf } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 import { openEndpoint } from "./endpoint.js";
@@ -18,7 +18,6 @@ import { fields } from "./fields.js";
  */
 export const login = openEndpoint("login", z.object({ login_id: fields.loginId }), async (context) => {
   const { normalizedLoginId, user } = await lookUpLoginId(context, context.body.login_id);
-  assertCompanyActive(context);
   const guard = { refuseWhenLockedOut: true };
   if (user?.status !== UserStatus.ACTIVE) {
     await guardSubject(context, subjectOf(user, normalizedLoginId));

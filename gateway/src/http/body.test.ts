@@ -38,3 +38,48 @@ describe("request body", () => {
     expect(codeOf(() => validateBody(schema, { login_id: 1 }))).toBe("request.validation.failed");
   });
 });
+
+describe("control characters in a body", () => {
+  const schema = z.object({
+    login_id: z.string(),
+    password: z.string().optional(),
+    accept_disclaimers: z.array(z.string()).optional(),
+  });
+  const refusal = (body: Record<string, unknown>) => {
+    try {
+      validateBody(schema, body);
+      return "accepted";
+    } catch (error) {
+      return error instanceof AuthError ? `${error.code} (${error.message})` : String(error);
+    }
+  };
+
+  it.each([
+    ["NUL", "\u0000"],
+    ["U+0001", "\u0001"],
+    ["TAB", "\t"],
+    ["a line feed", "\n"],
+    ["U+001F", "\u001f"],
+    ["DEL", "\u007f"],
+  ])("refuse %s in any field with request.validation.failed, naming the field", (_, character) => {
+    expect(refusal({ login_id: `ann${character}` })).toBe(
+      "request.validation.failed (login_id: must not contain control characters)",
+    );
+    expect(refusal({ login_id: "ann", password: `${character}secret-1` })).toBe(
+      "request.validation.failed (password: must not contain control characters)",
+    );
+    expect(refusal({ login_id: "ann", accept_disclaimers: ["tos", `x${character}`] })).toBe(
+      "request.validation.failed (accept_disclaimers.1: must not contain control characters)",
+    );
+  });
+
+  it("leave alone the fields the endpoint does not read, which are dropped", () => {
+    expect(refusal({ login_id: "ann", extra: "\u0000" })).toBe("accepted");
+  });
+
+  it("accept text in any script, and spaces", () => {
+    expect(refusal({ login_id: "Zoë Ångström 山田", password: "correct horse battery staple" })).toBe(
+      "accepted",
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { AuthError } from "@auth/errors";
 import type { z } from "zod";
+import { fieldWithControlCharacter } from "./control-characters.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -18,9 +19,19 @@ export function parseJsonObject(raw: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/**
+ * The body as the endpoint's schema reads it; a mismatch, or a control character in any of its
+ * strings (docs/decisions.md, "Requests and responses"), is request.validation.failed.
+ */
 export function validateBody<S extends z.ZodType>(schema: S, body: Record<string, unknown>): z.infer<S> {
   const result = schema.safeParse(body);
-  if (result.success) return result.data;
+  if (result.success) {
+    const field = fieldWithControlCharacter(result.data);
+    if (field === undefined) return result.data;
+    throw new AuthError("request.validation.failed", {
+      detail: `${field}: must not contain control characters`,
+    });
+  }
   const detail = result.error.issues
     .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
     .join("; ");

@@ -80,6 +80,84 @@ describe("RateLimits", () => {
   });
 });
 
+describe("RateLimits per IPv6 network", () => {
+  const five = { perAddressPerMinute: 5, perLoginIdPerMinute: 100 };
+  /** The outcomes of one login request from each address. */
+  const fromEach = (limits: RateLimits, acme: ReturnType<typeof company>, addresses: string[]) =>
+    attempts(addresses.length, async () => {
+      const address = addresses.shift() ?? "";
+      await limits.byAddress(acme, "login", address);
+    });
+  const ofOneSlash64 = Array.from({ length: 40 }, (_, i) => `2001:db8:1:2:${i.toString(16)}::${i + 1}`);
+
+  it("counts the 40 addresses of one /64 as one client: 5 pass, 35 are refused", async () => {
+    const outcomes = await fromEach(new RateLimits(five, undefined), company("v6-a"), [...ofOneSlash64]);
+    expect(outcomes.filter((outcome) => outcome === "ok")).toHaveLength(5);
+    expect(outcomes.slice(5).every((outcome) => outcome === "request.ratelimit.exceeded")).toBe(true);
+  });
+
+  it("counts different /64s on their own", async () => {
+    const limits = new RateLimits(five, undefined);
+    const acme = company("v6-b");
+    await fromEach(limits, acme, [...ofOneSlash64]);
+    const neighbours = Array.from({ length: 5 }, (_, i) => `2001:db8:1:${i + 3}::1`);
+    expect(await fromEach(limits, acme, neighbours)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+  });
+
+  it("counts by the configured prefix: with /48, the /64s of one /48 share one count", async () => {
+    const limits = new RateLimits({ ...five, ipv6PrefixLength: 48 }, undefined);
+    const ofOneSlash48 = Array.from({ length: 6 }, (_, i) => `2001:db8:1:${i.toString(16)}::1`);
+    expect(await fromEach(limits, company("v6-c"), ofOneSlash48)).toEqual([
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "request.ratelimit.exceeded",
+    ]);
+  });
+
+  it("counts each address alone with /128", async () => {
+    const limits = new RateLimits({ ...five, ipv6PrefixLength: 128 }, undefined);
+    const outcomes = await fromEach(limits, company("v6-d"), [...ofOneSlash64]);
+    expect(outcomes.every((outcome) => outcome === "ok")).toBe(true);
+  });
+
+  it("counts an IPv4-mapped IPv6 address as its IPv4 address", async () => {
+    const limits = new RateLimits(five, undefined);
+    const addresses = ["192.0.2.7", "::ffff:192.0.2.7", "::FFFF:c000:207", "192.0.2.7", "::ffff:192.0.2.7"];
+    expect(await fromEach(limits, company("v6-e"), [...addresses, "192.0.2.7"])).toEqual([
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "request.ratelimit.exceeded",
+    ]);
+    expect(await fromEach(limits, company("v6-e"), ["::ffff:192.0.2.8"])).toEqual(["ok"]);
+  });
+});
+
+describe("RateLimits of oauth", () => {
+  it("counts oauth per client address, since each call has identity ask a provider", async () => {
+    const limits = new RateLimits({ perAddressPerMinute: 2, perLoginIdPerMinute: 100 }, undefined);
+    expect(await attempts(3, () => limits.byAddress(company("g"), "oauth", "10.0.0.1"))).toEqual([
+      "ok",
+      "ok",
+      "request.ratelimit.exceeded",
+    ]);
+  });
+
+  it("names no login ID: oauth is not counted per login ID", async () => {
+    const limits = new RateLimits({ perAddressPerMinute: 100, perLoginIdPerMinute: 1 }, undefined);
+    expect(await attempts(3, () => limits.byLoginId(company("h"), "oauth", "oauth:1:subject"))).toEqual([
+      "ok",
+      "ok",
+      "ok",
+    ]);
+  });
+});
+
 describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
   const keyPrefix = `test:gateway:${process.pid}:${Date.now()}:`;
   const connect = () =>

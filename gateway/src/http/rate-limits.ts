@@ -3,10 +3,12 @@ import type { Cluster, Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { TenantCompany } from "../flows/endpoint.js";
 import type { Operation } from "../flows/transitions.js";
+import { clientAddressKey } from "./address-prefix.js";
 
 /**
- * The endpoints that take a secret or send a message, and what they are limited by: the client's
- * address always, and the login ID where the request names one (in its body or its session).
+ * The endpoints that take a secret, send a message or make a service call out (oauth: identity asks
+ * the provider), and what they are limited by: the client's address always, and the login ID where
+ * the request names one (in its body or its session).
  */
 export const rateLimited: Partial<Record<Operation, "address" | "address and login ID">> = {
   login: "address and login ID",
@@ -19,11 +21,14 @@ export const rateLimited: Partial<Record<Operation, "address" | "address and log
   "recovery/renewotp": "address and login ID",
   "recovery/checkquestion": "address and login ID",
   "recovery/checklink": "address",
+  oauth: "address",
 };
 
 export interface RateLimitDefaults {
   perAddressPerMinute: number;
   perLoginIdPerMinute: number;
+  /** How many leading bits of an IPv6 address make one client (64 when not given). */
+  ipv6PrefixLength?: number;
 }
 
 /** How long the counts stay in the process after Redis failed, before Redis is asked again. */
@@ -87,11 +92,15 @@ export class RateLimits {
     }
   }
 
-  /** Counts a request of the client address; request.ratelimit.exceeded beyond the company's limit. */
+  /**
+   * Counts a request of the client address (an IPv6 client by its network: address-prefix.ts);
+   * request.ratelimit.exceeded beyond the company's limit.
+   */
   byAddress(company: TenantCompany, operation: Operation, address: string): Promise<void> {
     if (!rateLimited[operation]) return Promise.resolve();
     const points = company.policy.rateLimitPerAddressPerMinute || this.defaults.perAddressPerMinute;
-    return this.#consume("address", points, `${company.id}:${address}`);
+    const client = clientAddressKey(address, this.defaults.ipv6PrefixLength ?? 64);
+    return this.#consume("address", points, `${company.id}:${client}`);
   }
 
   /** Counts a request about a login ID (trimmed and lower-cased). */

@@ -12,17 +12,11 @@ export function subjectOf(user: User | undefined, normalizedLoginId: string): Ch
   return user ? { userId: user.id } : { loginId: normalizedLoginId };
 }
 
-/** While the company is suspended, every login step answers auth.restricted. */
-export function assertCompanyActive(context: FlowContext): void {
-  if (context.company.suspended) throw new AuthError("auth.restricted", { detail: "company suspended" });
-}
-
 /**
  * DESIGN.md's lock-out, for the steps that answer auth.restricted before anything else (the login
  * steps, in the spec's order of checks). Returns whether the subject's next password needs a captcha.
  */
 export async function guardSubject(context: FlowContext, subject: CheckSubject): Promise<boolean> {
-  assertCompanyActive(context);
   const budget = await context.backends.session.getCheckBudget({ companyId: context.company.id, subject });
   if (budget.lockedOut) {
     throw new AuthError("auth.restricted", {
@@ -61,6 +55,8 @@ export const wrongSecret =
 export interface ReservedCheck {
   /** Whether the subject's next password needs a captcha should this check prove wrong. */
   captchaRequiredIfWrong: boolean;
+  /** The user's credential generation as the check was reserved, for a session it starts. */
+  credentialGeneration: string;
   /**
    * Compares the secret and reports what it found (a right one forgets the subject's failures). A
    * comparison that fails gives the check back, as does a request that fails before it.
@@ -81,7 +77,6 @@ export async function reserveCheck(
   request: { subject: CheckSubject; kind: SecretKind; captchaResponse?: string; sessionToken?: string },
   refuse: Refusal,
 ): Promise<ReservedCheck> {
-  assertCompanyActive(context);
   const companyId = context.company.id;
   const reserved = await context.backends.session.reserveSecretCheck({
     companyId,
@@ -93,6 +88,7 @@ export async function reserveCheck(
     context.backends.session.reportSecretCheck({ companyId, checkId: reserved.checkId, result });
   return {
     captchaRequiredIfWrong: reserved.captchaRequired,
+    credentialGeneration: reserved.credentialGeneration,
     async run(compare, isRight) {
       let found: Awaited<ReturnType<typeof compare>>;
       try {

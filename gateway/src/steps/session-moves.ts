@@ -15,9 +15,16 @@ export interface SessionChanges {
   passwordChangeRequired?: boolean;
 }
 
+export interface SessionMove extends SessionChanges {
+  /** The session has just changed its user's password (after claimCredentialChange). */
+  renewCredentialGeneration?: boolean;
+}
+
 export interface SessionStart extends SessionChanges {
   /** No session while the user is locked out (login, which checks no secret). */
   refuseWhenLockedOut?: boolean;
+  /** The user's credential generation when the password the session starts on was checked. */
+  credentialGeneration?: string;
 }
 
 export interface StartedSession extends MovedSession {
@@ -49,6 +56,7 @@ export async function startSession(
     passwordChangeRequired: start.passwordChangeRequired ?? false,
     lifetimeSeconds: lifetimeSeconds(context, to),
     refuseWhenLockedOut: start.refuseWhenLockedOut ?? false,
+    credentialGeneration: start.credentialGeneration,
   });
   if (!created.session) throw new Error("session service returned no session");
   if (to === "authorized")
@@ -60,7 +68,7 @@ export async function startSession(
 export async function moveSession(
   context: SessionFlowContext,
   to: StateName,
-  changes: SessionChanges = {},
+  { renewCredentialGeneration = false, ...changes }: SessionMove = {},
 ): Promise<MovedSession> {
   assertTransition(context.operation, context.state, to);
   const advanced = await context.backends.session.advanceSession({
@@ -69,6 +77,7 @@ export async function moveSession(
     toState: stateOfName[to],
     ...changes,
     lifetimeSeconds: lifetimeSeconds(context, to),
+    renewCredentialGeneration,
   });
   if (!advanced.session) throw new Error("session service returned no session");
   if (to === "authorized") {

@@ -1,10 +1,16 @@
 import { activeTraceId } from "@auth/telemetry";
 import { type Logger, pino } from "pino";
+import { serializeError } from "./error-serializer.js";
 
 export type { Logger };
 
+/** Fields that name a user: no log line holds them (docs/security.md, "Abuse of the service"). */
+const loginIdFields = ["login_id", "loginId", "normalizedLoginId", "email", "phone"];
+
 /** Paths that may hold secrets anywhere in a log line; they are never written out. */
 const redactedPaths = [
+  ...loginIdFields,
+  ...loginIdFields.map((field) => `*.${field}`),
   "password",
   "new_password",
   "otp",
@@ -31,25 +37,6 @@ const redactedPaths = [
   "*.authorization",
   'headers["x-api-key"]',
 ];
-
-const parameterLines = /^params: .*$/gm;
-
-/**
- * An error as a log line holds it, without the parameters of a failed query (Drizzle puts them in
- * the error's `params`, message and stack): they hold login IDs and other request data.
- */
-function serializeError(error: Error): Record<string, unknown> {
-  const scrub = (value: unknown): unknown => {
-    if (typeof value === "string") return value.replace(parameterLines, "params: [redacted]");
-    if (typeof value !== "object" || value === null) return value;
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([key]) => key !== "params")
-        .map(([key, inner]) => [key, scrub(inner)]),
-    );
-  };
-  return scrub(pino.stdSerializers.err(error)) as Record<string, unknown>;
-}
 
 export function createLogger(name: string, level: string, destination?: pino.DestinationStream): Logger {
   const options = {

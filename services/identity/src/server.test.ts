@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import type { AuthError } from "@auth/errors";
+import { type AuthError, errorCodes } from "@auth/errors";
 import {
   createServiceClient,
   type RunningGrpcServer,
@@ -22,7 +22,7 @@ import {
   UserStatus,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
-import { TtlCache } from "@auth/runtime";
+import { createLogger, type Logger, TtlCache } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
@@ -53,12 +53,12 @@ let weakIdentity: Client;
  * The service's rules, over plain text: who may call what over mutual TLS is the access table's
  * business, tested on real ports for every method in test-e2e/src/trust.test.ts.
  */
-async function serve(hasher: PasswordHasher): Promise<Client> {
+async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Client> {
   const server = await startGrpcServer({
     host: "127.0.0.1",
     port: 0,
     transport: { kind: "plaintext" },
-    logger,
+    logger: log,
     services: [
       identityService(
         {
@@ -70,7 +70,7 @@ async function serve(hasher: PasswordHasher): Promise<Client> {
           adminToken,
           companies: new TtlCache(0),
         },
-        logger,
+        log,
       ),
     ],
   });
@@ -247,6 +247,95 @@ describe("CreateUser", () => {
     ["a company id that is no UUID", { companyId: "acme", password: "password-1" }],
   ])("refuses %s with request.validation.failed", async (_, overrides) => {
     expect(await codeOf(identity.createUser(newUser(company, overrides)))).toBe("request.validation.failed");
+  });
+});
+
+describe("control characters in text fields", () => {
+  const lines: string[] = [];
+  let logged: Client;
+  let company: Company;
+  let userId: string;
+  const withNul = "ann\u0000@example.com";
+  beforeAll(async () => {
+    logged = await serve(
+      new PasswordHasher(owaspMinimum),
+      createLogger("identity", "debug", { write: (line: string) => lines.push(line) }),
+    );
+    company = (await logged.createCompany({ code: code(), name: "Text" })).company as Company;
+    const { user } = await logged.createUser(newUser(company, { loginName: "ann", password: "password-1" }));
+    userId = user?.id ?? "";
+  });
+
+  it("are request.validation.failed, INVALID_ARGUMENT on the wire", () => {
+    expect(errorCodes["request.validation.failed"].grpc).toBe(3); // grpc-js status.INVALID_ARGUMENT
+  });
+
+  it("refuse a NUL in a login ID before PostgreSQL sees it, and log no login ID", async () => {
+    expect(await codeOf(logged.findUser({ companyId: company.id, loginId: withNul }))).toBe(
+      "request.validation.failed",
+    );
+    expect(
+      await codeOf(
+        logged.verifyCredentials({ companyId: company.id, loginId: withNul, password: "password-1" }),
+      ),
+    ).toBe("request.validation.failed");
+    expect(
+      await codeOf(logged.createUser(newUser(company, { loginName: withNul, password: "password-1" }))),
+    ).toBe("request.validation.failed");
+    const log = lines.join("");
+    expect(log).toContain("loginId: must not contain control characters");
+    expect(log).not.toContain("example.com");
+    expect(log).not.toMatch(/Failed query|call failed/);
+  });
+
+  it.each([
+    ["U+0001 in a login ID", () => logged.findUser({ companyId: company.id, loginId: "ann\u0001" })],
+    ["DEL in a login ID", () => logged.findUser({ companyId: company.id, loginId: "ann\u007f" })],
+    [
+      "a TAB in a password to check",
+      () => logged.verifyPassword({ companyId: company.id, userId, password: "password-1\t" }),
+    ],
+    [
+      "a NUL in a new password",
+      () =>
+        logged.setPassword({
+          companyId: company.id,
+          userId,
+          newPassword: "password\u0000-2",
+          validateOnly: false,
+        }),
+    ],
+    [
+      "a line feed in a control answer",
+      () => logged.verifyControlAnswer({ companyId: company.id, userId, answer: "a\nb" }),
+    ],
+    [
+      "a NUL in a backup code",
+      () => logged.useBackupCode({ companyId: company.id, userId, backupCode: "AAAA\u0000" }),
+    ],
+    [
+      "an ESC in a password an administrator sets",
+      () => logged.updateUser({ companyId: company.id, userId, password: "password-\u001b3" }),
+    ],
+    [
+      "a NUL in a policy's text, where other control characters may be",
+      () =>
+        logged.updateCompany({
+          companyId: company.id,
+          policy: policy({ passwordRegexDescription: "8 characters\u0000" }),
+        }),
+    ],
+  ])("refuse %s with request.validation.failed", async (_, send) => {
+    expect(await codeOf(send())).toBe("request.validation.failed");
+  });
+
+  it("leave the line breaks of a policy's mail template alone", async () => {
+    const bodyTemplate = "Hello,\r\n\r\nto set a new password, follow {link}\n\tThe team";
+    const { company: updated } = await logged.updateCompany({
+      companyId: company.id,
+      policy: policy({ mail: { smtpUrl: "", from: "", bodyTemplate } }),
+    });
+    expect(updated?.policy?.mail?.bodyTemplate).toBe(bodyTemplate);
   });
 });
 

@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { type AsyncService, implement } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
 import { IdentityServiceService, LoginIdKind, PasswordProblem, UserStatus } from "@auth/proto/identity";
 import type { Logger, TtlCache } from "@auth/runtime";
@@ -20,13 +20,13 @@ import { keepStoredSecrets, openPolicySecrets, sealPolicySecrets } from "./polic
 import type { CompanyRow, UserRow } from "./schema.js";
 import type { SecretBox } from "./secret-box.js";
 import type { IdentityStore, LoginIdColumn, NewUser } from "./store/identity-store.js";
+import { parseStorableRequest, text, withoutControlCharacters } from "./text-fields.js";
 import { mayUseLoginId, passwordChangeRequired, statusName, toUser } from "./users.js";
 
 const id = z.uuid("must be a UUID");
-const password = z
-  .string()
-  .min(8, "must have at least 8 characters")
-  .max(256, "must have at most 256 characters");
+const password = withoutControlCharacters(
+  z.string().min(8, "must have at least 8 characters").max(256, "must have at most 256 characters"),
+);
 const status = z.enum(UserStatus).refine((s) => s !== UserStatus.UNRECOGNIZED, "must be a user status");
 
 const columnOfKind = {
@@ -54,20 +54,20 @@ const slot = z.number().int().min(1, "must be 1 to 5").max(5, "must be 1 to 5");
 /** The requests' schemas, built once. */
 const createCompanyRequest = z.object({
   code: companyCode,
-  name: z.string().min(1).max(200),
+  name: text(200).min(1),
   policy: policyInput.default(policyInput.parse({})),
 });
-const getCompanyRequest = z.object({ code: z.string().max(100) });
+const getCompanyRequest = z.object({ code: text(100) });
 const updateCompanyRequest = z.object({
   companyId: id,
-  name: z.string().min(1).max(200).optional(),
+  name: text(200).min(1).optional(),
   suspended: z.boolean().optional(),
   policy: policyInput.optional(),
 });
 const createApiKeyRequest = z.object({
   companyId: id,
-  apiKey: z.string().min(24, "must have at least 24 characters").max(256).optional(),
-  label: z.string().max(200),
+  apiKey: text(256).min(24, "must have at least 24 characters").optional(),
+  label: text(200),
 });
 const listApiKeysRequest = z.object({ companyId: id });
 const revokeApiKeyRequest = z.object({ companyId: id, keyId: id });
@@ -80,31 +80,31 @@ const rotateApiKeyRequest = z.object({
     .min(0)
     .max(30 * 24 * 3600),
 });
-const listCompaniesRequest = z.object({ pageSize: pageSize, pageToken: z.string().max(200) });
-const authenticateApiKeyRequest = z.object({ companyCode: z.string().max(100), apiKey: z.string().max(256) });
+const listCompaniesRequest = z.object({ pageSize: pageSize, pageToken: text(200) });
+const authenticateApiKeyRequest = z.object({ companyCode: text(100), apiKey: text(256) });
 const getUserRequest = z.object({ companyId: id, userId: id });
 const listUsersRequest = z.object({
   companyId: id,
   pageSize,
   pageToken: z.union([z.literal(""), z.uuid("must be a page token")]),
 });
-const findUserRequest = z.object({ companyId: id, loginId: z.string().max(512) });
-const verifyPasswordRequest = z.object({ companyId: id, userId: id, password: z.string().max(1_024) });
+const findUserRequest = z.object({ companyId: id, loginId: text(512) });
+const verifyPasswordRequest = z.object({ companyId: id, userId: id, password: text(1_024) });
 const verifyCredentialsRequest = z.object({
   companyId: id,
-  loginId: z.string().max(512),
-  password: z.string().max(1_024),
+  loginId: text(512),
+  password: text(1_024),
 });
 const setPasswordRequest = z.object({
   companyId: id,
   userId: id,
-  newPassword: z.string().max(4_096),
+  newPassword: text(4_096),
   validateOnly: z.boolean(),
 });
 const generateBackupCodesRequest = z.object({ companyId: id, userId: id });
 const countBackupCodesRequest = z.object({ companyId: id, userId: id });
-const useBackupCodeRequest = z.object({ companyId: id, userId: id, backupCode: z.string().max(100) });
-const verifyControlAnswerRequest = z.object({ companyId: id, userId: id, answer: z.string().max(1_024) });
+const useBackupCodeRequest = z.object({ companyId: id, userId: id, backupCode: text(100) });
+const verifyControlAnswerRequest = z.object({ companyId: id, userId: id, answer: text(1_024) });
 const setOAuthProviderRequest = z.object({ companyId: id, settings: providerSettings });
 const listOAuthProvidersRequest = z.object({ companyId: id });
 const deleteOAuthProviderRequest = z.object({ companyId: id, slot });
@@ -112,23 +112,23 @@ const linkOAuthIdentityRequest = z.object({
   companyId: id,
   userId: id,
   slot,
-  subject: z.string().min(1, "is required").max(500),
+  subject: text(500).min(1, "is required"),
 });
-const unlinkOAuthIdentityRequest = z.object({ companyId: id, slot, subject: z.string().max(500) });
+const unlinkOAuthIdentityRequest = z.object({ companyId: id, slot, subject: text(500) });
 const verifyCaptchaRequest = z.object({
   companyId: id,
-  captchaResponse: z.string().max(8_192),
-  clientAddress: z.string().max(100),
+  captchaResponse: text(8_192),
+  clientAddress: text(100),
 });
 const deliveryRequest = z.object({ companyId: id, userId: id });
 const checkPolicyRequest = z.object({ companyId: id });
 const exchangeOAuthCodeRequest = z.object({
   companyId: id,
   slot,
-  code: z.string().min(1, "is required").max(4_096),
-  redirectUri: z.string().max(2_000),
-  codeVerifier: z.string().max(200).optional(),
-  nonce: z.string().max(500).optional(),
+  code: text(4_096).min(1, "is required"),
+  redirectUri: text(2_000),
+  codeVerifier: text(200).optional(),
+  nonce: text(500).optional(),
 });
 
 export function identityService(
@@ -175,7 +175,7 @@ export function identityService(
 
   const methods: AsyncService<typeof IdentityServiceService> = {
     async createCompany(request) {
-      const input = parseRequest(createCompanyRequest, request);
+      const input = parseStorableRequest(createCompanyRequest, request);
       const policy = sealPolicySecrets(
         keepStoredSecrets(withPolicyDefaults(input.policy), undefined, secrets),
         secrets,
@@ -185,14 +185,14 @@ export function identityService(
     },
 
     async getCompany(request) {
-      const { code } = parseRequest(getCompanyRequest, request);
+      const { code } = parseStorableRequest(getCompanyRequest, request);
       const row = await store.findCompanyByCode(code);
       if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
       return { company: toCompany(row, secrets) };
     },
 
     async updateCompany(request) {
-      const input = parseRequest(updateCompanyRequest, request);
+      const input = parseStorableRequest(updateCompanyRequest, request);
       companies.delete(input.companyId);
       const stored = input.policy && (await store.findCompanyById(input.companyId));
       const row = await store.updateCompany(input.companyId, {
@@ -210,7 +210,7 @@ export function identityService(
     },
 
     async createApiKey(request) {
-      const input = parseRequest(createApiKeyRequest, request);
+      const input = parseStorableRequest(createApiKeyRequest, request);
       await companyById(input.companyId);
       const apiKey = input.apiKey ?? generateApiKey();
       const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey), input.label);
@@ -218,7 +218,7 @@ export function identityService(
     },
 
     async listApiKeys(request) {
-      const input = parseRequest(listApiKeysRequest, request);
+      const input = parseStorableRequest(listApiKeysRequest, request);
       const keys = await store.listApiKeys(input.companyId);
       return {
         apiKeys: keys.map((key) => ({
@@ -232,7 +232,7 @@ export function identityService(
     },
 
     async revokeApiKey(request) {
-      const input = parseRequest(revokeApiKeyRequest, request);
+      const input = parseStorableRequest(revokeApiKeyRequest, request);
       if (!(await store.endApiKey(input.companyId, input.keyId, { revokedAt: new Date() }))) {
         throw new AuthError("resource.notfound", { detail: "no such API key" });
       }
@@ -240,7 +240,7 @@ export function identityService(
     },
 
     async rotateApiKey(request) {
-      const input = parseRequest(rotateApiKeyRequest, request);
+      const input = parseStorableRequest(rotateApiKeyRequest, request);
       const old = await store.findApiKey(input.companyId, input.keyId);
       if (!old || old.revokedAt)
         throw new AuthError("resource.notfound", { detail: "no such API key in use" });
@@ -253,7 +253,7 @@ export function identityService(
     },
 
     async listCompanies(request) {
-      const input = parseRequest(listCompaniesRequest, request);
+      const input = parseStorableRequest(listCompaniesRequest, request);
       const limit = input.pageSize || 100;
       const rows = await store.listCompanies(input.pageToken, limit);
       const last = rows.length === limit ? rows.at(-1)?.code : undefined;
@@ -261,30 +261,28 @@ export function identityService(
     },
 
     async authenticateApiKey(request) {
-      const input = parseRequest(authenticateApiKeyRequest, request);
+      const input = parseStorableRequest(authenticateApiKeyRequest, request);
       const company = await store.findCompanyByApiKey(hashApiKey(input.apiKey));
       if (!company || company.code !== input.companyCode) throw new AuthError("auth.apikey.invalid");
       return { company: toCompany(company, secrets) };
     },
 
     async createUser(request) {
-      const input = parseRequest(
+      const input = parseStorableRequest(
         z
           .object({
             companyId: id,
-            role: z.string().min(1, "is required").max(100),
-            profileMnemocode: z.string().min(1, "is required").max(200),
-            loginName: z.string().trim().min(1).max(200).optional(),
-            phone: z.string().max(50).optional(),
+            role: text(100).min(1, "is required"),
+            profileMnemocode: text(200).min(1, "is required"),
+            loginName: text(200).trim().min(1).optional(),
+            phone: text(50).optional(),
             email: z.email("must be an e-mail address").max(320).optional(),
             password: password.optional(),
             status,
             secondFactorRequired: z.boolean(),
             passwordChangeRequired: z.boolean(),
-            controlQuestion: z.string().trim().min(1).max(500).optional(),
-            controlAnswer: z
-              .string()
-              .max(500)
+            controlQuestion: text(500).trim().min(1).optional(),
+            controlAnswer: text(500)
               .refine((a) => normalizeControlAnswer(a) !== "", "must not be empty")
               .optional(),
           })
@@ -328,28 +326,28 @@ export function identityService(
     },
 
     async getUser(request) {
-      const input = parseRequest(getUserRequest, request);
+      const input = parseStorableRequest(getUserRequest, request);
       const company = await companyById(input.companyId);
       return { user: toUser(await userById(input.companyId, input.userId), company.policy) };
     },
 
     async updateUser(request) {
-      const input = parseRequest(
+      const input = parseStorableRequest(
         z
           .object({
             companyId: id,
             userId: id,
-            loginName: z.string().trim().max(200).optional(),
-            phone: z.string().max(50).optional(),
+            loginName: text(200).trim().optional(),
+            phone: text(50).optional(),
             email: z.union([z.literal(""), z.email("must be an e-mail address").max(320)]).optional(),
-            role: z.string().min(1).max(100).optional(),
+            role: text(100).min(1).optional(),
             status: status.optional(),
-            profileMnemocode: z.string().min(1).max(200).optional(),
+            profileMnemocode: text(200).min(1).optional(),
             secondFactorRequired: z.boolean().optional(),
             passwordChangeRequired: z.boolean().optional(),
             password: z.union([z.literal(""), password]).optional(),
-            controlQuestion: z.string().trim().max(500).optional(),
-            controlAnswer: z.string().max(500).optional(),
+            controlQuestion: text(500).trim().optional(),
+            controlAnswer: text(500).optional(),
           })
           .refine(
             (u) =>
@@ -400,7 +398,7 @@ export function identityService(
     },
 
     async listUsers(request) {
-      const input = parseRequest(listUsersRequest, request);
+      const input = parseStorableRequest(listUsersRequest, request);
       const company = await companyById(input.companyId);
       const limit = input.pageSize || 100;
       const rows = await store.listUsers(company.id, input.pageToken || undefined, limit);
@@ -409,14 +407,14 @@ export function identityService(
     },
 
     async findUser(request) {
-      const input = parseRequest(findUserRequest, request);
+      const input = parseStorableRequest(findUserRequest, request);
       const company = await companyById(input.companyId);
       const { normalizedLoginId, row } = await lookUp(company, input.loginId);
       return { normalizedLoginId, user: row && toUser(row, company.policy) };
     },
 
     async verifyPassword(request) {
-      const input = parseRequest(verifyPasswordRequest, request);
+      const input = parseStorableRequest(verifyPasswordRequest, request);
       const company = await companyById(input.companyId);
       const row = await store.findUser(input.companyId, input.userId);
       const verdict = await checkPassword(row, company, input.password);
@@ -424,7 +422,7 @@ export function identityService(
     },
 
     async verifyCredentials(request) {
-      const input = parseRequest(verifyCredentialsRequest, request);
+      const input = parseStorableRequest(verifyCredentialsRequest, request);
       const company = await companyById(input.companyId);
       const { normalizedLoginId, row } = await lookUp(company, input.loginId);
       const verdict = await checkPassword(row, company, input.password);
@@ -436,7 +434,7 @@ export function identityService(
     },
 
     async setPassword(request) {
-      const input = parseRequest(setPasswordRequest, request);
+      const input = parseStorableRequest(setPasswordRequest, request);
       const company = await companyById(input.companyId);
       const row = await userById(input.companyId, input.userId);
       const problem =
@@ -452,7 +450,7 @@ export function identityService(
     },
 
     async generateBackupCodes(request) {
-      const input = parseRequest(generateBackupCodesRequest, request);
+      const input = parseStorableRequest(generateBackupCodesRequest, request);
       const row = await userById(input.companyId, input.userId);
       const backupCodes = Array.from({ length: backupCodesPerUser }, generateBackupCode);
       await store.replaceBackupCodes(
@@ -464,13 +462,13 @@ export function identityService(
     },
 
     async countBackupCodes(request) {
-      const input = parseRequest(countBackupCodesRequest, request);
+      const input = parseStorableRequest(countBackupCodesRequest, request);
       const row = await userById(input.companyId, input.userId);
       return { remaining: await store.countBackupCodes(row.companyId, row.id) };
     },
 
     async useBackupCode(request) {
-      const input = parseRequest(useBackupCodeRequest, request);
+      const input = parseStorableRequest(useBackupCodeRequest, request);
       metrics.secretsCompared.inc({ kind: "backup_code" });
       const valid = await store.useBackupCode(
         input.companyId,
@@ -481,7 +479,7 @@ export function identityService(
     },
 
     async verifyControlAnswer(request) {
-      const input = parseRequest(verifyControlAnswerRequest, request);
+      const input = parseStorableRequest(verifyControlAnswerRequest, request);
       const row = await userById(input.companyId, input.userId);
       const answer = normalizeControlAnswer(input.answer);
       metrics.secretsCompared.inc({ kind: "control_answer" });
@@ -490,7 +488,7 @@ export function identityService(
     },
 
     async setOAuthProvider(request) {
-      const input = parseRequest(setOAuthProviderRequest, request);
+      const input = parseStorableRequest(setOAuthProviderRequest, request);
       await companyById(input.companyId);
       const row = await store.saveOAuthProvider(
         toProviderRow(input.companyId, input.settings, secrets.seal(input.settings.clientSecret)),
@@ -499,12 +497,12 @@ export function identityService(
     },
 
     async listOAuthProviders(request) {
-      const input = parseRequest(listOAuthProvidersRequest, request);
+      const input = parseStorableRequest(listOAuthProvidersRequest, request);
       return { providers: (await store.listOAuthProviders(input.companyId)).map(toProvider) };
     },
 
     async deleteOAuthProvider(request) {
-      const input = parseRequest(deleteOAuthProviderRequest, request);
+      const input = parseStorableRequest(deleteOAuthProviderRequest, request);
       if (!(await store.deleteOAuthProvider(input.companyId, input.slot))) {
         throw new AuthError("resource.notfound", { detail: "the slot is empty" });
       }
@@ -512,7 +510,7 @@ export function identityService(
     },
 
     async linkOAuthIdentity(request) {
-      const input = parseRequest(linkOAuthIdentityRequest, request);
+      const input = parseStorableRequest(linkOAuthIdentityRequest, request);
       await userById(input.companyId, input.userId);
       if (!(await store.findOAuthProvider(input.companyId, input.slot))) {
         throw new AuthError("resource.notfound", { detail: "the slot is empty" });
@@ -522,7 +520,7 @@ export function identityService(
     },
 
     async unlinkOAuthIdentity(request) {
-      const input = parseRequest(unlinkOAuthIdentityRequest, request);
+      const input = parseStorableRequest(unlinkOAuthIdentityRequest, request);
       if (!(await store.unlinkOAuthIdentity(input.companyId, input.slot, input.subject))) {
         throw new AuthError("resource.notfound", { detail: "no such link" });
       }
@@ -530,7 +528,7 @@ export function identityService(
     },
 
     async exchangeOAuthCode(request) {
-      const input = parseRequest(exchangeOAuthCodeRequest, request);
+      const input = parseStorableRequest(exchangeOAuthCodeRequest, request);
       const company = await companyById(input.companyId);
       const provider = await store.findOAuthProvider(company.id, input.slot);
       if (!provider)
@@ -541,14 +539,14 @@ export function identityService(
     },
 
     async verifyCaptcha(request) {
-      const input = parseRequest(verifyCaptchaRequest, request);
+      const input = parseStorableRequest(verifyCaptchaRequest, request);
       const company = await companyById(input.companyId);
       const settings = openPolicySecrets(company.policy, secrets).captcha;
       return { valid: await captcha.verify(settings, input.captchaResponse, input.clientAddress) };
     },
 
     async getCheckPolicy(request) {
-      const { companyId } = parseRequest(checkPolicyRequest, request);
+      const { companyId } = parseStorableRequest(checkPolicyRequest, request);
       const { policy, suspended } = await companyById(companyId);
       return {
         captchaAfterFailures: policy.captchaAfterFailures,
@@ -559,14 +557,14 @@ export function identityService(
     },
 
     async getSmsDelivery(request) {
-      const input = parseRequest(deliveryRequest, request);
+      const input = parseStorableRequest(deliveryRequest, request);
       const company = await companyById(input.companyId);
       const user = await userById(input.companyId, input.userId);
       return { phone: user.phone ?? undefined, sms: openPolicySecrets(company.policy, secrets).sms };
     },
 
     async getMailDelivery(request) {
-      const input = parseRequest(deliveryRequest, request);
+      const input = parseStorableRequest(deliveryRequest, request);
       const company = await companyById(input.companyId);
       const user = await userById(input.companyId, input.userId);
       return {

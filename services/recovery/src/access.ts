@@ -5,4 +5,5 @@ import type { RecoveryServiceService } from "@auth/proto/recovery";
 export const recoveryAccess: AccessTable<typeof RecoveryServiceService> = {
   sendRecoveryLink: ["gateway"],
   redeemRecoveryLink: ["gateway"],
+  revokeRecoveryLinks: ["gateway"],
 };

@@ -23,6 +23,7 @@ export interface MailDelivery {
 /** The requests' schemas, built once. */
 const sendRecoveryLinkRequest = z.object({ companyId: id, userId: id, loginId: z.string().max(512) });
 const redeemRecoveryLinkRequest = z.object({ companyId: id, linkToken: z.string().max(512) });
+const revokeRecoveryLinksRequest = z.object({ companyId: id, userId: id });
 
 export function recoveryService(store: RecoveryStore, delivery: MailDelivery, logger: Logger) {
   const methods: AsyncService<typeof RecoveryServiceService> = {
@@ -59,6 +60,11 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
     async redeemRecoveryLink(request) {
       const input = parseRequest(redeemRecoveryLinkRequest, request);
       return store.redeemLink(input.companyId, input.linkToken);
+    },
+
+    async revokeRecoveryLinks(request) {
+      const input = parseRequest(revokeRecoveryLinksRequest, request);
+      return { revoked: await store.revokeUserLinks(input.companyId, input.userId) };
     },
   };
 

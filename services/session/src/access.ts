@@ -12,6 +12,7 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   advanceSession: ["gateway"],
   revokeSession: ["gateway", "operator"],
   revokeUserSessions: ["gateway", "operator"],
+  claimCredentialChange: ["gateway"],
   listUserSessions: ["operator"],
   getCheckBudget: ["gateway"],
   reserveSecretCheck: ["gateway"],

@@ -52,6 +52,7 @@ const createSessionRequest = z.object({
   passwordChangeRequired: z.boolean(),
   lifetimeSeconds: lifetime,
   refuseWhenLockedOut: z.boolean(),
+  credentialGeneration: z.string().max(100).optional(),
 });
 const introspectSessionRequest = z.object({ sessionToken: token });
 const advanceSessionRequest = z.object({
@@ -61,8 +62,10 @@ const advanceSessionRequest = z.object({
   profileMnemocode: z.string().optional(),
   passwordChangeRequired: z.boolean().optional(),
   lifetimeSeconds: lifetime,
+  renewCredentialGeneration: z.boolean(),
 });
 const revokeSessionRequest = z.object({ sessionToken: token });
+const claimCredentialChangeRequest = z.object({ sessionToken: token });
 const revokeUserSessionsRequest = z.object({ companyId: id, userId: id });
 const listUserSessionsRequest = z.object({ companyId: id, userId: id });
 /** A user, or a login ID that names none: exactly one of the two. */
@@ -168,6 +171,10 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
         revoked: await sessions.revoke(parseRequest(revokeSessionRequest, request).sessionToken),
       };
     },
+    async claimCredentialChange(request) {
+      await sessions.claimCredentialChange(parseRequest(claimCredentialChangeRequest, request).sessionToken);
+      return {};
+    },
     async revokeUserSessions(request) {
       const input = parseRequest(revokeUserSessionsRequest, request);
       return { revoked: await sessions.revokeUser(input.companyId, input.userId) };
@@ -193,6 +200,7 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
             checkId: "",
             retryAfterSeconds: 0,
             captchaRequired: false,
+            credentialGeneration: "",
           };
         }
         session = {
@@ -200,6 +208,9 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
           ttlMs: Math.max(1_000, found.session.expiresAt - Date.now()),
         };
       }
+      // Read before the secret is compared: a password change after this ends the session it starts.
+      const credentialGeneration =
+        "userId" in input.subject ? await sessions.generationOf(input.companyId, input.subject.userId) : "";
       const captchaPassed =
         input.kind === "password" && input.captchaResponse !== undefined
           ? await rules.captchaPasses(input.companyId, input.captchaResponse, input.clientAddress)
@@ -217,6 +228,7 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
         checkId: reserved.outcome === "allowed" ? reserved.checkId : "",
         retryAfterSeconds: reserved.outcome === "lockedOut" ? reserved.retryAfterSeconds : 0,
         captchaRequired: reserved.captchaRequired,
+        credentialGeneration,
       };
     },
     async forgetFailedChecks(request) {

@@ -60,5 +60,18 @@ describe.each(keyValueKinds())("recovery store on $name", (kind) => {
       );
       expect(results.filter((r) => r === "redeemed")).toHaveLength(1);
     });
+
+    it("end for one user when revoked (the password changed), and not for others", async () => {
+      const first = await store.issueLink(ticket, 30 * minute);
+      const second = await store.issueLink(ticket, 30 * minute);
+      const used = await store.issueLink(ticket, 30 * minute);
+      const others = await store.issueLink({ ...ticket, userId: "u2" }, 30 * minute);
+      await store.redeemLink("c1", used);
+      expect(await store.revokeUserLinks("c1", "u1")).toBe(2);
+      expect(await codeOf(store.redeemLink("c1", first))).toBe("auth.token.invalid");
+      expect(await codeOf(store.redeemLink("c1", second))).toBe("auth.token.invalid");
+      expect(await codeOf(store.redeemLink("c1", others))).toBe("redeemed");
+      expect(await store.revokeUserLinks("c1", "u1")).toBe(0);
+    });
   });
 });

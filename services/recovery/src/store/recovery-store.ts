@@ -13,6 +13,7 @@ interface LinkTicket {
 const expiredLinkMemoryMs = 24 * 60 * 60_000;
 
 const ticketKey = (ticketId: string) => `link:${ticketId}`;
+const userLinksKey = (companyId: string, userId: string) => `user-links:${companyId}:${userId}`;
 
 /** Recovery link tickets and control-question attempt counters, in the recovery service's key space. */
 export class RecoveryStore {
@@ -31,7 +32,19 @@ export class RecoveryStore {
       expiresAt: this.clock.now() + lifetimeMs,
     };
     await this.kv.set(ticketKey(ticketId), JSON.stringify(record), lifetimeMs + expiredLinkMemoryMs);
+    await this.kv.addToSet(userLinksKey(ticket.companyId, ticket.userId), ticketId, lifetimeMs);
     return issued.token;
+  }
+
+  /** Ends the user's links not yet used (the password changed); returns how many there were. */
+  async revokeUserLinks(companyId: string, userId: string): Promise<number> {
+    const key = userLinksKey(companyId, userId);
+    let revoked = 0;
+    for (const ticketId of await this.kv.setMembers(key)) {
+      if (await this.kv.delete(ticketKey(ticketId))) revoked += 1;
+      await this.kv.removeFromSet(key, ticketId);
+    }
+    return revoked;
   }
 
   /** Uses up a link token: it works once, within its lifetime, for its company. */
@@ -52,6 +65,7 @@ export class RecoveryStore {
     // Of two requests with the same link, only one removes the ticket.
     if (!(await this.kv.compareAndSet(ticketKey(presented.id), raw, null, 0)))
       throw new AuthError("auth.token.invalid");
+    await this.kv.removeFromSet(userLinksKey(ticket.companyId, ticket.userId), presented.id);
     return { userId: ticket.userId, loginId: ticket.loginId };
   }
 }

@@ -200,6 +200,79 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       expect((await sessions.introspect(next.token)).status).toBe("invalid");
     });
   });
+
+  describe("the user's credential generation", () => {
+    const setpassword = { ...start, state: SessionState.SETPASSWORD };
+
+    it("ends with revokeUser a session started on a secret checked before, and a stale one is never created", async () => {
+      const checkedWith = await sessions.generationOf("c1", "u1");
+      await sessions.revokeUser("c1", "u1");
+      expect(await codeOf(sessions.create({ ...start, credentialGeneration: checkedWith }))).toBe(
+        "auth.credentials.invalid",
+      );
+      const fresh = await sessions.create({
+        ...start,
+        credentialGeneration: await sessions.generationOf("c1", "u1"),
+      });
+      expect((await sessions.introspect(fresh.token)).status).toBe("active");
+    });
+
+    it("claimCredentialChange leaves the claiming session its user's only one, in every state", async () => {
+      const authorized = await sessions.create({ ...start, state: SessionState.AUTHORIZED });
+      const other = await sessions.create(setpassword);
+      const claiming = await sessions.create(setpassword);
+      const someoneElse = await sessions.create({ ...start, userId: "u2" });
+      await sessions.claimCredentialChange(claiming.token);
+      expect((await sessions.introspect(claiming.token)).status).toBe("active");
+      expect((await sessions.introspect(authorized.token)).status).toBe("invalid");
+      expect((await sessions.introspect(other.token)).status).toBe("invalid");
+      expect((await sessions.introspect(someoneElse.token)).status).toBe("active");
+      expect(await codeOf(sessions.claimCredentialChange(other.token))).toBe("auth.token.invalid");
+    });
+
+    it("lets one of many sessions that claim at once win", async () => {
+      const claiming = await Promise.all(Array.from({ length: 10 }, () => sessions.create(setpassword)));
+      const outcomes = await Promise.all(
+        claiming.map(({ token }) => codeOf(sessions.claimCredentialChange(token))),
+      );
+      expect(outcomes.filter((outcome) => outcome === "resolved")).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === "auth.token.invalid")).toHaveLength(9);
+      const alive = await Promise.all(claiming.map(({ token }) => sessions.introspect(token)));
+      expect(alive.filter((found) => found.status === "active")).toHaveLength(1);
+    });
+
+    it("ends, when the change is finished, the sessions that started while it was under way", async () => {
+      const claiming = await sessions.create(setpassword);
+      await sessions.claimCredentialChange(claiming.token);
+      const meanwhile = await sessions.create({ ...start, state: SessionState.AUTHORIZED });
+      const finished = await sessions.advance(
+        claiming.token,
+        SessionState.SETPASSWORD,
+        SessionState.AUTHORIZED,
+        {
+          renewCredentialGeneration: true,
+        },
+      );
+      expect((await sessions.introspect(finished.token)).status).toBe("active");
+      expect((await sessions.introspect(meanwhile.token)).status).toBe("invalid");
+      expect((await sessions.listUser("c1", "u1")).map((session) => session.sessionId)).toEqual([
+        finished.session.sessionId,
+      ]);
+    });
+
+    it("refuses to finish a change another session took over", async () => {
+      const first = await sessions.create(setpassword);
+      await sessions.claimCredentialChange(first.token);
+      await sessions.revokeUser("c1", "u1");
+      expect(
+        await codeOf(
+          sessions.advance(first.token, SessionState.SETPASSWORD, SessionState.AUTHORIZED, {
+            renewCredentialGeneration: true,
+          }),
+        ),
+      ).toBe("auth.token.invalid");
+    });
+  });
 });
 
 describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) => {

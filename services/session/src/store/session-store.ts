@@ -13,6 +13,8 @@ export interface SessionRecord {
   tokenHash: string;
   createdAt: number;
   expiresAt: number;
+  /** The user's credential generation the session started with; absent in sessions from before it. */
+  credentialGeneration?: string;
 }
 
 export interface Lifetimes {
@@ -37,6 +39,8 @@ export interface NewSession {
   passwordChangeRequired: boolean;
   /** The company's lifetime for the state; the service's default when absent. */
   lifetimeSeconds?: number;
+  /** The user's credential generation when the secret the session starts on was checked. */
+  credentialGeneration?: string;
 }
 
 /** What a move to the next state may change besides the state. */
@@ -44,15 +48,28 @@ export interface SessionChanges {
   profileMnemocode?: string;
   passwordChangeRequired?: boolean;
   lifetimeSeconds?: number;
+  /** The session has just changed its user's password, after claimCredentialChange. */
+  renewCredentialGeneration?: boolean;
 }
 
 const sessionKey = (sessionId: string) => `session:${sessionId}`;
 const userKey = (companyId: string, userId: string) => `user-sessions:${companyId}:${userId}`;
+const generationKey = (companyId: string, userId: string) => `credentials:${companyId}:${userId}`;
+/**
+ * A generation is kept this long after the last session that took it started: longer than any
+ * session lives (30 days at most, and a day of memory), so that no session outlives its generation.
+ */
+const generationLifetimeMs = 400 * 24 * 60 * 60_000;
 
 /**
  * Sessions under one key each, found through the session id inside the token and checked against
  * the stored token hash. Every change is a compare-and-set on that key, so of two racing requests
  * with the same token only one can move the session on.
+ *
+ * Every session carries its user's credential generation, and a session whose generation is no
+ * longer the user's is invalid (docs/security.md, "A password change"): a password change gives the
+ * user a new one before and after the write, so that no session from before it survives, nor one
+ * that started on the old password while the change was under way.
  */
 export class SessionStore {
   constructor(
@@ -63,8 +80,23 @@ export class SessionStore {
 
   async create({
     lifetimeSeconds,
+    credentialGeneration: checkedWith,
     ...session
   }: NewSession): Promise<{ token: string; session: SessionRecord }> {
+    const credentialGeneration = await this.generationOf(session.companyId, session.userId);
+    if (checkedWith !== undefined && checkedWith !== credentialGeneration) {
+      throw new AuthError("auth.credentials.invalid", {
+        detail: "the password changed since it was checked",
+      });
+    }
+    if (credentialGeneration !== "") {
+      await this.kv.compareAndSet(
+        generationKey(session.companyId, session.userId),
+        credentialGeneration,
+        credentialGeneration,
+        generationLifetimeMs,
+      );
+    }
     const sessionId = newRecordId();
     const issued = issueToken(sessionId);
     const now = this.clock.now();
@@ -74,6 +106,7 @@ export class SessionStore {
       tokenHash: issued.hash,
       createdAt: now,
       expiresAt: now + this.#lifetime(session.state, lifetimeSeconds),
+      credentialGeneration,
     };
     await this.kv.set(sessionKey(sessionId), JSON.stringify(record), this.#keyLifetime(record));
     await this.kv.addToSet(userKey(record.companyId, record.userId), sessionId, this.#keyLifetime(record));
@@ -100,9 +133,16 @@ export class SessionStore {
     const now = this.clock.now();
     if (record.expiresAt <= now) throw new AuthError("auth.token.expired");
     if (record.state !== from) throw new AuthError("auth.session.invalid");
+    let { credentialGeneration } = record;
+    if (changes.renewCredentialGeneration) {
+      credentialGeneration = newRecordId();
+      if (!(await this.#swapGeneration(record, credentialGeneration)))
+        throw new AuthError("auth.token.invalid");
+    }
     const issued = issueToken(record.sessionId);
     const next: SessionRecord = {
       ...record,
+      credentialGeneration,
       state: to,
       tokenHash: issued.hash,
       expiresAt: now + this.#lifetime(to, changes.lifetimeSeconds),
@@ -138,26 +178,77 @@ export class SessionStore {
     await this.kv.removeFromSet(userKey(record.companyId, record.userId), sessionId);
   }
 
-  /** Invalidates every session of the user; returns how many were still known. */
+  /**
+   * Invalidates every session of the user, those starting meanwhile included (a new credential
+   * generation); returns how many were still known.
+   */
   async revokeUser(companyId: string, userId: string): Promise<number> {
-    const key = userKey(companyId, userId);
-    const sessionIds = await this.kv.setMembers(key);
-    let revoked = 0;
-    for (const sessionId of sessionIds) {
-      if (await this.kv.delete(sessionKey(sessionId))) revoked += 1;
-      await this.kv.removeFromSet(key, sessionId);
+    await this.kv.set(generationKey(companyId, userId), newRecordId(), generationLifetimeMs);
+    return this.#endSessionsOf(companyId, userId);
+  }
+
+  /**
+   * Makes the token's session the only one of its user, before it changes the user's password: a
+   * new credential generation that only it carries. auth.token.invalid when another came first.
+   */
+  async claimCredentialChange(token: string): Promise<void> {
+    const found = await this.#find(token);
+    if (!found) throw new AuthError("auth.token.invalid");
+    const { raw, record } = found;
+    if (record.expiresAt <= this.clock.now()) throw new AuthError("auth.token.expired");
+    const credentialGeneration = newRecordId();
+    if (!(await this.#swapGeneration(record, credentialGeneration)))
+      throw new AuthError("auth.token.invalid");
+    const claimed: SessionRecord = { ...record, credentialGeneration };
+    if (
+      !(await this.kv.compareAndSet(
+        sessionKey(record.sessionId),
+        raw,
+        JSON.stringify(claimed),
+        this.#keyLifetime(claimed),
+      ))
+    ) {
+      throw new AuthError("auth.token.invalid");
     }
-    return revoked;
+    await this.#endSessionsOf(record.companyId, record.userId, record.sessionId);
+  }
+
+  /** The user's credential generation now ("" until the first change). */
+  async generationOf(companyId: string, userId: string): Promise<string> {
+    return (await this.kv.get(generationKey(companyId, userId))) ?? "";
   }
 
   /** The user's sessions still known (active or expired), oldest first. */
   async listUser(companyId: string, userId: string): Promise<SessionRecord[]> {
     const sessionIds = await this.kv.setMembers(userKey(companyId, userId));
+    const generation = await this.generationOf(companyId, userId);
     const raws = await Promise.all(sessionIds.map((sessionId) => this.kv.get(sessionKey(sessionId))));
     return raws
       .filter((raw): raw is string => raw !== null)
       .map((raw) => JSON.parse(raw) as SessionRecord)
+      .filter((record) => (record.credentialGeneration ?? "") === generation)
       .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /** Deletes the user's known sessions but one; returns how many there were. */
+  async #endSessionsOf(companyId: string, userId: string, keep?: string): Promise<number> {
+    const key = userKey(companyId, userId);
+    let ended = 0;
+    for (const sessionId of await this.kv.setMembers(key)) {
+      if (sessionId === keep) continue;
+      if (await this.kv.delete(sessionKey(sessionId))) ended += 1;
+      await this.kv.removeFromSet(key, sessionId);
+    }
+    return ended;
+  }
+
+  /** Replaces the user's generation only while it is still the session's: of racing changes, one wins. */
+  async #swapGeneration(record: SessionRecord, next: string): Promise<boolean> {
+    const key = generationKey(record.companyId, record.userId);
+    const current = record.credentialGeneration ?? "";
+    return current === ""
+      ? this.kv.setIfAbsent(key, next, generationLifetimeMs)
+      : this.kv.compareAndSet(key, current, next, generationLifetimeMs);
   }
 
   #lifetime(state: SessionState, lifetimeSeconds: number | undefined): number {
@@ -171,6 +262,10 @@ export class SessionStore {
     if (raw === null) return null;
     const record = JSON.parse(raw) as SessionRecord;
     if (!sameHash(record.tokenHash, presented.hash)) return null;
+    // The user's password changed since the session started (or while it was starting).
+    if ((record.credentialGeneration ?? "") !== (await this.generationOf(record.companyId, record.userId))) {
+      return null;
+    }
     return { raw, record };
   }
 
