@@ -39,6 +39,7 @@ export async function createBenchCompany(suite: RunningSuite): Promise<BenchComp
         authorizedSessionSeconds: 0,
         rateLimitPerAddressPerMinute: 1_000_000,
         rateLimitPerLoginIdPerMinute: 1_000_000,
+        recoveryMessagesPerHour: 0,
         captcha: { provider: CaptchaProvider.DEV, secret: "" },
       },
     });

@@ -13,7 +13,7 @@ import { startLogin } from "./support/flows.js";
 import { lastOtp } from "./support/outbox.js";
 
 /**
- * Scripted guessing of every secret at one login ID, with the company policy of DESIGN.md (captcha
+ * Scripted guessing of every secret at one user, through all of the user's login IDs, with the company policy of DESIGN.md (captcha
  * after 3 failures, lock-out after 10 in 15 minutes, at most 10 OTP SMS per user and hour). Each
  * describe measures what the attacker gets and computes the guesses per hour, which must be the
  * figure docs/security.md states.
@@ -94,7 +94,7 @@ function expectWindowOf(seconds: number, window: { atLeast: number; atMost: numb
 /** Guesses in the busiest hour: a fixed window opens at the first failure, so an hour holds ceil(3600 / window) of them. */
 const perHour = (perWindow: number, windowSeconds: number) => perWindow * Math.ceil(hour / windowSeconds);
 
-describe("brute force at one login ID (DESIGN.md's defaults)", () => {
+describe("brute force at one user (DESIGN.md's defaults)", () => {
   let company: TestCompany;
   beforeAll(async () => {
     // The gateway's default rate limits, which the fixtures otherwise lift for tests.
@@ -104,18 +104,20 @@ describe("brute force at one login ID (DESIGN.md's defaults)", () => {
     call(company.code, operation, { apiKey: company.apiKey, body, token });
 
   describe("passwords", () => {
-    it("get 3 guesses without a captcha, 10 in all per 15 minutes, then auth.restricted: 40 an hour", async () => {
+    it("get 3 guesses without a captcha, 10 in all per 15 minutes, then auth.restricted: 40 an hour, whichever login ID", async () => {
       const user = await createUser(company);
+      // Each guess through the next of the user's login IDs: they share one budget.
+      let sent = 0;
+      const nextLoginId = () => [user.loginName, user.email, user.phone][sent++ % 3];
       const withoutCaptcha = await guessUntilStopped(
-        () =>
-          post("checkcredentials", { login_id: user.loginName, password: randomBytes(8).toString("hex") }),
+        () => post("checkcredentials", { login_id: nextLoginId(), password: randomBytes(8).toString("hex") }),
         "auth.captcha.missing",
       );
       expect(withoutCaptcha.checked).toBe(3);
       const { checked, window } = await guessUntilStopped(
         () =>
           post("checkcredentials", {
-            login_id: user.loginName,
+            login_id: nextLoginId(),
             password: randomBytes(8).toString("hex"),
             captcha_response: captcha,
           }),
@@ -224,8 +226,14 @@ describe("brute force at one login ID (DESIGN.md's defaults)", () => {
   });
 
   describe("control answers", () => {
+    let recoveries = 0;
+    /** A recovery through the next of the user's login IDs. */
     const recover = (user: TestUser) =>
-      post("recovery/recover", { login_id: user.loginName, method: "QUESTION", captcha_response: captcha });
+      post("recovery/recover", {
+        login_id: [user.loginName, user.email, user.phone][recoveries++ % 3],
+        method: "QUESTION",
+        captcha_response: captcha,
+      });
 
     it("get 3 guesses per recovery session, each session a solved captcha, and 10 per 15 minutes in all: 40 an hour", async () => {
       const user = await createUser(company, { controlQuestion: "First pet?", controlAnswer: "Rex" });

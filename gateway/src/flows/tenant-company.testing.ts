@@ -19,6 +19,7 @@ export function tenantCompany(policy: Partial<CompanyPolicy> = {}, id = "c1"): T
       authorizedSessionSeconds: 0,
       rateLimitPerAddressPerMinute: 0,
       rateLimitPerLoginIdPerMinute: 0,
+      recoveryMessagesPerHour: 0,
       ...policy,
     },
   };

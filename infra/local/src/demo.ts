@@ -59,6 +59,7 @@ const demoPolicy = (recoveryPage: string): CompanyPolicy => ({
   authorizedSessionSeconds: 0,
   rateLimitPerAddressPerMinute: 0,
   rateLimitPerLoginIdPerMinute: 0,
+  recoveryMessagesPerHour: 0,
   captcha: { provider: CaptchaProvider.DEV, secret: "" },
   recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: recoveryPage },
 });

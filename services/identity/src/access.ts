@@ -37,4 +37,5 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   getCheckPolicy: ["session"],
   getSmsDelivery: ["otp"],
   getMailDelivery: ["recovery"],
+  spendRecoveryMessage: ["otp", "recovery"],
 };

@@ -18,6 +18,7 @@ export const policyDefaults = {
   captchaAfterFailures: 3,
   lockoutAfterFailures: 10,
   failureWindowSeconds: 15 * 60,
+  recoveryMessagesPerHour: 5,
 } as const;
 
 const compiles = (pattern: string) => {
@@ -71,6 +72,7 @@ export const policyInput = z.object({
     .default(0),
   rateLimitPerAddressPerMinute: z.number().int().min(0).max(1_000_000).default(0),
   rateLimitPerLoginIdPerMinute: z.number().int().min(0).max(1_000_000).default(0),
+  recoveryMessagesPerHour: z.number().int().min(0).max(1_000).default(0),
   preauthSessionSeconds: z
     .number()
     .int()
@@ -144,6 +146,7 @@ export function withPolicyDefaults(input: z.infer<typeof policyInput>): CompanyP
     captchaAfterFailures: input.captchaAfterFailures || policyDefaults.captchaAfterFailures,
     lockoutAfterFailures: input.lockoutAfterFailures || policyDefaults.lockoutAfterFailures,
     failureWindowSeconds: input.failureWindowSeconds || policyDefaults.failureWindowSeconds,
+    recoveryMessagesPerHour: input.recoveryMessagesPerHour || policyDefaults.recoveryMessagesPerHour,
   };
 }
 

@@ -133,7 +133,28 @@ export const oauthLinks = pgTable(
   ],
 );
 
-export const schema = { companies, apiKeys, users, backupCodes, oauthProviders, oauthLinks };
+/** When each recovery message of the last hour went to a user, for the per-user cap (one row a user). */
+export const recoveryMessages = pgTable(
+  "recovery_messages",
+  {
+    companyId: uuid("company_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    sentAt: timestamp("sent_at", { withTimezone: true }).array().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.companyId, table.userId] })],
+);
+
+export const schema = {
+  companies,
+  apiKeys,
+  users,
+  backupCodes,
+  oauthProviders,
+  oauthLinks,
+  recoveryMessages,
+};
 export type OAuthProviderRow = typeof oauthProviders.$inferSelect;
 export type IdentitySchema = typeof schema;
 export type CompanyRow = typeof companies.$inferSelect;

@@ -104,6 +104,7 @@ const policy = (overrides: Partial<CompanyPolicy> = {}): CompanyPolicy => ({
   authorizedSessionSeconds: 0,
   rateLimitPerAddressPerMinute: 0,
   rateLimitPerLoginIdPerMinute: 0,
+  recoveryMessagesPerHour: 0,
   ...overrides,
 });
 const newUser = (company: Company, overrides = {}) => ({
@@ -688,6 +689,78 @@ describe("SMS settings", () => {
     expect(await codeOf(identity.createCompany({ code: code(), name: "Sms", policy: policy({ sms }) }))).toBe(
       "request.validation.failed",
     );
+  });
+});
+
+describe("messages to a user", () => {
+  let company: Company;
+  beforeAll(async () => {
+    company = (
+      await identity.createCompany({
+        code: code(),
+        name: "Messages",
+        policy: policy({
+          recoveryMessagesPerHour: 2,
+          recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example/r" },
+        }),
+      })
+    ).company as Company;
+  });
+  const userOf = async (overrides = {}) => {
+    const { user } = await identity.createUser(
+      newUser(company, {
+        phone: `+12015559${String(++sequence).padStart(3, "0")}`,
+        email: `u${sequence}@example.com`,
+        ...overrides,
+      }),
+    );
+    return { companyId: company.id, userId: user?.id ?? "" };
+  };
+
+  it("SpendRecoveryMessage spends the company's recovery_messages_per_hour, then answers request.ratelimit.exceeded", async () => {
+    const user = await userOf();
+    expect(await codeOf(identity.spendRecoveryMessage(user))).toBe("ok");
+    expect(await codeOf(identity.spendRecoveryMessage(user))).toBe("ok");
+    const refused = await identity.spendRecoveryMessage(user).catch((error: AuthError) => error);
+    expect(refused).toMatchObject({ code: "request.ratelimit.exceeded" });
+    expect((refused as AuthError).retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it("defaults recovery_messages_per_hour to 5", async () => {
+    const { company: created } = await identity.createCompany({
+      code: code(),
+      name: "Default",
+      policy: policy(),
+    });
+    expect(created?.policy?.recoveryMessagesPerHour).toBe(5);
+  });
+
+  it.each([
+    ["restricted", UserStatus.RESTRICTED, "auth.user.restricted"],
+    ["closed", UserStatus.CLOSED, "auth.user.closed"],
+    ["denied", UserStatus.DENIED, "auth.user.denied"],
+  ])(
+    "go to no %s user: the deliveries and SpendRecoveryMessage answer its status code",
+    async (_, status, expected) => {
+      const user = await userOf({ status });
+      expect(await codeOf(identity.getSmsDelivery(user))).toBe(expected);
+      expect(await codeOf(identity.getMailDelivery(user))).toBe(expected);
+      expect(await codeOf(identity.spendRecoveryMessage(user))).toBe(expected);
+    },
+  );
+
+  it("go to no user of a suspended company: auth.restricted", async () => {
+    const { company: other } = await identity.createCompany({ code: code(), name: "Suspended" });
+    if (!other) throw new Error("no company");
+    const { user: created } = await identity.createUser(
+      newUser(other, { phone: "+12015558999", email: "s@example.com" }),
+    );
+    const user = { companyId: other.id, userId: created?.id ?? "" };
+    expect(await codeOf(identity.getSmsDelivery(user))).toBe("ok");
+    await identity.updateCompany({ companyId: other.id, suspended: true });
+    expect(await codeOf(identity.getSmsDelivery(user))).toBe("auth.restricted");
+    expect(await codeOf(identity.getMailDelivery(user))).toBe("auth.restricted");
+    expect(await codeOf(identity.spendRecoveryMessage(user))).toBe("auth.restricted");
   });
 });
 

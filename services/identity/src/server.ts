@@ -9,7 +9,7 @@ import { identityAccess } from "./access.js";
 import { generateApiKey, hashApiKey } from "./api-keys.js";
 import { backupCodesPerUser, generateBackupCode, hashBackupCode } from "./backup-codes.js";
 import type { CaptchaCheck } from "./captcha/captcha-check.js";
-import { companyCode, policyInput, toCompany, withPolicyDefaults } from "./companies.js";
+import { companyCode, policyDefaults, policyInput, toCompany, withPolicyDefaults } from "./companies.js";
 import { normalizeControlAnswer } from "./control-answers.js";
 import { normalizeEmail, normalizeLoginId, normalizeLoginName, normalizePhone } from "./login-ids.js";
 import type { OAuthExchange } from "./oauth/exchange.js";
@@ -121,6 +121,8 @@ const verifyCaptchaRequest = z.object({
   clientAddress: text(100),
 });
 const deliveryRequest = z.object({ companyId: id, userId: id });
+/** The cap on recovery messages counts those of the last hour. */
+const recoveryMessageWindowSeconds = 3600;
 const checkPolicyRequest = z.object({ companyId: id });
 const exchangeOAuthCodeRequest = z.object({
   companyId: id,
@@ -139,6 +141,18 @@ export function identityService(
     const row = await store.findUser(companyId, userId);
     if (!row) throw new AuthError("resource.notfound", { detail: "no such user" });
     return row;
+  }
+
+  /**
+   * The company and user a message is for: none of a suspended company, and no user who is not
+   * active, whatever the caller checked (docs/decisions.md, "Suspension").
+   */
+  async function recipient(companyId: string, userId: string) {
+    const company = await companyById(companyId);
+    if (company.suspended) throw new AuthError("auth.restricted", { detail: "company suspended" });
+    const user = await userById(companyId, userId);
+    if (user.status !== "active") throw new AuthError(`auth.user.${user.status}`);
+    return { company, user };
   }
 
   async function companyById(companyId: string) {
@@ -558,21 +572,34 @@ export function identityService(
 
     async getSmsDelivery(request) {
       const input = parseStorableRequest(deliveryRequest, request);
-      const company = await companyById(input.companyId);
-      const user = await userById(input.companyId, input.userId);
+      const { company, user } = await recipient(input.companyId, input.userId);
       return { phone: user.phone ?? undefined, sms: openPolicySecrets(company.policy, secrets).sms };
     },
 
     async getMailDelivery(request) {
       const input = parseStorableRequest(deliveryRequest, request);
-      const company = await companyById(input.companyId);
-      const user = await userById(input.companyId, input.userId);
+      const { company, user } = await recipient(input.companyId, input.userId);
       return {
         email: user.email ?? undefined,
         companyName: company.name,
         linkBase: company.policy.recovery?.linkBase ?? "",
         mail: openPolicySecrets(company.policy, secrets).mail,
       };
+    },
+
+    async spendRecoveryMessage(request) {
+      const { companyId, userId } = parseStorableRequest(deliveryRequest, request);
+      const { company } = await recipient(companyId, userId);
+      // A company stored before the field has none: the default.
+      const limit = company.policy.recoveryMessagesPerHour || policyDefaults.recoveryMessagesPerHour;
+      const result = await store.spendRecoveryMessage(companyId, userId, limit, recoveryMessageWindowSeconds);
+      if (!result.spent) {
+        throw new AuthError("request.ratelimit.exceeded", {
+          retryAfterSeconds: result.retryAfterSeconds,
+          detail: "no more recovery messages for this user this hour",
+        });
+      }
+      return {};
     },
   };
 

@@ -75,6 +75,27 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
       expect(error.retryAfterSeconds).toBeLessThanOrEqual(30);
     });
 
+    it("spends a recovery message at its owner only once its own limits allow the send, and sends nothing when refused", async () => {
+      const otps = open();
+      let spent = 0;
+      let refuse = false;
+      const spendRecoveryMessage = async () => {
+        spent += 1;
+        if (refuse) throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 60 });
+      };
+      await otps.send({ ...request(), spendRecoveryMessage });
+      expect(await codeOf(otps.send({ ...request(), spendRecoveryMessage }))).toBe(
+        "request.ratelimit.exceeded",
+      );
+      expect(spent).toBe(1);
+      refuse = true;
+      expect(await codeOf(otps.send({ ...request(`${session}-other`), spendRecoveryMessage }))).toBe(
+        "request.ratelimit.exceeded",
+      );
+      expect(spent).toBe(2);
+      expect(sender.sent).toHaveLength(1);
+    });
+
     it("allows five sends per session, the first included", async () => {
       const otps = open({ cooldownMs: 1 });
       const results: string[] = [];

@@ -34,6 +34,11 @@ export interface SendRequest {
   phone: string;
   text: (otp: string) => string;
   sender: SmsSender;
+  /**
+   * For a recovery code: spends one of the user's recovery messages at identity, which owns that
+   * cap (SMS and e-mails together), once this service's own limits allow the send.
+   */
+  spendRecoveryMessage?: () => Promise<unknown>;
 }
 
 function limitExceeded(counter: Counter, limit: number, detail: string): void {
@@ -73,6 +78,7 @@ export class Otps {
         this.rules.sendsPerUserPerHour,
         "no more OTPs for this user this hour",
       );
+      await request.spendRecoveryMessage?.();
       const otp = generateOtp();
       await this.store.saveOtp(companyId, sessionId, this.hasher.hash(otp), this.rules.lifetimeMs);
       await request.sender.send({ companyId, to: request.phone, text: request.text(otp) });

@@ -16,7 +16,7 @@ const id = z.string().min(1, "is required").max(200);
 
 export interface SmsDelivery {
   /** The owner of users' phones and companies' SMS settings, asked on every send. */
-  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getSmsDelivery">;
+  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getSmsDelivery" | "spendRecoveryMessage">;
   /** The deployment's sender, for companies without their own. */
   fallback: SmsSender;
   http: HttpDefaults;
@@ -40,9 +40,14 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
         userId: input.userId,
       });
       if (!phone) throw new AuthError("recovery.phone.notset", { detail: "the user has no phone" });
+      const user = { companyId: input.companyId, userId: input.userId };
       await otps.send({
         ...input,
         phone,
+        spendRecoveryMessage:
+          input.purpose === OtpPurpose.RECOVERY
+            ? () => delivery.identity.spendRecoveryMessage(user)
+            : undefined,
         text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), sms),
         sender: senderFor(sms, delivery.fallback, delivery.http),
       });

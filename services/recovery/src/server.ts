@@ -14,7 +14,7 @@ import type { RecoveryStore } from "./store/recovery-store.js";
 const id = z.string().min(1, "is required").max(200);
 export interface MailDelivery {
   /** The owner of users' e-mails and companies' mail settings, asked on every send. */
-  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getMailDelivery">;
+  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getMailDelivery" | "spendRecoveryMessage">;
   /** The deployment's sender, for companies without their own SMTP server. */
   fallback: MailSender;
   timeoutMs: number;
@@ -29,13 +29,12 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
   const methods: AsyncService<typeof RecoveryServiceService> = {
     async sendRecoveryLink(request) {
       const input = parseRequest(sendRecoveryLinkRequest, request);
-      const { email, companyName, linkBase, mail } = await delivery.identity.getMailDelivery({
-        companyId: input.companyId,
-        userId: input.userId,
-      });
+      const user = { companyId: input.companyId, userId: input.userId };
+      const { email, companyName, linkBase, mail } = await delivery.identity.getMailDelivery(user);
       if (!email) throw new AuthError("recovery.email.notset");
       if (!linkBase)
         throw new AuthError("recovery.method.restricted", { detail: "the company has no recovery page" });
+      await delivery.identity.spendRecoveryMessage(user);
       const token = await store.issueLink(
         { companyId: input.companyId, userId: input.userId, loginId: input.loginId },
         linkLifetimeMs,

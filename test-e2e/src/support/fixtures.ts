@@ -112,6 +112,7 @@ export async function createCompany(
       // Tests make many requests from one address; the rate-limit tests set their own limits.
       rateLimitPerAddressPerMinute: 1_000_000,
       rateLimitPerLoginIdPerMinute: 1_000_000,
+      recoveryMessagesPerHour: 0,
       captcha: { provider: CaptchaProvider.DEV, secret: "" },
       ...overrides,
     };

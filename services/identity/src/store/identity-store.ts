@@ -12,6 +12,7 @@ import {
   type OAuthProviderRow,
   oauthLinks,
   oauthProviders,
+  recoveryMessages,
   type UserRow,
   users,
 } from "../schema.js";
@@ -218,6 +219,38 @@ export class IdentityStore {
       .update(users)
       .set({ passwordHash, ...changes, updatedAt: new Date() })
       .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  }
+
+  /**
+   * Records a recovery message to the user if fewer than `limit` went out in the last `windowSeconds`,
+   * in one statement (the upsert locks the user's row, so racing calls take turns); otherwise the
+   * seconds until the oldest of them leaves the window.
+   */
+  async spendRecoveryMessage(
+    companyId: string,
+    userId: string,
+    limit: number,
+    windowSeconds: number,
+  ): Promise<{ spent: true } | { spent: false; retryAfterSeconds: number }> {
+    const window = sql`make_interval(secs => ${windowSeconds})`;
+    const recent = sql`array(select t from unnest(${recoveryMessages.sentAt}) as t where t > now() - ${window})`;
+    const spent = await this.db
+      .insert(recoveryMessages)
+      .values({ companyId, userId, sentAt: sql`array[now()]` })
+      .onConflictDoUpdate({
+        target: [recoveryMessages.companyId, recoveryMessages.userId],
+        set: { sentAt: sql`array_append(${recent}, now())` },
+        setWhere: sql`cardinality(${recent}) < ${limit}`,
+      })
+      .returning({ userId: recoveryMessages.userId });
+    if (spent.length === 1) return { spent: true };
+    const [row] = await this.db
+      .select({
+        seconds: sql<string>`ceil(extract(epoch from (select min(t) from unnest(${recoveryMessages.sentAt}) as t where t > now() - ${window}) + ${window} - now()))`,
+      })
+      .from(recoveryMessages)
+      .where(and(eq(recoveryMessages.companyId, companyId), eq(recoveryMessages.userId, userId)));
+    return { spent: false, retryAfterSeconds: Math.max(Number(row?.seconds ?? windowSeconds), 1) };
   }
 
   /** Replaces the user's backup codes with these hashes, in one transaction. */
