@@ -1,6 +1,6 @@
 import { AuthError } from "@auth/errors";
+import { hasControlCharacter, pathOfString } from "@auth/runtime";
 import type { z } from "zod";
-import { fieldWithControlCharacter } from "./control-characters.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -26,10 +26,10 @@ export function parseJsonObject(raw: unknown): Record<string, unknown> {
 export function validateBody<S extends z.ZodType>(schema: S, body: Record<string, unknown>): z.infer<S> {
   const result = schema.safeParse(body);
   if (result.success) {
-    const field = fieldWithControlCharacter(result.data);
+    const field = pathOfString(result.data, hasControlCharacter);
     if (field === undefined) return result.data;
     throw new AuthError("request.validation.failed", {
-      detail: `${field}: must not contain control characters`,
+      detail: `${field || "body"}: must not contain control characters`,
     });
   }
   const detail = result.error.issues

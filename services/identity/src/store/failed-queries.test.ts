@@ -1,15 +1,13 @@
-import { fileURLToPath } from "node:url";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
 import { createLogger } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { policyInput, withPolicyDefaults } from "../companies.js";
-import { type IdentitySchema, schema, users } from "../schema.js";
-import { IdentityStore, type NewUser } from "./identity-store.js";
+import { type IdentitySchema, users } from "../schema.js";
+import type { IdentityStore } from "./identity-store.js";
+import { createTestCompany, newUserRow, openIdentityStore } from "./identity-store.testing.js";
 
-const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
 const loginId = "ann.smith@example.com";
 
 /** The log line of an error as the services write it ("call failed"). */
@@ -34,25 +32,10 @@ describe.each(databaseKinds())("a failed query of the identity store on $name, a
   let database: OpenedDatabase<IdentitySchema>;
   let store: IdentityStore;
   let companyId: string;
-  const user = (overrides: Partial<NewUser>): NewUser => ({
-    companyId,
-    role: "customer",
-    status: "active",
-    profileMnemocode: `P-${Math.random()}`,
-    loginName: null,
-    phone: null,
-    email: null,
-    passwordHash: null,
-    secondFactorRequired: false,
-    passwordChangeRequired: false,
-    ...overrides,
-  });
 
   beforeAll(async () => {
-    database = await kind.open({ schema, migrationsFolder });
-    store = new IdentityStore(database.db);
-    const policy = withPolicyDefaults(policyInput.parse({}));
-    companyId = (await store.createCompany({ code: `logs${Date.now()}`, name: "Logs", policy })).id;
+    ({ database, store } = await openIdentityStore(kind));
+    companyId = await createTestCompany(store, "Logs");
   }, testBudgets.pgliteOpenMs);
   afterAll(async () => {
     await database.close();
@@ -68,8 +51,10 @@ describe.each(databaseKinds())("a failed query of the identity store on $name, a
   });
 
   it("names no login ID that is taken (a unique violation, whose detail has the value)", async () => {
-    await database.db.insert(users).values(user({ email: loginId }));
-    const error = await failureOf(database.db.insert(users).values(user({ email: loginId })));
+    await database.db.insert(users).values(newUserRow(companyId, { email: loginId }));
+    const error = await failureOf(
+      database.db.insert(users).values(newUserRow(companyId, { email: loginId })),
+    );
     expect(error).toBeInstanceOf(DrizzleQueryError);
     const line = logLineOf(error);
     expect(line).not.toContain(loginId);

@@ -1,14 +1,13 @@
-import { fileURLToPath } from "node:url";
 import { AuthError } from "@auth/errors";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { policyInput, withPolicyDefaults } from "../companies.js";
-import { type IdentitySchema, schema } from "../schema.js";
-import { IdentityStore, type NewUser } from "./identity-store.js";
+import type { IdentitySchema } from "../schema.js";
+import type { IdentityStore } from "./identity-store.js";
+import { newUserRow, openIdentityStore } from "./identity-store.testing.js";
 
-const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
 const policy = withPolicyDefaults(policyInput.parse({}));
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}${++sequence}`;
@@ -18,25 +17,10 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
   let store: IdentityStore;
 
   beforeAll(async () => {
-    database = await kind.open({ schema, migrationsFolder });
-    store = new IdentityStore(database.db);
+    ({ database, store } = await openIdentityStore(kind));
   }, testBudgets.pgliteOpenMs);
   afterAll(async () => {
     await database.close();
-  });
-
-  const newUser = (companyId: string, overrides: Partial<NewUser> = {}): NewUser => ({
-    companyId,
-    role: "customer",
-    status: "active",
-    profileMnemocode: unique("P-"),
-    loginName: null,
-    phone: null,
-    email: null,
-    passwordHash: null,
-    secondFactorRequired: false,
-    passwordChangeRequired: false,
-    ...overrides,
   });
 
   describe("companies", () => {
@@ -77,7 +61,7 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
       const company = await store.createCompany({ code: unique("users"), name: "Users", policy });
       const other = await store.createCompany({ code: unique("other"), name: "Other", policy });
       const user = await store.createUser(
-        newUser(company.id, { loginName: "ann", phone: "+15551234567", email: "ann@example.com" }),
+        newUserRow(company.id, { loginName: "ann", phone: "+15551234567", email: "ann@example.com" }),
       );
       expect((await store.findUserByLoginId(company.id, "loginName", "ann"))?.id).toBe(user.id);
       expect((await store.findUserByLoginId(company.id, "phone", "+15551234567"))?.id).toBe(user.id);
@@ -88,8 +72,8 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
 
     it("keeps login IDs unique within a company", async () => {
       const company = await store.createCompany({ code: unique("uniq"), name: "Uniq", policy });
-      await store.createUser(newUser(company.id, { email: "bob@example.com" }));
-      const error = await store.createUser(newUser(company.id, { email: "bob@example.com" })).then(
+      await store.createUser(newUserRow(company.id, { email: "bob@example.com" }));
+      const error = await store.createUser(newUserRow(company.id, { email: "bob@example.com" })).then(
         () => undefined,
         (e: unknown) => e as AuthError,
       );
@@ -98,13 +82,13 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
 
     it("lets many users have no login name, phone or e-mail", async () => {
       const company = await store.createCompany({ code: unique("nulls"), name: "Nulls", policy });
-      await store.createUser(newUser(company.id, { loginName: "a" }));
-      await expect(store.createUser(newUser(company.id, { loginName: "b" }))).resolves.toBeDefined();
+      await store.createUser(newUserRow(company.id, { loginName: "a" }));
+      await expect(store.createUser(newUserRow(company.id, { loginName: "b" }))).resolves.toBeDefined();
     });
 
     it("replaces a password hash", async () => {
       const company = await store.createCompany({ code: unique("pw"), name: "Pw", policy });
-      const user = await store.createUser(newUser(company.id, { loginName: "carl", passwordHash: "old" }));
+      const user = await store.createUser(newUserRow(company.id, { loginName: "carl", passwordHash: "old" }));
       await store.setPasswordHash(company.id, user.id, "new");
       expect((await store.findUser(company.id, user.id))?.passwordHash).toBe("new");
     });

@@ -1,43 +1,24 @@
-import { fileURLToPath } from "node:url";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
 import { testBudgets } from "@auth/testing";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { policyInput, withPolicyDefaults } from "../companies.js";
-import { type IdentitySchema, recoveryMessages, schema } from "../schema.js";
-import { IdentityStore } from "./identity-store.js";
+import { type IdentitySchema, recoveryMessages } from "../schema.js";
+import type { IdentityStore } from "./identity-store.js";
+import { createTestCompany, newUserRow, openIdentityStore } from "./identity-store.testing.js";
 
-const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
 const hour = 3600;
 
 describe.each(databaseKinds())("the recovery messages of a user on $name", (kind) => {
   let database: OpenedDatabase<IdentitySchema>;
   let store: IdentityStore;
   let companyId: string;
-  let sequence = 0;
-  const newUser = async () =>
-    (
-      await store.createUser({
-        companyId,
-        role: "customer",
-        status: "active",
-        profileMnemocode: `P-${Date.now()}-${++sequence}`,
-        loginName: null,
-        phone: null,
-        email: null,
-        passwordHash: null,
-        secondFactorRequired: false,
-        passwordChangeRequired: false,
-      })
-    ).id;
+  const newUser = async () => (await store.createUser(newUserRow(companyId))).id;
   const spend = (userId: string, limit = 5) => store.spendRecoveryMessage(companyId, userId, limit, hour);
 
   beforeAll(async () => {
-    database = await kind.open({ schema, migrationsFolder });
-    store = new IdentityStore(database.db);
-    const policy = withPolicyDefaults(policyInput.parse({}));
-    companyId = (await store.createCompany({ code: `rm${Date.now()}`, name: "Messages", policy })).id;
+    ({ database, store } = await openIdentityStore(kind));
+    companyId = await createTestCompany(store, "Messages");
   }, testBudgets.pgliteOpenMs);
   afterAll(async () => {
     await database.close();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fieldWithControlCharacter, hasControlCharacter } from "./control-characters.js";
+import { hasControlCharacter, pathOfString } from "./control-characters.js";
+
+const fieldWithControlCharacter = (value: unknown) => pathOfString(value, hasControlCharacter);
 
 describe("control characters", () => {
   it.each([
@@ -23,13 +25,17 @@ describe("control characters", () => {
   );
 });
 
-describe("the field with a control character", () => {
+describe("the path of the first string with a control character", () => {
   it("is named by its path, in nested objects and arrays too", () => {
     expect(fieldWithControlCharacter({ login_id: "a\u0000" })).toBe("login_id");
     expect(fieldWithControlCharacter({ a: "ok", accept_disclaimers: ["tos", "pri\u007fvacy"] })).toBe(
       "accept_disclaimers.1",
     );
     expect(fieldWithControlCharacter({ outer: { inner: "\t" } })).toBe("outer.inner");
+  });
+
+  it("is empty for the string itself", () => {
+    expect(fieldWithControlCharacter("\u0000")).toBe("");
   });
 
   it("is none when every string is clean, whatever else the body holds", () => {
