@@ -758,11 +758,12 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
         if (state.recoveryAlive) {
           expectSuccess(await post("setpassword", { new_password: newPassword }, recoveryToken), []);
         } else {
-          // Left unfinished, the recovery starts again.
-          expectSuccess(
-            await post("setpassword", { new_password: newPassword }, await recoverySession(user)),
-            [],
-          );
+          // Left unfinished, the recovery starts again. A write that identity took before it froze may
+          // land only now, after the sessions ended: then the password is already the new one, which
+          // setpassword refuses as the current one (422), and the state below shows it changed.
+          const again = await post("setpassword", { new_password: newPassword }, await recoverySession(user));
+          if (again.status === 422) expectError(again, 422, "request.validation.failed");
+          else expectSuccess(again, []);
         }
         expect(await stateAfter(user, recoveryToken, before, newPassword)).toEqual({
           changed: true,
