@@ -144,6 +144,20 @@ export async function updateCompany(
   }
 }
 
+/** Changes the user's status as an administrator would. */
+export async function updateUserStatus(
+  company: TestCompany,
+  user: TestUser,
+  status: UserStatus,
+): Promise<void> {
+  const client = identity(company.operator);
+  try {
+    await client.updateUser({ companyId: company.id, userId: user.id, status });
+  } finally {
+    client.close();
+  }
+}
+
 const areaCodes = ["201", "202", "212", "213", "305", "312", "415", "617", "702", "713"];
 
 /** A random valid US number (80 million of them), so that tests never read each other's SMS. */
