@@ -37,18 +37,7 @@ describe("auth/oauth", () => {
       clientSecret: oidcClient.clientSecret,
       redirectUris: [redirectUri, secondRedirectUri],
     });
-    await setOAuthProvider(target, {
-      slot: plainSlot,
-      kind: ProviderKind.OAUTH2,
-      name: "Test OAuth 2.0",
-      authorizationEndpoint: `${plain.origin}/authorize`,
-      tokenEndpoint: `${plain.origin}/token`,
-      userinfoEndpoint: `${plain.origin}/user`,
-      clientId: plain.client.clientId,
-      clientSecret: plain.client.clientSecret,
-      redirectUris: [redirectUri],
-      subjectClaim: "id",
-    });
+    await setOAuthProvider(target, plain.slotSettings(plainSlot, [redirectUri]));
     return target;
   }
 

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ProviderKind, UserStatus } from "@auth/proto/identity";
+import { UserStatus } from "@auth/proto/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
 import {
@@ -58,18 +58,7 @@ const newCompany = () =>
 /** A new company with the test's plain OAuth 2.0 provider in its slot 2, and a disclaimer when asked. */
 async function newOAuthCompany(options: { disclaimer?: boolean } = {}): Promise<TestCompany> {
   const company = await newCompany();
-  await setOAuthProvider(company, {
-    slot: oauthSlot,
-    kind: ProviderKind.OAUTH2,
-    name: "Test OAuth 2.0",
-    authorizationEndpoint: `${provider.origin}/authorize`,
-    tokenEndpoint: `${provider.origin}/token`,
-    userinfoEndpoint: `${provider.origin}/user`,
-    clientId: provider.client.clientId,
-    clientSecret: provider.client.clientSecret,
-    redirectUris: [redirectUri],
-    subjectClaim: "id",
-  });
+  await setOAuthProvider(company, provider.slotSettings(oauthSlot, [redirectUri]));
   if (options.disclaimer) await createDisclaimer(company, "terms");
   return company;
 }

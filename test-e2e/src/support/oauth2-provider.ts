@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type OAuthProviderSettings, ProviderKind } from "@auth/proto/identity";
 
 /**
  * A plain OAuth 2.0 provider (no OpenID Connect) on loopback, in the GitHub manner: the token
@@ -62,6 +63,22 @@ export class TestOAuth2Provider {
       json(404, {});
     });
     return provider;
+  }
+
+  /** This provider in a company's slot, with the redirect URIs the company allows. */
+  slotSettings(slot: number, redirectUris: string[]): Partial<OAuthProviderSettings> & { slot: number } {
+    return {
+      slot,
+      kind: ProviderKind.OAUTH2,
+      name: "Test OAuth 2.0",
+      authorizationEndpoint: `${this.origin}/authorize`,
+      tokenEndpoint: `${this.origin}/token`,
+      userinfoEndpoint: `${this.origin}/user`,
+      clientId: this.client.clientId,
+      clientSecret: this.client.clientSecret,
+      redirectUris,
+      subjectClaim: "id",
+    };
   }
 
   /** A code the provider issued for the account, as its authorization page would have. */
