@@ -11,7 +11,7 @@ import type { BackendHealth } from "./readiness.js";
 import { endpoints } from "./routes.js";
 
 export interface AppOptions extends PipelineDependencies {
-  /** The five services' health, for /readyz. */
+  /** The health of the services the gateway cannot work without, for /readyz (readiness.ts). */
   health: BackendHealth;
   /** Express's `trust proxy` setting. */
   trustProxy: boolean | number | string;

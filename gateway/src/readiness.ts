@@ -1,14 +1,21 @@
 import { channelCredentialsOf, type GrpcTransport, type HealthClient, healthClient } from "@auth/grpc-kit";
 import type { BackendAddresses } from "./backends.js";
 
-/** Health clients of the five services, each on a channel it keeps (one TLS handshake, not one per probe). */
+/**
+ * The services the gateway cannot work without, and so its readiness: identity (every request's API
+ * key) and session (every flow's session). Without otp, recovery or disclaimer only the flows that
+ * need them answer 503; the gateway stays in rotation for the rest (docs/operations.md, "Probes").
+ */
+export const neededForReadiness = [
+  "identity",
+  "session",
+] as const satisfies readonly (keyof BackendAddresses)[];
+
+/** Health clients of those services, each on a channel it keeps (one TLS handshake, not one per probe). */
 export function backendHealth(addresses: BackendAddresses, transport: GrpcTransport) {
-  const clients = Object.entries(addresses).map(
-    ([name, address]) =>
-      [name, healthClient(address, channelCredentialsOf(transport, name as keyof BackendAddresses))] as [
-        string,
-        HealthClient,
-      ],
+  const clients = neededForReadiness.map(
+    (name) =>
+      [name, healthClient(addresses[name], channelCredentialsOf(transport, name))] as [string, HealthClient],
   );
   return {
     /** The services that do not answer SERVING within the deadline. */

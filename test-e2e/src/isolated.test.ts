@@ -85,20 +85,47 @@ describe("a suite of its own", () => {
   });
 
   describe("readiness", () => {
-    it("reports ready only while every service answers", async () => {
-      expect((await fetch(`${suite.gatewayUrl}/readyz`)).status).toBe(200);
+    const readyz = () => fetch(`${suite.gatewayUrl}/readyz`);
+    const untilReady = () =>
+      expect.poll(async () => (await readyz()).status, { timeout: 30_000, interval: 200 }).toBe(200);
+
+    it("stays ready while otp is down: password logins go on, and a flow that sends a code answers 503", async () => {
+      expect((await readyz()).status).toBe(200);
+      const withoutPassword = await createUser(company, { password: null });
       await suite.children.otp.kill();
-      const response = await fetch(`${suite.gatewayUrl}/readyz`);
-      expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ status: "error", error_code: "service.unavailable" });
-      await suite.restart("otp");
-      // The gateway's channel to otp reconnects within a second of the restart.
-      await expect
-        .poll(async () => (await fetch(`${suite.gatewayUrl}/readyz`)).status, {
-          timeout: 30_000,
-          interval: 200,
-        })
-        .toBe(200);
+      try {
+        expect((await readyz()).status).toBe(200);
+        const credentials = await call(company.code, "checkcredentials", {
+          ...options(),
+          body: { login_id: user.loginName, password: user.password },
+        });
+        expect(credentials.body.session_state).toBe("authorized");
+        expectError(
+          await call(company.code, "login", { ...options(), body: { login_id: withoutPassword.loginName } }),
+          503,
+          "service.unavailable",
+        );
+      } finally {
+        await suite.restart("otp");
+      }
+      await untilReady();
     });
+
+    it.each(["identity", "session"] as const)(
+      "reports not ready while %s, which every flow needs, is down, and ready once it is back",
+      async (name) => {
+        await untilReady();
+        await suite.children[name].kill();
+        try {
+          const response = await readyz();
+          expect(response.status).toBe(503);
+          expect(await response.json()).toEqual({ status: "error", error_code: "service.unavailable" });
+        } finally {
+          await suite.restart(name);
+        }
+        // The gateway's channel reconnects within a second of the restart.
+        await untilReady();
+      },
+    );
   });
 });
