@@ -16,6 +16,11 @@ export const configSchema = z
     DISCLAIMER_ADDR: env.address("127.0.0.1:50055"),
     /** Milliseconds a call to a service may take before the gateway answers service.unavailable. */
     GRPC_DEADLINE_MS: env.positiveInt(3_000),
+    /**
+     * Milliseconds a whole request may take: every call it makes gets at most what is left, so a
+     * request of several calls answers service.unavailable in time too.
+     */
+    REQUEST_DEADLINE_MS: env.positiveInt(5_000),
     /** Seconds the company of an API key is kept (revocations, suspensions and policy changes wait this long); 0 keeps nothing. */
     API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the client address. */

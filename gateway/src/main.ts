@@ -49,6 +49,7 @@ logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits ready");
 const app = createApp({
   rateLimits,
   backends,
+  requestDeadlineMs: config.REQUEST_DEADLINE_MS,
   health,
   companies: new CompanyCache(config.API_KEY_CACHE_SECONDS * 1000),
   logger,

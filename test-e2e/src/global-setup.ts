@@ -55,7 +55,7 @@ export async function setup(project: TestProject) {
       identity: { OAUTH_ALLOW_INSECURE_HTTP: "true", OAUTH_TIMEOUT_SECONDS: "2" },
       // Suspensions and policy changes of a test take effect at once. A call to a service on a loaded
       // machine may take seconds; the files that test deadlines start suites of their own.
-      gateway: { API_KEY_CACHE_SECONDS: "0", GRPC_DEADLINE_MS: "20000" },
+      gateway: { API_KEY_CACHE_SECONDS: "0", GRPC_DEADLINE_MS: "20000", REQUEST_DEADLINE_MS: "30000" },
     }),
   });
   project.provide("gatewayUrl", suite.gatewayUrl);

@@ -37,8 +37,9 @@ describe("a suite of its own", () => {
   beforeAll(async () => {
     own = await startOwnSuite({
       session: { PREAUTH_TOKEN_TTL_SECONDS: "1" },
-      // Long enough for a loaded machine's ordinary calls; a hung service is waited for this long.
-      gateway: { GRPC_DEADLINE_MS: "5000" },
+      // Long enough for a loaded machine's ordinary requests; a hung service is waited for this long,
+      // by the request's deadline: each call alone could wait a minute.
+      gateway: { REQUEST_DEADLINE_MS: "5000", GRPC_DEADLINE_MS: "60000" },
     });
     suite = own.suite;
     company = await createCompany({}, operatorOf(suite));
@@ -70,13 +71,16 @@ describe("a suite of its own", () => {
       expect((await eventually(login)).body.session_state).toBe("checkpassword");
     });
 
-    it("that hangs makes the gateway answer 503 within its deadline instead of hanging", async () => {
+    it("that hangs makes the gateway answer 503 within the request's deadline instead of hanging", async () => {
       const pid = suite.children.identity.pid;
       if (pid === undefined) throw new Error("identity is not running");
       process.kill(pid, "SIGSTOP");
       try {
-        // identity stays stopped until the answer comes: only the gateway's deadline can end the wait.
+        // identity stays stopped until the answer comes: only the request's deadline (5 s) can end
+        // the wait, well before the call's own (a minute).
+        const started = Date.now();
         expectError(await login(), 503, "service.unavailable");
+        expect(Date.now() - started).toBeLessThan(30_000);
       } finally {
         process.kill(pid, "SIGCONT");
       }

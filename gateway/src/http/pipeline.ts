@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { withDeadline } from "@auth/grpc-kit";
 import type { Logger } from "@auth/runtime";
 import { activeTraceId } from "@auth/telemetry";
 import express, { type RequestHandler } from "express";
@@ -13,6 +14,8 @@ import type { RateLimits } from "./rate-limits.js";
 
 export interface PipelineDependencies {
   backends: Backends;
+  /** Milliseconds from a request's arrival by which every call it makes must be answered. */
+  requestDeadlineMs: number;
   rateLimits: RateLimits;
   companies: CompanyCache;
   logger: Logger;
@@ -30,7 +33,16 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   if (endpoint.takesToken !== acceptedStates.size > 0) {
     throw new Error(`endpoint ${endpoint.operation} disagrees with the transition table about its token`);
   }
-  const { backends, logger, companies, rateLimits } = dependencies;
+  const { backends, logger, companies, rateLimits, requestDeadlineMs } = dependencies;
+
+  // One deadline for the whole request, from its arrival: each step runs under it (grpc-kit's
+  // deadline.ts), so a call gets only what the calls before it left.
+  const underDeadline =
+    (handler: RequestHandler): RequestHandler =>
+    (request, response, next) => {
+      response.locals.deadline ??= Date.now() + requestDeadlineMs;
+      return withDeadline(response.locals.deadline, () => handler(request, response, next));
+    };
 
   const authenticate: RequestHandler = async (request, response, next) => {
     response.locals.operation = endpoint.operation;
@@ -66,5 +78,5 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     }
   };
 
-  return [authenticate, readBody, run];
+  return [underDeadline(authenticate), readBody, underDeadline(run)];
 }

@@ -1,13 +1,14 @@
 import { metrics } from "@auth/telemetry";
 import { Client, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { adminMetadata } from "./admin.js";
+import { callDeadline } from "./deadline.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { fromServiceError } from "./status.js";
 import type { GrpcServiceName } from "./tls/spiffe.js";
 import { channelCredentialsOf, type GrpcTransport } from "./tls/transport.js";
 
 export interface CallOptions {
-  /** Overrides the client's deadline for this call. */
+  /** Overrides the client's deadline for this call (a request's deadline still comes first: deadline.ts). */
   deadlineMs?: number;
   metadata?: Metadata;
 }
@@ -18,7 +19,10 @@ export type ServiceClient<D extends ServiceDefinition> = {
 } & { close(): void };
 
 export interface ClientOptions {
-  /** Milliseconds a call may take before it fails with `service.unavailable`. */
+  /**
+   * Milliseconds a call may take before it fails with `service.unavailable`; less when the request
+   * it serves has less left (deadline.ts).
+   */
   deadlineMs: number;
   /** Mutual TLS with this process's certificate, or plain text under the development flag. */
   transport: GrpcTransport;
@@ -60,7 +64,7 @@ export function createServiceClient<D extends ServiceDefinition>(
           method.responseDeserialize,
           request,
           callOptions.metadata ?? (options.adminToken ? adminMetadata(options.adminToken) : new Metadata()),
-          { deadline: Date.now() + (callOptions.deadlineMs ?? options.deadlineMs) },
+          { deadline: callDeadline(callOptions.deadlineMs ?? options.deadlineMs) },
           (error: ServiceError | null, response?: unknown) => {
             if (error) {
               const failure = fromServiceError(error);

@@ -9,6 +9,7 @@ import type {
 } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { type AccessTable, authorize, callerOfCall, checkAccessTable } from "./access.js";
+import { assertTimeLeft, withDeadline } from "./deadline.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { toStatus } from "./status.js";
 import type { Caller } from "./tls/spiffe.js";
@@ -70,9 +71,14 @@ export function implement<D extends ServiceDefinition>(
           }
           throw error;
         }
+        // A call that waited past its deadline (a busy or frozen process) is not started at all.
+        assertTimeLeft();
         return method(call.request as RequestOf<D[typeof name]>, context);
       };
-      run().then(
+      // The caller's deadline bounds every call the handler makes in turn.
+      const deadline = call.getDeadline();
+      const until = deadline instanceof Date ? deadline.getTime() : deadline;
+      withDeadline(until, run).then(
         (response) => {
           timer();
           metrics.grpcServerCalls.inc({ method: name, outcome: "ok" });

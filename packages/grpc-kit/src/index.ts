@@ -1,6 +1,7 @@
 export { type AccessTable, checkAccessTable } from "./access.js";
 export { adminMetadata, assertAdmin } from "./admin.js";
 export { type CallOptions, type ClientOptions, createServiceClient, type ServiceClient } from "./client.js";
+export { assertTimeLeft, callDeadline, withDeadline } from "./deadline.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";
 export { checkHealth, type HealthClient, healthClient } from "./health.js";

@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, implement } from "@auth/grpc-kit";
+import { type AsyncService, assertTimeLeft, implement } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
 import { IdentityServiceService, LoginIdKind, PasswordProblem, UserStatus } from "@auth/proto/identity";
 import type { Logger, TtlCache } from "@auth/runtime";
@@ -457,7 +457,10 @@ export function identityService(
           ? PasswordProblem.SAME_AS_CURRENT
           : undefined);
       if (problem || input.validateOnly) return { problem };
-      await store.setPasswordHash(row.companyId, row.id, await hasher.hash(input.newPassword), {
+      const passwordHash = await hasher.hash(input.newPassword);
+      // Not after the gateway has answered 503: the user was told the password did not change.
+      assertTimeLeft();
+      await store.setPasswordHash(row.companyId, row.id, passwordHash, {
         passwordChangeRequired: false,
       });
       return {};

@@ -24,7 +24,8 @@ export function patientWithStores(env: SuiteOptions["env"] = {}): SuiteOptions["
     session: { ...patient, ...env.session },
     otp: { ...patient, ...env.otp },
     recovery: { ...patient, ...env.recovery },
-    gateway: { ...patient, ...env.gateway },
+    // A whole request on a loaded machine may take seconds; the files that test deadlines set theirs.
+    gateway: { ...patient, REQUEST_DEADLINE_MS: "30000", ...env.gateway },
   };
 }
 

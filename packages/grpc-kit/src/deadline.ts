@@ -1,0 +1,33 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { AuthError } from "@auth/errors";
+
+/** The moment (epoch ms) by which the request under way must be answered, where one is set. */
+const requestDeadline = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `work` under one deadline: every call it makes through a service client, directly or after
+ * any number of awaits, gets at most what is left of it. A deadline already set (an outer request's)
+ * is kept when it comes first.
+ */
+export function withDeadline<T>(deadline: number, work: () => T): T {
+  return requestDeadline.run(
+    Math.min(deadline, requestDeadline.getStore() ?? Number.POSITIVE_INFINITY),
+    work,
+  );
+}
+
+/** The deadline of a call: the client's own, or what is left of the request's, whichever comes first. */
+export function callDeadline(ownMs: number): number {
+  return Math.min(Date.now() + ownMs, requestDeadline.getStore() ?? Number.POSITIVE_INFINITY);
+}
+
+/**
+ * service.unavailable once the request's deadline has passed: its caller has answered 503 already,
+ * so a write it asked for must not land now, unseen (a process that was frozen, then thawed).
+ */
+export function assertTimeLeft(): void {
+  const deadline = requestDeadline.getStore();
+  if (deadline !== undefined && Date.now() >= deadline) {
+    throw new AuthError("service.unavailable", { detail: "the caller's deadline has passed" });
+  }
+}
