@@ -13,7 +13,7 @@ import { startLogin } from "./support/flows.js";
 import { lastOtp } from "./support/outbox.js";
 
 /**
- * Scripted guessing of every secret at one user, through all of the user's login IDs, with the company policy of DESIGN.md (captcha
+ * Scripted guessing of every secret at one user, through all of the user's login IDs, with the default company policy (captcha
  * after 3 failures, lock-out after 10 in 15 minutes, at most 10 OTP SMS per user and hour). Each
  * describe measures what the attacker gets and computes the guesses per hour, which must be the
  * figure docs/security.md states.
@@ -94,7 +94,7 @@ function expectWindowOf(seconds: number, window: { atLeast: number; atMost: numb
 /** Guesses in the busiest hour: a fixed window opens at the first failure, so an hour holds ceil(3600 / window) of them. */
 const perHour = (perWindow: number, windowSeconds: number) => perWindow * Math.ceil(hour / windowSeconds);
 
-describe("brute force at one user (DESIGN.md's defaults)", () => {
+describe("brute force at one user (the default policy)", () => {
   let company: TestCompany;
   beforeAll(async () => {
     // The gateway's default rate limits, which the fixtures otherwise lift for tests.

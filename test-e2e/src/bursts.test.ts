@@ -1,16 +1,15 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { createServiceClient } from "@auth/grpc-kit";
-import { IdentityServiceService } from "@auth/proto/identity";
 import type { RunningSuite } from "@auth/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call } from "./support/api.js";
 import {
   createCompany,
   createUser,
+  generateBackupCodes,
   operatorOf,
   type TestCompany,
-  type TestUser,
 } from "./support/fixtures.js";
+import { recoverByQuestion } from "./support/flows.js";
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
 import { startOwnSuite } from "./support/own-suite.js";
 
@@ -40,7 +39,7 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
   beforeAll(async () => {
     own = await startOwnSuite({}, { realStores, metrics: true });
     suite = own.suite;
-    // DESIGN.md's defaults (captcha after 3, lock-out after 10), without the rate limits in the way.
+    // The default policy (captcha after 3, lock-out after 10), without the rate limits in the way.
     company = await createCompany(
       {
         recovery: {
@@ -145,7 +144,7 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
 
   it("backup codes: 10 compared of 50 at once, and the right one after them is refused", async () => {
     const user = await createUser(company, { secondFactorRequired: true });
-    const codes = await generateBackupCodes(user);
+    const codes = await generateBackupCodes(company, user);
     const login = await post("login", { login_id: user.loginName });
     const atOtp = await post("checkpassword", { password: user.password }, String(login.body.session_token));
     expect(atOtp.body.session_state).toBe("checkotp");
@@ -174,7 +173,7 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
         () => post("checkotp", { otp }, token),
       ),
     );
-    // One attempt per code (DESIGN.md): the first check burns it, right or wrong.
+    // One attempt per code (docs/security.md, "Guesses per hour"): the first check burns it, right or wrong.
     expect((await compared("otp")) - before).toBe(1);
     const counts = tally(answers);
     expect(counts.success ?? 0).toBeLessThanOrEqual(1);
@@ -189,7 +188,7 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
 
   it("control answers: 3 compared of 12 wrong ones at once in one recovery, which then ends", async () => {
     const user = await createUser(company, { controlQuestion: "First pet?", controlAnswer: "Rex" });
-    const token = await recoveryByQuestion(user);
+    const token = await recoverByQuestion(company, user.loginName, suite.gatewayUrl);
     const before = await compared("control_answer");
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, index) =>
@@ -209,7 +208,7 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
   it("control answers: with the right one anywhere in a burst of 12, never more than 3 compared, and it never gets an odd code", async () => {
     for (let round = 0; round < 3; round += 1) {
       const user = await createUser(company, { controlQuestion: "First pet?", controlAnswer: "Rex" });
-      const token = await recoveryByQuestion(user);
+      const token = await recoverByQuestion(company, user.loginName, suite.gatewayUrl);
       const before = await compared("control_answer");
       const right = randomInt(12);
       const answers = await Promise.all(
@@ -244,28 +243,4 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
     );
     expect(tally(answers)).toEqual({ success: 1, "auth.token.invalid": burst - 1 });
   });
-
-  async function recoveryByQuestion(user: TestUser): Promise<string> {
-    const recover = await post("recovery/recover", {
-      login_id: user.loginName,
-      captcha_response: captcha,
-      method: "QUESTION",
-    });
-    expect(recover.body.session_state, JSON.stringify(recover.body)).toBe("recovery-checkquestion");
-    return String(recover.body.session_token);
-  }
-
-  async function generateBackupCodes(user: TestUser): Promise<string[]> {
-    const identity = createServiceClient(IdentityServiceService, suite.addresses.identity, {
-      deadlineMs: 10_000,
-      adminToken: suite.adminToken,
-      transport: suite.transportOf("operator"),
-      server: "identity",
-    });
-    try {
-      return (await identity.generateBackupCodes({ companyId: company.id, userId: user.id })).backupCodes;
-    } finally {
-      identity.close();
-    }
-  }
 });

@@ -16,6 +16,7 @@ import {
   type TestCompany,
   type TestUser,
 } from "./support/fixtures.js";
+import { recoverToSetpassword } from "./support/flows.js";
 import { lastOtp } from "./support/outbox.js";
 import {
   type PrivatePostgres,
@@ -170,22 +171,8 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
     expect(response.body.session_state, JSON.stringify(response.body)).toBe("authorized");
     return String(response.body.session_token);
   };
-  /** A session in recovery-setpassword, through the control question. */
-  const recoverySession = async (user: TestUser) => {
-    const started = await post("recovery/recover", {
-      login_id: user.loginName,
-      captcha_response: captcha,
-      method: "QUESTION",
-    });
-    expect(started.body.session_state, JSON.stringify(started.body)).toBe("recovery-checkquestion");
-    const checked = await post(
-      "recovery/checkquestion",
-      { control_answer: question.controlAnswer },
-      String(started.body.session_token),
-    );
-    expect(checked.body.session_state, JSON.stringify(checked.body)).toBe("recovery-setpassword");
-    return String(checked.body.session_token);
-  };
+  const recoverySession = (user: TestUser) =>
+    recoverToSetpassword(company, user.loginName, question.controlAnswer, suite.gatewayUrl);
   const newUser = (options: Parameters<typeof createUser>[1] = {}) =>
     createUser(company, { password: "first-password-1", ...question, ...options });
 

@@ -9,7 +9,7 @@ import {
   type TestCompany,
   type TestUser,
 } from "./support/fixtures.js";
-import { startLogin } from "./support/flows.js";
+import { recoverToSetpassword, startLogin } from "./support/flows.js";
 import { linkToken, mailTo } from "./support/outbox.js";
 
 const captcha = "dev-captcha-pass";
@@ -55,22 +55,7 @@ describe("a password change leaves nothing of the old access", () => {
       .filter((answer) => answer.body.session_state === "authorized")
       .map((answer) => String(answer.body.session_token));
 
-  /** A session in recovery-setpassword, through the control question. */
-  async function recoverySession(user: TestUser): Promise<string> {
-    const recover = await post("recovery/recover", {
-      login_id: user.loginName,
-      captcha_response: captcha,
-      method: "QUESTION",
-    });
-    expect(recover.body.session_state, JSON.stringify(recover.body)).toBe("recovery-checkquestion");
-    const answered = await post(
-      "recovery/checkquestion",
-      { control_answer: "Rex" },
-      String(recover.body.session_token),
-    );
-    expect(answered.body.session_state, JSON.stringify(answered.body)).toBe("recovery-setpassword");
-    return String(answered.body.session_token);
-  }
+  const recoverySession = (user: TestUser) => recoverToSetpassword(company, user.loginName, "Rex");
   const recoverable = () =>
     createUser(company, { password: "old-password-1", controlQuestion: "First pet?", controlAnswer: "Rex" });
   /** A session in state setpassword: an administrator asked for a new password. */

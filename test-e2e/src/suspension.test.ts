@@ -14,7 +14,7 @@ import {
   updateCompany,
   updateUserStatus,
 } from "./support/fixtures.js";
-import { startLogin } from "./support/flows.js";
+import { recoverToSetpassword, startLogin } from "./support/flows.js";
 import { TestOAuth2Provider } from "./support/oauth2-provider.js";
 import { lastOtp, linkToken, mailTo, smsTo } from "./support/outbox.js";
 
@@ -87,19 +87,6 @@ async function recoveryToken(company: TestCompany, user: TestUser, method: "PHON
     method,
   });
   expect(response.body.verification, JSON.stringify(response.body)).toBe(method);
-  return String(response.body.session_token);
-}
-
-/** A session in recovery-setpassword, through the control question. */
-async function recoverySetpasswordToken(company: TestCompany, user: TestUser): Promise<string> {
-  const token = await recoveryToken(company, user, "QUESTION");
-  const response = await post(
-    company,
-    "recovery/checkquestion",
-    { control_answer: question.controlAnswer },
-    token,
-  );
-  expect(response.body.session_state, JSON.stringify(response.body)).toBe("recovery-setpassword");
   return String(response.body.session_token);
 }
 
@@ -278,7 +265,7 @@ describe("a suspended company", () => {
   it("setpassword in state recovery-setpassword answers auth.user.restricted with 403, sets no password and keeps the recovery session", async () => {
     const company = await newCompany();
     const user = await createUser(company, question);
-    const token = await recoverySetpasswordToken(company, user);
+    const token = await recoverToSetpassword(company, user.loginName, question.controlAnswer);
     await suspend(company);
     expectError(
       await post(company, "setpassword", { new_password: "recovered-password-2" }, token),
@@ -527,7 +514,7 @@ describe("a user who is not active", () => {
     "setpassword in state recovery-setpassword: a user %s since the recovery began gets %s with 403",
     async (_, code, status) => {
       const user = await createUser(company, question);
-      const token = await recoverySetpasswordToken(company, user);
+      const token = await recoverToSetpassword(company, user.loginName, question.controlAnswer);
       await updateUserStatus(company, user, status);
       expectError(
         await post(company, "setpassword", { new_password: "recovered-password-2" }, token),

@@ -19,7 +19,7 @@ const body = z.object({
 /** spec 4.2: the password of the session's user. */
 export const checkpassword = sessionEndpoint("checkpassword", body, async (context) => {
   const { userId } = context.session;
-  // DESIGN.md's order: suspension and lock-out, captcha, disclaimers, password. The check is reserved
+  // The order of docs/decisions.md ("Login"): suspension and lock-out, captcha, disclaimers, password. The check is reserved
   // first (its refusals are the lock-out and the captcha) and given back if the disclaimers fail.
   const check = await reserveCheck(
     context,

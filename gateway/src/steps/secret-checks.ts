@@ -13,7 +13,7 @@ export function subjectOf(user: User | undefined, normalizedLoginId: string): Ch
 }
 
 /**
- * DESIGN.md's lock-out, for the steps that answer auth.restricted before anything else (the login
+ * The lock-out (docs/security.md, "Guesses per hour"), for the steps that answer auth.restricted before anything else (the login
  * steps, in the spec's order of checks). Returns whether the subject's next password needs a captcha.
  */
 export async function guardSubject(context: FlowContext, subject: CheckSubject): Promise<boolean> {

@@ -85,7 +85,8 @@ const kinds: Partial<Record<SecretKind, Kind>> = {
   [SecretKind.BACKUP_CODE]: "backupCode",
   [SecretKind.CONTROL_ANSWER]: "controlAnswer",
 };
-const getCheckBudgetRequest = z.object({ companyId: id, subject });
+/** GetCheckBudget and ForgetFailedChecks: a company and a subject. */
+const subjectRequest = z.object({ companyId: id, subject });
 const reserveSecretCheckRequest = z.object({
   companyId: id,
   subject,
@@ -184,7 +185,7 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
       return { sessions: (await sessions.listUser(input.companyId, input.userId)).map(toSession) };
     },
     async getCheckBudget(request) {
-      const input = parseRequest(getCheckBudgetRequest, request);
+      const input = parseRequest(subjectRequest, request);
       return budget.status(input.companyId, input.subject, await rules.policyOf(input.companyId));
     },
     async reserveSecretCheck(request) {
@@ -232,7 +233,7 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
       };
     },
     async forgetFailedChecks(request) {
-      const input = parseRequest(getCheckBudgetRequest, request);
+      const input = parseRequest(subjectRequest, request);
       await budget.forget(input.companyId, input.subject);
       return {};
     },

@@ -10,7 +10,7 @@ import { sessionEndpoint } from "../endpoint.js";
 import { fields } from "../fields.js";
 
 /**
- * spec 4.13 with DESIGN.md: the answer to the control question, in state recovery-checkquestion. The
+ * spec 4.13 with docs/decisions.md ("Recovery"): the answer to the control question, in state recovery-checkquestion. The
  * session service gives a recovery session 3 answers, and ends it with the third wrong one; an
  * answer past them, or while the user is locked out, is auth.controlanswer.invalid like a wrong one.
  */

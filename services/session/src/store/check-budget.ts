@@ -13,7 +13,7 @@ export type Subject = { userId: string } | { loginId: string };
 
 export type SecretKind = "password" | "otp" | "backupCode" | "controlAnswer";
 
-/** DESIGN.md: a recovery session ends after this many wrong control answers. */
+/** A recovery session ends after this many wrong control answers (docs/decisions.md, "Recovery"). */
 export const answersPerRecoverySession = 3;
 
 export interface Reservation {
