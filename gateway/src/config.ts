@@ -30,11 +30,14 @@ export const configSchema = z
     /** Redis for the rate limits (standalone, Cluster or Sentinel), so that they hold across replicas; in the process without. */
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:gateway:"),
-    /** A rate-limit count waits no longer than this for Redis before it counts in the process. */
-    REDIS_COMMAND_TIMEOUT_MS: env.positiveInt(250),
     /** Requests per minute to the endpoints that take secrets or send messages; a company may set its own. */
     RATE_LIMIT_PER_ADDRESS_PER_MINUTE: env.positiveInt(120),
     RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE: env.positiveInt(30),
+    /**
+     * The fewest gateway replicas that share the rate limits; more are found in Redis. While Redis is
+     * away each replica allows its share of a limit (the limit divided by the replicas).
+     */
+    RATE_LIMIT_GATEWAY_REPLICAS: env.positiveInt(1),
     /** How many leading bits of an IPv6 address the per-address limit counts as one client (IPv4: the address). */
     RATE_LIMIT_IPV6_PREFIX: z.coerce
       .number({ error: "expected a prefix length from 1 to 128" })

@@ -7,7 +7,9 @@ import { closeBackends, connectBackends } from "./backends.js";
 import { configSchema } from "./config.js";
 import { answerUnparsableRequests } from "./http/client-errors.js";
 import { CompanyCache } from "./http/company-cache.js";
+import { GatewayReplicas } from "./http/gateway-replicas.js";
 import { RateLimits } from "./http/rate-limits.js";
+import { RedisAvailability } from "./http/redis-availability.js";
 import { backendHealth } from "./readiness.js";
 
 const config = loadConfig("gateway", configSchema);
@@ -30,19 +32,22 @@ function trustProxySetting(value: string): boolean | number | string {
 }
 
 const redisTarget = redisTargetOf(config);
+const redis =
+  redisTarget &&
+  (await connectRedis(redisTarget, {
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  }));
+const replicas = new GatewayReplicas(config.RATE_LIMIT_GATEWAY_REPLICAS, redis);
+await replicas.start();
+const availability = redis && new RedisAvailability(redis);
 const rateLimits = new RateLimits(
   {
     perAddressPerMinute: config.RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
     perLoginIdPerMinute: config.RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE,
     ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
   },
-  // A Redis that hangs must not hold every request up (two counts per request): past this the
-  // count falls back to the process's own (the limiter's insurance), and the request goes on.
-  redisTarget &&
-    (await connectRedis(redisTarget, {
-      keyPrefix: config.REDIS_KEY_PREFIX,
-      commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-    })),
+  redis && availability && { redis, availability, replicas },
 );
 logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits ready");
 
@@ -80,4 +85,6 @@ stopOnSignals(logger, async () => {
   });
   closeBackends(backends);
   health.close();
+  availability?.close();
+  await replicas.stop();
 });

@@ -1,9 +1,15 @@
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { AuthError } from "@auth/errors";
 import { connectRedis } from "@auth/kv";
 import type { CompanyPolicy } from "@auth/proto/identity";
+import type { Cluster, Redis } from "ioredis";
 import { describe, expect, it, vi } from "vitest";
 import { tenantCompany } from "../flows/tenant-company.testing.js";
+import { GatewayReplicas } from "./gateway-replicas.js";
 import { RateLimits } from "./rate-limits.js";
+import { RedisAvailability } from "./redis-availability.js";
 
 const fiveThenRefused = [...Array(5).fill("ok"), "request.ratelimit.exceeded"];
 
@@ -146,16 +152,68 @@ describe("RateLimits of oauth", () => {
   });
 });
 
+/**
+ * A TCP proxy in front of the test's Redis whose replies can be held back: a Redis that hangs,
+ * without closing the connection (commands still reach Redis; their replies wait).
+ */
+async function stallableRedis(target: URL) {
+  const sockets = new Set<Socket>();
+  let stalled = false;
+  const upstreams = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    sockets.add(client).add(upstream);
+    upstreams.add(upstream);
+    if (stalled) upstream.pause();
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      upstreams.delete(upstream);
+    };
+    client.on("error", end).on("close", end);
+    upstream.on("error", end).on("close", end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stall: () => {
+      stalled = true;
+      for (const upstream of upstreams) upstream.pause();
+    },
+    resume: () => {
+      stalled = false;
+      for (const upstream of upstreams) upstream.resume();
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
 describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
   const keyPrefix = `test:gateway:${process.pid}:${Date.now()}:`;
-  const connect = () =>
-    connectRedis({ kind: "standalone", url: process.env.TEST_REDIS_URL ?? "" }, { keyPrefix });
+  const redisUrl = process.env.TEST_REDIS_URL ?? "";
+  /** Generous for a busy machine: a reply that does not come is the proxy's doing, never slowness. */
+  const commandTimeoutMs = 1_000;
+  const connect = (url = redisUrl) =>
+    connectRedis({ kind: "standalone", url }, { keyPrefix, commandTimeoutMs });
+  const sharedCounts = (redis: Redis | Cluster, replicas = 1) => ({
+    redis,
+    availability: new RedisAvailability(redis, 50),
+    replicas: new GatewayReplicas(replicas),
+  });
 
   it("shares the counts between gateways that use the same Redis", async () => {
     const [one, two] = [await connect(), await connect()];
     try {
       const acme = company("e");
-      const [first, second] = [new RateLimits(defaults, one), new RateLimits(defaults, two)];
+      const [first, second] = [
+        new RateLimits(defaults, sharedCounts(one)),
+        new RateLimits(defaults, sharedCounts(two)),
+      ];
       await first.byLoginId(acme, "login", "carol");
       await second.byLoginId(acme, "login", "carol");
       await expect(first.byLoginId(acme, "login", "carol")).rejects.toMatchObject({
@@ -167,17 +225,114 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
     }
   });
 
-  it("keeps counting in the process while Redis is away, and does not ask it again at once", async () => {
+  it("counts in the process at once while the connection is broken, against this replica's share of the limit, without asking Redis", async () => {
     const redis = await connect();
+    const ended = once(redis, "end");
     redis.disconnect();
+    await ended;
     const commands = vi.spyOn(redis, "sendCommand");
-    const limits = new RateLimits(defaults, redis);
+    const limits = new RateLimits(
+      { perAddressPerMinute: 100, perLoginIdPerMinute: 4 },
+      sharedCounts(redis, 2),
+    );
     expect(await attempts(3, () => limits.byLoginId(company("f"), "login", "dave"))).toEqual([
       "ok",
       "ok",
       "request.ratelimit.exceeded",
     ]);
-    await limits.byAddress(company("f"), "login", "10.0.0.2");
-    expect(commands).toHaveBeenCalledTimes(1);
+    expect(commands).not.toHaveBeenCalled();
+  });
+
+  it("never lets a request through uncounted on one slow reply: it answers service.unavailable and goes on counting in Redis", async () => {
+    const proxy = await stallableRedis(new URL(redisUrl));
+    const redis = await connect(proxy.url);
+    try {
+      const limits = new RateLimits(defaults, sharedCounts(redis));
+      const acme = company("i");
+      await limits.byLoginId(acme, "login", "erin");
+      proxy.stall();
+      await expect(limits.byLoginId(acme, "login", "erin")).rejects.toMatchObject({
+        code: "service.unavailable",
+        retryAfterSeconds: 1,
+      });
+      proxy.resume();
+      // The slow command was counted by Redis all the same: the limit of 2 is reached.
+      await expect(limits.byLoginId(acme, "login", "erin")).rejects.toMatchObject({
+        code: "request.ratelimit.exceeded",
+      });
+    } finally {
+      redis.disconnect();
+      proxy.close();
+    }
+  });
+
+  it("counts in the process after failures in a row, against its share of the limit, and in Redis again once it answers", async () => {
+    const proxy = await stallableRedis(new URL(redisUrl));
+    const redis = await connect(proxy.url);
+    const shared = sharedCounts(redis, 2);
+    try {
+      const limits = new RateLimits({ perAddressPerMinute: 100, perLoginIdPerMinute: 4 }, shared);
+      const acme = company("j");
+      proxy.stall();
+      expect(await attempts(3, () => limits.byLoginId(acme, "login", "frank"))).toEqual([
+        "service.unavailable",
+        "service.unavailable",
+        "request.ratelimit.exceeded",
+      ]);
+      expect(shared.availability.gone).toBe(true);
+      // Gone: a share of 4 / 2 gateways, counted at once in the process.
+      expect(await attempts(3, () => limits.byLoginId(acme, "login", "grace"))).toEqual([
+        "ok",
+        "ok",
+        "request.ratelimit.exceeded",
+      ]);
+      proxy.resume();
+      await vi.waitFor(() => expect(shared.availability.gone).toBe(false), { timeout: 30_000 });
+      const other = await connect();
+      try {
+        await new RateLimits(defaults, sharedCounts(other)).byLoginId(acme, "login", "heidi");
+      } finally {
+        other.disconnect();
+      }
+      // Redis's count of heidi (1 from the other gateway) decides again, not this replica's share.
+      expect(await attempts(4, () => limits.byLoginId(acme, "login", "heidi"))).toEqual([
+        "ok",
+        "ok",
+        "ok",
+        "request.ratelimit.exceeded",
+      ]);
+    } finally {
+      shared.availability.close();
+      redis.disconnect();
+      proxy.close();
+    }
+  }, 60_000);
+});
+
+describe.runIf(process.env.TEST_REDIS_URL)("GatewayReplicas", () => {
+  const keyPrefix = `test:gateway-replicas:${process.pid}:${Date.now()}:`;
+  const connect = () =>
+    connectRedis({ kind: "standalone", url: process.env.TEST_REDIS_URL ?? "" }, { keyPrefix });
+
+  it("finds the gateways alive on the same Redis, and never counts below the configured number", async () => {
+    const [one, two] = [await connect(), await connect()];
+    const first = new GatewayReplicas(1, one);
+    const second = new GatewayReplicas(1, two);
+    try {
+      await first.start();
+      expect(first.count).toBe(1);
+      await second.start();
+      expect(second.count).toBe(2);
+      expect(new GatewayReplicas(3, one).count).toBe(3);
+      await first.stop();
+      const third = new GatewayReplicas(1, one);
+      await third.start();
+      expect(third.count).toBe(2);
+      await third.stop();
+    } finally {
+      await second.stop();
+      one.disconnect();
+      two.disconnect();
+    }
   });
 });

@@ -4,6 +4,8 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limite
 import type { TenantCompany } from "../flows/endpoint.js";
 import type { Operation } from "../flows/transitions.js";
 import { clientAddressKey } from "./address-prefix.js";
+import type { GatewayReplicas } from "./gateway-replicas.js";
+import type { RedisAvailability } from "./redis-availability.js";
 
 /**
  * The endpoints that take a secret, send a message or make a service call out (oauth: identity asks
@@ -31,29 +33,39 @@ export interface RateLimitDefaults {
   ipv6PrefixLength?: number;
 }
 
-/** How long the counts stay in the process after Redis failed, before Redis is asked again. */
-const redisPauseMs = 5_000;
-
 interface Limiter {
   /** In Redis, shared by the replicas; absent without Redis. */
   shared?: RateLimiterRedis;
-  /** In the process: without Redis, or while it fails. */
+  /**
+   * In the process, counting every request this replica sees: the count without Redis, and the one
+   * that decides while Redis is gone (against this replica's share of the limit).
+   */
   local: RateLimiterMemory;
+}
+
+export interface SharedCounts {
+  redis: Redis | Cluster;
+  /** Whether Redis can be counted on now. */
+  availability: RedisAvailability;
+  /** How many gateways share the limits. */
+  replicas: GatewayReplicas;
 }
 
 /**
  * Requests per minute per client address and per login ID, counted in Redis so that they hold
- * across gateway replicas (in the process when there is no Redis). Should Redis fail, each replica
- * counts on its own rather than letting everything through or refusing everything, and asks Redis
- * again only after a pause, so that a Redis that hangs costs one command timeout, not one per request.
+ * across gateway replicas (in the process when there is no Redis). The limit a client meets is
+ * never above the configured one: a count Redis could not confirm while it is still counted on
+ * (one slow reply) answers service.unavailable rather than letting the request through uncounted;
+ * once Redis is gone (a broken connection, or failures in a row: redis-availability.ts) each
+ * replica counts in its own memory against its share of the limit (the limit divided by the number
+ * of gateways), until Redis answers again (docs/operations.md, "Rate limits while Redis is away").
  */
 export class RateLimits {
   readonly #limiters = new Map<string, Limiter>();
-  #redisFailedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly defaults: RateLimitDefaults,
-    private readonly redis: Redis | Cluster | undefined,
+    private readonly shared: SharedCounts | undefined,
   ) {}
 
   #limiter(kind: "address" | "login", points: number): Limiter {
@@ -62,7 +74,7 @@ export class RateLimits {
     if (!limiter) {
       const options = { keyPrefix: `rl:${kind}`, points, duration: 60 };
       limiter = {
-        shared: this.redis && new RateLimiterRedis({ ...options, storeClient: this.redis }),
+        shared: this.shared && new RateLimiterRedis({ ...options, storeClient: this.shared.redis }),
         local: new RateLimiterMemory(options),
       };
       this.#limiters.set(name, limiter);
@@ -72,24 +84,29 @@ export class RateLimits {
 
   async #consume(kind: "address" | "login", points: number, key: string): Promise<void> {
     const { shared, local } = this.#limiter(kind, points);
-    try {
-      if (shared && Date.now() - this.#redisFailedAt >= redisPauseMs) {
-        try {
-          await shared.consume(key);
-          return;
-        } catch (error) {
-          if (error instanceof RateLimiterRes) throw error;
-          this.#redisFailedAt = Date.now();
+    const counted = await local.consume(key).catch(counts);
+    if (shared && this.shared && !this.shared.availability.gone) {
+      try {
+        await shared.consume(key);
+        this.shared.availability.succeeded();
+        return;
+      } catch (error) {
+        if (error instanceof RateLimiterRes) {
+          this.shared.availability.succeeded();
+          throw exceeded(kind, error);
+        }
+        this.shared.availability.failed();
+        if (!this.shared.availability.gone) {
+          throw new AuthError("service.unavailable", {
+            retryAfterSeconds: 1,
+            detail: "the rate-limit count was not confirmed by Redis",
+            cause: error,
+          });
         }
       }
-      await local.consume(key);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      throw new AuthError("request.ratelimit.exceeded", {
-        retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
-        detail: `too many requests per ${kind === "address" ? "client address" : "login ID"}`,
-      });
     }
+    const allowed = this.shared ? Math.max(1, Math.floor(points / this.shared.replicas.count)) : points;
+    if (counted.consumedPoints > allowed) throw exceeded(kind, counted);
   }
 
   /**
@@ -109,4 +126,17 @@ export class RateLimits {
     const points = company.policy.rateLimitPerLoginIdPerMinute || this.defaults.perLoginIdPerMinute;
     return this.#consume("login", points, `${company.id}:${loginId.trim().toLowerCase()}`);
   }
+}
+
+/** The count of a refused consume, as rate-limiter-flexible rejects with it. */
+function counts(rejection: unknown): RateLimiterRes {
+  if (rejection instanceof RateLimiterRes) return rejection;
+  throw rejection;
+}
+
+function exceeded(kind: "address" | "login", count: RateLimiterRes): AuthError {
+  return new AuthError("request.ratelimit.exceeded", {
+    retryAfterSeconds: Math.max(1, Math.ceil(count.msBeforeNext / 1000)),
+    detail: `too many requests per ${kind === "address" ? "client address" : "login ID"}`,
+  });
 }
