@@ -11,19 +11,41 @@ export const neededForReadiness = [
   "session",
 ] as const satisfies readonly (keyof BackendAddresses)[];
 
-/** Health clients of those services, each on a channel it keeps (one TLS handshake, not one per probe). */
-export function backendHealth(addresses: BackendAddresses, transport: GrpcTransport) {
+/** What /readyz names while the rate limits' Redis has not answered yet. */
+export const rateLimitStoreNotReached = "the rate limits' redis (not reached yet)";
+
+/**
+ * Health clients of those services, each on a channel it keeps (one TLS handshake, not one per
+ * probe); and the rate limits' Redis, when there is one, until it has answered once
+ * (docs/operations.md, "Starting without a store"). Later Redis outages leave readiness alone: the
+ * rate limits then count in the process (http/rate-limits.ts) on every replica alike.
+ */
+export function backendHealth(
+  addresses: BackendAddresses,
+  transport: GrpcTransport,
+  rateLimitStore?: Promise<void>,
+) {
   const clients = neededForReadiness.map(
     (name) =>
       [name, healthClient(addresses[name], channelCredentialsOf(transport, name))] as [string, HealthClient],
   );
+  let storeReached = rateLimitStore === undefined;
+  rateLimitStore?.then(
+    () => {
+      storeReached = true;
+    },
+    () => {
+      // Closed before Redis answered: the gateway is stopping.
+    },
+  );
   return {
-    /** The services that do not answer SERVING within the deadline. */
+    /** The services that do not answer SERVING within the deadline, and the Redis not reached yet. */
     async notServing(deadlineMs: number): Promise<string[]> {
       const results = await Promise.all(
         clients.map(async ([name, client]) => [name, await client.check("", deadlineMs)] as const),
       );
-      return results.filter(([, status]) => status !== "SERVING").map(([name]) => name);
+      const services = results.filter(([, status]) => status !== "SERVING").map(([name]) => name);
+      return storeReached ? services : [...services, rateLimitStoreNotReached];
     },
     close: () => {
       for (const [, client] of clients) client.close();
