@@ -26,7 +26,7 @@ const redisTarget = redisTargetOf(config);
 // Connecting until Redis answers, while the gateway listens: meanwhile /readyz says so, and the rate
 // limits count in the process as they do whenever Redis is away (http/rate-limits.ts).
 const redis = redisTarget && openRedis(redisTarget, redisOptionsOf(config, logger));
-const health = backendHealth(addresses, transport, redis?.ready);
+const health = backendHealth(addresses, transport, { rateLimitStore: redis?.ready, logger });
 
 function trustProxySetting(value: string): boolean | number | string {
   if (value === "true" || value === "false") return value === "true";

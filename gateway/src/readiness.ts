@@ -1,4 +1,5 @@
 import { channelCredentialsOf, type GrpcTransport, type HealthClient, healthClient } from "@auth/grpc-kit";
+import type { Logger } from "@auth/runtime";
 import type { BackendAddresses } from "./backends.js";
 
 /**
@@ -23,7 +24,7 @@ export const rateLimitStoreNotReached = "the rate limits' redis (not reached yet
 export function backendHealth(
   addresses: BackendAddresses,
   transport: GrpcTransport,
-  rateLimitStore?: Promise<void>,
+  { rateLimitStore, logger }: { rateLimitStore?: Promise<void>; logger: Logger },
 ) {
   const clients = neededForReadiness.map(
     (name) =>
@@ -38,6 +39,8 @@ export function backendHealth(
       // Closed before Redis answered: the gateway is stopping.
     },
   );
+  // /readyz tells a client no more than 503; the log says why, each time that changes.
+  let lastReasons = "";
   return {
     /** The services that do not answer SERVING within the deadline, and the Redis not reached yet. */
     async notServing(deadlineMs: number): Promise<string[]> {
@@ -45,7 +48,13 @@ export function backendHealth(
         clients.map(async ([name, client]) => [name, await client.check("", deadlineMs)] as const),
       );
       const services = results.filter(([, status]) => status !== "SERVING").map(([name]) => name);
-      return storeReached ? services : [...services, rateLimitStoreNotReached];
+      const reasons = storeReached ? services : [...services, rateLimitStoreNotReached];
+      if (reasons.join(", ") !== lastReasons) {
+        lastReasons = reasons.join(", ");
+        if (reasons.length > 0) logger.warn({ notServing: reasons }, "not ready");
+        else logger.info("ready");
+      }
+      return reasons;
     },
     close: () => {
       for (const [, client] of clients) client.close();
