@@ -6,6 +6,7 @@ import { IdentityServiceService } from "@auth/proto/identity";
 import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
 import { RecoveryServiceService } from "@auth/proto/recovery";
 import { SessionServiceService, SessionState } from "@auth/proto/session";
+import { freePort } from "@auth/runtime";
 import { type BoundPorts, Child, type ProcessName, type RunningSuite } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
 import { Redis } from "ioredis";
@@ -69,7 +70,7 @@ interface Started {
  * Issue 19, "Starting without a store" in docs/operations.md: a process whose store cannot be
  * reached at start-up stays up, says it is not ready, refuses calls with UNAVAILABLE (503), tries
  * again with a line per attempt, and serves once the store answers, without a restart. Each process
- * runs beside a suite on embedded stores (for the services it calls and the certificates), on a
+ * runs beside a suite of this file's own (for the services it calls and the certificates), on a
  * PostgreSQL or a Redis of this file's own that a test closes or freezes.
  */
 describe.skipIf(missing !== undefined)("a process started while its store is unreachable", () => {
@@ -82,7 +83,7 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
 
   beforeAll(async () => {
     [own, redis, postgres] = await Promise.all([
-      startOwnSuite({}),
+      startOwnSuite({}, { realStores: true }),
       startPrivateRedis(),
       startPrivatePostgres(),
     ]);
@@ -122,6 +123,16 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
     fetch(`http://127.0.0.1:${started.ports.port}/readyz`, { signal: AbortSignal.timeout(10_000) });
   const servingOrReady = async (name: ProcessName, started: Started) =>
     name === "gateway" ? (await readyz(started)).status === 200 : (await healthOf(started)) === "SERVING";
+
+  it("stops cleanly on SIGTERM while it is still trying", async () => {
+    const session = startBeside("session", { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    await expect
+      .poll(() => attempts(session).length, { timeout: testBudgets.testMs, interval: 100 })
+      .toBeGreaterThanOrEqual(1);
+    await session.child.stop();
+    expect(await session.child.exited()).toBe(0);
+    expect(session.lines.at(-1)?.msg).toBe("stopped");
+  });
 
   const scenarios = [
     {

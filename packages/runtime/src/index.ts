@@ -8,7 +8,6 @@ export { stopOnSignals } from "./shutdown.js";
 export {
   type ConnectRetry,
   connectWithRetry,
-  firstRetryDelayMs,
   type StoreConnection,
 } from "./store-connect.js";
 export { TtlCache } from "./ttl-cache.js";

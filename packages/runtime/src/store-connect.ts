@@ -18,7 +18,7 @@ export interface ConnectRetry {
 }
 
 /** The first wait's ceiling; each later one doubles it, up to ConnectRetry.maxDelayMs. */
-export const firstRetryDelayMs = 200;
+const firstRetryDelayMs = 200;
 
 export interface StoreConnection {
   /** What the log lines call the store: a kind or host:port, never a credential. */
