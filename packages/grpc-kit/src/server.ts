@@ -137,13 +137,13 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       healthPort,
       tls: options.transport.kind,
       reflection: options.reflection ?? false,
-      serving,
     },
     "gRPC server listening",
   );
   const metricsServer =
     options.metricsPort === undefined ? undefined : await serveMetrics(options.host, options.metricsPort);
   reportListening({ port, healthPort, metricsPort: metricsServer && boundPort(metricsServer) });
+  if (serving) options.logger.info("serving");
   options.ready?.then(
     () => {
       if (stopping) return;
