@@ -1,5 +1,5 @@
 import { plaintextWarning, transportOf } from "@auth/grpc-kit";
-import { connectRedis, describeTarget, redisTargetOf } from "@auth/kv";
+import { describeTarget, openRedis, redisOptionsOf, redisTargetOf } from "@auth/kv";
 import { boundPort, createLogger, loadConfig, reportListening, stopOnSignals } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
 import { createApp } from "./app.js";
@@ -24,32 +24,34 @@ const addresses = {
 const transport = transportOf(config);
 if (transport.kind === "plaintext") logger.error(plaintextWarning);
 const backends = connectBackends(addresses, config.GRPC_DEADLINE_MS, transport);
-const health = backendHealth(addresses, transport);
+const redisTarget = redisTargetOf(config);
+// Connecting until Redis answers, while the gateway listens: meanwhile /readyz says so, and the rate
+// limits count in the process as they do whenever Redis is away (http/rate-limits.ts).
+const redis = redisTarget && openRedis(redisTarget, redisOptionsOf(config, logger));
+const health = backendHealth(addresses, transport, { rateLimitStore: redis?.ready, logger });
 
 function trustProxySetting(value: string): boolean | number | string {
   if (value === "true" || value === "false") return value === "true";
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
-const redisTarget = redisTargetOf(config);
-const redis =
-  redisTarget &&
-  (await connectRedis(redisTarget, {
-    keyPrefix: config.REDIS_KEY_PREFIX,
-    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-  }));
-const replicas = new GatewayReplicas(config.RATE_LIMIT_GATEWAY_REPLICAS, redis);
-await replicas.start();
-const availability = redis && new RedisAvailability(redis);
+const replicas = new GatewayReplicas(config.RATE_LIMIT_GATEWAY_REPLICAS, redis?.client);
+redis?.ready.then(
+  () => replicas.start(),
+  () => {
+    // Stopped before Redis answered.
+  },
+);
+const availability = redis && new RedisAvailability(redis.client);
 const rateLimits = new RateLimits(
   {
     perAddressPerMinute: config.RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
     perLoginIdPerMinute: config.RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE,
     ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
   },
-  redis && availability && { redis, availability, replicas },
+  redis && availability && { redis: redis.client, availability, replicas },
 );
-logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits ready");
+logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits set up");
 
 const app = createApp({
   rateLimits,
@@ -87,4 +89,5 @@ stopOnSignals(logger, async () => {
   health.close();
   availability?.close();
   await replicas.stop();
+  await redis?.close();
 });

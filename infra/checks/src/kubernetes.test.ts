@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { livenessName } from "@auth/grpc-kit";
 import { Certificate } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate";
 import { Issuer } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer";
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
@@ -126,7 +127,7 @@ describe("infra/k8s, rendered with kustomize", () => {
   );
 
   it.each(processes.filter((name) => name !== "gateway"))(
-    "probes %s on its plain-text health port, the only port without TLS, with reflection off",
+    "probes %s on its plain-text health port, the only port without TLS, with reflection off; liveness by a health name that stays SERVING while its store is not reached",
     (name) => {
       const container = (find("Deployment", name) as unknown as Deployment).spec?.template.spec
         ?.containers[0];
@@ -135,6 +136,7 @@ describe("infra/k8s, rendered with kustomize", () => {
       expect(health).toBe(Number(config.GRPC_HEALTH_PORT));
       expect(container?.readinessProbe?.grpc?.port).toBe(health);
       expect(container?.livenessProbe?.grpc?.port).toBe(health);
+      expect(container?.livenessProbe?.grpc?.service).toBe(livenessName);
       expect(config.GRPC_REFLECTION).toBe("false");
     },
   );

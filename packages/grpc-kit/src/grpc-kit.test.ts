@@ -10,6 +10,7 @@ import {
   checkHealth,
   createServiceClient,
   type GrpcTransport,
+  livenessName,
   type RunningGrpcServer,
   type ServiceClient,
   startGrpcServer,
@@ -137,6 +138,58 @@ async function reflectedServices(
     reflection.close();
   }
 }
+
+describe("a server whose store is not reached yet", () => {
+  const listRequired = (target: string) =>
+    gatewayClient(target).listRequiredDisclaimers({ companyId: "c", userId: "u" });
+
+  it("listens at once, reports NOT_SERVING and answers every call UNAVAILABLE, then serves once the store answers", async () => {
+    let storeAnswered: () => void = () => {};
+    const waiting = await startDisclaimerServer({
+      transport: transports.disclaimer as GrpcTransport,
+      healthPort: 0,
+      methods: { listRequiredDisclaimers: async () => ({ disclaimers: [] }) },
+      ready: new Promise<void>((resolve) => {
+        storeAnswered = resolve;
+      }),
+    });
+    const target = `127.0.0.1:${waiting.port}`;
+    const probe = `127.0.0.1:${waiting.healthPort}`;
+    try {
+      for (const name of ["", disclaimerServiceName]) {
+        expect(await checkHealth(probe, name, 5_000)).toBe("NOT_SERVING");
+      }
+      // A liveness probe still sees a process that runs.
+      expect(await checkHealth(probe, livenessName, 5_000)).toBe("SERVING");
+      const refused = await listRequired(target).catch((e) => e);
+      expect(refused).toBeInstanceOf(AuthError);
+      expect(refused.code).toBe("service.unavailable");
+
+      storeAnswered();
+      await expect.poll(() => checkHealth(probe, "", 5_000)).toBe("SERVING");
+      expect(await checkHealth(probe, disclaimerServiceName, 5_000)).toBe("SERVING");
+      await expect(listRequired(target)).resolves.toEqual({ disclaimers: [] });
+    } finally {
+      await waiting.stop(100);
+    }
+  });
+
+  it("stays NOT_SERVING when stopped before the store answered", async () => {
+    let storeAnswered: () => void = () => {};
+    const waiting = await startDisclaimerServer({
+      transport: transports.disclaimer as GrpcTransport,
+      healthPort: 0,
+      methods: {},
+      ready: new Promise<void>((resolve) => {
+        storeAnswered = resolve;
+      }),
+    });
+    const stopped = waiting.stop(5_000);
+    storeAnswered();
+    expect(await checkHealth(`127.0.0.1:${waiting.healthPort}`, "", 1_000)).not.toBe("SERVING");
+    await stopped;
+  });
+});
 
 describe("server reflection", () => {
   it("lists the hosted services when asked for", async () => {

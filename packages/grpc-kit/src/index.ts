@@ -9,6 +9,7 @@ export { connectIdentity, identityClientEnvironment } from "./identity-client.js
 export {
   type GrpcServerOptions,
   type HostedService,
+  livenessName,
   type RunningGrpcServer,
   startGrpcServer,
 } from "./server.js";

@@ -1,13 +1,21 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { AuthError } from "@auth/errors";
 import { boundPort, reportListening } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
-import { Server, ServerCredentials, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import {
+  Server,
+  ServerCredentials,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 import { loadFileDescriptorSetFromBuffer } from "@grpc/proto-loader";
 import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation } from "grpc-health-check";
 import type { Logger } from "pino";
 import type { ServiceDefinition } from "./definition.js";
+import { toStatus } from "./status.js";
 import { type GrpcTransport, plaintextWarning, serverCredentialsOf } from "./tls/transport.js";
 
 export interface HostedService {
@@ -32,6 +40,12 @@ export interface GrpcServerOptions {
   /** Where GET /metrics answers in the Prometheus format; no metrics server when absent. */
   metricsPort?: number;
   services: HostedService[];
+  /**
+   * Resolves once the process's store has answered (docs/operations.md, "Starting without a
+   * store"): until then health says NOT_SERVING and every call is answered UNAVAILABLE. Serving
+   * at once when absent.
+   */
+  ready?: Promise<void>;
   logger: Logger;
 }
 
@@ -57,15 +71,50 @@ function bind(server: Server, address: string, credentials: ServerCredentials): 
   });
 }
 
-/** Starts a gRPC server with the standard health checking protocol, and server reflection when asked. */
+/** The health "service" a liveness probe asks for (the manifests' livenessProbe). */
+export const livenessName = "liveness";
+
+const notReady = toStatus(
+  new AuthError("service.unavailable", { detail: "the service's store is not reached yet" }),
+);
+
+/** The implementation, answering UNAVAILABLE while `serving()` says no (every method is unary: definition.ts). */
+function gated(
+  implementation: UntypedServiceImplementation,
+  serving: () => boolean,
+): UntypedServiceImplementation {
+  return Object.fromEntries(
+    Object.entries(implementation).map(([name, handler]) => [
+      name,
+      (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+        if (serving()) (handler as (call: unknown, callback: unknown) => void)(call, callback);
+        else callback(notReady, null);
+      },
+    ]),
+  );
+}
+
+/**
+ * Starts a gRPC server with the standard health checking protocol, and server reflection when
+ * asked. It listens at once; with `ready`, it serves once that resolves.
+ */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   const server = new Server(serverOptions);
   const serviceNames = ["", ...options.services.map((service) => service.name)];
-  const health = new HealthImplementation(Object.fromEntries(serviceNames.map((name) => [name, "SERVING"])));
+  let serving = options.ready === undefined;
+  let stopping = false;
+  const health = new HealthImplementation({
+    ...Object.fromEntries(serviceNames.map((name) => [name, serving ? "SERVING" : "NOT_SERVING"])),
+    // For liveness probes: SERVING while the process runs, whether its store is reached or not.
+    [livenessName]: "SERVING",
+  });
   health.addToServer(server);
   if (options.reflection) new ReflectionService(loadDescriptors()).addToServer(server);
   for (const service of options.services) {
-    server.addService(service.definition, service.implementation);
+    server.addService(
+      service.definition,
+      serving ? service.implementation : gated(service.implementation, () => serving),
+    );
   }
   if (options.transport.kind === "plaintext") options.logger.error(plaintextWarning);
   const port = await bind(server, `${options.host}:${options.port}`, serverCredentialsOf(options.transport));
@@ -94,12 +143,25 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const metricsServer =
     options.metricsPort === undefined ? undefined : await serveMetrics(options.host, options.metricsPort);
   reportListening({ port, healthPort, metricsPort: metricsServer && boundPort(metricsServer) });
+  if (serving) options.logger.info("serving");
+  options.ready?.then(
+    () => {
+      if (stopping) return;
+      serving = true;
+      for (const name of serviceNames) health.setStatus(name, "SERVING");
+      options.logger.info("serving");
+    },
+    () => {
+      // Stopped before the store answered: nothing to serve.
+    },
+  );
 
   return {
     port,
     ...(healthPort === undefined ? {} : { healthPort }),
     stop: (graceMs = 5_000) =>
       new Promise<void>((resolve) => {
+        stopping = true;
         for (const name of serviceNames) health.setStatus(name, "NOT_SERVING");
         const timer = setTimeout(() => {
           options.logger.warn({ graceMs }, "calls still under way, closing them");

@@ -57,6 +57,7 @@ export function startDisclaimerServer(options: {
   logger?: Logger;
   healthPort?: number;
   reflection?: boolean;
+  ready?: Promise<void>;
 }): Promise<RunningGrpcServer> {
   const { methods, adminToken, logger = silent, ...server } = options;
   return startGrpcServer({

@@ -7,13 +7,22 @@ export {
   sameHash,
 } from "./keyed-token.js";
 export { MemoryKeyValueStore } from "./memory.js";
-export { openKeyValueStore } from "./open.js";
-export { connectRedis, type RedisConnectionOptions, RedisKeyValueStore } from "./redis.js";
+export { type OpenedKeyValueStore, openKeyValueStore } from "./open.js";
+export {
+  connectRedis,
+  type OpenedRedis,
+  openRedis,
+  type RedisClient,
+  type RedisConnectionOptions,
+  RedisKeyValueStore,
+  type RedisStartOptions,
+} from "./redis.js";
 export { type Clock, type Counter, type KeyValueStore, systemClock } from "./store.js";
 export {
   checkRedisSettings,
   describeTarget,
   type RedisTarget,
   redisEnvironment,
+  redisOptionsOf,
   redisTargetOf,
 } from "./target.js";

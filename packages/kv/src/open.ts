@@ -1,13 +1,29 @@
 import { MemoryKeyValueStore } from "./memory.js";
-import { connectRedis, type RedisConnectionOptions, RedisKeyValueStore } from "./redis.js";
+import { openRedis, RedisKeyValueStore, type RedisStartOptions } from "./redis.js";
 import type { KeyValueStore } from "./store.js";
 import type { RedisTarget } from "./target.js";
 
-/** Redis when one is configured, else the in-process store of the embedded default. */
-export async function openKeyValueStore(
+/** A service's store, which may still be connecting. */
+export interface OpenedKeyValueStore {
+  store: KeyValueStore;
+  /** Resolves once the store answers (at once in the process); until then its operations fail. */
+  ready: Promise<void>;
+  /** Stops connecting, and closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Redis when one is configured, connecting in the background until it answers (redis.ts
+ * `openRedis`); else the in-process store of the embedded default.
+ */
+export function openKeyValueStore(
   target: RedisTarget | undefined,
-  options: RedisConnectionOptions,
-): Promise<KeyValueStore> {
-  if (!target) return new MemoryKeyValueStore();
-  return new RedisKeyValueStore(await connectRedis(target, options));
+  options: RedisStartOptions,
+): OpenedKeyValueStore {
+  if (!target) {
+    const store = new MemoryKeyValueStore();
+    return { store, ready: Promise.resolve(), close: () => store.close() };
+  }
+  const redis = openRedis(target, options);
+  return { store: new RedisKeyValueStore(redis.client), ready: redis.ready, close: redis.close };
 }

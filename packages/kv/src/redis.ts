@@ -1,8 +1,9 @@
 import { AuthError } from "@auth/errors";
+import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { Cluster, Redis } from "ioredis";
 import type { Counter, KeyValueStore } from "./store.js";
-import type { RedisTarget } from "./target.js";
+import { describeTarget, type RedisTarget } from "./target.js";
 
 const scripts = {
   kvCompareAndSet: {
@@ -76,11 +77,17 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
 }
 
-/** Connects to a standalone Redis, a Redis Cluster or a Sentinel-watched master; fails when none answers. */
-export async function connectRedis(
+export type RedisClient = Redis | Cluster;
+
+/**
+ * A client of a standalone Redis, a Redis Cluster or a Sentinel-watched master, not connected yet.
+ * Once `connected()` has been called it reconnects by itself after a drop; before that, a failed
+ * connection ends it, and whoever connects it decides whether to try again.
+ */
+function redisClient(
   target: RedisTarget,
   options: RedisConnectionOptions,
-): Promise<Redis | Cluster> {
+): { client: RedisClient; connected(): void } {
   const common = {
     lazyConnect: true,
     // Fail fast while Redis is away instead of queueing: the caller answers service.unavailable.
@@ -90,7 +97,8 @@ export async function connectRedis(
     // Commands issued in the same tick go out in one write.
     enableAutoPipelining: true,
   };
-  const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2_000);
+  let answered = false;
+  const retryStrategy = (attempt: number) => (answered ? Math.min(attempt * 200, 2_000) : null);
   const client =
     target.kind === "cluster"
       ? new Cluster(target.nodes, {
@@ -119,10 +127,88 @@ export async function connectRedis(
             retryStrategy,
           });
   client.on("error", () => {
-    // Connection errors are retried by ioredis and surface on the commands that fail meanwhile.
+    // Connection errors surface on the commands that fail meanwhile, and on connecting.
   });
+  return {
+    client,
+    connected: () => {
+      answered = true;
+    },
+  };
+}
+
+/** Connects to a standalone Redis, a Redis Cluster or a Sentinel-watched master; fails when none answers. */
+export async function connectRedis(
+  target: RedisTarget,
+  options: RedisConnectionOptions,
+): Promise<RedisClient> {
+  const { client, connected } = redisClient(target, options);
   await client.connect();
+  connected();
   return client;
+}
+
+export interface RedisStartOptions extends RedisConnectionOptions {
+  retry: ConnectRetry;
+  logger: Logger;
+}
+
+/** A Redis client that may still be connecting. */
+export interface OpenedRedis {
+  client: RedisClient;
+  /** Resolves once Redis has answered a PING; until then its commands fail at once. */
+  ready: Promise<void>;
+  /** Stops connecting, and closes the connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * A client of the target, connecting in the background until Redis answers a PING, however long
+ * that takes (docs/operations.md, "Starting without a store").
+ */
+export function openRedis(target: RedisTarget, options: RedisStartOptions): OpenedRedis {
+  const { client, connected } = redisClient(target, options);
+  const stop = new AbortController();
+  const ready = connectWithRetry(
+    {
+      store: describeTarget(target),
+      attempt: async () => {
+        // connect() fails with "Connection is closed."; the error event says why (ECONNREFUSED...).
+        let cause: Error | undefined;
+        const onError = (error: Error) => {
+          cause ??= error;
+        };
+        client.on("error", onError);
+        try {
+          await client.connect();
+          await client.ping();
+        } catch (error) {
+          throw cause ?? error;
+        } finally {
+          client.off("error", onError);
+        }
+        connected();
+      },
+      // A connection that failed has ended already; one still opening (or a Redis that hangs) is cut.
+      abandon: () => {
+        if (client.status !== "end") client.disconnect();
+      },
+    },
+    options.retry,
+    options.logger,
+    stop.signal,
+  );
+  ready.catch(() => {
+    // Rejects only when closed before Redis answered: nothing is waiting for it then.
+  });
+  return {
+    client,
+    ready,
+    close: async () => {
+      stop.abort();
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
 }
 
 function unavailable(error: unknown): never {
@@ -133,10 +219,10 @@ function unavailable(error: unknown): never {
 
 /** A KeyValueStore on Redis (standalone, Sentinel or Cluster: every operation is one key). */
 export class RedisKeyValueStore implements KeyValueStore {
-  readonly #redis: Redis | Cluster;
+  readonly #redis: RedisClient;
   readonly #scripts: ScriptClient;
 
-  constructor(redis: Redis | Cluster) {
+  constructor(redis: RedisClient) {
     this.#redis = redis;
     for (const [name, script] of Object.entries(scripts)) {
       redis.defineCommand(name, script);

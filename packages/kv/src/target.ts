@@ -1,5 +1,6 @@
-import { env } from "@auth/runtime";
+import { env, type Logger } from "@auth/runtime";
 import { z } from "zod";
+import type { RedisStartOptions } from "./redis.js";
 
 /** The service's own ACL user (docs/operations.md, "Least privilege in the stores"); the default user when absent. */
 interface RedisCredentials {
@@ -39,6 +40,10 @@ export const redisEnvironment = {
   REDIS_PASSWORD: z.string().optional(),
   /** Milliseconds a command may take before it fails (the store is then unavailable to the request). */
   REDIS_COMMAND_TIMEOUT_MS: env.positiveInt(1_000),
+  /** Milliseconds one attempt to reach Redis at start-up (connect, PING) may take before it is retried. */
+  REDIS_CONNECT_TIMEOUT_MS: env.positiveInt(3_000),
+  /** The longest wait between two of those attempts (doubling from 200 ms, full jitter). */
+  REDIS_RETRY_MAX_DELAY_MS: env.positiveInt(5_000),
 };
 
 type RedisSettings = {
@@ -86,6 +91,27 @@ export function redisTargetOf(settings: RedisSettings): RedisTarget | undefined 
     };
   }
   return undefined;
+}
+
+/** How a process reaches its Redis, from its checked settings. */
+export function redisOptionsOf(
+  settings: {
+    REDIS_KEY_PREFIX: string;
+    REDIS_COMMAND_TIMEOUT_MS: number;
+    REDIS_CONNECT_TIMEOUT_MS: number;
+    REDIS_RETRY_MAX_DELAY_MS: number;
+  },
+  logger: Logger,
+): RedisStartOptions {
+  return {
+    keyPrefix: settings.REDIS_KEY_PREFIX,
+    commandTimeoutMs: settings.REDIS_COMMAND_TIMEOUT_MS,
+    retry: {
+      attemptTimeoutMs: settings.REDIS_CONNECT_TIMEOUT_MS,
+      maxDelayMs: settings.REDIS_RETRY_MAX_DELAY_MS,
+    },
+    logger,
+  };
 }
 
 export function describeTarget(target: RedisTarget | undefined): string {

@@ -1,9 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { AuthError } from "@auth/errors";
-import { testBudgets } from "@auth/testing";
+import { tcpGate, testBudgets } from "@auth/testing";
 import { pgTable, text } from "drizzle-orm/pg-core";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "./database.js";
+import { openDatabase, openServiceDatabase } from "./database.js";
 import { isUniqueViolation, translateDatabaseError } from "./errors.js";
 import { createTestDatabase, databaseKinds } from "./testing.js";
 
@@ -47,6 +48,57 @@ describe.runIf(process.env.TEST_DATABASE_URL)("replicas starting together on Pos
     }
   });
 });
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  "a service's database opened while PostgreSQL is unreachable",
+  () => {
+    const failures: Array<{ msg: string; store?: string; attempt?: number; error?: string }> = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => failures.push(JSON.parse(line)) });
+
+    it.each(["closed", "frozen"] as const)(
+      "keeps trying while its port is %s, naming the server and not the user, and is migrated once PostgreSQL answers",
+      { timeout: testBudgets.testMs },
+      async (state) => {
+        failures.length = 0;
+        const target = await createTestDatabase(process.env.TEST_DATABASE_URL ?? "");
+        const server = new URL(target.url);
+        const gate = await tcpGate({ host: server.hostname, port: Number(server.port || 5432) });
+        if (state === "frozen") await gate.open("frozen");
+        const behindGate = new URL(target.url);
+        behindGate.port = String(gate.port);
+        const database = await openServiceDatabase({
+          url: behindGate.toString(),
+          schema,
+          migrationsFolder,
+          retry: { attemptTimeoutMs: 500, maxDelayMs: 50 },
+          logger,
+        });
+        try {
+          await expect.poll(() => failures.length, { timeout: testBudgets.testMs }).toBeGreaterThanOrEqual(2);
+          expect(failures[0]).toMatchObject({
+            msg: "store not reached, retrying",
+            store: `postgres 127.0.0.1:${gate.port}`,
+            attempt: 1,
+            error:
+              state === "closed"
+                ? expect.stringContaining("ECONNREFUSED")
+                : "Operation timed out after 500ms",
+          });
+          expect(JSON.stringify(failures)).not.toContain(server.username);
+
+          await gate.open("through");
+          await database.ready;
+          await database.db.insert(items).values({ id: "a" });
+          expect(await database.db.select().from(items)).toEqual([{ id: "a" }]);
+        } finally {
+          await database.close();
+          await gate.close();
+          await target.drop();
+        }
+      },
+    );
+  },
+);
 
 describe("database errors", () => {
   it("are service.unavailable when the database cannot be reached", async () => {

@@ -1,3 +1,13 @@
-export { type Database, type OpenDatabaseOptions, type OpenedDatabase, openDatabase } from "./database.js";
+export {
+  type Database,
+  databaseRetryOf,
+  databaseStartEnvironment,
+  type OpenDatabaseOptions,
+  type OpenedDatabase,
+  openDatabase,
+  openServiceDatabase,
+  type ServiceDatabase,
+  type ServiceDatabaseOptions,
+} from "./database.js";
 export { isUniqueViolation, translateDatabaseError } from "./errors.js";
 export { migrateDatabase } from "./migrate.js";

@@ -5,4 +5,9 @@ export { createLogger, type Logger } from "./logger.js";
 export { JsonLinesOutbox } from "./outbox.js";
 export { freePort } from "./ports.js";
 export { stopOnSignals } from "./shutdown.js";
+export {
+  type ConnectRetry,
+  connectWithRetry,
+  type StoreConnection,
+} from "./store-connect.js";
 export { TtlCache } from "./ttl-cache.js";

@@ -1,4 +1,4 @@
-export { Child } from "./child.js";
+export { type BoundPorts, Child } from "./child.js";
 export {
   type ProcessName,
   type Replica,

@@ -1,1 +1,2 @@
 export { readTestBudgets, type TestBudgets, testBudgets, testBudgetVariables } from "./budgets.js";
+export { type TcpGate, tcpGate } from "./tcp-gate.js";

@@ -1,4 +1,5 @@
 import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
+import { databaseStartEnvironment } from "@auth/pg";
 import { env } from "@auth/runtime";
 import { z } from "zod";
 
@@ -11,6 +12,7 @@ export const configSchema = z
     DATABASE_PASSWORD: z.string().min(1).optional(),
     DATA_DIR: z.string().min(1).default(".data/disclaimer"),
     DATABASE_POOL_SIZE: env.positiveInt(10),
+    ...databaseStartEnvironment,
     ADMIN_TOKEN: env.adminToken(),
     LOG_LEVEL: env.logLevel(),
   })

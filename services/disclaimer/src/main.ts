@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
-import { openDatabase } from "@auth/pg";
+import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { schema } from "./schema.js";
@@ -9,20 +9,24 @@ import { DisclaimerStore } from "./store/disclaimer-store.js";
 
 const config = loadConfig("disclaimer", configSchema);
 const logger = createLogger("disclaimer", config.LOG_LEVEL);
-const database = await openDatabase({
+// PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
+const database = await openServiceDatabase({
   url: config.DATABASE_URL,
   password: config.DATABASE_PASSWORD,
   dataDir: config.DATA_DIR,
   schema,
   migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
   poolSize: config.DATABASE_POOL_SIZE,
+  retry: databaseRetryOf(config),
+  logger,
 });
-logger.info({ store: database.kind }, "database open and migrated");
+logger.info({ store: database.kind }, "database opened");
 
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
   services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN, logger)],
+  ready: database.ready,
 });
 
 stopOnSignals(logger, async () => {

@@ -1,4 +1,5 @@
 import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
+import { databaseStartEnvironment } from "@auth/pg";
 import { env } from "@auth/runtime";
 import { z } from "zod";
 import { owaspMinimum } from "./passwords.js";
@@ -12,6 +13,7 @@ export const configSchema = z
     DATABASE_PASSWORD: z.string().min(1).optional(),
     DATA_DIR: z.string().min(1).default(".data/identity"),
     DATABASE_POOL_SIZE: env.positiveInt(10),
+    ...databaseStartEnvironment,
     ARGON2_MEMORY_KIB: env
       .positiveInt(owaspMinimum.memoryCost)
       .pipe(z.number().min(owaspMinimum.memoryCost, `must be at least ${owaspMinimum.memoryCost}`)),

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
-import { openDatabase } from "@auth/pg";
+import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { configSchema } from "./config.js";
@@ -16,15 +16,18 @@ import { IdentityStore } from "./store/identity-store.js";
 
 const config = loadConfig("identity", configSchema);
 const logger = createLogger("identity", config.LOG_LEVEL);
-const database = await openDatabase({
+// PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
+const database = await openServiceDatabase({
   url: config.DATABASE_URL,
   password: config.DATABASE_PASSWORD,
   dataDir: config.DATA_DIR,
   schema,
   migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
   poolSize: config.DATABASE_POOL_SIZE,
+  retry: databaseRetryOf(config),
+  logger,
 });
-logger.info({ store: database.kind }, "database open and migrated");
+logger.info({ store: database.kind }, "database opened");
 
 const hasher = new PasswordHasher({
   memoryCost: config.ARGON2_MEMORY_KIB,
@@ -64,6 +67,7 @@ const server = await startGrpcServer({
       logger,
     ),
   ],
+  ready: database.ready,
 });
 
 stopOnSignals(logger, async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
-import { describeTarget, openKeyValueStore, redisTargetOf } from "@auth/kv";
+import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { OtpHasher } from "./otp-codes.js";
@@ -13,17 +13,15 @@ import { OtpStore } from "./store/otp-store.js";
 
 const config = loadConfig("otp", configSchema);
 const logger = createLogger("otp", config.LOG_LEVEL);
-const kv = await openKeyValueStore(redisTargetOf(config), {
-  keyPrefix: config.REDIS_KEY_PREFIX,
-  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-});
+// Connecting until Redis answers; the server below serves from then on.
+const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
 
 const http = { timeoutMs: config.SMS_HTTP_TIMEOUT_MS, retries: config.SMS_HTTP_RETRIES };
 const fallback: SmsSender =
   config.SMS_SENDER === "http" && config.SMS_HTTP_URL
     ? new HttpSmsProvider({ url: config.SMS_HTTP_URL, token: config.SMS_HTTP_TOKEN ?? "", ...http })
     : new DevSmsOutbox(config.SMS_OUTBOX_FILE);
-logger.info({ store: describeTarget(redisTargetOf(config)), sms: config.SMS_SENDER }, "otp service ready");
+logger.info({ store: describeTarget(redisTargetOf(config)), sms: config.SMS_SENDER }, "otp service starting");
 
 const rules: OtpRules = {
   lifetimeMs: config.OTP_LIFETIME_SECONDS * 1000,
@@ -34,12 +32,13 @@ const rules: OtpRules = {
 
 // In-process OTPs die with the process, so a per-process secret is enough there.
 const secret = config.OTP_HASH_SECRET ? Buffer.from(config.OTP_HASH_SECRET) : randomBytes(32);
-const otps = new Otps(new OtpStore(kv), new OtpHasher(secret), rules);
+const otps = new Otps(new OtpStore(kv.store), new OtpHasher(secret), rules);
 const identity = connectIdentity(config);
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
   services: [otpService(otps, rules, { identity, fallback, http }, logger)],
+  ready: kv.ready,
 });
 
 stopOnSignals(logger, async () => {

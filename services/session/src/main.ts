@@ -1,5 +1,5 @@
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
-import { describeTarget, openKeyValueStore, redisTargetOf, systemClock } from "@auth/kv";
+import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf, systemClock } from "@auth/kv";
 import { SessionState } from "@auth/proto/session";
 import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
 import { CompanyRules } from "./check-policies.js";
@@ -11,13 +11,11 @@ import { SessionStore } from "./store/session-store.js";
 
 const config = loadConfig("session", configSchema);
 const logger = createLogger("session", config.LOG_LEVEL);
-const kv = await openKeyValueStore(redisTargetOf(config), {
-  keyPrefix: config.REDIS_KEY_PREFIX,
-  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-});
-logger.info({ store: describeTarget(redisTargetOf(config)) }, "store open");
+// Connecting until Redis answers; the server below serves from then on.
+const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
+logger.info({ store: describeTarget(redisTargetOf(config)) }, "session service starting");
 
-const sessions = new SessionStore(kv, systemClock, {
+const sessions = new SessionStore(kv.store, systemClock, {
   of: (state) =>
     (state === SessionState.AUTHORIZED
       ? config.AUTHORIZED_TOKEN_TTL_SECONDS
@@ -29,9 +27,13 @@ const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
   services: [
-    sessionService({ sessions, budget: new CheckBudget(kv), rules, adminToken: config.ADMIN_TOKEN }, logger),
+    sessionService(
+      { sessions, budget: new CheckBudget(kv.store), rules, adminToken: config.ADMIN_TOKEN },
+      logger,
+    ),
     introspectionService(sessions, config.ADMIN_TOKEN, logger),
   ],
+  ready: kv.ready,
 });
 
 stopOnSignals(logger, async () => {

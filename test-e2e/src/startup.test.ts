@@ -1,0 +1,337 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { checkHealth, createServiceClient, type GrpcServiceName } from "@auth/grpc-kit";
+import { createTestDatabase } from "@auth/pg/testing";
+import { DisclaimerServiceService } from "@auth/proto/disclaimer";
+import { IdentityServiceService } from "@auth/proto/identity";
+import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
+import { RecoveryServiceService } from "@auth/proto/recovery";
+import { SessionServiceService, SessionState } from "@auth/proto/session";
+import { freePort } from "@auth/runtime";
+import { type BoundPorts, Child, type ProcessName, type RunningSuite } from "@auth/suite";
+import { testBudgets } from "@auth/testing";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "./support/api.js";
+import {
+  createCompany,
+  createDisclaimer,
+  createUser,
+  operatorOf,
+  type TestCompany,
+  type TestUser,
+} from "./support/fixtures.js";
+import { startOwnSuite } from "./support/own-suite.js";
+import {
+  type PrivatePostgres,
+  type PrivateRedis,
+  privateStoresMissing,
+  startPrivatePostgres,
+  startPrivateRedis,
+} from "./support/private-stores.js";
+import { rawGrpcClient } from "./support/raw-grpc.js";
+
+const missing = privateStoresMissing();
+
+const processes = ["identity", "disclaimer", "session", "otp", "recovery", "gateway"] as const;
+const storeOf = {
+  identity: "postgres",
+  disclaimer: "postgres",
+  session: "redis",
+  otp: "redis",
+  recovery: "redis",
+  gateway: "redis",
+} as const satisfies Record<ProcessName, "postgres" | "redis">;
+
+/** A method of each service to call while its store is away (any caller gets UNAVAILABLE then). */
+const somePath: Record<Exclude<ProcessName, "gateway">, string> = {
+  identity: IdentityServiceService.getCompany.path,
+  disclaimer: DisclaimerServiceService.listDisclaimers.path,
+  session: SessionServiceService.createSession.path,
+  otp: OtpServiceService.verifyOtp.path,
+  recovery: RecoveryServiceService.revokeRecoveryLinks.path,
+};
+
+interface LogLine {
+  msg?: string;
+  attempt?: number;
+  error?: string;
+  store?: string;
+  notServing?: string[];
+}
+
+/** One process started on its own, beside the suite, against a store of this file's own. */
+interface Started {
+  child: Child;
+  ports: BoundPorts;
+  lines: LogLine[];
+}
+
+/**
+ * Issue 19, "Starting without a store" in docs/operations.md: a process whose store cannot be
+ * reached at start-up stays up, says it is not ready, refuses calls with UNAVAILABLE (503), tries
+ * again with a line per attempt, and serves once the store answers, without a restart. Each process
+ * runs beside a suite of this file's own (for the services it calls and the certificates), on a
+ * PostgreSQL or a Redis of this file's own that a test closes or freezes.
+ */
+describe.skipIf(missing !== undefined)("a process started while its store is unreachable", () => {
+  let own: Awaited<ReturnType<typeof startOwnSuite>>;
+  let suite: RunningSuite;
+  let redis: PrivateRedis;
+  let postgres: PrivatePostgres;
+  let company: TestCompany;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    [own, redis, postgres] = await Promise.all([
+      startOwnSuite({}, { realStores: true }),
+      startPrivateRedis(),
+      startPrivatePostgres(),
+    ]);
+    suite = own.suite;
+    company = await createCompany({}, operatorOf(suite));
+    user = await createUser(company);
+  }, testBudgets.hookMs);
+
+  afterAll(async () => {
+    await own?.stop();
+    await Promise.all([redis?.close(), postgres?.close()]);
+  });
+
+  /** Starts a process like the suite's own, but on free ports and on the private store. */
+  function startBeside(name: ProcessName, store: Record<string, string>): Started {
+    const model = suite.children[name].options;
+    const env: NodeJS.ProcessEnv = { ...model.env, ...store, LOG_LEVEL: "info" };
+    if (name === "gateway") env.PORT = "0";
+    else Object.assign(env, { GRPC_PORT: "0", GRPC_HEALTH_PORT: "0" });
+    delete env.METRICS_PORT;
+    const lines: LogLine[] = [];
+    const child = new Child({
+      ...model,
+      env,
+      onLine: (_, line) => {
+        if (line.startsWith("{")) lines.push(JSON.parse(line) as LogLine);
+      },
+    });
+    child.start();
+    return { child, ports: {}, lines };
+  }
+
+  const attempts = (started: Started) =>
+    started.lines.filter((line) => line.msg === "store not reached, retrying");
+  const healthOf = (started: Started) => checkHealth(`127.0.0.1:${started.ports.healthPort}`, "", 2_000);
+  const readyz = (started: Started) =>
+    fetch(`http://127.0.0.1:${started.ports.port}/readyz`, { signal: AbortSignal.timeout(10_000) });
+  const servingOrReady = async (name: ProcessName, started: Started) =>
+    name === "gateway" ? (await readyz(started)).status === 200 : (await healthOf(started)) === "SERVING";
+
+  it("stops cleanly on SIGTERM while it is still trying", async () => {
+    const session = startBeside("session", { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    await expect
+      .poll(() => attempts(session).length, { timeout: testBudgets.testMs, interval: 100 })
+      .toBeGreaterThanOrEqual(1);
+    await session.child.stop();
+    expect(await session.child.exited()).toBe(0);
+    expect(session.lines.at(-1)?.msg).toBe("stopped");
+  });
+
+  const scenarios = [
+    {
+      name: "a closed port",
+      makeUnreachable: async () => {
+        await Promise.all([redis.crash(), postgres.stopImmediately()]);
+      },
+      bringBack: async () => {
+        await Promise.all([redis.start(), postgres.start()]);
+      },
+    },
+    {
+      name: "a frozen store",
+      makeUnreachable: async () => {
+        redis.freeze();
+        postgres.freeze();
+      },
+      bringBack: async () => {
+        redis.thaw();
+        postgres.thaw();
+      },
+    },
+  ];
+
+  describe.each(scenarios)("against $name", (scenario) => {
+    const started = {} as Record<ProcessName, Started>;
+    const prefix = `startup:${randomUUID()}:`;
+    let databases: Array<{ url: string; drop(): Promise<void> }> = [];
+    let storeBack = false;
+
+    beforeAll(async () => {
+      databases = await Promise.all(
+        ["identity", "disclaimer"].map((name) => createTestDatabase(postgres.adminUrl, `startup_${name}`)),
+      );
+      const [identityDb, disclaimerDb] = databases.map((database) => database.url);
+      const redisStore = (name: string) => ({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: `${prefix}${name}:` });
+      await scenario.makeUnreachable();
+      const stores: Record<ProcessName, Record<string, string>> = {
+        identity: { DATABASE_URL: identityDb ?? "", SECRETS_KEY: randomBytes(32).toString("base64") },
+        disclaimer: { DATABASE_URL: disclaimerDb ?? "" },
+        session: redisStore("session"),
+        otp: { ...redisStore("otp"), OTP_HASH_SECRET: randomBytes(32).toString("base64url") },
+        recovery: redisStore("recovery"),
+        gateway: redisStore("gateway"),
+      };
+      for (const name of processes) started[name] = startBeside(name, stores[name]);
+      await Promise.all(
+        processes.map(async (name) => {
+          const { child } = started[name];
+          started[name].ports = await Promise.race([
+            child.listening(),
+            child.exited().then((code) => {
+              throw new Error(`${name} exited (${code}) while its store was unreachable`);
+            }),
+          ]);
+        }),
+      );
+    }, testBudgets.hookMs);
+
+    afterAll(async () => {
+      if (!storeBack) await scenario.bringBack();
+      await Promise.all(processes.map((name) => started[name]?.child.stop()));
+      await Promise.all(databases.map((database) => database.drop()));
+    }, testBudgets.hookMs);
+
+    it.each(processes)(
+      "%s stays up, is not ready, refuses calls with UNAVAILABLE (503), and logs a line per attempt",
+      async (name) => {
+        const running = started[name];
+        await expect
+          .poll(() => attempts(running).length, { timeout: testBudgets.testMs, interval: 100 })
+          .toBeGreaterThanOrEqual(2);
+        expect(running.child.running).toBe(true);
+        const [first, second] = attempts(running);
+        expect(first).toMatchObject({ attempt: 1, store: expect.stringContaining(storeOf[name]) });
+        expect(second?.attempt).toBe(2);
+        expect(first?.error).toMatch(/ECONNREFUSED|timed out|timeout/);
+        expect(JSON.stringify(attempts(running))).not.toMatch(/password|secret/i);
+
+        if (name === "gateway") {
+          const response = await readyz(running);
+          expect(response.status).toBe(503);
+          expect(((await response.json()) as { error_code: string }).error_code).toBe("service.unavailable");
+          // The response says no more than 503; the log says why.
+          const notReady = running.lines.find((line) => line.msg === "not ready");
+          expect(notReady?.notServing).toEqual(["the rate limits' redis (not reached yet)"]);
+        } else {
+          expect(await healthOf(running)).toBe("NOT_SERVING");
+          // A liveness probe still sees a process that runs.
+          expect(await checkHealth(`127.0.0.1:${running.ports.healthPort}`, "liveness", 2_000)).toBe(
+            "SERVING",
+          );
+          const client = rawGrpcClient(
+            `127.0.0.1:${running.ports.port}`,
+            suite.transportOf("gateway"),
+            name as GrpcServiceName,
+          );
+          try {
+            expect(await client.call(somePath[name])).toEqual({
+              code: "service.unavailable",
+              grpcStatus: 14,
+            });
+          } finally {
+            client.close();
+          }
+        }
+      },
+    );
+
+    it("each serves as soon as its store answers, without a restart, and its calls work", async () => {
+      const pids = Object.fromEntries(processes.map((name) => [name, started[name].child.pid]));
+      await scenario.bringBack();
+      storeBack = true;
+      const back = Date.now();
+      const took = Object.fromEntries(
+        await Promise.all(
+          processes.map(async (name) => {
+            await expect
+              .poll(() => servingOrReady(name, started[name]), { timeout: testBudgets.testMs, interval: 50 })
+              .toBe(true);
+            return [name, Date.now() - back] as const;
+          }),
+        ),
+      );
+      console.log(`startup against ${scenario.name}: store up to serving (ms) ${JSON.stringify(took)}`);
+      for (const name of processes) {
+        const tried = attempts(started[name]);
+        console.log(`  ${name}: ${tried.length} failed attempts, the first: ${tried[0]?.error}`);
+      }
+      for (const name of processes) {
+        expect(started[name].child.pid, `${name} was not restarted`).toBe(pids[name]);
+        expect(started[name].child.running).toBe(true);
+      }
+
+      await realCalls();
+    });
+
+    /** One call per process that needs its store, answered from it. */
+    async function realCalls() {
+      const address = (name: ProcessName) => `127.0.0.1:${started[name].ports.port}`;
+      const operator = {
+        ...operatorOf(suite),
+        identityAddress: address("identity"),
+        disclaimerAddress: address("disclaimer"),
+      };
+      const created = await createCompany({}, operator);
+      expect(created.id).toBeTruthy();
+      await createDisclaimer(created, "terms");
+
+      const asGateway = (name: GrpcServiceName) => ({
+        deadlineMs: 10_000,
+        transport: suite.transportOf("gateway"),
+        server: name,
+      });
+      const session = createServiceClient(SessionServiceService, address("session"), asGateway("session"));
+      const otp = createServiceClient(OtpServiceService, address("otp"), asGateway("otp"));
+      const recovery = createServiceClient(
+        RecoveryServiceService,
+        address("recovery"),
+        asGateway("recovery"),
+      );
+      try {
+        const { session: opened } = await session.createSession({
+          companyId: company.id,
+          userId: user.id,
+          state: SessionState.CHECKPASSWORD,
+          loginId: user.loginName,
+          passwordChangeRequired: false,
+          refuseWhenLockedOut: false,
+        });
+        expect(opened?.state).toBe(SessionState.CHECKPASSWORD);
+        await otp.sendOtp({
+          companyId: company.id,
+          userId: user.id,
+          sessionId: randomUUID(),
+          purpose: OtpPurpose.LOGIN,
+        });
+        expect(await recovery.revokeRecoveryLinks({ companyId: company.id, userId: user.id })).toEqual({
+          revoked: 0,
+        });
+      } finally {
+        session.close();
+        otp.close();
+        recovery.close();
+      }
+
+      const login = await call(company.code, "login", {
+        gatewayUrl: `http://127.0.0.1:${started.gateway.ports.port}`,
+        apiKey: company.apiKey,
+        body: { login_id: user.loginName },
+      });
+      expect(login.body.session_state, JSON.stringify(login.body)).toBe("checkpassword");
+      // The gateway counted that login's rate limits in its Redis.
+      const client = new Redis(redis.url);
+      try {
+        expect(await client.keys(`${prefix}gateway:*`)).not.toEqual([]);
+      } finally {
+        client.disconnect();
+      }
+    }
+  });
+});
