@@ -52,6 +52,7 @@ const failed = (sample: Sample) => sample.answer !== "200 success";
 interface Measured {
   service: ServiceName;
   ratePerSecondBefore: number;
+  errorsBefore: number;
   ratePerSecondWhileFrozen: number;
   requestsWhileFrozen: number;
   errorsWhileFrozen: number;
@@ -228,7 +229,7 @@ describe.runIf(realStores)("a hung replica of each service, under load", () => {
         "hung replica: per service frozen (one of two replicas, %d ms), under load",
         ...measured.map(
           (m) =>
-            `  ${m.service}: before ${m.ratePerSecondBefore.toFixed(1)} req/s; while frozen ${m.ratePerSecondWhileFrozen.toFixed(1)} req/s, ${m.requestsWhileFrozen} requests, ` +
+            `  ${m.service}: before ${m.ratePerSecondBefore.toFixed(1)} req/s, ${m.errorsBefore} errors; while frozen ${m.ratePerSecondWhileFrozen.toFixed(1)} req/s, ${m.requestsWhileFrozen} requests, ` +
             `${m.errorsWhileFrozen} errors (${(100 * m.errorRate).toFixed(1)}%), recovered in ${m.recoveryMs} ms; ` +
             `errors after thaw ${m.errorsAfterThaw}; ${JSON.stringify(m.answers)}`,
         ),
@@ -275,6 +276,7 @@ describe.runIf(realStores)("a hung replica of each service, under load", () => {
           service,
           ratePerSecondBefore:
             ended(frozenAt - beforeMs, frozenAt).filter((s) => !failed(s)).length / (beforeMs / 1000),
+          errorsBefore: ended(frozenAt - beforeMs, frozenAt).filter(failed).length,
           ratePerSecondWhileFrozen:
             whileFrozen.filter((s) => !failed(s)).length / ((thawedAt - frozenAt) / 1000),
           requestsWhileFrozen: whileFrozen.length,
