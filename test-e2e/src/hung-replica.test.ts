@@ -290,7 +290,8 @@ describe.runIf(realStores)("a hung replica of each service, under load", () => {
         console.log(`hung replica: ${JSON.stringify(result)}`);
 
         expect(result.recoveryMs, JSON.stringify(result)).toBeLessThan(recoveredWithinMs);
-        expect(Object.keys(answers).every((key) => key.endsWith("503 service.unavailable"))).toBe(true);
+        // A write that met the hung replica answers 503 in time; nothing else fails.
+        expect(Object.keys(answers).filter((key) => !key.endsWith(" 503 service.unavailable"))).toEqual([]);
       },
       3 * testBudgets.testMs,
     );
