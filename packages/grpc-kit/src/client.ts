@@ -3,6 +3,7 @@ import { Client, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { adminMetadata } from "./admin.js";
 import { callDeadline } from "./deadline.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
+import { idempotentMethods } from "./idempotent-methods.js";
 import { fromServiceError } from "./status.js";
 import type { GrpcServiceName } from "./tls/spiffe.js";
 import { channelCredentialsOf, type GrpcTransport } from "./tls/transport.js";
@@ -32,18 +33,42 @@ export interface ClientOptions {
   adminToken?: string;
 }
 
-/** How every channel to a service behaves (the services' clients and the gateway's health probes). */
+/**
+ * A call that met UNAVAILABLE (its replica's connection failed, a hung replica's included, or it was
+ * refused) is sent again, to another replica, only when its method is marked safe to send twice in
+ * the contracts; the standard health check is a read too. A write never is: a failure is its answer.
+ */
+const retriedOnUnavailable = {
+  name: [...idempotentMethods(), { service: "grpc.health.v1.Health", method: "Check" }],
+  retryPolicy: {
+    maxAttempts: 3,
+    initialBackoff: "0.02s",
+    maxBackoff: "0.2s",
+    backoffMultiplier: 2,
+    retryableStatusCodes: ["UNAVAILABLE"],
+  },
+};
+
+/**
+ * How every channel to a service behaves (the services' clients and the gateway's health probes);
+ * docs/operations.md, "A replica that hangs".
+ */
 export const channelOptions = {
-  "grpc.keepalive_time_ms": 30_000,
-  "grpc.keepalive_timeout_ms": 5_000,
+  // A hung replica (stopped, stalled, cut off) is declared dead within 1.5 s, whether or not calls
+  // are under way: its calls fail (reads are retried on another replica) and round_robin leaves it
+  // until it answers a new connection. The servers (grpc-js) enforce no minimum ping interval.
+  "grpc.keepalive_time_ms": 500,
+  "grpc.keepalive_timeout_ms": 1_000,
+  "grpc.keepalive_permit_without_calls": 1,
   // A restarted service is found again within a second, however long it was away.
   "grpc.initial_reconnect_backoff_ms": 200,
   "grpc.max_reconnect_backoff_ms": 1_000,
   // A target naming several replicas (dns:/// of a headless service, ipv4:a,b) spreads the calls over them.
-  "grpc.service_config": JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
-  // Neither is used, and both cost CPU on every call: calls are not retried (a failure is an
-  // answer within the deadline), and channelz is not served.
-  "grpc.enable_retries": 0,
+  "grpc.service_config": JSON.stringify({
+    loadBalancingConfig: [{ round_robin: {} }],
+    methodConfig: [retriedOnUnavailable],
+  }),
+  // channelz is not served, and costs CPU on every call.
   "grpc.enable_channelz": 0,
 };
 
