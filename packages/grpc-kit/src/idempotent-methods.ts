@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createFileRegistry, fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema, MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
+import { suiteDescriptorSet } from "./descriptors.js";
 
 /** A method as a gRPC service config names it. */
 export interface MethodName {
@@ -29,8 +28,7 @@ export function idempotentMethodsOf(descriptorSet: Uint8Array): MethodName[] {
   return methods;
 }
 
-/** Those of the suite's own contracts (proto/auth), as buf compiled them into @auth/proto. */
+/** Those of the suite's own contracts. */
 export function idempotentMethods(): MethodName[] {
-  const path = createRequire(import.meta.url).resolve("@auth/proto/descriptors.binpb");
-  return idempotentMethodsOf(readFileSync(path));
+  return idempotentMethodsOf(suiteDescriptorSet());
 }

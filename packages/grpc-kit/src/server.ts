@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { AuthError } from "@auth/errors";
 import { boundPort, reportListening } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
@@ -15,6 +13,7 @@ import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation } from "grpc-health-check";
 import type { Logger } from "pino";
 import type { ServiceDefinition } from "./definition.js";
+import { suiteDescriptorSet } from "./descriptors.js";
 import { toStatus } from "./status.js";
 import { type GrpcTransport, plaintextWarning, serverCredentialsOf } from "./tls/transport.js";
 
@@ -56,11 +55,6 @@ export interface RunningGrpcServer {
   healthPort?: number;
   /** Reports NOT_SERVING, lets calls under way finish for up to graceMs, then closes. */
   stop(graceMs?: number): Promise<void>;
-}
-
-function loadDescriptors() {
-  const path = createRequire(import.meta.url).resolve("@auth/proto/descriptors.binpb");
-  return loadFileDescriptorSetFromBuffer(readFileSync(path));
 }
 
 const serverOptions = { "grpc.max_receive_message_length": 1024 * 1024, "grpc.enable_channelz": 0 };
@@ -109,7 +103,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     [livenessName]: "SERVING",
   });
   health.addToServer(server);
-  if (options.reflection) new ReflectionService(loadDescriptors()).addToServer(server);
+  if (options.reflection)
+    new ReflectionService(loadFileDescriptorSetFromBuffer(suiteDescriptorSet())).addToServer(server);
   for (const service of options.services) {
     server.addService(
       service.definition,
