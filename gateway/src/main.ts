@@ -1,5 +1,5 @@
 import { plaintextWarning, transportOf } from "@auth/grpc-kit";
-import { connectRedis, describeTarget, redisTargetOf } from "@auth/kv";
+import { connectRedis, describeTarget, openKeyValueStore, redisTargetOf } from "@auth/kv";
 import { boundPort, createLogger, loadConfig, reportListening, stopOnSignals } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
 import { createApp } from "./app.js";
@@ -7,6 +7,7 @@ import { closeBackends, connectBackends } from "./backends.js";
 import { configSchema } from "./config.js";
 import { answerUnparsableRequests } from "./http/client-errors.js";
 import { CompanyCache } from "./http/company-cache.js";
+import { IdempotentAnswers } from "./http/idempotency.js";
 import { RateLimits } from "./http/rate-limits.js";
 import { backendHealth } from "./readiness.js";
 
@@ -46,7 +47,17 @@ const rateLimits = new RateLimits(
 );
 logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits ready");
 
+// The answers replayed to an Idempotency-Key (docs/decisions.md): in Redis when there is one, so
+// that a retry may reach any replica; else in the process.
+const answers = new IdempotentAnswers(
+  await openKeyValueStore(redisTarget, {
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  }),
+);
+
 const app = createApp({
+  answers,
   rateLimits,
   backends,
   requestDeadlineMs: config.REQUEST_DEADLINE_MS,

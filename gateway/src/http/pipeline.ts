@@ -1,15 +1,23 @@
 import { randomBytes } from "node:crypto";
+import { AuthError } from "@auth/errors";
 import { withDeadline } from "@auth/grpc-kit";
 import type { Logger } from "@auth/runtime";
 import { activeTraceId } from "@auth/telemetry";
-import express, { type RequestHandler } from "express";
+import express, { type Request, type RequestHandler, type Response } from "express";
 import type { Backends } from "../backends.js";
 import type { Endpoint, FlowContext, TenantCompany } from "../flows/endpoint.js";
 import { statesFor } from "../flows/transitions.js";
 import { parseJsonObject, validateBody } from "./body.js";
 import type { CompanyCache } from "./company-cache.js";
-import { authenticateCompany, authenticateSession } from "./credentials.js";
+import { authenticateCompany, authenticateSession, bearerTokenOf } from "./credentials.js";
 import { sendSuccess } from "./envelope.js";
+import {
+  type Answer,
+  type IdempotentAnswers,
+  idempotencyKeyOf,
+  isDefinitive,
+  nameRequest,
+} from "./idempotency.js";
 import type { RateLimits } from "./rate-limits.js";
 
 export interface PipelineDependencies {
@@ -18,22 +26,31 @@ export interface PipelineDependencies {
   requestDeadlineMs: number;
   rateLimits: RateLimits;
   companies: CompanyCache;
+  /** The answers replayed to requests with an Idempotency-Key (idempotency.ts). */
+  answers: IdempotentAnswers;
   logger: Logger;
 }
 
 /** DESIGN.md's body limit; any content type is read as JSON. */
 const readBody = express.raw({ type: () => true, limit: "16kb" });
 
+/** A request with an Idempotency-Key has its body read first: the body is part of what the key names. */
+const readBodyWhenKeyed: RequestHandler = (request, response, next) =>
+  request.get("idempotency-key") === undefined ? next() : readBody(request, response, next);
+
 /**
  * The handlers of one endpoint, in DESIGN.md's order of checks: API key; then Authorization
  * header, token and session state where the endpoint takes a token; then the body; then the flow.
+ * An idempotent endpoint's request with an Idempotency-Key is answered, after the API key and the
+ * header, with the answer of an earlier request with the same key, token and body when there is one
+ * (docs/decisions.md, "Idempotency-Key").
  */
 export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDependencies): RequestHandler[] {
   const acceptedStates = statesFor(endpoint.operation);
   if (endpoint.takesToken !== acceptedStates.size > 0) {
     throw new Error(`endpoint ${endpoint.operation} disagrees with the transition table about its token`);
   }
-  const { backends, logger, companies, rateLimits, requestDeadlineMs } = dependencies;
+  const { backends, logger, companies, rateLimits, requestDeadlineMs, answers } = dependencies;
 
   // One deadline for the whole request, from its arrival: each step runs under it (grpc-kit's
   // deadline.ts), so a call gets only what the calls before it left.
@@ -44,10 +61,47 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       return withDeadline(response.locals.deadline, () => handler(request, response, next));
     };
 
+  /**
+   * Replays the answer of an earlier request with the key (true: answered), or takes the key for
+   * this one and keeps its answer once it is sent.
+   */
+  const replayedOrTaken = async (request: Request, response: Response): Promise<boolean> => {
+    const key = idempotencyKeyOf(request);
+    if (key === undefined) return false;
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const named = nameRequest(endpoint.operation, bearerTokenOf(request), key, body);
+    response.locals.retryKey = named.retryKey;
+    let started: Awaited<ReturnType<IdempotentAnswers["start"]>>;
+    try {
+      started = await answers.start(named, response.locals.deadline);
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      // Without the store the request still runs: the owner of the change keeps it to once.
+      logger.warn({ err: error }, "idempotent answers unavailable; the request runs without them");
+      return false;
+    }
+    if (!started.run) {
+      response.setHeader("Idempotent-Replayed", "true");
+      response.locals.errorCode = started.answer.body.error_code;
+      response.status(started.answer.status).json(started.answer.body);
+      return true;
+    }
+    const send = response.json.bind(response);
+    response.json = (sent: Record<string, unknown>) => {
+      const answer: Answer = { status: response.statusCode, body: sent };
+      answers
+        .finish(named, answer, isDefinitive(answer, response.getHeader("retry-after")))
+        .catch((error: unknown) => logger.warn({ err: error }, "an idempotent answer was not kept"));
+      return send(sent);
+    };
+    return false;
+  };
+
   const authenticate: RequestHandler = async (request, response, next) => {
     response.locals.operation = endpoint.operation;
     const company = await authenticateCompany(request, backends, companies);
     response.locals.company = company;
+    if (endpoint.idempotent && (await replayedOrTaken(request, response))) return;
     if (endpoint.takesToken) {
       response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
     }
@@ -72,11 +126,19 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     // (steps/login-lookup.ts), so that every spelling of it shares one count.
     if (endpoint.takesToken) {
       await context.countLoginId(response.locals.session.session.loginId);
-      sendSuccess(response, await endpoint.handle({ ...context, ...response.locals.session }));
+      sendSuccess(
+        response,
+        await endpoint.handle({ ...context, ...response.locals.session, retryKey: response.locals.retryKey }),
+      );
     } else {
       sendSuccess(response, await endpoint.handle(context));
     }
   };
 
-  return [underDeadline(authenticate), readBody, underDeadline(run)];
+  return [
+    ...(endpoint.idempotent ? [readBodyWhenKeyed] : []),
+    underDeadline(authenticate),
+    readBody,
+    underDeadline(run),
+  ];
 }

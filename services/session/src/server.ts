@@ -38,6 +38,7 @@ const toSession = (record: SessionRecord): Session => ({
   loginId: record.loginId,
   profileMnemocode: record.profileMnemocode,
   passwordChangeRequired: record.passwordChangeRequired,
+  changeRetryKey: record.changeClaim?.retryKey,
   createdAt: new Date(record.createdAt),
   expiresAt: new Date(record.expiresAt),
 });
@@ -65,7 +66,10 @@ const advanceSessionRequest = z.object({
   renewCredentialGeneration: z.boolean(),
 });
 const revokeSessionRequest = z.object({ sessionToken: token });
-const claimCredentialChangeRequest = z.object({ sessionToken: token });
+const claimCredentialChangeRequest = z.object({
+  sessionToken: token,
+  retryKey: z.string().min(1).max(200).optional(),
+});
 const revokeUserSessionsRequest = z.object({ companyId: id, userId: id });
 const listUserSessionsRequest = z.object({ companyId: id, userId: id });
 /** A user, or a login ID that names none: exactly one of the two. */
@@ -173,8 +177,8 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
       };
     },
     async claimCredentialChange(request) {
-      await sessions.claimCredentialChange(parseRequest(claimCredentialChangeRequest, request).sessionToken);
-      return {};
+      const input = parseRequest(claimCredentialChangeRequest, request);
+      return sessions.claimCredentialChange(input.sessionToken, input.retryKey);
     },
     async revokeUserSessions(request) {
       const input = parseRequest(revokeUserSessionsRequest, request);

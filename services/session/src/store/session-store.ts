@@ -15,6 +15,13 @@ export interface SessionRecord {
   expiresAt: number;
   /** The user's credential generation the session started with; absent in sessions from before it. */
   credentialGeneration?: string;
+  /** The request that claimed the session for a password change (claimCredentialChange). */
+  changeClaim?: ChangeClaim;
+}
+
+/** Who claimed a session for a password change: a retry key, or none (then no request may resume it). */
+export interface ChangeClaim {
+  retryKey?: string;
 }
 
 export interface Lifetimes {
@@ -140,8 +147,9 @@ export class SessionStore {
         throw new AuthError("auth.token.invalid");
     }
     const issued = issueToken(record.sessionId);
+    const { changeClaim: _finished, ...unclaimed } = record;
     const next: SessionRecord = {
-      ...record,
+      ...unclaimed,
       credentialGeneration,
       state: to,
       tokenHash: issued.hash,
@@ -188,18 +196,25 @@ export class SessionStore {
   }
 
   /**
-   * Makes the token's session the only one of its user, before it changes the user's password: a
-   * new credential generation that only it carries. auth.token.invalid when another came first.
+   * Claims the token's session for one request that changes the user's password, and makes it the
+   * only session of its user: a new credential generation that only it carries. Of racing claims
+   * one wins and the others get auth.token.invalid, as does any later claim, unless it repeats the
+   * winner's retry key: then the change is resumed (`resumed`), not made again.
    */
-  async claimCredentialChange(token: string): Promise<void> {
+  async claimCredentialChange(token: string, retryKey?: string): Promise<{ resumed: boolean }> {
     const found = await this.#find(token);
     if (!found) throw new AuthError("auth.token.invalid");
     const { raw, record } = found;
     if (record.expiresAt <= this.clock.now()) throw new AuthError("auth.token.expired");
+    if (record.changeClaim) {
+      const sameRequest = retryKey !== undefined && record.changeClaim.retryKey === retryKey;
+      if (!sameRequest) throw new AuthError("auth.token.invalid", { detail: "claimed by another request" });
+      return { resumed: true };
+    }
     const credentialGeneration = newRecordId();
     if (!(await this.#swapGeneration(record, credentialGeneration)))
       throw new AuthError("auth.token.invalid");
-    const claimed: SessionRecord = { ...record, credentialGeneration };
+    const claimed: SessionRecord = { ...record, credentialGeneration, changeClaim: { retryKey } };
     if (
       !(await this.kv.compareAndSet(
         sessionKey(record.sessionId),
@@ -211,6 +226,7 @@ export class SessionStore {
       throw new AuthError("auth.token.invalid");
     }
     await this.#endSessionsOf(record.companyId, record.userId, record.sessionId);
+    return { resumed: false };
   }
 
   /** The user's credential generation now ("" until the first change). */

@@ -1,0 +1,156 @@
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { AuthError } from "@auth/errors";
+import type { KeyValueStore } from "@auth/kv";
+import type { Request } from "express";
+import type { Operation } from "../flows/transitions.js";
+
+/**
+ * The Idempotency-Key rules (docs/decisions.md, "Idempotency-Key"): a request that names itself
+ * with the header gets, when it comes again with the same token and body, the answer it got the
+ * first time; the change itself is made once by the service that owns it (the session's claim).
+ */
+
+/** The header, and its shape: 1 to 255 visible ASCII characters (a UUID fits). */
+export const idempotencyHeader = "Idempotency-Key";
+export const idempotencyKeyShape = /^[\x21-\x7e]{1,255}$/;
+
+/** How long an answer is replayed. */
+export const answerLifetimeMs = 24 * 60 * 60_000;
+/** How often a request waits to see whether the one before it with its key has answered. */
+const waitStepMs = 25;
+/** An entry whose request stopped without answering (the process died) frees its key after its deadline and this. */
+const runningGraceMs = 1_000;
+
+/** The header's key; undefined without the header; request.validation.failed when malformed. */
+export function idempotencyKeyOf(request: Request): string | undefined {
+  const key = request.get(idempotencyHeader);
+  if (key === undefined) return undefined;
+  if (!idempotencyKeyShape.test(key)) {
+    throw new AuthError("request.validation.failed", {
+      detail: `${idempotencyHeader} must be 1 to 255 visible ASCII characters`,
+    });
+  }
+  return key;
+}
+
+/**
+ * One request as its retries name it: everything is derived from the session token, so that the
+ * store holds neither the token nor anything that could be checked against a guessed password
+ * (the body's fingerprint is keyed by the token too).
+ */
+export interface NamedRequest {
+  /** Where its answer is kept. */
+  storeKey: string;
+  /** Which body it had. */
+  fingerprint: string;
+  /** Names it to the service that owns the change (the session's claim): key and body together. */
+  retryKey: string;
+  /** Seals the answer, which may carry a new session token. */
+  sealingKey: Buffer;
+}
+
+export function nameRequest(operation: Operation, token: string, key: string, body: Buffer): NamedRequest {
+  const derive = (purpose: string) => Buffer.from(hkdfSync("sha256", token, "", purpose, 32));
+  const macKey = derive("idempotency-key names");
+  const mac = (...parts: (string | Buffer)[]) => {
+    const hmac = createHmac("sha256", macKey);
+    for (const part of parts) hmac.update(part).update("\0");
+    return hmac.digest("base64url");
+  };
+  const fingerprint = mac("body", body);
+  return {
+    storeKey: `idempotency:${mac("store", operation, key)}`,
+    fingerprint,
+    retryKey: mac("retry", operation, key, fingerprint),
+    sealingKey: derive("idempotency-key answers"),
+  };
+}
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Only a definitive answer is replayed: a success or a refusal of the request itself. Whatever asks
+ * to come back later (429, Retry-After, 5xx) runs again; the owner of the change makes sure that a
+ * retry does not make it twice.
+ */
+export function isDefinitive(answer: Answer, retryAfter: unknown): boolean {
+  return answer.status < 500 && answer.status !== 429 && retryAfter === undefined;
+}
+
+interface Entry {
+  fingerprint: string;
+  /** A request with the key is under way. */
+  running?: boolean;
+  /** Its definitive answer, sealed. */
+  answer?: string;
+}
+
+function seal(key: Buffer, answer: Answer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(answer)), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64");
+}
+
+function unseal(key: Buffer, sealed: string): Answer {
+  const raw = Buffer.from(sealed, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString());
+}
+
+export type Start = { run: true } | { run: false; answer: Answer };
+
+/**
+ * The answers of requests with an Idempotency-Key, in the gateway's Redis when it has one (shared
+ * by the replicas) or in its own memory.
+ */
+export class IdempotentAnswers {
+  constructor(private readonly store: KeyValueStore) {}
+
+  /**
+   * Takes the key for this request (run it), or finds the answer an earlier request with it got.
+   * While an earlier one is still under way it waits, until the deadline: then service.unavailable.
+   * The same key with another body is request.validation.failed (422).
+   */
+  async start(request: NamedRequest, deadline: number): Promise<Start> {
+    const running = JSON.stringify({ fingerprint: request.fingerprint, running: true } satisfies Entry);
+    const runningMs = () => Math.max(0, deadline - Date.now()) + runningGraceMs;
+    for (;;) {
+      if (await this.store.setIfAbsent(request.storeKey, running, runningMs())) return { run: true };
+      const raw = await this.store.get(request.storeKey);
+      if (raw === null) continue;
+      const entry = JSON.parse(raw) as Entry;
+      if (entry.fingerprint !== request.fingerprint) {
+        // 422 like a weak password: the request is well formed, but cannot be what the key names.
+        throw new AuthError("request.validation.failed", {
+          httpStatus: 422,
+          detail: `${idempotencyHeader} used before with another body`,
+        });
+      }
+      if (entry.answer !== undefined) return { run: false, answer: unseal(request.sealingKey, entry.answer) };
+      // An earlier request with the key failed without a definitive answer: this one runs again.
+      if (!entry.running && (await this.store.compareAndSet(request.storeKey, raw, running, runningMs()))) {
+        return { run: true };
+      }
+      if (Date.now() + waitStepMs >= deadline) {
+        throw new AuthError("service.unavailable", {
+          detail: `a request with the same ${idempotencyHeader} is still under way`,
+        });
+      }
+      await sleep(waitStepMs);
+    }
+  }
+
+  /** Keeps a definitive answer for its retries; otherwise frees the key, remembering the body. */
+  async finish(request: NamedRequest, answer: Answer, definitive: boolean): Promise<void> {
+    const entry: Entry = definitive
+      ? { fingerprint: request.fingerprint, answer: seal(request.sealingKey, answer) }
+      : { fingerprint: request.fingerprint };
+    await this.store.set(request.storeKey, JSON.stringify(entry), answerLifetimeMs);
+  }
+}
