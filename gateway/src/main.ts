@@ -1,5 +1,5 @@
 import { plaintextWarning, transportOf } from "@auth/grpc-kit";
-import { connectRedis, describeTarget, openKeyValueStore, redisTargetOf } from "@auth/kv";
+import { connectRedis, describeTarget, redisTargetOf } from "@auth/kv";
 import { boundPort, createLogger, loadConfig, reportListening, stopOnSignals } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
 import { createApp } from "./app.js";
@@ -47,14 +47,11 @@ const rateLimits = new RateLimits(
 );
 logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits ready");
 
-// The answers replayed to an Idempotency-Key (docs/decisions.md): in Redis when there is one, so
-// that a retry may reach any replica; else in the process.
-const answers = new IdempotentAnswers(
-  await openKeyValueStore(redisTarget, {
-    keyPrefix: config.REDIS_KEY_PREFIX,
-    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-  }),
-);
+// The answers replayed to an Idempotency-Key (docs/decisions.md).
+const answers = await IdempotentAnswers.open(redisTarget, {
+  keyPrefix: config.REDIS_KEY_PREFIX,
+  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+});
 
 const app = createApp({
   answers,

@@ -129,9 +129,21 @@ describe("Idempotency-Key", () => {
     it("on setpassword in state setpassword: the same new token, which works", async () => {
       const { token } = await forcedChange(shared());
       const key = randomUUID();
+      let started = Date.now();
       const first = await post(shared(), "setpassword", token, { new_password: "changed-password-2" }, key);
+      const firstMs = Date.now() - started;
       expectSuccess(first, ["session_token", "session_state", "profile_mnemocode"]);
       expect(first.headers.get("idempotent-replayed")).toBeNull();
+      started = Date.now();
+      const replayed = await post(
+        shared(),
+        "setpassword",
+        token,
+        { new_password: "changed-password-2" },
+        key,
+      );
+      console.log(`setpassword: first answer in ${firstMs} ms, its replay in ${Date.now() - started} ms`);
+      expectReplayOf(replayed, first);
       expectReplayOf(
         await post(shared(), "setpassword", token, { new_password: "changed-password-2" }, key),
         first,
@@ -255,7 +267,7 @@ describe("Idempotency-Key", () => {
       ["setpassword", forcedChange, ["session_token", "session_state", "profile_mnemocode"]],
     ] as const)(
       "in state %s: exactly one succeeds, the rest answer auth.token.invalid, and the winner's password is the one that works",
-      async (_state, session, fields) => {
+      async (state, session, fields) => {
         for (const keyed of [true, false]) {
           const { user, token } = await session(shared());
           const passwords = Array.from({ length: parallel }, (_, index) => `parallel-password-${index}-x`);
@@ -274,7 +286,7 @@ describe("Idempotency-Key", () => {
             answer.body.status === "success" ? [index] : [],
           );
           console.log(
-            `parallel setpassword (${_state}, ${keyed ? "each with its own key" : "no key"}): ${answers.map((answer) => answer.body.error_code ?? "success").join(", ")}`,
+            `parallel setpassword (${state}, ${keyed ? "each with its own key" : "no key"}): ${answers.map((answer) => answer.body.error_code ?? "success").join(", ")}`,
           );
           expect(winners).toHaveLength(1);
           for (const [index, answer] of answers.entries()) {
@@ -322,14 +334,17 @@ describe("a retry with the same key after a 503 in the middle of the change", ()
     ["setpassword", forcedChange, ["session_token", "session_state", "profile_mnemocode"]],
   ] as const)(
     "in state %s: finishes the change once and answers success",
-    async (_state, session, fields) => {
+    async (state, session, fields) => {
       const { user, token } = await session(target);
       const key = randomUUID();
       const body = { new_password: "changed-after-fault-2" };
       await suite.children.recovery.kill();
       let first: ApiResponse;
+      const sent = Date.now();
+      let firstMs = 0;
       try {
         first = await post(target, "setpassword", token, body, key);
+        firstMs = Date.now() - sent;
       } finally {
         await suite.restart("recovery");
       }
@@ -349,11 +364,16 @@ describe("a retry with the same key after a 503 in the middle of the change", ()
         "changed-after-fault-2",
       ]);
       // The gateway's channel to the restarted service comes back within about a second.
+      const started = Date.now();
+      let retries = 1;
       let retry = await post(target, "setpassword", token, body, key);
-      for (const until = Date.now() + 30_000; retry.status === 503 && Date.now() < until; ) {
+      for (const until = Date.now() + 30_000; retry.status === 503 && Date.now() < until; retries += 1) {
         await new Promise((resolve) => setTimeout(resolve, 200));
         retry = await post(target, "setpassword", token, body, key);
       }
+      console.log(
+        `${state} after a 503 (recovery down, restarted): ${firstMs} ms to the 503, then ${retries} retries with the key, success ${Date.now() - started} ms after the restart`,
+      );
       expectSuccess(retry, fields);
       expectReplayOf(await post(target, "setpassword", token, body, key), retry);
       expect(await workingPasswords(target, user, ["changed-after-fault-2", "initial-password-1"])).toEqual([

@@ -62,7 +62,7 @@ describe("which answers are replayed", () => {
 describe("idempotent answers", () => {
   it("runs the first request, and replays its definitive answer to the next, sealed in the store", async () => {
     const store = new MemoryKeyValueStore();
-    const answers = new IdempotentAnswers(store);
+    const answers = new IdempotentAnswers(store, 60_000);
     expect(await answers.start(named, inAMinute())).toEqual({ run: true });
     await answers.finish(named, success, true);
     expect(await answers.start(named, inAMinute())).toEqual({ run: false, answer: success });
@@ -70,7 +70,7 @@ describe("idempotent answers", () => {
   });
 
   it("refuses the same key with another body with request.validation.failed (422)", async () => {
-    const answers = new IdempotentAnswers(new MemoryKeyValueStore());
+    const answers = new IdempotentAnswers(new MemoryKeyValueStore(), 60_000);
     await answers.start(named, inAMinute());
     const otherBody = nameRequest("setpassword", token, "key-1", Buffer.from("{}"));
     expect(await codeOf(answers.start(otherBody, inAMinute()))).toBe("request.validation.failed 422");
@@ -79,14 +79,14 @@ describe("idempotent answers", () => {
   });
 
   it("runs a request again after one that got no definitive answer", async () => {
-    const answers = new IdempotentAnswers(new MemoryKeyValueStore());
+    const answers = new IdempotentAnswers(new MemoryKeyValueStore(), 60_000);
     await answers.start(named, inAMinute());
     await answers.finish(named, { status: 503, body: {} }, false);
     expect(await answers.start(named, inAMinute())).toEqual({ run: true });
   });
 
   it("makes a second request wait for the first's answer, and answers service.unavailable past its deadline", async () => {
-    const answers = new IdempotentAnswers(new MemoryKeyValueStore());
+    const answers = new IdempotentAnswers(new MemoryKeyValueStore(), 60_000);
     await answers.start(named, inAMinute());
     expect(await codeOf(answers.start(named, Date.now() + 100))).toBe("service.unavailable 503");
     const waiting = answers.start(named, inAMinute());

@@ -1,7 +1,13 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AuthError } from "@auth/errors";
-import type { KeyValueStore } from "@auth/kv";
+import {
+  type KeyValueStore,
+  MemoryKeyValueStore,
+  openKeyValueStore,
+  type RedisConnectionOptions,
+  type RedisTarget,
+} from "@auth/kv";
 import type { Request } from "express";
 import type { Operation } from "../flows/transitions.js";
 
@@ -15,8 +21,8 @@ import type { Operation } from "../flows/transitions.js";
 export const idempotencyHeader = "Idempotency-Key";
 export const idempotencyKeyShape = /^[\x21-\x7e]{1,255}$/;
 
-/** How long an answer is replayed. */
-export const answerLifetimeMs = 24 * 60 * 60_000;
+/** How long an answer is replayed: in Redis, a day; in the process, whose memory is small, 10 minutes. */
+export const answerLifetimeMs = { redis: 24 * 60 * 60_000, memory: 10 * 60_000 } as const;
 /** How often a request waits to see whether the one before it with its key has answered. */
 const waitStepMs = 25;
 /** An entry whose request stopped without answering (the process died) frees its key after its deadline and this. */
@@ -110,7 +116,22 @@ export type Start = { run: true } | { run: false; answer: Answer };
  * by the replicas) or in its own memory.
  */
 export class IdempotentAnswers {
-  constructor(private readonly store: KeyValueStore) {}
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly lifetimeMs: number,
+  ) {}
+
+  /** In Redis when there is one, so that a retry may reach any replica; else in the process. */
+  static async open(
+    target: RedisTarget | undefined,
+    options: RedisConnectionOptions,
+  ): Promise<IdempotentAnswers> {
+    const store = await openKeyValueStore(target, options);
+    return new IdempotentAnswers(
+      store,
+      store instanceof MemoryKeyValueStore ? answerLifetimeMs.memory : answerLifetimeMs.redis,
+    );
+  }
 
   /**
    * Takes the key for this request (run it), or finds the answer an earlier request with it got.
@@ -151,6 +172,6 @@ export class IdempotentAnswers {
     const entry: Entry = definitive
       ? { fingerprint: request.fingerprint, answer: seal(request.sealingKey, answer) }
       : { fingerprint: request.fingerprint };
-    await this.store.set(request.storeKey, JSON.stringify(entry), answerLifetimeMs);
+    await this.store.set(request.storeKey, JSON.stringify(entry), this.lifetimeMs);
   }
 }

@@ -186,7 +186,9 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
     },
     async listUserSessions(request) {
       const input = parseRequest(listUserSessionsRequest, request);
-      return { sessions: (await sessions.listUser(input.companyId, input.userId)).map(toSession) };
+      // An operator's list: the gateway's retry keys are the gateway's.
+      const listed = await sessions.listUser(input.companyId, input.userId);
+      return { sessions: listed.map((record) => ({ ...toSession(record), changeRetryKey: undefined })) };
     },
     async getCheckBudget(request) {
       const input = parseRequest(subjectRequest, request);
