@@ -372,7 +372,7 @@ describe("a retry with the same key after a 503 in the middle of the change", ()
         retry = await post(target, "setpassword", token, body, key);
       }
       console.log(
-        `${state} after a 503 (recovery down, restarted): ${firstMs} ms to the 503, then ${retries} retries with the key, success ${Date.now() - started} ms after the restart`,
+        `${state} after a 503 (recovery down, restarted): ${firstMs} ms to the 503, then ${retries} retries with the key, the last answered success ${Date.now() - started} ms after the first retry was sent`,
       );
       expectSuccess(retry, fields);
       expectReplayOf(await post(target, "setpassword", token, body, key), retry);

@@ -8,8 +8,10 @@ import {
   type RedisConnectionOptions,
   type RedisTarget,
 } from "@auth/kv";
-import type { Request } from "express";
+import type { Logger } from "@auth/runtime";
+import type { Request, Response } from "express";
 import type { Operation } from "../flows/transitions.js";
+import { bearerTokenOf } from "./credentials.js";
 
 /**
  * The Idempotency-Key rules (docs/decisions.md, "Idempotency-Key"): a request that names itself
@@ -174,4 +176,47 @@ export class IdempotentAnswers {
       : { fingerprint: request.fingerprint };
     await this.store.set(request.storeKey, JSON.stringify(entry), this.lifetimeMs);
   }
+}
+
+/**
+ * For a request with an Idempotency-Key (after the API key is checked): answers it with the answer
+ * of an earlier request with the same key, token and body (true), or takes the key for it, keeps
+ * its answer once it is sent, and gives its flow the retry key (`response.locals.retryKey`).
+ */
+export async function replayedOrTaken(
+  answers: IdempotentAnswers,
+  operation: Operation,
+  request: Request,
+  response: Response,
+  logger: Logger,
+): Promise<boolean> {
+  const key = idempotencyKeyOf(request);
+  if (key === undefined) return false;
+  const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  const named = nameRequest(operation, bearerTokenOf(request), key, body);
+  response.locals.retryKey = named.retryKey;
+  let started: Start;
+  try {
+    started = await answers.start(named, response.locals.deadline);
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    // Without the store the request still runs: the owner of the change keeps it to once.
+    logger.warn({ err: error }, "idempotent answers unavailable; the request runs without them");
+    return false;
+  }
+  if (!started.run) {
+    response.setHeader("Idempotent-Replayed", "true");
+    response.locals.errorCode = started.answer.body.error_code;
+    response.status(started.answer.status).json(started.answer.body);
+    return true;
+  }
+  const send = response.json.bind(response);
+  response.json = (sent: Record<string, unknown>) => {
+    const answer: Answer = { status: response.statusCode, body: sent };
+    answers
+      .finish(named, answer, isDefinitive(answer, response.getHeader("retry-after")))
+      .catch((error: unknown) => logger.warn({ err: error }, "an idempotent answer was not kept"));
+    return send(sent);
+  };
+  return false;
 }

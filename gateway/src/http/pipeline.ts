@@ -1,23 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { AuthError } from "@auth/errors";
 import { withDeadline } from "@auth/grpc-kit";
 import type { Logger } from "@auth/runtime";
 import { activeTraceId } from "@auth/telemetry";
-import express, { type Request, type RequestHandler, type Response } from "express";
+import express, { type RequestHandler } from "express";
 import type { Backends } from "../backends.js";
 import type { Endpoint, FlowContext, TenantCompany } from "../flows/endpoint.js";
 import { statesFor } from "../flows/transitions.js";
 import { parseJsonObject, validateBody } from "./body.js";
 import type { CompanyCache } from "./company-cache.js";
-import { authenticateCompany, authenticateSession, bearerTokenOf } from "./credentials.js";
+import { authenticateCompany, authenticateSession } from "./credentials.js";
 import { sendSuccess } from "./envelope.js";
-import {
-  type Answer,
-  type IdempotentAnswers,
-  idempotencyKeyOf,
-  isDefinitive,
-  nameRequest,
-} from "./idempotency.js";
+import { type IdempotentAnswers, replayedOrTaken } from "./idempotency.js";
 import type { RateLimits } from "./rate-limits.js";
 
 export interface PipelineDependencies {
@@ -61,47 +54,15 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       return withDeadline(response.locals.deadline, () => handler(request, response, next));
     };
 
-  /**
-   * Replays the answer of an earlier request with the key (true: answered), or takes the key for
-   * this one and keeps its answer once it is sent.
-   */
-  const replayedOrTaken = async (request: Request, response: Response): Promise<boolean> => {
-    const key = idempotencyKeyOf(request);
-    if (key === undefined) return false;
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const named = nameRequest(endpoint.operation, bearerTokenOf(request), key, body);
-    response.locals.retryKey = named.retryKey;
-    let started: Awaited<ReturnType<IdempotentAnswers["start"]>>;
-    try {
-      started = await answers.start(named, response.locals.deadline);
-    } catch (error) {
-      if (error instanceof AuthError) throw error;
-      // Without the store the request still runs: the owner of the change keeps it to once.
-      logger.warn({ err: error }, "idempotent answers unavailable; the request runs without them");
-      return false;
-    }
-    if (!started.run) {
-      response.setHeader("Idempotent-Replayed", "true");
-      response.locals.errorCode = started.answer.body.error_code;
-      response.status(started.answer.status).json(started.answer.body);
-      return true;
-    }
-    const send = response.json.bind(response);
-    response.json = (sent: Record<string, unknown>) => {
-      const answer: Answer = { status: response.statusCode, body: sent };
-      answers
-        .finish(named, answer, isDefinitive(answer, response.getHeader("retry-after")))
-        .catch((error: unknown) => logger.warn({ err: error }, "an idempotent answer was not kept"));
-      return send(sent);
-    };
-    return false;
-  };
-
   const authenticate: RequestHandler = async (request, response, next) => {
     response.locals.operation = endpoint.operation;
     const company = await authenticateCompany(request, backends, companies);
     response.locals.company = company;
-    if (endpoint.idempotent && (await replayedOrTaken(request, response))) return;
+    if (
+      endpoint.idempotent &&
+      (await replayedOrTaken(answers, endpoint.operation, request, response, logger))
+    )
+      return;
     if (endpoint.takesToken) {
       response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
     }
