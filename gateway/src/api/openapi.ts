@@ -108,7 +108,8 @@ const idempotencyKey = {
   required: false,
   description: [
     "Names the request, so that it can be sent again safely after a timeout or a 503.",
-    "Another request with the same key, session token and body within 24 hours gets the answer this one got",
+    "Another request with the same key, session token and body within 24 hours (10 minutes on a gateway",
+    "without Redis) gets the answer this one got",
     "(with `Idempotent-Replayed: true`), or, when this one got none or a 503, makes the change at most once:",
     "it finishes this one's change instead of refusing it. The same key with another body answers",
     "`request.validation.failed` (422); while the first is still under way the second waits for its answer.",
