@@ -84,6 +84,18 @@ async function workingPasswords(target: Target, user: TestUser, passwords: strin
   return working;
 }
 
+/** Sends a request again while it answers 503: a restarted process is reached again within about a second. */
+async function untilServed(
+  send: () => Promise<ApiResponse>,
+): Promise<{ answer: ApiResponse; tries: number }> {
+  const until = Date.now() + 30_000;
+  for (let tries = 1; ; tries += 1) {
+    const answer = await send();
+    if (answer.status !== 503 || Date.now() > until) return { answer, tries };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 function expectReplayOf(replayed: ApiResponse, first: ApiResponse) {
   expect(replayed.status).toBe(first.status);
   expect(replayed.body).toEqual(first.body);
@@ -303,7 +315,7 @@ describe("Idempotency-Key", () => {
   });
 });
 
-describe("a retry with the same key after a 503 in the middle of the change", () => {
+describe("a retry with the same key after its answer was lost", () => {
   let own: Awaited<ReturnType<typeof startOwnSuite>>;
   let suite: RunningSuite;
   let target: Target;
@@ -333,7 +345,7 @@ describe("a retry with the same key after a 503 in the middle of the change", ()
     ["recovery-setpassword", recovery, []],
     ["setpassword", forcedChange, ["session_token", "session_state", "profile_mnemocode"]],
   ] as const)(
-    "in state %s: finishes the change once and answers success",
+    "after a 503 in the middle of the change, in state %s: finishes the change once and answers success",
     async (state, session, fields) => {
       const { user, token } = await session(target);
       const key = randomUUID();
@@ -365,14 +377,9 @@ describe("a retry with the same key after a 503 in the middle of the change", ()
       ]);
       // The gateway's channel to the restarted service comes back within about a second.
       const started = Date.now();
-      let retries = 1;
-      let retry = await post(target, "setpassword", token, body, key);
-      for (const until = Date.now() + 30_000; retry.status === 503 && Date.now() < until; retries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        retry = await post(target, "setpassword", token, body, key);
-      }
+      const { answer: retry, tries } = await untilServed(() => post(target, "setpassword", token, body, key));
       console.log(
-        `${state} after a 503 (recovery down, restarted): ${firstMs} ms to the 503, then ${retries} retries with the key, the last answered success ${Date.now() - started} ms after the first retry was sent`,
+        `${state} after a 503 (recovery down, restarted): ${firstMs} ms to the 503, then ${tries} retries with the key, the last answered success ${Date.now() - started} ms after the first retry was sent`,
       );
       expectSuccess(retry, fields);
       expectReplayOf(await post(target, "setpassword", token, body, key), retry);
@@ -385,4 +392,18 @@ describe("a retry with the same key after a 503 in the middle of the change", ()
     },
     3 * testBudgets.testMs,
   );
+
+  it("on logout: the token is gone, and the same request is told success again, no other", async () => {
+    const user = await createUser(target.company);
+    const token = await startLogin(target.company, user.loginName, target.gatewayUrl);
+    const key = randomUUID();
+    expectSuccess(await post(target, "logout", token, {}, key), []);
+    // This gateway keeps answers in its memory (no Redis): a restart loses them, as a lost answer would.
+    await suite.restart("gateway");
+    const { answer: retry } = await untilServed(() => post(target, "logout", token, {}, key));
+    expectSuccess(retry, []);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expectError(await post(target, "logout", token, {}, randomUUID()), 401, "auth.token.invalid");
+    expectError(await post(target, "logout", token, {}), 401, "auth.token.invalid");
+  });
 });

@@ -55,10 +55,22 @@ export interface OpenEndpoint<O extends Operation = Operation, S extends z.ZodTy
   handle(context: FlowContext<z.infer<S>>): Promise<SuccessFields<O>>;
 }
 
+/** A token the request's own earlier try may have ended (logout): what names that try. */
+export interface EndedToken {
+  backends: Backends;
+  token: string;
+  retryKey: string;
+}
+
 export interface SessionEndpoint<O extends Operation = Operation, S extends z.ZodType = z.ZodType>
   extends EndpointBase<O, S> {
   takesToken: true;
   handle(context: SessionFlowContext<z.infer<S>>): Promise<SuccessFields<O>>;
+  /**
+   * For a request with an Idempotency-Key whose token is unknown: the answer when the same request
+   * ended the token before (its answer was lost), or undefined (then auth.token.invalid).
+   */
+  endedByItself?(ended: EndedToken): Promise<SuccessFields<O> | undefined>;
 }
 
 export type Endpoint = OpenEndpoint | SessionEndpoint;
@@ -123,7 +135,14 @@ export function sessionEndpoint<O extends Operation, S extends z.ZodType>(
   operation: O,
   body: S,
   handle: (context: SessionFlowContext<z.infer<S>>) => Promise<SuccessFields<O>>,
-  { idempotent = false }: { idempotent?: boolean } = {},
+  options: Pick<SessionEndpoint<O, S>, "endedByItself"> & { idempotent?: boolean } = {},
 ): SessionEndpoint<O, S> {
-  return { operation, body, takesToken: true, idempotent, handle: unlessSuspended(operation, handle) };
+  return {
+    operation,
+    body,
+    takesToken: true,
+    idempotent: options.idempotent ?? false,
+    endedByItself: options.endedByItself,
+    handle: unlessSuspended(operation, handle),
+  };
 }

@@ -7,12 +7,17 @@ export const logout = sessionEndpoint(
   "logout",
   z.object({}),
   async (context) => {
-    await context.backends.session.revokeSession({ sessionToken: context.token });
+    await context.backends.session.revokeSession({ sessionToken: context.token, retryKey: context.retryKey });
     securityEvent(context, "session.revoked", {
       userId: context.session.userId,
       sessionId: context.session.sessionId,
     });
     return {};
   },
-  { idempotent: true },
+  {
+    idempotent: true,
+    // Sent again after its answer was lost: the token is gone because this request revoked it.
+    endedByItself: async ({ backends, token, retryKey }) =>
+      (await backends.session.revokeSession({ sessionToken: token, retryKey })).revoked ? {} : undefined,
+  },
 );

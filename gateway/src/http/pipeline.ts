@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { AuthError } from "@auth/errors";
 import { withDeadline } from "@auth/grpc-kit";
 import type { Logger } from "@auth/runtime";
 import { activeTraceId } from "@auth/telemetry";
@@ -8,7 +9,7 @@ import type { Endpoint, FlowContext, TenantCompany } from "../flows/endpoint.js"
 import { statesFor } from "../flows/transitions.js";
 import { parseJsonObject, validateBody } from "./body.js";
 import type { CompanyCache } from "./company-cache.js";
-import { authenticateCompany, authenticateSession } from "./credentials.js";
+import { authenticateCompany, authenticateSession, bearerTokenOf } from "./credentials.js";
 import { sendSuccess } from "./envelope.js";
 import { type IdempotentAnswers, replayedOrTaken } from "./idempotency.js";
 import type { RateLimits } from "./rate-limits.js";
@@ -64,7 +65,18 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     )
       return;
     if (endpoint.takesToken) {
-      response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
+      try {
+        response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
+      } catch (error) {
+        const retryKey: string | undefined = response.locals.retryKey;
+        const ended =
+          error instanceof AuthError && error.code === "auth.token.invalid" && retryKey !== undefined
+            ? await endpoint.endedByItself?.({ backends, token: bearerTokenOf(request), retryKey })
+            : undefined;
+        if (!ended) throw error;
+        sendSuccess(response, ended);
+        return;
+      }
     }
     await rateLimits.byAddress(company, endpoint.operation, request.ip ?? "");
     next();

@@ -65,11 +65,9 @@ const advanceSessionRequest = z.object({
   lifetimeSeconds: lifetime,
   renewCredentialGeneration: z.boolean(),
 });
-const revokeSessionRequest = z.object({ sessionToken: token });
-const claimCredentialChangeRequest = z.object({
-  sessionToken: token,
-  retryKey: z.string().min(1).max(200).optional(),
-});
+const retryKey = z.string().min(1).max(200).optional();
+const revokeSessionRequest = z.object({ sessionToken: token, retryKey });
+const claimCredentialChangeRequest = z.object({ sessionToken: token, retryKey });
 const revokeUserSessionsRequest = z.object({ companyId: id, userId: id });
 const listUserSessionsRequest = z.object({ companyId: id, userId: id });
 /** A user, or a login ID that names none: exactly one of the two. */
@@ -172,9 +170,8 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
       return { sessionToken: advanced.token, session: toSession(advanced.session) };
     },
     async revokeSession(request) {
-      return {
-        revoked: await sessions.revoke(parseRequest(revokeSessionRequest, request).sessionToken),
-      };
+      const input = parseRequest(revokeSessionRequest, request);
+      return { revoked: await sessions.revoke(input.sessionToken, input.retryKey) };
     },
     async claimCredentialChange(request) {
       const input = parseRequest(claimCredentialChangeRequest, request);

@@ -183,6 +183,25 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       expect(await sessions.revoke(token)).toBe(false);
     });
 
+    it("remembers the request that revoked a session: the same token and retry key are told revoked again, no other", async () => {
+      const { token } = await sessions.create(start);
+      const other = await sessions.create(start);
+      expect(await sessions.revoke(token, "first")).toBe(true);
+      expect((await sessions.introspect(token)).status).toBe("invalid");
+      expect(await sessions.revoke(token, "first")).toBe(true);
+      expect(await sessions.revoke(token, "second")).toBe(false);
+      expect(await sessions.revoke(token)).toBe(false);
+      expect(await sessions.revoke(other.token, "first")).toBe(true);
+      const forged = `${other.token.slice(0, 22)}${"A".repeat(other.token.length - 22)}`;
+      expect(await sessions.revoke(forged, "first")).toBe(false);
+    });
+
+    it("forgets, without a retry key, who revoked the session", async () => {
+      const { token } = await sessions.create(start);
+      expect(await sessions.revoke(token)).toBe(true);
+      expect(await sessions.revoke(token, "first")).toBe(false);
+    });
+
     it("revokes every session of one user and no other", async () => {
       const a = await sessions.create(start);
       const b = await sessions.create({ ...start, state: SessionState.CHECKOTP });

@@ -62,6 +62,13 @@ export interface SessionChanges {
 const sessionKey = (sessionId: string) => `session:${sessionId}`;
 const userKey = (companyId: string, userId: string) => `user-sessions:${companyId}:${userId}`;
 const generationKey = (companyId: string, userId: string) => `credentials:${companyId}:${userId}`;
+const revokedKey = (sessionId: string) => `revoked:${sessionId}`;
+
+/** Which request revoked a session: the token it presented (its hash) and its retry key. */
+interface RevokedBy {
+  tokenHash: string;
+  retryKey: string;
+}
 /**
  * A generation is kept this long after the last session that took it started: longer than any
  * session lives (30 days at most, and a day of memory), so that no session outlives its generation.
@@ -169,13 +176,31 @@ export class SessionStore {
     return { token: issued.token, session: next };
   }
 
-  /** Invalidates the token's session; false when the token was not known. */
-  async revoke(token: string): Promise<boolean> {
+  /**
+   * Invalidates the token's session; false when the token was not known. With a retry key the
+   * session remembers for a day which request revoked it: that request, sent again with the same
+   * token, is answered true again.
+   */
+  async revoke(token: string, retryKey?: string): Promise<boolean> {
     const found = await this.#find(token);
-    if (!found) return false;
-    const removed = await this.kv.compareAndSet(sessionKey(found.record.sessionId), found.raw, null, 0);
-    await this.kv.removeFromSet(userKey(found.record.companyId, found.record.userId), found.record.sessionId);
+    if (!found) return retryKey !== undefined && (await this.#revokedBy(token, retryKey));
+    const { sessionId, tokenHash, companyId, userId } = found.record;
+    const removed = await this.kv.compareAndSet(sessionKey(sessionId), found.raw, null, 0);
+    if (removed && retryKey !== undefined) {
+      const revoked: RevokedBy = { tokenHash, retryKey };
+      await this.kv.set(revokedKey(sessionId), JSON.stringify(revoked), expiredTokenMemoryMs);
+    }
+    await this.kv.removeFromSet(userKey(companyId, userId), sessionId);
     return removed;
+  }
+
+  async #revokedBy(token: string, retryKey: string): Promise<boolean> {
+    const presented = readToken(token);
+    if (!presented) return false;
+    const raw = await this.kv.get(revokedKey(presented.id));
+    if (raw === null) return false;
+    const revoked = JSON.parse(raw) as RevokedBy;
+    return sameHash(revoked.tokenHash, presented.hash) && revoked.retryKey === retryKey;
   }
 
   /** Ends a session by its id, whatever its token and state. */
