@@ -209,6 +209,16 @@ describe("Idempotency-Key", () => {
       expectError(await post(shared(), "logout", token, {}), 401, "auth.token.invalid");
     });
 
+    it("on logout, never for a token of another company, which stays alive", async () => {
+      const token = await startLogin(company, (await createUser(company)).loginName);
+      const key = randomUUID();
+      expectError(await post({ company: withTerms }, "logout", token, {}, key), 401, "auth.token.invalid");
+      // Nor is the other company's answer the token's company's: the same key logs out there.
+      const own = await post(shared(), "logout", token, {}, key);
+      expectSuccess(own, []);
+      expect(own.headers.get("idempotent-replayed")).toBeNull();
+    });
+
     it("when the first answer was a refusal: a weak password's 422 again, and the session may try another key", async () => {
       const { token } = await forcedChange(shared());
       const key = randomUUID();

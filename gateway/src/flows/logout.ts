@@ -1,3 +1,4 @@
+import { TokenStatus } from "@auth/proto/session";
 import { z } from "zod";
 import { securityEvent } from "../security-events.js";
 import { sessionEndpoint } from "./endpoint.js";
@@ -16,8 +17,14 @@ export const logout = sessionEndpoint(
   },
   {
     idempotent: true,
-    // Sent again after its answer was lost: the token is gone because this request revoked it.
-    endedByItself: async ({ backends, token, retryKey }) =>
-      (await backends.session.revokeSession({ sessionToken: token, retryKey })).revoked ? {} : undefined,
+    // Sent again after its answer was lost: the token is gone because this request revoked it. Only
+    // a token that is gone: a live one of another company stays as it is.
+    endedByItself: async ({ backends, token, retryKey }) => {
+      const { status } = await backends.session.introspectSession({ sessionToken: token });
+      if (status !== TokenStatus.INVALID) return undefined;
+      return (await backends.session.revokeSession({ sessionToken: token, retryKey })).revoked
+        ? {}
+        : undefined;
+    },
   },
 );

@@ -6,7 +6,7 @@ import { IdempotentAnswers, idempotencyKeyOf, isDefinitive, nameRequest } from "
 
 const token = "t".repeat(64);
 const body = Buffer.from('{"new_password":"a-new-password-1"}');
-const named = nameRequest("setpassword", token, "key-1", body);
+const named = nameRequest("c1", "setpassword", token, "key-1", body);
 const success = { status: 200, body: { status: "success", session_token: "n".repeat(64) } };
 const inAMinute = () => Date.now() + 60_000;
 
@@ -33,12 +33,13 @@ describe("the Idempotency-Key header", () => {
 });
 
 describe("a request's names", () => {
-  it("depend on the token, the key and the body, and hold neither the token nor the key", () => {
-    expect(nameRequest("setpassword", token, "key-1", body)).toEqual(named);
-    expect(nameRequest("setpassword", "u".repeat(64), "key-1", body).storeKey).not.toBe(named.storeKey);
-    expect(nameRequest("logout", token, "key-1", body).storeKey).not.toBe(named.storeKey);
-    expect(nameRequest("setpassword", token, "key-2", body).storeKey).not.toBe(named.storeKey);
-    const otherBody = nameRequest("setpassword", token, "key-1", Buffer.from("{}"));
+  it("depend on the company, the operation, the token, the key and the body, and hold neither the token nor the key", () => {
+    expect(nameRequest("c1", "setpassword", token, "key-1", body)).toEqual(named);
+    expect(nameRequest("c1", "setpassword", "u".repeat(64), "key-1", body).storeKey).not.toBe(named.storeKey);
+    expect(nameRequest("c1", "logout", token, "key-1", body).storeKey).not.toBe(named.storeKey);
+    expect(nameRequest("c2", "setpassword", token, "key-1", body).storeKey).not.toBe(named.storeKey);
+    expect(nameRequest("c1", "setpassword", token, "key-2", body).storeKey).not.toBe(named.storeKey);
+    const otherBody = nameRequest("c1", "setpassword", token, "key-1", Buffer.from("{}"));
     expect(otherBody.storeKey).toBe(named.storeKey);
     expect(otherBody.fingerprint).not.toBe(named.fingerprint);
     expect(otherBody.retryKey).not.toBe(named.retryKey);
@@ -72,7 +73,7 @@ describe("idempotent answers", () => {
   it("refuses the same key with another body with request.validation.failed (422)", async () => {
     const answers = new IdempotentAnswers(new MemoryKeyValueStore(), 60_000);
     await answers.start(named, inAMinute());
-    const otherBody = nameRequest("setpassword", token, "key-1", Buffer.from("{}"));
+    const otherBody = nameRequest("c1", "setpassword", token, "key-1", Buffer.from("{}"));
     expect(await codeOf(answers.start(otherBody, inAMinute()))).toBe("request.validation.failed 422");
     await answers.finish(named, success, true);
     expect(await codeOf(answers.start(otherBody, inAMinute()))).toBe("request.validation.failed 422");

@@ -58,7 +58,13 @@ export interface NamedRequest {
   sealingKey: Buffer;
 }
 
-export function nameRequest(operation: Operation, token: string, key: string, body: Buffer): NamedRequest {
+export function nameRequest(
+  companyId: string,
+  operation: Operation,
+  token: string,
+  key: string,
+  body: Buffer,
+): NamedRequest {
   const derive = (purpose: string) => Buffer.from(hkdfSync("sha256", token, "", purpose, 32));
   const macKey = derive("idempotency-key names");
   const mac = (...parts: (string | Buffer)[]) => {
@@ -68,7 +74,7 @@ export function nameRequest(operation: Operation, token: string, key: string, bo
   };
   const fingerprint = mac("body", body);
   return {
-    storeKey: `idempotency:${mac("store", operation, key)}`,
+    storeKey: `idempotency:${mac("store", companyId, operation, key)}`,
     fingerprint,
     retryKey: mac("retry", operation, key, fingerprint),
     sealingKey: derive("idempotency-key answers"),
@@ -179,7 +185,8 @@ export class IdempotentAnswers {
 }
 
 /**
- * For a request with an Idempotency-Key (after the API key is checked): answers it with the answer
+ * For a request with an Idempotency-Key (after the API key is checked, its company in
+ * `response.locals.company`): answers it with the answer
  * of an earlier request with the same key, token and body (true), or takes the key for it, keeps
  * its answer once it is sent, and gives its flow the retry key (`response.locals.retryKey`).
  */
@@ -193,7 +200,7 @@ export async function replayedOrTaken(
   const key = idempotencyKeyOf(request);
   if (key === undefined) return false;
   const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-  const named = nameRequest(operation, bearerTokenOf(request), key, body);
+  const named = nameRequest(response.locals.company.id, operation, bearerTokenOf(request), key, body);
   response.locals.retryKey = named.retryKey;
   let started: Start;
   try {
