@@ -8,6 +8,7 @@ import { configSchema } from "./config.js";
 import { answerUnparsableRequests } from "./http/client-errors.js";
 import { CompanyCache } from "./http/company-cache.js";
 import { GatewayReplicas } from "./http/gateway-replicas.js";
+import { IdempotentAnswers } from "./http/idempotency.js";
 import { RateLimits } from "./http/rate-limits.js";
 import { RedisAvailability } from "./http/redis-availability.js";
 import { backendHealth } from "./readiness.js";
@@ -26,7 +27,7 @@ if (transport.kind === "plaintext") logger.error(plaintextWarning);
 const backends = connectBackends(addresses, config.GRPC_DEADLINE_MS, transport);
 const redisTarget = redisTargetOf(config);
 // Connecting until Redis answers, while the gateway listens: meanwhile /readyz says so, and the rate
-// limits count in the process as they do whenever Redis is away (http/rate-limits.ts).
+// limits count in the process as they do whenever Redis is gone (http/rate-limits.ts).
 const redis = redisTarget && openRedis(redisTarget, redisOptionsOf(config, logger));
 const health = backendHealth(addresses, transport, { rateLimitStore: redis?.ready, logger });
 
@@ -53,7 +54,11 @@ const rateLimits = new RateLimits(
 );
 logger.info({ rateLimits: describeTarget(redisTarget) }, "rate limits set up");
 
+// The answers replayed to an Idempotency-Key (docs/decisions.md).
+const answers = IdempotentAnswers.on(redis?.client);
+
 const app = createApp({
+  answers,
   rateLimits,
   backends,
   requestDeadlineMs: config.REQUEST_DEADLINE_MS,

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,7 +34,8 @@ import {
  * something is away the gateway answers 503 service.unavailable within its deadline; once it is
  * back the flows work again with no other process restarted; no acknowledged password change,
  * disclaimer acceptance or revocation is lost; and an outage at any moment of a recovery's
- * setpassword never leaves a new password with the recovery session still alive.
+ * setpassword never leaves a new password with a recovery session that could set another (the same
+ * request, by its Idempotency-Key, finishes it).
  *
  * The suite runs on a PostgreSQL cluster and a Redis of this file's own (the shared ones are never
  * stopped). Decision: Redis runs as the product's compose file runs it, without persistence
@@ -117,8 +119,19 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
   /** When each load client last finished a whole login, checkpassword, logout. */
   const lastCycle: number[] = [];
 
-  const post = (operation: string, body: Record<string, unknown> = {}, token?: string) =>
-    call(company.code, operation, { gatewayUrl: suite.gatewayUrl, apiKey: company.apiKey, token, body });
+  const post = (
+    operation: string,
+    body: Record<string, unknown> = {},
+    token?: string,
+    idempotencyKey?: string,
+  ) =>
+    call(company.code, operation, {
+      gatewayUrl: suite.gatewayUrl,
+      apiKey: company.apiKey,
+      token,
+      body,
+      headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey },
+    });
 
   /**
    * The status of a token, as the company's other products see it (with a consumer's certificate).
@@ -702,7 +715,7 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
     );
   });
 
-  describe("recovery setpassword interrupted: never a new password with the recovery session alive", () => {
+  describe("recovery setpassword interrupted: never a new password with a recovery session that could set another", () => {
     /** What a recovery's setpassword left: whether the password changed, and which sessions live. */
     async function stateAfter(user: TestUser, recoveryToken: string, before: string, newPassword: string) {
       let changed: boolean | undefined;
@@ -730,8 +743,10 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
 
     /**
      * The rule for any answer: a success means the new password holds and every session of the user
-     * ended; whatever the answer, a changed password never has its recovery session alive, and an
-     * unfinished recovery can be finished (its session is alive) or started again.
+     * ended; whatever the answer, a changed password never leaves a session from before alive, nor
+     * a recovery session that could set another password (it is claimed by the request: only the
+     * same request, by its Idempotency-Key, may finish the change); and an unfinished recovery is
+     * finished by the same request again, or started again.
      */
     async function expectNoHalfState(
       user: TestUser,
@@ -739,17 +754,29 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
       recoveryToken: string,
       before: string,
       newPassword: string,
+      idempotencyKey: string,
     ) {
       const state = await stateAfter(user, recoveryToken, before, newPassword);
       if (answer.body.status === "success") {
         expect(state).toEqual({ changed: true, recoveryAlive: false, beforeAlive: false });
       } else {
         expectError(answer, 503, "service.unavailable");
-        if (state.changed) expect(state).toEqual({ changed: true, recoveryAlive: false, beforeAlive: false });
+        if (state.changed) expect(state.beforeAlive).toBe(false);
       }
-      if (!state.changed) {
+      if (state.changed && state.recoveryAlive) {
+        expectError(
+          await post("setpassword", { new_password: "another-password-3" }, recoveryToken),
+          401,
+          "auth.token.invalid",
+        );
+      }
+      if (!state.changed || state.recoveryAlive) {
         if (state.recoveryAlive) {
-          expectSuccess(await post("setpassword", { new_password: newPassword }, recoveryToken), []);
+          // The same request again finishes what the first one started.
+          expectSuccess(
+            await post("setpassword", { new_password: newPassword }, recoveryToken, idempotencyKey),
+            [],
+          );
         } else {
           // Left unfinished, the recovery starts again. A write that identity took before it froze may
           // land only now, after the sessions ended: then the password is already the new one, which
@@ -770,17 +797,23 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
     async function prepared() {
       const user = await newUser();
       const before = await authorize(user);
-      return { user, before, recoveryToken: await recoverySession(user) };
+      // Each setpassword names itself, so that the same request may finish what an outage interrupted.
+      return { user, before, recoveryToken: await recoverySession(user), key: randomUUID() };
     }
 
     it.each(["session", "identity"] as const)(
       "with %s down when it is called: 503 within the deadline, nothing changed, and the recovery finishes once it is back",
       async (name) => {
         phase = `setpassword with ${name} down`;
-        const { user, before, recoveryToken } = await prepared();
+        const { user, before, recoveryToken, key } = await prepared();
         await suite.children[name].kill();
         const started = Date.now();
-        const answer = await post("setpassword", { new_password: "recovered-password-2" }, recoveryToken);
+        const answer = await post(
+          "setpassword",
+          { new_password: "recovered-password-2" },
+          recoveryToken,
+          key,
+        );
         outageAnswers.push({
           fault: `${name} (setpassword)`,
           probe: "recovery setpassword",
@@ -790,7 +823,14 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
         await suite.restart(name);
         await untilBack();
         phase = `after setpassword with ${name} down`;
-        const state = await expectNoHalfState(user, answer, recoveryToken, before, "recovered-password-2");
+        const state = await expectNoHalfState(
+          user,
+          answer,
+          recoveryToken,
+          before,
+          "recovered-password-2",
+          key,
+        );
         // Nothing had changed: the user kept the password, the sessions and the recovery.
         expect(state).toEqual({ changed: false, recoveryAlive: true, beforeAlive: true });
       },
@@ -802,17 +842,17 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
 
     it("undisturbed, takes a measured time (the moments of the faults below are fractions of it)", async () => {
       phase = "setpassword undisturbed";
-      const { user, before, recoveryToken } = await prepared();
+      const { user, before, recoveryToken, key } = await prepared();
       const started = Date.now();
-      const answer = await post("setpassword", { new_password: "recovered-password-2" }, recoveryToken);
+      const answer = await post("setpassword", { new_password: "recovered-password-2" }, recoveryToken, key);
       setpasswordMs = Date.now() - started;
       expectSuccess(answer, []);
-      await expectNoHalfState(user, answer, recoveryToken, before, "recovered-password-2");
+      await expectNoHalfState(user, answer, recoveryToken, before, "recovered-password-2", key);
       raceOutcomes.push(`undisturbed: ${setpasswordMs} ms`);
     });
 
     it(
-      "killed at any moment of the call (identity or session): either success with everything done, or 503 and no password without its recovery session ended",
+      "killed at any moment of the call (identity or session): either success with everything done, or 503 and no new password with a recovery session that could set another",
       async () => {
         // identity while it checks the password (before any session ends) and while it sets it (after
         // they ended); session around the revocation and at the very end.
@@ -824,14 +864,26 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
         ] as const) {
           const delayMs = Math.round(fraction * setpasswordMs);
           phase = `setpassword, ${victim} killed after ${delayMs} ms`;
-          const { user, before, recoveryToken } = await prepared();
+          const { user, before, recoveryToken, key } = await prepared();
           const killing = sleep(delayMs).then(() => suite.children[victim].kill());
-          const answer = await post("setpassword", { new_password: "recovered-password-2" }, recoveryToken);
+          const answer = await post(
+            "setpassword",
+            { new_password: "recovered-password-2" },
+            recoveryToken,
+            key,
+          );
           await killing;
           await suite.restart(victim);
           await untilBack();
           phase = `after setpassword, ${victim} killed`;
-          const state = await expectNoHalfState(user, answer, recoveryToken, before, "recovered-password-2");
+          const state = await expectNoHalfState(
+            user,
+            answer,
+            recoveryToken,
+            before,
+            "recovered-password-2",
+            key,
+          );
           raceOutcomes.push(
             `${victim} killed after ${delayMs} ms: ${answer.status} ${answer.body.error_code ?? "success"}, password ${state.changed ? "changed" : "unchanged"}, recovery session ${state.recoveryAlive ? "alive" : "ended"}`,
           );
@@ -841,18 +893,18 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
     );
 
     it(
-      "identity frozen past the gateway's deadline (SIGSTOP) and thawed: the 503 comes within the deadline, and a password identity sets after it never leaves the recovery session alive",
+      "identity frozen past the gateway's deadline (SIGSTOP) and thawed: the 503 comes within the deadline, and a password identity sets after it never leaves a recovery session that could set another",
       async () => {
         for (const fraction of [0.2, 0.7]) {
           const delayMs = Math.round(fraction * setpasswordMs);
           phase = `setpassword, identity frozen after ${delayMs} ms`;
-          const { user, before, recoveryToken } = await prepared();
+          const { user, before, recoveryToken, key } = await prepared();
           const pid = suite.children.identity.pid as number;
           const started = Date.now();
           const freezing = sleep(delayMs).then(() => process.kill(pid, "SIGSTOP"));
           let answer: ApiResponse;
           try {
-            answer = await post("setpassword", { new_password: "recovered-password-2" }, recoveryToken);
+            answer = await post("setpassword", { new_password: "recovered-password-2" }, recoveryToken, key);
           } finally {
             await freezing;
             process.kill(pid, "SIGCONT");
@@ -862,7 +914,14 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
           // answers its health check again, whichever way that went, the rule below must hold.
           await untilIdentityServes();
           phase = "after setpassword, identity frozen";
-          const state = await expectNoHalfState(user, answer, recoveryToken, before, "recovered-password-2");
+          const state = await expectNoHalfState(
+            user,
+            answer,
+            recoveryToken,
+            before,
+            "recovered-password-2",
+            key,
+          );
           raceOutcomes.push(
             `identity frozen after ${delayMs} ms: ${answer.status} ${answer.body.error_code ?? "success"} in ${ms} ms, password ${state.changed ? "changed" : "unchanged"}, recovery session ${state.recoveryAlive ? "alive" : "ended"}`,
           );

@@ -82,6 +82,9 @@ const otherStatuses: Partial<Record<Operation, ErrorAnswer[]>> = {
   setpassword: [{ code: "request.validation.failed", status: weakPasswordStatus }],
 };
 
+/** An Idempotency-Key used before with another body (http/idempotency.ts). */
+const keyReused: ErrorAnswer = { code: "request.validation.failed", status: 422 };
+
 /** Every error the endpoint answers, with its HTTP status from the error table. */
 export function errorAnswers(endpoint: Endpoint): ErrorAnswer[] {
   const codes = new Set<ErrorCode>([
@@ -90,8 +93,15 @@ export function errorAnswers(endpoint: Endpoint): ErrorAnswer[] {
     "service.unavailable",
     "internal.error",
   ]);
-  return [
+  const answers = [
     ...[...codes].map((code) => ({ code, status: errorCodes[code].http })),
     ...(otherStatuses[endpoint.operation] ?? []),
   ];
+  if (
+    endpoint.idempotent &&
+    !answers.some(({ code, status }) => code === keyReused.code && status === keyReused.status)
+  ) {
+    answers.push(keyReused);
+  }
+  return answers;
 }

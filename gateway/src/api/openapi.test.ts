@@ -21,6 +21,7 @@ interface Response {
 }
 interface Operation3 {
   security: Array<Record<string, string[]>>;
+  parameters?: Array<{ name: string; in: string }>;
   requestBody: { required: boolean; content: { "application/json": { schema: Schema } } };
   responses: Record<string, Response>;
 }
@@ -93,10 +94,19 @@ describe("the OpenAPI document", () => {
         for (const { code, status } of errorAnswers(endpoint)) expect(documented.get(status)).toContain(code);
         for (const [status, codes] of documented) {
           for (const code of codes) {
-            const weakPassword = operation === "setpassword" && code === "request.validation.failed";
-            expect([errorCodes[code].http, ...(weakPassword ? [422] : [])], code).toContain(status);
+            // A weak password, or an Idempotency-Key used before with another body.
+            const unprocessable =
+              (operation === "setpassword" || endpoint.idempotent) && code === "request.validation.failed";
+            expect([errorCodes[code].http, ...(unprocessable ? [422] : [])], code).toContain(status);
           }
         }
+      });
+
+      it(`${endpoint.idempotent ? "takes" : "takes no"} Idempotency-Key header`, () => {
+        const headers = (post(operation).parameters ?? []).filter((parameter) => parameter.in === "header");
+        expect(headers.map((parameter) => parameter.name)).toEqual(
+          endpoint.idempotent ? ["Idempotency-Key"] : [],
+        );
       });
 
       it("may answer service.unavailable (503) and internal.error (500)", () => {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Endpoint } from "../flows/endpoint.js";
 import { type Operation, statesFor, transitions } from "../flows/transitions.js";
 import { companyCodeShape } from "../http/credentials.js";
+import { idempotencyHeader, idempotencyKeyShape } from "../http/idempotency.js";
 import { rateLimited } from "../http/rate-limits.js";
 import { type ErrorAnswer, errorAnswers } from "./endpoint-errors.js";
 import { disclaimer, errorResponse, retryAfter, successResponses } from "./responses.js";
@@ -101,6 +102,22 @@ const companyCode = {
 
 const json = (schema: JsonObject) => ({ "application/json": { schema } });
 
+const idempotencyKey = {
+  name: idempotencyHeader,
+  in: "header",
+  required: false,
+  description: [
+    "Names the request, so that it can be sent again safely after a timeout or a 503.",
+    "Another request with the same key, session token and body within 24 hours (10 minutes on a gateway",
+    "without Redis) gets the answer this one got",
+    "(with `Idempotent-Replayed: true`), or, when this one got none or a 503, makes the change at most once:",
+    "it finishes this one's change instead of refusing it. The same key with another body answers",
+    "`request.validation.failed` (422); while the first is still under way the second waits for its answer.",
+    "Only successes and refusals are replayed; a 429 or a 5xx is not. Use a new key (a UUID) for each new request.",
+  ].join(" "),
+  schema: { type: "string", pattern: idempotencyKeyShape.source, minLength: 1, maxLength: 255 },
+};
+
 /**
  * The OpenAPI 3.1 document of the endpoints, generated from the zod schemas that validate their
  * requests (endpoint.body), the response schemas the flows are typed by, and the error table.
@@ -145,6 +162,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
         summary: summaries[endpoint.operation],
         description: describeEndpoint(endpoint),
         security: [endpoint.takesToken ? { apiKey: [], sessionToken: [] } : { apiKey: [] }],
+        parameters: endpoint.idempotent ? [idempotencyKey] : undefined,
         requestBody: {
           // An empty body reads as {}: it may be left out where {} is a valid body.
           required: !endpoint.body.safeParse({}).success,

@@ -23,4 +23,6 @@ export const acceptdisclaimers = sessionEndpoint(
       profile_mnemocode: user.profileMnemocode,
     };
   },
+  // Accepting is recorded again harmlessly; the move is the session's compare-and-set, made once.
+  { idempotent: true },
 );

@@ -34,12 +34,19 @@ export interface SessionFlowContext<Body = unknown> extends FlowContext<Body> {
   token: string;
   session: Session;
   state: StateName;
+  /**
+   * Names the request to the service that owns its change, when it carries an Idempotency-Key:
+   * derived from the key, the token and the body (http/idempotency.ts).
+   */
+  retryKey?: string;
 }
 
 interface EndpointBase<O extends Operation, S extends z.ZodType> {
   operation: O;
   /** The request body; unknown fields are dropped, a mismatch is request.validation.failed. */
   body: S;
+  /** Takes an Idempotency-Key (docs/decisions.md, "Idempotency-Key"). */
+  idempotent: boolean;
 }
 
 export interface OpenEndpoint<O extends Operation = Operation, S extends z.ZodType = z.ZodType>
@@ -48,10 +55,22 @@ export interface OpenEndpoint<O extends Operation = Operation, S extends z.ZodTy
   handle(context: FlowContext<z.infer<S>>): Promise<SuccessFields<O>>;
 }
 
+/** A token the request's own earlier try may have ended (logout): what names that try. */
+export interface EndedToken {
+  backends: Backends;
+  token: string;
+  retryKey: string;
+}
+
 export interface SessionEndpoint<O extends Operation = Operation, S extends z.ZodType = z.ZodType>
   extends EndpointBase<O, S> {
   takesToken: true;
   handle(context: SessionFlowContext<z.infer<S>>): Promise<SuccessFields<O>>;
+  /**
+   * For a request with an Idempotency-Key whose token is unknown: the answer when the same request
+   * ended the token before (its answer was lost), or undefined (then auth.token.invalid).
+   */
+  endedByItself?(ended: EndedToken): Promise<SuccessFields<O> | undefined>;
 }
 
 export type Endpoint = OpenEndpoint | SessionEndpoint;
@@ -98,14 +117,32 @@ export function openEndpoint<O extends Operation, S extends z.ZodType>(
   body: S,
   handle: (context: FlowContext<z.infer<S>>) => Promise<SuccessFields<O>>,
 ): OpenEndpoint<O, S> {
-  return { operation, body, takesToken: false, handle: unlessSuspended(operation, handle) };
+  return {
+    operation,
+    body,
+    takesToken: false,
+    idempotent: false,
+    handle: unlessSuspended(operation, handle),
+  };
 }
 
-/** An endpoint that takes `Authorization: Bearer <session_token>` in the states of the transition table. */
+/**
+ * An endpoint that takes `Authorization: Bearer <session_token>` in the states of the transition
+ * table; an idempotent one also takes an Idempotency-Key, and must make its change at most once for
+ * one `context.retryKey`.
+ */
 export function sessionEndpoint<O extends Operation, S extends z.ZodType>(
   operation: O,
   body: S,
   handle: (context: SessionFlowContext<z.infer<S>>) => Promise<SuccessFields<O>>,
+  options: Pick<SessionEndpoint<O, S>, "endedByItself"> & { idempotent?: boolean } = {},
 ): SessionEndpoint<O, S> {
-  return { operation, body, takesToken: true, handle: unlessSuspended(operation, handle) };
+  return {
+    operation,
+    body,
+    takesToken: true,
+    idempotent: options.idempotent ?? false,
+    endedByItself: options.endedByItself,
+    handle: unlessSuspended(operation, handle),
+  };
 }

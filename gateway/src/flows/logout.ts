@@ -1,13 +1,30 @@
+import { TokenStatus } from "@auth/proto/session";
 import { z } from "zod";
 import { securityEvent } from "../security-events.js";
 import { sessionEndpoint } from "./endpoint.js";
 
 /** spec 4.9: invalidates the token, whatever the session's state. */
-export const logout = sessionEndpoint("logout", z.object({}), async (context) => {
-  await context.backends.session.revokeSession({ sessionToken: context.token });
-  securityEvent(context, "session.revoked", {
-    userId: context.session.userId,
-    sessionId: context.session.sessionId,
-  });
-  return {};
-});
+export const logout = sessionEndpoint(
+  "logout",
+  z.object({}),
+  async (context) => {
+    await context.backends.session.revokeSession({ sessionToken: context.token, retryKey: context.retryKey });
+    securityEvent(context, "session.revoked", {
+      userId: context.session.userId,
+      sessionId: context.session.sessionId,
+    });
+    return {};
+  },
+  {
+    idempotent: true,
+    // Sent again after its answer was lost: the token is gone because this request revoked it. Only
+    // a token that is gone: a live one of another company stays as it is.
+    endedByItself: async ({ backends, token, retryKey }) => {
+      const { status } = await backends.session.introspectSession({ sessionToken: token });
+      if (status !== TokenStatus.INVALID) return undefined;
+      return (await backends.session.revokeSession({ sessionToken: token, retryKey })).revoked
+        ? {}
+        : undefined;
+    },
+  },
+);

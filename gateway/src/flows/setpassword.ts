@@ -1,10 +1,11 @@
 import { weakPasswordError } from "@auth/errors";
+import { PasswordProblem } from "@auth/proto/identity";
 import { z } from "zod";
 import { securityEvent } from "../security-events.js";
 import { forgetFailedChecks } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
-import { sessionEndpoint } from "./endpoint.js";
+import { type SessionFlowContext, sessionEndpoint } from "./endpoint.js";
 import { assertTransition } from "./transitions.js";
 
 const body = z.object({ new_password: z.string("must be a string").max(4_096) });
@@ -16,60 +17,80 @@ const body = z.object({ new_password: z.string("must be a string").max(4_096) })
  * session of the user ends, in any state, and so does any that started on the old password while
  * the change was under way; the user's recovery links end too. A weak password is refused before
  * anything ends, so that the user may try another.
+ *
+ * The session is claimed for the request before the password is written (ClaimCredentialChange):
+ * of parallel requests with one token exactly one changes the password, the others answer
+ * auth.token.invalid. A retry with the request's Idempotency-Key (and body) resumes the change
+ * where it stopped, and does not write the password again (docs/decisions.md, "Idempotency-Key").
  */
-export const setpassword = sessionEndpoint("setpassword", body, async (context) => {
-  const user = await currentUser(context, context.session.userId);
-  const companyId = context.company.id;
-  const setPassword = async (validateOnly: boolean) => {
-    const { problem } = await context.backends.identity.setPassword({
-      companyId,
-      userId: user.id,
-      newPassword: context.body.new_password,
-      validateOnly,
-    });
-    if (problem) throw weakPasswordError(problem);
-  };
-  const endRecoveryLinks = () =>
-    context.backends.recovery.revokeRecoveryLinks({ companyId, userId: user.id });
+export const setpassword = sessionEndpoint(
+  "setpassword",
+  body,
+  async (context) => {
+    const user = await currentUser(context, context.session.userId);
+    const companyId = context.company.id;
+    // recovery-setpassword ends without a session: the table must allow that (other states may not).
+    if (context.state !== "setpassword") assertTransition(context.operation, context.state, null);
+    const written = await changePassword(context, user.id);
+    if (written) securityEvent(context, "password.changed", { userId: user.id });
+    await context.backends.recovery.revokeRecoveryLinks({ companyId, userId: user.id });
+    if (context.state === "setpassword") {
+      // The generation after the write ends any session that logged in with the old password meanwhile.
+      const moved = await moveSession(context, "authorized", {
+        profileMnemocode: user.profileMnemocode,
+        passwordChangeRequired: false,
+        renewCredentialGeneration: true,
+      });
+      return {
+        session_token: moved.token,
+        session_state: "authorized",
+        profile_mnemocode: user.profileMnemocode,
+      };
+    }
+    // The recovery session ends with the others, and so does any session that started on the old
+    // password while the change was under way (a new generation).
+    await context.backends.session.revokeUserSessions({ companyId, userId: user.id });
+    securityEvent(context, "recovery.finished", { userId: user.id });
+    // Whoever recovered access may log in at once, whatever failures the user had. The recovery is
+    // done by now: should this fail, the answer is still success, and the failures expire with their window.
+    await forgetFailedChecks(context, { userId: user.id }).catch((error: unknown) =>
+      context.log.warn({ err: error }, "recovery finished, but the user's failures were not forgotten"),
+    );
+    return {};
+  },
+  { idempotent: true },
+);
 
-  // recovery-setpassword ends without a session: the table must allow that (other states may not).
-  if (context.state !== "setpassword") assertTransition(context.operation, context.state, null);
-  await setPassword(true);
-  if (context.state === "setpassword") {
-    // The session that changes the password becomes its user's only one before the write, and
-    // takes a new generation after it, which ends any that logged in with the old one meanwhile.
-    await context.backends.session.claimCredentialChange({ sessionToken: context.token });
-    securityEvent(context, "session.revoked", { userId: user.id, allOfUser: true });
-    await setPassword(false);
-    securityEvent(context, "password.changed", { userId: user.id });
-    const moved = await moveSession(context, "authorized", {
-      profileMnemocode: user.profileMnemocode,
-      passwordChangeRequired: false,
-      renewCredentialGeneration: true,
-    });
-    await endRecoveryLinks();
-    return {
-      session_token: moved.token,
-      session_state: "authorized",
-      profile_mnemocode: user.profileMnemocode,
-    };
-  }
-  // Every session of the user ends, the recovery one included, before the password changes: should
-  // either step fail, the recovery is left unfinished (start again), never finished halfway with a
-  // new password and a recovery session still able to set another. After the write, again: a login
-  // that checked the old password meanwhile started with a generation that is no longer the user's.
-  const endSessions = () => context.backends.session.revokeUserSessions({ companyId, userId: user.id });
-  await endSessions();
-  securityEvent(context, "session.revoked", { userId: user.id, allOfUser: true });
-  await setPassword(false);
-  securityEvent(context, "password.changed", { userId: user.id });
-  await endSessions();
-  await endRecoveryLinks();
-  securityEvent(context, "recovery.finished", { userId: user.id });
-  // Whoever recovered access may log in at once, whatever failures the user had. The recovery is
-  // done by now: should this fail, the answer is still success, and the failures expire with their window.
-  await forgetFailedChecks(context, { userId: user.id }).catch((error: unknown) =>
-    context.log.warn({ err: error }, "recovery finished, but the user's failures were not forgotten"),
-  );
-  return {};
-});
+/**
+ * Checks the password, claims the session and writes the password; false when a retry of the same
+ * request finds it written already. The claim makes the session its user's only one, so that no
+ * other session, in any state, can set yet another password.
+ */
+async function changePassword(
+  context: SessionFlowContext<z.infer<typeof body>>,
+  userId: string,
+): Promise<boolean> {
+  const setPassword = async (validateOnly: boolean) =>
+    (
+      await context.backends.identity.setPassword({
+        companyId: context.company.id,
+        userId,
+        newPassword: context.body.new_password,
+        validateOnly,
+      })
+    ).problem;
+  const resuming = context.retryKey !== undefined && context.session.changeRetryKey === context.retryKey;
+  const problem = await setPassword(true);
+  // This request's own password, written before its answer was lost.
+  const writtenBefore = resuming && problem === PasswordProblem.SAME_AS_CURRENT;
+  if (problem !== undefined && !writtenBefore) throw weakPasswordError(String(problem));
+  const { resumed } = await context.backends.session.claimCredentialChange({
+    sessionToken: context.token,
+    retryKey: context.retryKey,
+  });
+  if (!resumed) securityEvent(context, "session.revoked", { userId, allOfUser: true });
+  if (writtenBefore) return false;
+  const refused = await setPassword(false);
+  if (refused !== undefined) throw weakPasswordError(String(refused));
+  return true;
+}

@@ -32,6 +32,15 @@ export async function authenticateCompany(
   return tenant;
 }
 
+/** spec 5.2 and 5.4: the token of the `Authorization: Bearer` header. */
+export function bearerTokenOf(request: Request): string {
+  const header = request.get("authorization");
+  if (header === undefined) throw new AuthError("auth.header.missing");
+  const token = bearer.exec(header)?.[1];
+  if (!token) throw new AuthError("auth.header.invalid");
+  return token;
+}
+
 /** spec 5.2 to 5.4: the bearer token, its session, and whether the session is in an accepted state. */
 export async function authenticateSession(
   request: Request,
@@ -39,10 +48,7 @@ export async function authenticateSession(
   company: TenantCompany,
   acceptedStates: ReadonlySet<StateName | "any">,
 ): Promise<{ token: string; session: Session; state: StateName }> {
-  const header = request.get("authorization");
-  if (header === undefined) throw new AuthError("auth.header.missing");
-  const token = bearer.exec(header)?.[1];
-  if (!token) throw new AuthError("auth.header.invalid");
+  const token = bearerTokenOf(request);
   const { status, session } = await backends.session.introspectSession({ sessionToken: token });
   if (status === TokenStatus.EXPIRED) throw new AuthError("auth.token.expired");
   // A token of another company is as unknown here as a forged one.

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { AuthError } from "@auth/errors";
 import { withDeadline } from "@auth/grpc-kit";
 import type { Logger } from "@auth/runtime";
 import { activeTraceId } from "@auth/telemetry";
@@ -8,8 +9,9 @@ import type { Endpoint, FlowContext, TenantCompany } from "../flows/endpoint.js"
 import { statesFor } from "../flows/transitions.js";
 import { parseJsonObject, validateBody } from "./body.js";
 import type { CompanyCache } from "./company-cache.js";
-import { authenticateCompany, authenticateSession } from "./credentials.js";
+import { authenticateCompany, authenticateSession, bearerTokenOf } from "./credentials.js";
 import { sendSuccess } from "./envelope.js";
+import { type IdempotentAnswers, replayedOrTaken } from "./idempotency.js";
 import type { RateLimits } from "./rate-limits.js";
 
 export interface PipelineDependencies {
@@ -18,22 +20,31 @@ export interface PipelineDependencies {
   requestDeadlineMs: number;
   rateLimits: RateLimits;
   companies: CompanyCache;
+  /** The answers replayed to requests with an Idempotency-Key (idempotency.ts). */
+  answers: IdempotentAnswers;
   logger: Logger;
 }
 
 /** DESIGN.md's body limit; any content type is read as JSON. */
 const readBody = express.raw({ type: () => true, limit: "16kb" });
 
+/** A request with an Idempotency-Key has its body read first: the body is part of what the key names. */
+const readBodyWhenKeyed: RequestHandler = (request, response, next) =>
+  request.get("idempotency-key") === undefined ? next() : readBody(request, response, next);
+
 /**
  * The handlers of one endpoint, in DESIGN.md's order of checks: API key; then Authorization
  * header, token and session state where the endpoint takes a token; then the body; then the flow.
+ * An idempotent endpoint's request with an Idempotency-Key is answered, after the API key and the
+ * header, with the answer of an earlier request with the same key, token and body when there is one
+ * (docs/decisions.md, "Idempotency-Key").
  */
 export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDependencies): RequestHandler[] {
   const acceptedStates = statesFor(endpoint.operation);
   if (endpoint.takesToken !== acceptedStates.size > 0) {
     throw new Error(`endpoint ${endpoint.operation} disagrees with the transition table about its token`);
   }
-  const { backends, logger, companies, rateLimits, requestDeadlineMs } = dependencies;
+  const { backends, logger, companies, rateLimits, requestDeadlineMs, answers } = dependencies;
 
   // One deadline for the whole request, from its arrival: each step runs under it (grpc-kit's
   // deadline.ts), so a call gets only what the calls before it left.
@@ -48,8 +59,24 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     response.locals.operation = endpoint.operation;
     const company = await authenticateCompany(request, backends, companies);
     response.locals.company = company;
+    if (
+      endpoint.idempotent &&
+      (await replayedOrTaken(answers, endpoint.operation, request, response, logger))
+    )
+      return;
     if (endpoint.takesToken) {
-      response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
+      try {
+        response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
+      } catch (error) {
+        const retryKey: string | undefined = response.locals.retryKey;
+        const ended =
+          error instanceof AuthError && error.code === "auth.token.invalid" && retryKey !== undefined
+            ? await endpoint.endedByItself?.({ backends, token: bearerTokenOf(request), retryKey })
+            : undefined;
+        if (!ended) throw error;
+        sendSuccess(response, ended);
+        return;
+      }
     }
     await rateLimits.byAddress(company, endpoint.operation, request.ip ?? "");
     next();
@@ -72,11 +99,19 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     // (steps/login-lookup.ts), so that every spelling of it shares one count.
     if (endpoint.takesToken) {
       await context.countLoginId(response.locals.session.session.loginId);
-      sendSuccess(response, await endpoint.handle({ ...context, ...response.locals.session }));
+      sendSuccess(
+        response,
+        await endpoint.handle({ ...context, ...response.locals.session, retryKey: response.locals.retryKey }),
+      );
     } else {
       sendSuccess(response, await endpoint.handle(context));
     }
   };
 
-  return [underDeadline(authenticate), readBody, underDeadline(run)];
+  return [
+    ...(endpoint.idempotent ? [readBodyWhenKeyed] : []),
+    underDeadline(authenticate),
+    readBody,
+    underDeadline(run),
+  ];
 }

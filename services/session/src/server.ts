@@ -38,6 +38,7 @@ const toSession = (record: SessionRecord): Session => ({
   loginId: record.loginId,
   profileMnemocode: record.profileMnemocode,
   passwordChangeRequired: record.passwordChangeRequired,
+  changeRetryKey: record.changeClaim?.retryKey,
   createdAt: new Date(record.createdAt),
   expiresAt: new Date(record.expiresAt),
 });
@@ -64,8 +65,9 @@ const advanceSessionRequest = z.object({
   lifetimeSeconds: lifetime,
   renewCredentialGeneration: z.boolean(),
 });
-const revokeSessionRequest = z.object({ sessionToken: token });
-const claimCredentialChangeRequest = z.object({ sessionToken: token });
+const retryKey = z.string().min(1).max(200).optional();
+const revokeSessionRequest = z.object({ sessionToken: token, retryKey });
+const claimCredentialChangeRequest = z.object({ sessionToken: token, retryKey });
 const revokeUserSessionsRequest = z.object({ companyId: id, userId: id });
 const listUserSessionsRequest = z.object({ companyId: id, userId: id });
 /** A user, or a login ID that names none: exactly one of the two. */
@@ -168,13 +170,12 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
       return { sessionToken: advanced.token, session: toSession(advanced.session) };
     },
     async revokeSession(request) {
-      return {
-        revoked: await sessions.revoke(parseRequest(revokeSessionRequest, request).sessionToken),
-      };
+      const input = parseRequest(revokeSessionRequest, request);
+      return { revoked: await sessions.revoke(input.sessionToken, input.retryKey) };
     },
     async claimCredentialChange(request) {
-      await sessions.claimCredentialChange(parseRequest(claimCredentialChangeRequest, request).sessionToken);
-      return {};
+      const input = parseRequest(claimCredentialChangeRequest, request);
+      return sessions.claimCredentialChange(input.sessionToken, input.retryKey);
     },
     async revokeUserSessions(request) {
       const input = parseRequest(revokeUserSessionsRequest, request);
@@ -182,7 +183,9 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
     },
     async listUserSessions(request) {
       const input = parseRequest(listUserSessionsRequest, request);
-      return { sessions: (await sessions.listUser(input.companyId, input.userId)).map(toSession) };
+      // An operator's list: the gateway's retry keys are the gateway's.
+      const listed = await sessions.listUser(input.companyId, input.userId);
+      return { sessions: listed.map((record) => ({ ...toSession(record), changeRetryKey: undefined })) };
     },
     async getCheckBudget(request) {
       const input = parseRequest(subjectRequest, request);

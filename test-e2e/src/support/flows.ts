@@ -3,8 +3,16 @@ import { call } from "./api.js";
 import type { TestCompany, TestUser } from "./fixtures.js";
 
 /** auth/login, expecting a session token. */
-export async function startLogin(company: TestCompany, loginId: string): Promise<string> {
-  const response = await call(company.code, "login", { apiKey: company.apiKey, body: { login_id: loginId } });
+export async function startLogin(
+  company: TestCompany,
+  loginId: string,
+  gatewayUrl?: string,
+): Promise<string> {
+  const response = await call(company.code, "login", {
+    apiKey: company.apiKey,
+    gatewayUrl,
+    body: { login_id: loginId },
+  });
   expect(response.body.status, JSON.stringify(response.body)).toBe("success");
   return String(response.body.session_token);
 }

@@ -183,6 +183,25 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       expect(await sessions.revoke(token)).toBe(false);
     });
 
+    it("remembers the request that revoked a session: the same token and retry key are told revoked again, no other", async () => {
+      const { token } = await sessions.create(start);
+      const other = await sessions.create(start);
+      expect(await sessions.revoke(token, "first")).toBe(true);
+      expect((await sessions.introspect(token)).status).toBe("invalid");
+      expect(await sessions.revoke(token, "first")).toBe(true);
+      expect(await sessions.revoke(token, "second")).toBe(false);
+      expect(await sessions.revoke(token)).toBe(false);
+      expect(await sessions.revoke(other.token, "first")).toBe(true);
+      const forged = `${other.token.slice(0, 22)}${"A".repeat(other.token.length - 22)}`;
+      expect(await sessions.revoke(forged, "first")).toBe(false);
+    });
+
+    it("forgets, without a retry key, who revoked the session", async () => {
+      const { token } = await sessions.create(start);
+      expect(await sessions.revoke(token)).toBe(true);
+      expect(await sessions.revoke(token, "first")).toBe(false);
+    });
+
     it("revokes every session of one user and no other", async () => {
       const a = await sessions.create(start);
       const b = await sessions.create({ ...start, state: SessionState.CHECKOTP });
@@ -258,6 +277,55 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       expect((await sessions.listUser("c1", "u1")).map((session) => session.sessionId)).toEqual([
         finished.session.sessionId,
       ]);
+    });
+
+    describe("a claim of one token", () => {
+      const recovery = { ...start, state: SessionState.RECOVERY_SETPASSWORD };
+
+      it.each([
+        ["setpassword", setpassword],
+        ["recovery-setpassword", recovery],
+      ])(
+        "lets one of many parallel claims of a session in %s through, and refuses every later one",
+        async (_state, session) => {
+          const { token } = await sessions.create(session);
+          const outcomes = await Promise.all(
+            Array.from({ length: 10 }, (_, index) =>
+              codeOf(sessions.claimCredentialChange(token, `key-${index}`)),
+            ),
+          );
+          expect(outcomes.filter((outcome) => outcome === "resolved")).toHaveLength(1);
+          expect(outcomes.filter((outcome) => outcome === "auth.token.invalid")).toHaveLength(9);
+          expect(await codeOf(sessions.claimCredentialChange(token))).toBe("auth.token.invalid");
+          expect((await sessions.introspect(token)).status).toBe("active");
+        },
+      );
+
+      it("resumes for the claim's own retry key, and no other", async () => {
+        const { token } = await sessions.create(recovery);
+        expect(await sessions.claimCredentialChange(token, "first")).toEqual({ resumed: false });
+        const found = await sessions.introspect(token);
+        expect(found.status === "active" && found.session.changeClaim).toEqual({ retryKey: "first" });
+        expect(await sessions.claimCredentialChange(token, "first")).toEqual({ resumed: true });
+        expect(await codeOf(sessions.claimCredentialChange(token, "second"))).toBe("auth.token.invalid");
+        expect(await codeOf(sessions.claimCredentialChange(token))).toBe("auth.token.invalid");
+      });
+
+      it("without a retry key can be made once only", async () => {
+        const { token } = await sessions.create(recovery);
+        expect(await sessions.claimCredentialChange(token)).toEqual({ resumed: false });
+        expect(await codeOf(sessions.claimCredentialChange(token))).toBe("auth.token.invalid");
+      });
+
+      it("ends when the session moves on: the authorized session carries no claim", async () => {
+        const { token } = await sessions.create(setpassword);
+        await sessions.claimCredentialChange(token, "first");
+        const finished = await sessions.advance(token, SessionState.SETPASSWORD, SessionState.AUTHORIZED, {
+          renewCredentialGeneration: true,
+        });
+        expect(finished.session.changeClaim).toBeUndefined();
+        expect(await codeOf(sessions.claimCredentialChange(token, "first"))).toBe("auth.token.invalid");
+      });
     });
 
     it("refuses to finish a change another session took over", async () => {

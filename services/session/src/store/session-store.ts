@@ -15,6 +15,13 @@ export interface SessionRecord {
   expiresAt: number;
   /** The user's credential generation the session started with; absent in sessions from before it. */
   credentialGeneration?: string;
+  /** The request that claimed the session for a password change (claimCredentialChange). */
+  changeClaim?: ChangeClaim;
+}
+
+/** Who claimed a session for a password change: a retry key, or none (then no request may resume it). */
+export interface ChangeClaim {
+  retryKey?: string;
 }
 
 export interface Lifetimes {
@@ -55,6 +62,13 @@ export interface SessionChanges {
 const sessionKey = (sessionId: string) => `session:${sessionId}`;
 const userKey = (companyId: string, userId: string) => `user-sessions:${companyId}:${userId}`;
 const generationKey = (companyId: string, userId: string) => `credentials:${companyId}:${userId}`;
+const revokedKey = (sessionId: string) => `revoked:${sessionId}`;
+
+/** Which request revoked a session: the token it presented (its hash) and its retry key. */
+interface RevokedBy {
+  tokenHash: string;
+  retryKey: string;
+}
 /**
  * A generation is kept this long after the last session that took it started: longer than any
  * session lives (30 days at most, and a day of memory), so that no session outlives its generation.
@@ -140,8 +154,9 @@ export class SessionStore {
         throw new AuthError("auth.token.invalid");
     }
     const issued = issueToken(record.sessionId);
+    const { changeClaim: _finished, ...unclaimed } = record;
     const next: SessionRecord = {
-      ...record,
+      ...unclaimed,
       credentialGeneration,
       state: to,
       tokenHash: issued.hash,
@@ -161,13 +176,31 @@ export class SessionStore {
     return { token: issued.token, session: next };
   }
 
-  /** Invalidates the token's session; false when the token was not known. */
-  async revoke(token: string): Promise<boolean> {
+  /**
+   * Invalidates the token's session; false when the token was not known. With a retry key the
+   * session remembers for a day which request revoked it: that request, sent again with the same
+   * token, is answered true again.
+   */
+  async revoke(token: string, retryKey?: string): Promise<boolean> {
     const found = await this.#find(token);
-    if (!found) return false;
-    const removed = await this.kv.compareAndSet(sessionKey(found.record.sessionId), found.raw, null, 0);
-    await this.kv.removeFromSet(userKey(found.record.companyId, found.record.userId), found.record.sessionId);
+    if (!found) return retryKey !== undefined && (await this.#revokedBy(token, retryKey));
+    const { sessionId, tokenHash, companyId, userId } = found.record;
+    const removed = await this.kv.compareAndSet(sessionKey(sessionId), found.raw, null, 0);
+    if (removed && retryKey !== undefined) {
+      const revoked: RevokedBy = { tokenHash, retryKey };
+      await this.kv.set(revokedKey(sessionId), JSON.stringify(revoked), expiredTokenMemoryMs);
+    }
+    await this.kv.removeFromSet(userKey(companyId, userId), sessionId);
     return removed;
+  }
+
+  async #revokedBy(token: string, retryKey: string): Promise<boolean> {
+    const presented = readToken(token);
+    if (!presented) return false;
+    const raw = await this.kv.get(revokedKey(presented.id));
+    if (raw === null) return false;
+    const revoked = JSON.parse(raw) as RevokedBy;
+    return sameHash(revoked.tokenHash, presented.hash) && revoked.retryKey === retryKey;
   }
 
   /** Ends a session by its id, whatever its token and state. */
@@ -188,18 +221,25 @@ export class SessionStore {
   }
 
   /**
-   * Makes the token's session the only one of its user, before it changes the user's password: a
-   * new credential generation that only it carries. auth.token.invalid when another came first.
+   * Claims the token's session for one request that changes the user's password, and makes it the
+   * only session of its user: a new credential generation that only it carries. Of racing claims
+   * one wins and the others get auth.token.invalid, as does any later claim, unless it repeats the
+   * winner's retry key: then the change is resumed (`resumed`), not made again.
    */
-  async claimCredentialChange(token: string): Promise<void> {
+  async claimCredentialChange(token: string, retryKey?: string): Promise<{ resumed: boolean }> {
     const found = await this.#find(token);
     if (!found) throw new AuthError("auth.token.invalid");
     const { raw, record } = found;
     if (record.expiresAt <= this.clock.now()) throw new AuthError("auth.token.expired");
+    if (record.changeClaim) {
+      const sameRequest = retryKey !== undefined && record.changeClaim.retryKey === retryKey;
+      if (!sameRequest) throw new AuthError("auth.token.invalid", { detail: "claimed by another request" });
+      return { resumed: true };
+    }
     const credentialGeneration = newRecordId();
     if (!(await this.#swapGeneration(record, credentialGeneration)))
       throw new AuthError("auth.token.invalid");
-    const claimed: SessionRecord = { ...record, credentialGeneration };
+    const claimed: SessionRecord = { ...record, credentialGeneration, changeClaim: { retryKey } };
     if (
       !(await this.kv.compareAndSet(
         sessionKey(record.sessionId),
@@ -211,6 +251,7 @@ export class SessionStore {
       throw new AuthError("auth.token.invalid");
     }
     await this.#endSessionsOf(record.companyId, record.userId, record.sessionId);
+    return { resumed: false };
   }
 
   /** The user's credential generation now ("" until the first change). */
