@@ -14,7 +14,7 @@ import { recoveryRenewotp } from "./flows/recovery/renewotp.js";
 import { renewotp } from "./flows/renewotp.js";
 import { setpassword } from "./flows/setpassword.js";
 
-/** Every endpoint of the spec, plus auth/recovery/checklink (DESIGN.md). */
+/** Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery"). */
 export const endpoints: Endpoint[] = [
   login,
   checkpassword,

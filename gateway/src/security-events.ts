@@ -1,6 +1,6 @@
 import type { FlowContext } from "./flows/endpoint.js";
 
-/** DESIGN.md's security events. */
+/** The security events (docs/api-contract.md, "Security events"). */
 export type SecurityEvent =
   | "login.succeeded"
   | "login.failed"

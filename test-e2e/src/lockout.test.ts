@@ -11,7 +11,7 @@ import { smsTo } from "./support/outbox.js";
  */
 const windowSeconds = 20;
 
-describe("lock-out (DESIGN.md)", () => {
+describe("lock-out (docs/api-contract.md, Captcha and lock-out)", () => {
   let company: TestCompany;
   beforeAll(async () => {
     company = await createCompany({

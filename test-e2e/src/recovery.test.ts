@@ -207,7 +207,7 @@ describe("access recovery", () => {
       );
     });
 
-    it("does not take a phone recovery's token (DESIGN.md)", async () => {
+    it("does not take a phone recovery's token (docs/api-contract.md, Recovery)", async () => {
       const user = await newUser();
       const token = String((await recover(user.loginName, "PHONE")).body.session_token);
       expectError(

@@ -12,7 +12,7 @@ const userStatus: ErrorCode[] = ["auth.user.restricted", "auth.user.closed", "au
 
 /**
  * What each endpoint's flow answers beyond the checks every request goes through (spec section 4
- * with DESIGN.md): the business rules.
+ * with docs/api-contract.md, "Requests and responses"): the business rules.
  */
 const flowErrors: Record<Operation, readonly ErrorCode[]> = {
   login: ["auth.restricted", "auth.loginid.notfound", ...userStatus],

@@ -186,7 +186,8 @@ describe("the error codes of spec section 4 in the document", () => {
         "request.validation.failed",
       ],
     ],
-    // Without the spec's header and token codes: auth/oauth takes no Authorization header (DESIGN.md).
+    // Without the spec's header and token codes: auth/oauth takes no Authorization header
+    // (docs/api-contract.md, "OAuth").
     [
       "oauth",
       [...apiKey, "auth.oauth.notfound", "auth.oauth.failed", "request.validation.failed", ...userStatus],
@@ -223,7 +224,8 @@ describe("the error codes of spec section 4 in the document", () => {
       "recovery/checkquestion",
       [...withToken, "auth.controlanswer.invalid", ...userStatus, "request.validation.failed"],
     ],
-    // DESIGN.md: a used or unknown link is auth.token.invalid, an old one auth.token.expired.
+    // docs/api-contract.md, "Recovery": a used or unknown link is auth.token.invalid, an old one
+    // auth.token.expired.
     ["recovery/checklink", [...apiKey, ...token, ...userStatus, "request.validation.failed"]],
   ])("%s lists the codes the spec gives it", (operation, codes) => {
     expect(documentedCodes(operation)).toEqual(expect.arrayContaining(codes));

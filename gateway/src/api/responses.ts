@@ -4,8 +4,9 @@ import type { StateName } from "../flows/states.js";
 import type { Operation } from "../flows/transitions.js";
 
 /**
- * The response bodies of every endpoint (spec section 4 with DESIGN.md): the flows return their
- * fields typed by these schemas, and the OpenAPI document is generated from them.
+ * The response bodies of every endpoint (spec section 4, with the envelope of
+ * docs/api-contract.md, "Requests and responses"): the flows return their fields typed by these
+ * schemas, and the OpenAPI document is generated from them.
  */
 
 /** spec 2.3 */
@@ -112,7 +113,7 @@ const captchaState = { captcha_required: z.boolean() };
 // On checkpassword and checkcredentials; recovery/recover adds nothing.
 const captchaDemand = { captcha_required: z.literal(true).optional() };
 
-/** The fields some errors add to the envelope (spec section 7, DESIGN.md). */
+/** The fields some errors add to the envelope (spec 7; docs/api-contract.md, "Requests and responses"). */
 const errorFields: Partial<Record<ErrorCode, z.ZodRawShape>> = {
   "auth.password.invalid": captchaState,
   "auth.credentials.invalid": captchaState,

@@ -22,7 +22,7 @@ const body = z.object({
 /**
  * spec 4.6: login ID and password in one call. Whether the login ID exists is never told: an
  * unknown one costs the same hashing and gets the same answer, and the user's status and
- * disclaimers are looked at only once the credentials are right (DESIGN.md).
+ * disclaimers are looked at only once the credentials are right (docs/api-contract.md, "Login").
  */
 export const checkcredentials = openEndpoint("checkcredentials", body, async (context) => {
   const companyId = context.company.id;

@@ -40,7 +40,7 @@ export const checkotp = sessionEndpoint("checkotp", body, async (context) => {
   const { userId } = context.session;
   await guardSubject(context, { userId });
   const user = await currentUser(context, userId);
-  // Disclaimers before the secret (DESIGN.md): a missing code must never burn the OTP.
+  // Disclaimers before the secret (docs/api-contract.md, "Login"): a missing code must never burn the OTP.
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
   assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
 

@@ -13,7 +13,8 @@ const body = z.object({
     .max(5, "must be 1 to 5"),
   code: z.string("must be a string").min(1, "must not be empty").max(4_096),
   redirect_uri: z.string("must be a string").min(1, "must not be empty").max(2_000),
-  // Beyond the spec (DESIGN.md): PKCE's verifier, and the nonce the client sent to the provider.
+  // Beyond the spec (docs/api-contract.md, "OAuth"): PKCE's verifier, and the nonce the client sent
+  // to the provider.
   code_verifier: z.string("must be a string").max(200).optional(),
   nonce: z.string("must be a string").max(500).optional(),
 });

@@ -1,7 +1,10 @@
 import type { CompanyPolicy } from "@auth/proto/identity";
 import type { TenantCompany } from "./endpoint.js";
 
-/** A company as the gateway holds it, with DESIGN.md's policy defaults, for unit tests. */
+/**
+ * A company as the gateway holds it, for unit tests, with the policy defaults
+ * (docs/api-contract.md, "Company policy defaults").
+ */
 export function tenantCompany(policy: Partial<CompanyPolicy> = {}, id = "c1"): TenantCompany {
   return {
     id,

@@ -29,7 +29,7 @@ describe("the transition table (spec section 3)", () => {
     expect([...statesFor(operation)].sort()).toEqual(states);
   });
 
-  it("lets checkquestion finish only a question recovery, never a phone recovery (DESIGN.md)", () => {
+  it("lets checkquestion finish only a question recovery, never a phone recovery (docs/api-contract.md, Recovery)", () => {
     expect(() =>
       assertTransition("recovery/checkquestion", "recovery-checkotp", "recovery-setpassword"),
     ).toThrow();

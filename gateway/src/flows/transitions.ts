@@ -27,8 +27,9 @@ export interface Transition {
 
 /**
  * Spec section 3, as data: the one place that says which operation may move a session from which
- * state to which. DESIGN.md settles the two points the spec leaves open: checkquestion takes
- * `recovery-checkquestion`, and checklink turns a mail link into `recovery-setpassword`.
+ * state to which. docs/api-contract.md, "Recovery", settles the two points the spec leaves open:
+ * checkquestion takes `recovery-checkquestion`, and checklink turns a mail link into
+ * `recovery-setpassword`.
  */
 export const transitions: readonly Transition[] = [
   { from: null, operation: "login", condition: "user has a password", to: "checkpassword" },

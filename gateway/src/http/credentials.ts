@@ -11,7 +11,10 @@ import { CompanyCache } from "./company-cache.js";
 export const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const bearer = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
-/** spec 5.1 with DESIGN.md: the `X-API-Key` header must hold a key of the path's company. */
+/**
+ * spec 5.1 with docs/api-contract.md, "Requests and responses": the `X-API-Key` header must hold a
+ * key of the path's company.
+ */
 export async function authenticateCompany(
   request: Request,
   backends: Backends,

@@ -25,7 +25,7 @@ export interface PipelineDependencies {
   logger: Logger;
 }
 
-/** DESIGN.md's body limit; any content type is read as JSON. */
+/** The body limit (docs/api-contract.md, "Requests and responses"); any content type is read as JSON. */
 const readBody = express.raw({ type: () => true, limit: "16kb" });
 
 /** A request with an Idempotency-Key has its body read first: the body is part of what the key names. */
@@ -33,8 +33,9 @@ const readBodyWhenKeyed: RequestHandler = (request, response, next) =>
   request.get("idempotency-key") === undefined ? next() : readBody(request, response, next);
 
 /**
- * The handlers of one endpoint, in DESIGN.md's order of checks: API key; then Authorization
- * header, token and session state where the endpoint takes a token; then the body; then the flow.
+ * The handlers of one endpoint, in the order of checks (docs/api-contract.md, "Requests and responses"):
+ * API key; then Authorization header, token and session state where the endpoint takes a token; then
+ * the body; then the flow.
  * An idempotent endpoint's request with an Idempotency-Key is answered, after the API key and the
  * header, with the answer of an earlier request with the same key, token and body when there is one
  * (docs/decisions.md, "Idempotency-Key").

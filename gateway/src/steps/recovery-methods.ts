@@ -29,7 +29,10 @@ function setUp(user: User, method: MethodName): boolean {
   }
 }
 
-/** The company's order (DESIGN.md's PHONE, MAIL, QUESTION when it sets none), without the methods it or the user's role switched off. */
+/**
+ * The company's order (PHONE, MAIL, QUESTION when it sets none: docs/api-contract.md, "Recovery"),
+ * without the methods it or the user's role switched off.
+ */
 function enabledMethods(company: TenantCompany, user: User): MethodName[] {
   const settings = company.policy.recovery;
   const order = (settings?.order ?? [])
@@ -45,9 +48,9 @@ function enabledMethods(company: TenantCompany, user: User): MethodName[] {
 }
 
 /**
- * spec 4.10 with DESIGN.md: the requested method, or the first in the company's order that the
- * user has set up. A switched-off method is recovery.method.restricted; one the user lacks is its
- * `*.notset` code.
+ * spec 4.10 with docs/api-contract.md, "Recovery": the requested method, or the first in the
+ * company's order that the user has set up. A switched-off method is recovery.method.restricted;
+ * one the user lacks is its `*.notset` code.
  */
 export function chooseRecoveryMethod(
   company: TenantCompany,

@@ -45,7 +45,10 @@ export const demoUsers = [
   },
 ] as const;
 
-/** DESIGN.md's defaults (zero means default), with the dev captcha: it accepts `dev-captcha-pass`. */
+/**
+ * The policy defaults (zero means default: docs/api-contract.md, "Company policy defaults"), with
+ * the dev captcha: it accepts `dev-captcha-pass`.
+ */
 const demoPolicy = (recoveryPage: string): CompanyPolicy => ({
   passwordRegex: "^(?=.*[A-Za-z])(?=.*[0-9]).{10,}$",
   passwordRegexDescription: "At least 10 characters, with letters and digits.",

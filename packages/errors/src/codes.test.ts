@@ -12,7 +12,7 @@ describe("error code table", () => {
     expect(errorCodes["recovery.method.restricted"].http).toBe(403);
   });
 
-  it("gives DESIGN.md's HTTP statuses where the spec leaves them open", () => {
+  it("gives the HTTP statuses of docs/api-contract.md where the spec leaves them open", () => {
     expect(errorCodes["auth.session.invalid"].http).toBe(409);
     expect(errorCodes["auth.restricted"].http).toBe(403);
     expect(errorCodes["recovery.phone.notset"].http).toBe(409);

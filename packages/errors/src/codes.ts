@@ -1,7 +1,8 @@
 import { status as GrpcStatus } from "@grpc/grpc-js";
 
 /**
- * Every error code the suite answers, with its HTTP status (spec section 7 and DESIGN.md) and the
+ * Every error code the suite answers, with its HTTP status (spec section 7 and docs/api-contract.md,
+ * "Error codes and HTTP statuses") and the
  * gRPC status it travels as between the services and the gateway.
  */
 export const errorCodes = {
@@ -32,7 +33,7 @@ export const errorCodes = {
   "recovery.email.notset": { http: 409, grpc: GrpcStatus.FAILED_PRECONDITION },
   "recovery.question.notset": { http: 409, grpc: GrpcStatus.FAILED_PRECONDITION },
   "request.validation.failed": { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
-  // Beyond the spec (DESIGN.md and docs/decisions.md).
+  // Beyond the spec (docs/api-contract.md, "Error codes and HTTP statuses", and docs/decisions.md).
   "request.ratelimit.exceeded": { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   "request.route.notfound": { http: 404, grpc: GrpcStatus.UNIMPLEMENTED },
   "request.method.notallowed": { http: 405, grpc: GrpcStatus.UNIMPLEMENTED },

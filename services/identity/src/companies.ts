@@ -12,7 +12,7 @@ import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow } from "./schema.js";
 import type { SecretBox } from "./secret-box.js";
 
-/** DESIGN.md's defaults for what a company does not set. */
+/** The defaults for what a company does not set (docs/api-contract.md, "Company policy defaults"). */
 export const policyDefaults = {
   defaultPhoneRegion: "US",
   captchaAfterFailures: 3,

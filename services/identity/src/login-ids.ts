@@ -30,9 +30,9 @@ export function normalizeLoginName(input: string): string {
 }
 
 /**
- * What a login ID is and how it is compared (DESIGN.md): an e-mail (it has an @) trimmed and
- * lower-cased; a valid phone number as E.164; anything else a login name, trimmed and compared
- * case-insensitively.
+ * What a login ID is and how it is compared (docs/api-contract.md, "Login"): an e-mail (it has an
+ * @) trimmed and lower-cased; a valid phone number as E.164; anything else a login name, trimmed
+ * and compared case-insensitively.
  */
 export function normalizeLoginId(input: string, defaultRegion: string): NormalizedLoginId {
   if (input.includes("@")) return { kind: LoginIdKind.EMAIL, value: normalizeEmail(input) };

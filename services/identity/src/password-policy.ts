@@ -2,7 +2,7 @@ import { type CompanyPolicy, PasswordProblem } from "@auth/proto/identity";
 
 export const passwordLength = { min: 8, max: 256 } as const;
 
-/** DESIGN.md: 8 to 256 characters, and the company's regex when it sets one. */
+/** docs/api-contract.md, "Passwords": 8 to 256 characters, and the company's regex when it sets one. */
 export function passwordProblem(password: string, policy: CompanyPolicy): PasswordProblem | undefined {
   const length = [...password].length;
   if (length < passwordLength.min) return PasswordProblem.TOO_SHORT;

@@ -12,7 +12,7 @@ export interface Argon2Parameters {
   parallelism: number;
 }
 
-/** OWASP's argon2id minimum (DESIGN.md). */
+/** OWASP's argon2id minimum (docs/api-contract.md, "Passwords"). */
 export const owaspMinimum: Argon2Parameters = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 /**

@@ -133,7 +133,7 @@ afterAll(async () => {
 });
 
 describe("CreateCompany", () => {
-  it("fills DESIGN.md's defaults into the policy", async () => {
+  it("fills the policy defaults of docs/api-contract.md into the policy", async () => {
     const { company } = await identity.createCompany({ code: code(), name: "Acme" });
     expect(company?.policy).toMatchObject({
       captchaAfterFailures: 3,

@@ -13,7 +13,7 @@ export const configSchema = z
     REDIS_KEY_PREFIX: z.string().default("auth:otp:"),
     /** Key of the HMAC that OTPs are stored under; every replica needs the same one. */
     OTP_HASH_SECRET: z.string().min(32, "must have at least 32 characters").optional(),
-    /** DESIGN.md's OTP rules; tests shorten them. */
+    /** The OTP rules (docs/api-contract.md, "One-time passwords"); tests shorten them. */
     OTP_LIFETIME_SECONDS: env.positiveInt(designRules.lifetimeMs / 1000),
     OTP_RESEND_COOLDOWN_SECONDS: env.positiveInt(designRules.cooldownMs / 1000),
     OTP_SENDS_PER_SESSION: env.positiveInt(designRules.sendsPerSession),

@@ -1,6 +1,9 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 
-/** DESIGN.md: the country calling code and the last two digits stay, every other digit is `*`. */
+/**
+ * docs/api-contract.md, "One-time passwords": the country calling code and the last two digits
+ * stay, every other digit is `*`.
+ */
 export function maskPhone(e164: string): string {
   const phone = parsePhoneNumberFromString(e164);
   const callingCode = phone?.countryCallingCode ?? "";

@@ -15,7 +15,7 @@ export interface OtpRules {
   sendsPerUserPerHour: number;
 }
 
-/** DESIGN.md's OTP rules. */
+/** The OTP rules (docs/api-contract.md, "One-time passwords"). */
 export const designRules: OtpRules = {
   lifetimeMs: 5 * 60_000,
   cooldownMs: 30_000,

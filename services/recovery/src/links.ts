@@ -13,7 +13,7 @@ const defaultBody = [
   "If you did not ask for this, ignore this message: nothing changes.",
 ].join("\n");
 
-/** DESIGN.md: the link is the company's recovery page with the token in the query. */
+/** docs/api-contract.md, "Recovery": the link is the company's recovery page with the token in the query. */
 export function recoveryLink(linkBase: string, token: string): string {
   const url = new URL(linkBase);
   url.searchParams.set("token", token);

@@ -5,8 +5,9 @@ import { currentUser } from "../../steps/user-status.js";
 import { openEndpoint } from "../endpoint.js";
 
 /**
- * DESIGN.md's auth/recovery/checklink: the token of the e-mail link, used once, becomes a session
- * in recovery-setpassword. A used or unknown link is auth.token.invalid, an old one auth.token.expired.
+ * auth/recovery/checklink (docs/api-contract.md, "Recovery"): the token of the e-mail link, used
+ * once, becomes a session in recovery-setpassword. A used or unknown link is auth.token.invalid, an
+ * old one auth.token.expired.
  */
 export const checklink = openEndpoint(
   "recovery/checklink",

@@ -21,7 +21,8 @@ const body = z.object({
 
 /** spec 4.10: starts access recovery by phone OTP, control question or e-mail link. */
 export const recover = openEndpoint("recovery/recover", body, async (context) => {
-  // Always a captcha (DESIGN.md), and before anything tells whether the login ID exists.
+  // Always a captcha (docs/api-contract.md, "Recovery"), and before anything tells whether the
+  // login ID exists.
   if (!(await captchaPassed(context, context.body.captcha_response)))
     throw new AuthError("auth.captcha.invalid");
   const { normalizedLoginId, user } = await lookUpLoginId(context, context.body.login_id);

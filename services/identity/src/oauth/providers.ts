@@ -44,7 +44,10 @@ export const providerSettings = z
 
 export type ProviderInput = z.infer<typeof providerSettings>;
 
-/** The row to store for valid settings, with DESIGN.md's defaults and the secret sealed. */
+/**
+ * The row to store for valid settings, with the slot's defaults (docs/api-contract.md, "OAuth") and
+ * the secret sealed.
+ */
 export function toProviderRow(
   companyId: string,
   input: ProviderInput,

@@ -29,7 +29,10 @@ export interface Lifetimes {
   of(state: SessionState): number;
 }
 
-/** How long an expired token is still told apart from an unknown one (DESIGN.md: a day at least). */
+/**
+ * How long an expired token is still told apart from an unknown one: a day at least
+ * (docs/api-contract.md, "Tokens and sessions").
+ */
 export const expiredTokenMemoryMs = 24 * 60 * 60 * 1000;
 
 export type Introspection =

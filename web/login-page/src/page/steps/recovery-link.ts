@@ -10,7 +10,10 @@ const linkMessages = {
   "request.validation.failed": "This link is incomplete.",
 };
 
-/** The recovery e-mail's link (DESIGN.md's auth/recovery/checklink): its token starts recovery-setpassword. */
+/**
+ * The recovery e-mail's link (auth/recovery/checklink, docs/api-contract.md, "Recovery"): its token
+ * starts recovery-setpassword.
+ */
 export async function checkRecoveryLink(flow: Flow): Promise<void> {
   const token = new URLSearchParams(location.search).get("token") ?? "";
   // The link works once: its token leaves the address bar and the history.
