@@ -131,7 +131,8 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
       .toBeGreaterThanOrEqual(1);
     await session.child.stop();
     expect(await session.child.exited()).toBe(0);
-    expect(session.lines.at(-1)?.msg).toBe("stopped");
+    // Its output may still be on its way when the exit is seen.
+    await expect.poll(() => session.lines.at(-1)?.msg, { timeout: testBudgets.testMs }).toBe("stopped");
   });
 
   const scenarios = [
@@ -216,9 +217,14 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
           const response = await readyz(running);
           expect(response.status).toBe(503);
           expect(((await response.json()) as { error_code: string }).error_code).toBe("service.unavailable");
-          // The response says no more than 503; the log says why.
-          const notReady = running.lines.find((line) => line.msg === "not ready");
-          expect(notReady?.notServing).toEqual(["the rate limits' redis (not reached yet)"]);
+          // The response says no more than 503; the log says why (read from the process's output,
+          // which may come after the response).
+          await expect
+            .poll(() => running.lines.filter((line) => line.msg === "not ready").at(-1)?.notServing, {
+              timeout: testBudgets.testMs,
+              interval: 100,
+            })
+            .toContain("the rate limits' redis (not reached yet)");
         } else {
           expect(await healthOf(running)).toBe("NOT_SERVING");
           // A liveness probe still sees a process that runs.
