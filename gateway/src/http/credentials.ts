@@ -9,7 +9,8 @@ import { CompanyCache } from "./company-cache.js";
 
 /** Company codes (docs/decisions.md): 1 to 63 characters of a-z 0-9 _ -, starting with a letter or digit. */
 export const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-const bearer = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+/** RFC 6750 §2.1 `Bearer <token68>`; the scheme in any case, as RFC 7235 §2.1 makes it case-insensitive. */
+const bearer = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /**
  * spec 5.1 with docs/api-contract.md, "Requests and responses": the `X-API-Key` header must hold a
