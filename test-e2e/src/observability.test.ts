@@ -1,5 +1,5 @@
 import type { RunningSuite } from "@auth/suite";
-import { testBudgets } from "@auth/testing";
+import { promtoolCheck, promtoolInstalled, testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/api.js";
 import {
@@ -133,7 +133,7 @@ describe("observability", () => {
       const response = await fetch(url);
       expect(response.headers.get("content-type"), process).toMatch(/^text\/plain/);
       const text = await response.text();
-      expect(text, process).toContain("auth_process_resident_memory_bytes");
+      expect(text, process).toContain("process_resident_memory_bytes");
       if (process !== "gateway" && process !== "recovery" && process !== "otp") {
         expect(text, process).toMatch(/auth_grpc_server_calls_total\{method="\w+",outcome="ok"\} \d+/);
       }
@@ -141,13 +141,25 @@ describe("observability", () => {
     const gateway = await (await fetch(suite.metricsUrls.gateway ?? "")).text();
     expect(gateway).toMatch(/auth_http_requests_total\{endpoint="login",status="200",error_code=""\} \d+/);
     expect(gateway).toMatch(/auth_http_request_duration_seconds_bucket\{le="0.5",endpoint="login"\} \d+/);
-    expect(gateway).toMatch(/auth_grpc_client_calls_total\{method="findUser",outcome="ok"\} \d+/);
+    expect(gateway).toMatch(
+      /auth_grpc_client_calls_total\{service="identity",method="findUser",outcome="ok"\} \d+/,
+    );
     await post("login", { login_id: "nobody" });
     const after = await (await fetch(suite.metricsUrls.gateway ?? "")).text();
     expect(after).toMatch(
       /auth_http_requests_total\{endpoint="login",status="404",error_code="auth.loginid.notfound"\} 1/,
     );
   });
+
+  it.skipIf(!promtoolInstalled())(
+    "serves from every process metrics whose names and types Prometheus's promtool accepts",
+    async () => {
+      for (const [process, url] of Object.entries(suite.metricsUrls)) {
+        const text = await (await fetch(url)).text();
+        expect(promtoolCheck(["metrics"], text), process).toBe("");
+      }
+    },
+  );
 
   it("counts the OTPs the otp service sends", async () => {
     const user = await createUser(company, { password: null });

@@ -1,8 +1,15 @@
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { livenessName } from "@auth/grpc-kit";
+import { registry } from "@auth/telemetry";
+import { promtoolCheck, promtoolInstalled } from "@auth/testing";
 import { Certificate } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate";
 import { Issuer } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer";
+import { PrometheusRule } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule";
+import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor";
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
 import { Job } from "kubernetes-models/batch/v1/Job";
@@ -13,7 +20,7 @@ import { Namespace } from "kubernetes-models/v1/Namespace";
 import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseAllDocuments } from "yaml";
+import { parseAllDocuments, stringify } from "yaml";
 import { configProblems, processes, redisServices, withTestCertificates } from "./config-schemas.js";
 import { postgresRolesOfScript, redisRulesOfScript } from "./store-users.js";
 
@@ -37,6 +44,8 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   "v1/Namespace": Namespace,
   "v1/Secret": Secret,
   "v1/Service": Service,
+  "monitoring.coreos.com/v1/ServiceMonitor": ServiceMonitor,
+  "monitoring.coreos.com/v1/PrometheusRule": PrometheusRule,
 };
 
 const k8sDir = fileURLToPath(new URL("../../k8s", import.meta.url));
@@ -210,6 +219,96 @@ describe("infra/k8s, rendered with kustomize", () => {
       ).toEqual([]);
     },
   );
+
+  it.each(processes)(
+    "gives %s a startupProbe, a preStop pause shorter than its grace period, and a spread over zones and nodes",
+    (name) => {
+      const pod = (find("Deployment", name) as unknown as Deployment).spec?.template.spec;
+      const [container] = pod?.containers ?? [];
+      expect(container?.startupProbe?.failureThreshold).toBeGreaterThan(1);
+      if (name === "gateway") expect(container?.startupProbe?.httpGet?.path).toBe("/healthz");
+      else expect(container?.startupProbe?.grpc?.service).toBe(livenessName);
+      const pause = container?.lifecycle?.preStop?.sleep?.seconds ?? 0;
+      expect(pause).toBeGreaterThan(0);
+      expect(pause).toBeLessThan(pod?.terminationGracePeriodSeconds ?? 0);
+      const spread = pod?.topologySpreadConstraints ?? [];
+      expect(spread.map((constraint) => constraint.topologyKey).sort()).toEqual([
+        "kubernetes.io/hostname",
+        "topology.kubernetes.io/zone",
+      ]);
+      for (const constraint of spread) {
+        expect(constraint.labelSelector?.matchLabels).toMatchObject({ "app.kubernetes.io/name": name });
+      }
+    },
+  );
+
+  it("tags every image of the suite with the version of its process", () => {
+    const directory = (image: string) => (image === "gateway" ? "gateway" : `services/${image}`);
+    const images = objects
+      .flatMap((object) => {
+        const spec = (object as unknown as Deployment | Job).spec?.template?.spec;
+        return [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])];
+      })
+      .map((container) => container.image ?? "")
+      .filter((image) => image.startsWith("auth/"));
+    expect(images.length).toBeGreaterThanOrEqual(processes.length + 2);
+    for (const image of images) {
+      const [name, tag] = image.slice("auth/".length).split(":");
+      const { version } = JSON.parse(
+        readFileSync(new URL(`../../../${directory(name ?? "")}/package.json`, import.meta.url), "utf8"),
+      ) as { version: string };
+      expect(tag, image).toBe(version);
+    }
+  });
+
+  it("lets the ServiceMonitor scrape the metrics port of every process's Service", () => {
+    const monitor = find("ServiceMonitor", "auth-suite") as unknown as ServiceMonitor;
+    const selector = monitor.spec.selector.matchLabels ?? {};
+    const port = monitor.spec.endpoints?.[0]?.port;
+    for (const name of processes) {
+      const service = find("Service", name) as unknown as Service;
+      expect(service.metadata?.labels, name).toMatchObject(selector);
+      expect(
+        service.spec?.ports?.map((p) => p.name),
+        name,
+      ).toContain(port);
+    }
+  });
+
+  describe("alert rules", () => {
+    const rules = () => (find("PrometheusRule", "auth-suite") as unknown as PrometheusRule).spec.groups ?? [];
+    const expressions = () =>
+      rules().flatMap((group) => (group.rules ?? []).map((rule) => String(rule.expr)));
+
+    it("alert on errors, 503s by service, p99 latency, lock-outs, OTP sends and certificate expiry", () => {
+      const alerts = rules().flatMap((group) => (group.rules ?? []).map((rule) => rule.alert));
+      expect(alerts).toEqual(
+        expect.arrayContaining([
+          "AuthGatewayErrorRate",
+          "AuthServiceUnavailable",
+          "AuthGatewayLatencyHigh",
+          "AuthLockoutsAboveBaseline",
+          "AuthOtpSendsAboveBaseline",
+          "AuthCertificateExpiring",
+        ]),
+      );
+    });
+
+    it("name only metrics the processes export (or cert-manager's)", async () => {
+      const exported = new Set((await registry.getMetricsAsJSON()).map((metric) => metric.name));
+      const used = expressions().flatMap((expr) =>
+        [...expr.matchAll(/\b((?:auth|process|nodejs)_[a-z0-9_]+?)(?:_bucket)?\b/g)].map((m) => m[1] ?? ""),
+      );
+      expect(used.length).toBeGreaterThan(0);
+      for (const name of used) expect(exported, name).toContain(name);
+    });
+
+    it.skipIf(!promtoolInstalled())("pass promtool check rules", () => {
+      const file = join(mkdtempSync(join(tmpdir(), "auth-rules-")), "rules.yaml");
+      writeFileSync(file, stringify({ groups: rules() }));
+      expect(promtoolCheck(["rules", file])).toBe("");
+    });
+  });
 
   it("has a migration Job for each PostgreSQL service", () => {
     expect(find("Job", "identity-migrate")).toBeDefined();

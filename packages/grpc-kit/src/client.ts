@@ -93,10 +93,10 @@ export function createServiceClient<D extends ServiceDefinition>(
           (error: ServiceError | null, response?: unknown) => {
             if (error) {
               const failure = fromServiceError(error);
-              metrics.grpcClientCalls.inc({ method: name, outcome: failure.code });
+              metrics.grpcClientCalls.inc({ service: options.server, method: name, outcome: failure.code });
               reject(failure);
             } else {
-              metrics.grpcClientCalls.inc({ method: name, outcome: "ok" });
+              metrics.grpcClientCalls.inc({ service: options.server, method: name, outcome: "ok" });
               resolve(response);
             }
           },

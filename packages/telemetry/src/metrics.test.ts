@@ -11,13 +11,14 @@ describe("metrics", () => {
     metrics.otpsSent.inc({ purpose: "login" });
     const text = await registry.metrics();
     expect(text).toContain('auth_otps_sent_total{purpose="login"} 1');
-    expect(text).toContain("auth_process_resident_memory_bytes");
+    expect(text).toContain("process_resident_memory_bytes");
+    expect(text).toContain("nodejs_eventloop_lag_p99_seconds");
   });
 
   it("include every series the Grafana dashboard plots", async () => {
     const known = (await registry.getMetricsAsJSON()).map((metric) => metric.name);
     const names = (expr: string) =>
-      [...expr.matchAll(/\b(auth_[a-z0-9_]+?)(?:_bucket)?\b/g)].map((m) => m[1] ?? "");
+      [...expr.matchAll(/\b((?:auth|process|nodejs)_[a-z0-9_]+?)(?:_bucket)?\b/g)].map((m) => m[1] ?? "");
     for (const panel of dashboard.panels) {
       for (const target of panel.targets) {
         for (const name of names(target.expr)) expect(known, `${panel.title}: ${name}`).toContain(name);

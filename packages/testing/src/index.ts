@@ -1,2 +1,3 @@
 export { readTestBudgets, type TestBudgets, testBudgets, testBudgetVariables } from "./budgets.js";
+export { promtoolCheck, promtoolInstalled } from "./promtool.js";
 export { type TcpGate, tcpGate } from "./tcp-gate.js";

@@ -10,6 +10,7 @@ import {
   TokenStatus,
 } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
+import { metrics } from "@auth/telemetry";
 import { z } from "zod";
 import { sessionAccess } from "./access.js";
 import type { CompanyRules } from "./check-policies.js";
@@ -242,7 +243,8 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
     },
     async reportSecretCheck(request) {
       const input = parseRequest(reportSecretCheckRequest, request);
-      const { endSession } = await budget.report(input.checkId, results[input.result]);
+      const { endSession, lockedOut } = await budget.report(input.checkId, results[input.result]);
+      if (lockedOut) metrics.lockouts.inc();
       if (endSession) await sessions.end(endSession);
       return { sessionEnded: endSession !== undefined };
     },

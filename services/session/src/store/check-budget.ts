@@ -41,6 +41,8 @@ interface CheckRecord {
   kind: SecretKind;
   sessionId?: string;
   sessionTtlMs?: number;
+  /** The check took the subject's last failure before the lock-out: wrong, it locks the subject out. */
+  last?: boolean;
 }
 
 // Login IDs are e-mails and phone numbers: keys hold a hash of the subject, not the personal data.
@@ -113,6 +115,7 @@ export class CheckBudget {
       failuresKey: key,
       kind: reservation.kind,
       ...(session ? { sessionId: session.sessionId, sessionTtlMs: session.ttlMs } : {}),
+      ...(counted.count === policy.lockoutAfterFailures ? { last: true } : {}),
     };
     await this.kv.set(checkKey(checkId), JSON.stringify(record), checkLifetimeMs);
     return { outcome: "allowed", checkId, captchaRequired };
@@ -125,9 +128,13 @@ export class CheckBudget {
 
   /**
    * What a reserved check found. A report comes once (a second, or one for an unknown check, does
-   * nothing). Returns the recovery session to end, when a wrong answer was its last.
+   * nothing). Returns the recovery session to end, when a wrong answer was its last, and whether a
+   * wrong secret locked the subject out.
    */
-  async report(checkId: string, result: "right" | "wrong" | "unchecked"): Promise<{ endSession?: string }> {
+  async report(
+    checkId: string,
+    result: "right" | "wrong" | "unchecked",
+  ): Promise<{ endSession?: string; lockedOut?: boolean }> {
     const raw = await this.kv.take(checkKey(checkId));
     if (raw === null) return {};
     const record = JSON.parse(raw) as CheckRecord;
@@ -140,10 +147,11 @@ export class CheckBudget {
       if (record.sessionId) await this.kv.decrement(answersKey(record.sessionId));
       return {};
     }
+    const lockedOut = record.last ? { lockedOut: true } : {};
     if (record.sessionId && (await this.#wrongAnswer(record.sessionId, record.sessionTtlMs ?? 0))) {
-      return { endSession: record.sessionId };
+      return { endSession: record.sessionId, ...lockedOut };
     }
-    return {};
+    return lockedOut;
   }
 
   /** Counts a wrong answer of a recovery session; true when it was the last the session may give. */

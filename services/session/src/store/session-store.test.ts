@@ -416,6 +416,26 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     expect((await budget.reserve(password(), policy)).outcome).toBe("allowed");
   });
 
+  it("tells that a wrong secret locked the subject out: the one that reached the count, once", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => budget.reserve(password(true), policy)),
+    );
+    const checkIds = results.flatMap((result) => (result.outcome === "allowed" ? [result.checkId] : []));
+    expect(checkIds).toHaveLength(10);
+    const reports = await Promise.all(checkIds.map((checkId) => budget.report(checkId, "wrong")));
+    expect(reports.filter((report) => report.lockedOut)).toHaveLength(1);
+    expect((await budget.reserve(password(true), policy)).outcome).toBe("lockedOut");
+  });
+
+  it("tells no lock-out when the last check before it proves right or is given back", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => budget.reserve(password(true), policy)),
+    );
+    const checkIds = results.flatMap((result) => (result.outcome === "allowed" ? [result.checkId] : []));
+    const reports = await Promise.all(checkIds.map((checkId) => budget.report(checkId, "unchecked")));
+    expect(reports.some((report) => report.lockedOut)).toBe(false);
+  });
+
   it("keeps the budgets of users, login IDs and companies apart, with no login ID in the keys", async () => {
     await Promise.all(Array.from({ length: 10 }, () => budget.reserve(password(true), policy)));
     expect((await budget.status("c1", ann, policy)).lockedOut).toBe(true);
