@@ -1,6 +1,14 @@
+import { once } from "node:events";
 import { plaintextWarning, transportOf } from "@auth/grpc-kit";
 import { describeTarget, openRedis, redisOptionsOf, redisTargetOf } from "@auth/kv";
-import { boundPort, createLogger, loadConfig, reportListening, stopOnSignals } from "@auth/runtime";
+import {
+  boundPort,
+  createLogger,
+  listenOrExit,
+  loadConfig,
+  reportListening,
+  stopOnSignals,
+} from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
 import { createApp } from "./app.js";
 import { closeBackends, connectBackends } from "./backends.js";
@@ -68,19 +76,21 @@ const app = createApp({
   trustProxy: trustProxySetting(config.TRUST_PROXY),
 });
 const server = app.listen(config.PORT, config.HOST);
-const listening = new Promise<void>((resolve) => server.once("listening", resolve));
+await listenOrExit(logger, { address: `${config.HOST}:${config.PORT}`, variable: "PORT" }, () =>
+  once(server, "listening"),
+);
 answerUnparsableRequests(server, logger);
-server.on("error", (error) => {
-  logger.fatal({ err: error }, "gateway cannot listen");
-  process.exit(1);
-});
 server.headersTimeout = 10_000;
 server.requestTimeout = 15_000;
 server.keepAliveTimeout = 5_000;
 
+const { METRICS_PORT: metricsPort } = config;
 const metricsServer =
-  config.METRICS_PORT === undefined ? undefined : await serveMetrics(config.HOST, config.METRICS_PORT);
-await listening;
+  metricsPort === undefined
+    ? undefined
+    : await listenOrExit(logger, { address: `${config.HOST}:${metricsPort}`, variable: "METRICS_PORT" }, () =>
+        serveMetrics(config.HOST, metricsPort),
+      );
 logger.info({ host: config.HOST, port: boundPort(server) }, "gateway listening");
 reportListening({ port: boundPort(server), metricsPort: metricsServer && boundPort(metricsServer) });
 

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { createServer } from "node:net";
 import { checkHealth, createServiceClient, type GrpcServiceName } from "@auth/grpc-kit";
 import { createTestDatabase } from "@auth/pg/testing";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
@@ -6,7 +7,7 @@ import { IdentityServiceService } from "@auth/proto/identity";
 import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
 import { RecoveryServiceService } from "@auth/proto/recovery";
 import { SessionServiceService, SessionState } from "@auth/proto/session";
-import { freePort } from "@auth/runtime";
+import { boundPort, freePort } from "@auth/runtime";
 import { type BoundPorts, Child, type ProcessName, type RunningSuite } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
 import { Redis } from "ioredis";
@@ -53,6 +54,8 @@ const somePath: Record<Exclude<ProcessName, "gateway">, string> = {
 
 interface LogLine {
   msg?: string;
+  variable?: string;
+  reason?: string;
   attempt?: number;
   error?: string;
   store?: string;
@@ -97,13 +100,14 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
     await Promise.all([redis?.close(), postgres?.close()]);
   });
 
-  /** Starts a process like the suite's own, but on free ports and on the private store. */
-  function startBeside(name: ProcessName, store: Record<string, string>): Started {
+  /** Starts a process like the suite's own, but on free ports (unless given) and on the private store. */
+  function startBeside(name: ProcessName, overrides: Record<string, string>): Started {
     const model = suite.children[name].options;
-    const env: NodeJS.ProcessEnv = { ...model.env, ...store, LOG_LEVEL: "info" };
+    const env: NodeJS.ProcessEnv = { ...model.env, LOG_LEVEL: "info" };
     if (name === "gateway") env.PORT = "0";
     else Object.assign(env, { GRPC_PORT: "0", GRPC_HEALTH_PORT: "0" });
     delete env.METRICS_PORT;
+    Object.assign(env, overrides);
     const lines: LogLine[] = [];
     const child = new Child({
       ...model,
@@ -134,6 +138,31 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
     // Its output may still be on its way when the exit is seen.
     await expect.poll(() => session.lines.at(-1)?.msg, { timeout: testBudgets.testMs }).toBe("stopped");
   });
+
+  it.each(processes)(
+    "%s, when its port is taken, says so in one line naming the variable that moves it, and exits 1",
+    async (name) => {
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+      const variable = name === "gateway" ? "PORT" : "GRPC_PORT";
+      try {
+        const started = startBeside(name, { [variable]: String(boundPort(holder)) });
+        expect(await started.child.exited()).toBe(1);
+        // Its output may still be on its way when the exit is seen.
+        await expect
+          .poll(() => started.lines.filter((line) => line.msg?.startsWith("cannot listen")), {
+            timeout: testBudgets.testMs,
+          })
+          .toHaveLength(1);
+        expect(started.lines.find((line) => line.msg?.startsWith("cannot listen"))).toMatchObject({
+          variable,
+          reason: "the address is in use",
+        });
+      } finally {
+        holder.close();
+      }
+    },
+  );
 
   const scenarios = [
     {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pageRoutes, serveLoginPage } from "@auth/login-page";
-import { env, loadConfig } from "@auth/runtime";
+import { env, loadConfig, whyNotListenable } from "@auth/runtime";
 import { type ProcessName, startSuite } from "@auth/suite";
 import { z } from "zod";
 import { demoCompanyCode, demoControlQuestion, demoDisclaimer, demoUsers, seedDemo } from "./demo.js";
@@ -13,6 +13,12 @@ const config = loadConfig(
     PORT: env.port(8080),
     /** Where the reference login page of the demo company listens. */
     LOGIN_PAGE_PORT: env.port(8081),
+    /** The services' gRPC ports (authctl finds identity at AUTH_IDENTITY_ADDR, 127.0.0.1:50051 by default). */
+    IDENTITY_PORT: env.port(50051),
+    SESSION_PORT: env.port(50052),
+    OTP_PORT: env.port(50053),
+    RECOVERY_PORT: env.port(50054),
+    DISCLAIMER_PORT: env.port(50055),
     DATA_DIR: z.string().min(1).default(".data"),
     /** A fixed demo API key (at least 24 characters), for scripts. */
     DEMO_API_KEY: z.string().min(24, "must have at least 24 characters").optional(),
@@ -40,16 +46,43 @@ const width = Math.max(
 );
 const print = (name: ProcessName, line: string) => process.stdout.write(`${name.padEnd(width)} | ${line}\n`);
 
+// Every fixed port, by the variable that moves it; the others are free ones the processes pick.
+const fixedPorts = {
+  PORT: config.PORT,
+  LOGIN_PAGE_PORT: config.LOGIN_PAGE_PORT,
+  IDENTITY_PORT: config.IDENTITY_PORT,
+  SESSION_PORT: config.SESSION_PORT,
+  OTP_PORT: config.OTP_PORT,
+  RECOVERY_PORT: config.RECOVERY_PORT,
+  DISCLAIMER_PORT: config.DISCLAIMER_PORT,
+};
+const portProblems = await Promise.all(
+  Object.entries(fixedPorts).map(async ([variable, port], index, all) => {
+    const twin = all.slice(0, index).find(([, other]) => other === port)?.[0];
+    if (twin) return `port ${port} is given to both ${twin} and ${variable}: set ${variable} to another port`;
+    const reason = await whyNotListenable(port);
+    if (reason === undefined) return undefined;
+    const why =
+      reason === "EADDRINUSE" ? "is in use (another npm start?)" : `cannot be listened on (${reason})`;
+    return `port ${port} ${why}: stop what holds it, or move it with ${variable}=<port> npm start`;
+  }),
+);
+const taken = portProblems.filter((problem) => problem !== undefined);
+if (taken.length > 0) {
+  process.stderr.write(`${taken.join("\n")}\n`);
+  process.exit(1);
+}
+
 process.stdout.write(`Starting the suite on embedded stores (data in ${dataDir}) ...\n`);
 const suite = await startSuite({
   dataDir,
   adminToken: keptSecret("admin-token", config.ADMIN_TOKEN),
   ports: {
-    identity: 50051,
-    session: 50052,
-    otp: 50053,
-    recovery: 50054,
-    disclaimer: 50055,
+    identity: config.IDENTITY_PORT,
+    session: config.SESSION_PORT,
+    otp: config.OTP_PORT,
+    recovery: config.RECOVERY_PORT,
+    disclaimer: config.DISCLAIMER_PORT,
     gateway: config.PORT,
   },
   logLevel: config.LOG_LEVEL,

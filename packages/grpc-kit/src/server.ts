@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import { boundPort, reportListening } from "@auth/runtime";
+import { boundPort, listenOrExit, reportListening } from "@auth/runtime";
 import { serveMetrics } from "@auth/telemetry";
 import {
   Server,
@@ -112,17 +112,21 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     );
   }
   if (options.transport.kind === "plaintext") options.logger.error(plaintextWarning);
-  const port = await bind(server, `${options.host}:${options.port}`, serverCredentialsOf(options.transport));
+  const address = `${options.host}:${options.port}`;
+  const port = await listenOrExit(options.logger, { address, variable: "GRPC_PORT" }, () =>
+    bind(server, address, serverCredentialsOf(options.transport)),
+  );
 
   let healthServer: Server | undefined;
   let healthPort: number | undefined;
   if (options.healthPort !== undefined) {
     healthServer = new Server(serverOptions);
     health.addToServer(healthServer);
-    healthPort = await bind(
-      healthServer,
-      `${options.host}:${options.healthPort}`,
-      ServerCredentials.createInsecure(),
+    const healthAddress = `${options.host}:${options.healthPort}`;
+    healthPort = await listenOrExit(
+      options.logger,
+      { address: healthAddress, variable: "GRPC_HEALTH_PORT" },
+      () => bind(healthServer as Server, healthAddress, ServerCredentials.createInsecure()),
     );
   }
   options.logger.info(
@@ -135,8 +139,15 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     },
     "gRPC server listening",
   );
+  const { metricsPort } = options;
   const metricsServer =
-    options.metricsPort === undefined ? undefined : await serveMetrics(options.host, options.metricsPort);
+    metricsPort === undefined
+      ? undefined
+      : await listenOrExit(
+          options.logger,
+          { address: `${options.host}:${metricsPort}`, variable: "METRICS_PORT" },
+          () => serveMetrics(options.host, metricsPort),
+        );
   reportListening({ port, healthPort, metricsPort: metricsServer && boundPort(metricsServer) });
   if (serving) options.logger.info("serving");
   options.ready?.then(

@@ -1,9 +1,9 @@
 export { ConfigError, env, loadConfig, parseConfig } from "./config.js";
 export { hasControlCharacter, pathOfString } from "./control-characters.js";
-export { boundPort, reportListening } from "./listening.js";
+export { boundPort, listenOrExit, reportListening } from "./listening.js";
 export { createLogger, type Logger } from "./logger.js";
 export { JsonLinesOutbox } from "./outbox.js";
-export { freePort } from "./ports.js";
+export { freePort, whyNotListenable } from "./ports.js";
 export { stopOnSignals } from "./shutdown.js";
 export {
   type ConnectRetry,

@@ -1,5 +1,6 @@
 import { writeSync } from "node:fs";
 import type { Server } from "node:net";
+import type { Logger } from "./logger.js";
 
 /**
  * Tells the process that started this one which ports it bound, when it asked to know
@@ -16,4 +17,30 @@ export function reportListening(ports: Record<string, number | undefined>): void
 export function boundPort(server: Server): number {
   const address = server.address();
   return typeof address === "object" && address !== null ? address.port : 0;
+}
+
+/**
+ * Binds a port the process cannot run without. When it cannot, the process says in one log line
+ * which address and which variable moves it, and exits 1 (no stack: nothing in it would help).
+ */
+export async function listenOrExit<T>(
+  logger: Logger,
+  target: { address: string; variable: string },
+  listen: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const reason = /EADDRINUSE/.test(message)
+      ? "the address is in use"
+      : /EACCES/.test(message)
+        ? "permission denied"
+        : message;
+    logger.fatal(
+      { ...target, reason },
+      `cannot listen on ${target.address}: ${reason} (${target.variable} moves it)`,
+    );
+    process.exit(1);
+  }
 }

@@ -14,12 +14,13 @@ function ephemeralPortsStart(): number {
 const lowest = 20_000;
 const highest = Math.max(lowest + 1_000, ephemeralPortsStart());
 
-function tryListen(port: number): Promise<boolean> {
+/** Why the port cannot be listened on at the host right now (EADDRINUSE, EACCES...), or undefined when it can. */
+export function whyNotListenable(port: number, host = "127.0.0.1"): Promise<string | undefined> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    server.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    server.listen(port, host, () => server.close(() => resolve(undefined)));
   });
 }
 
@@ -31,7 +32,7 @@ function tryListen(port: number): Promise<boolean> {
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const port = lowest + Math.floor(Math.random() * (highest - lowest));
-    if (await tryListen(port)) return port;
+    if ((await whyNotListenable(port)) === undefined) return port;
   }
   throw new Error(`no free port between ${lowest} and ${highest}`);
 }
