@@ -18,7 +18,7 @@ const fiveThenRefused = [...Array(5).fill("ok"), "request.ratelimit.exceeded"];
 const defaults = { perAddressPerMinute: 3, perLoginIdPerMinute: 2 };
 
 const company = (id: string, policy: Partial<CompanyPolicy> = {}) => tenantCompany(policy, id);
-/** The rate limit of the operation's endpoint (its declaration in flows/). */
+/** The rate limit the operation's endpoint declares. */
 const limitOf = (operation: Operation) =>
   endpoints.find((endpoint) => endpoint.operation === operation)?.rateLimit;
 
