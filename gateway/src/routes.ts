@@ -1,8 +1,8 @@
+import type { Endpoint } from "./endpoint/define.js";
 import { acceptdisclaimers } from "./flows/acceptdisclaimers.js";
 import { checkcredentials } from "./flows/checkcredentials.js";
 import { checkotp } from "./flows/checkotp.js";
 import { checkpassword } from "./flows/checkpassword.js";
-import type { Endpoint } from "./flows/endpoint.js";
 import { login } from "./flows/login.js";
 import { logout } from "./flows/logout.js";
 import { oauth } from "./flows/oauth.js";
@@ -14,8 +14,11 @@ import { recoveryRenewotp } from "./flows/recovery/renewotp.js";
 import { renewotp } from "./flows/renewotp.js";
 import { setpassword } from "./flows/setpassword.js";
 
-/** Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery"). */
-export const endpoints: Endpoint[] = [
+/**
+ * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery"): the
+ * routes and the OpenAPI document are made from this list, in its order.
+ */
+export const endpoints = [
   login,
   checkpassword,
   checkcredentials,
@@ -30,4 +33,4 @@ export const endpoints: Endpoint[] = [
   recoveryRenewotp,
   checkquestion,
   checklink,
-];
+] as const satisfies readonly Endpoint[];

@@ -1,4 +1,4 @@
-import type { FlowContext } from "./flows/endpoint.js";
+import type { FlowContext } from "./endpoint/context.js";
 
 /** The security events (docs/api-contract.md, "Security events"). */
 export type SecurityEvent =

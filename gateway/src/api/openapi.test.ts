@@ -2,9 +2,8 @@ import { type ErrorCode, errorCodes } from "@auth/errors";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Endpoint } from "../flows/endpoint.js";
-import type { Operation } from "../flows/transitions.js";
-import { rateLimited } from "../http/rate-limits.js";
+import type { Endpoint } from "../endpoint/define.js";
+import type { Operation } from "../endpoint/transitions.js";
 import { endpoints } from "../routes.js";
 import { errorAnswers } from "./endpoint-errors.js";
 import { openApiDocument, pathOf } from "./openapi.js";
@@ -116,7 +115,7 @@ describe("the OpenAPI document", () => {
     },
   );
 
-  it.each(Object.keys(rateLimited) as Operation[])(
+  it.each(endpoints.filter((endpoint) => endpoint.rateLimit).map((endpoint) => endpoint.operation))(
     "documents the rate limit of %s: request.ratelimit.exceeded (429) with Retry-After",
     (operation) => {
       expect(documentedErrors(operation).get(429)).toEqual(["request.ratelimit.exceeded"]);

@@ -1,31 +1,13 @@
 import type { ErrorCode } from "@auth/errors";
 import { z } from "zod";
-import type { Endpoint } from "../flows/endpoint.js";
-import { type Operation, statesFor, transitions } from "../flows/transitions.js";
+import type { Endpoint, ErrorAnswer } from "../endpoint/define.js";
+import { disclaimer, errorResponse, retryAfter } from "../endpoint/responses.js";
+import { type Operation, statesFor, transitions } from "../endpoint/transitions.js";
 import { companyCodeShape } from "../http/credentials.js";
 import { idempotencyHeader, idempotencyKeyShape } from "../http/idempotency.js";
-import { rateLimited } from "../http/rate-limits.js";
-import { type ErrorAnswer, errorAnswers } from "./endpoint-errors.js";
-import { disclaimer, errorResponse, retryAfter, successResponses } from "./responses.js";
+import { errorAnswers } from "./endpoint-errors.js";
 
 type JsonObject = Record<string, unknown>;
-
-const summaries: Record<Operation, string> = {
-  login: "Check the login ID and start a session",
-  checkpassword: "Check the password",
-  checkcredentials: "Check login ID and password in one call",
-  checkotp: "Check the SMS one-time password or a backup code",
-  renewotp: "Send a new SMS one-time password",
-  setpassword: "Set a new password",
-  oauth: "Log in through one of the company's OAuth providers",
-  acceptdisclaimers: "Accept the disclaimers an OAuth login still owes",
-  logout: "End the session",
-  "recovery/recover": "Start access recovery",
-  "recovery/checkotp": "Check the recovery SMS one-time password",
-  "recovery/renewotp": "Send a new recovery SMS one-time password",
-  "recovery/checkquestion": "Check the answer to the control question",
-  "recovery/checklink": "Redeem the link of a recovery e-mail",
-};
 
 export const pathOf = (operation: Operation): string => `/{company_code}/v2/auth/${operation}`;
 
@@ -61,7 +43,7 @@ function describeEndpoint(endpoint: Endpoint): string {
   const outcomes = transitions
     .filter((transition) => transition.operation === endpoint.operation)
     .map(({ condition, to }) => `- ${condition}: ${to ? `state \`${to}\`` : "no session token"}`);
-  const limit = rateLimited[endpoint.operation];
+  const limit = endpoint.rateLimit;
   return [
     token,
     "",
@@ -120,7 +102,8 @@ const idempotencyKey = {
 
 /**
  * The OpenAPI 3.1 document of the endpoints, generated from the zod schemas that validate their
- * requests (endpoint.body), the response schemas the flows are typed by, and the error table.
+ * requests (endpoint.body), the response schemas the flows are typed by (endpoint.responses), and
+ * the errors they declare with the error table.
  */
 export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
   const errorsOf = new Map(endpoints.map((endpoint) => [endpoint, byStatus(errorAnswers(endpoint))]));
@@ -134,7 +117,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
   for (const [endpoint, errors] of errorsOf) {
     const name = nameOf(endpoint.operation);
     requests.add(endpoint.body, { id: `${name}Request` });
-    responses.add(successResponses[endpoint.operation], { id: `${name}Response` });
+    responses.add(endpoint.responses, { id: `${name}Response` });
     for (const [status, codes] of errors) {
       inline.add(errorId(endpoint, status));
       responses.add(errorResponse(codes), { id: errorId(endpoint, status) });
@@ -159,7 +142,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
       post: {
         operationId: name.charAt(0).toLowerCase() + name.slice(1),
         tags: [endpoint.operation.startsWith("recovery/") ? "recovery" : "login"],
-        summary: summaries[endpoint.operation],
+        summary: endpoint.summary,
         description: describeEndpoint(endpoint),
         security: [endpoint.takesToken ? { apiKey: [], sessionToken: [] } : { apiKey: [] }],
         parameters: endpoint.idempotent ? [idempotencyKey] : undefined,

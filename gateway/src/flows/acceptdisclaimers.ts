@@ -1,28 +1,42 @@
 import { z } from "zod";
+import type { SessionFlowContext } from "../endpoint/context.js";
+import { defineEndpoint } from "../endpoint/define.js";
+import { fields } from "../endpoint/fields.js";
+import { type SuccessFields, toAuthorized, userStatusErrors } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { guardSubject } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
-import { sessionEndpoint } from "./endpoint.js";
-import { fields } from "./fields.js";
+
+const body = z.object({ accept_disclaimers: fields.acceptDisclaimers });
+
+const responses = toAuthorized();
 
 /** spec 4.8: the disclaimers an OAuth login still owes, accepted all together. */
-export const acceptdisclaimers = sessionEndpoint(
-  "acceptdisclaimers",
-  z.object({ accept_disclaimers: fields.acceptDisclaimers }),
-  async (context) => {
-    await guardSubject(context, { userId: context.session.userId });
-    const user = await currentUser(context, context.session.userId);
-    const disclaimersRequired = await requiredDisclaimers(context, user.id);
-    assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
-    await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-    const moved = await moveSession(context, "authorized", { profileMnemocode: user.profileMnemocode });
-    return {
-      session_token: moved.token,
-      session_state: "authorized",
-      profile_mnemocode: user.profileMnemocode,
-    };
-  },
+export const acceptdisclaimers = defineEndpoint({
+  operation: "acceptdisclaimers",
+  summary: "Accept the disclaimers an OAuth login still owes",
+  body,
+  responses,
+  errors: ["auth.restricted", ...userStatusErrors, "auth.disclaimer.invalid"],
+  whileSuspended: "auth.restricted",
   // Accepting is recorded again harmlessly; the move is the session's compare-and-set, made once.
-  { idempotent: true },
-);
+  idempotent: true,
+  handle,
+});
+
+async function handle(
+  context: SessionFlowContext<z.infer<typeof body>>,
+): Promise<SuccessFields<typeof responses>> {
+  await guardSubject(context, { userId: context.session.userId });
+  const user = await currentUser(context, context.session.userId);
+  const disclaimersRequired = await requiredDisclaimers(context, user.id);
+  assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+  await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+  const moved = await moveSession(context, "authorized", { profileMnemocode: user.profileMnemocode });
+  return {
+    session_token: moved.token,
+    session_state: "authorized",
+    profile_mnemocode: user.profileMnemocode,
+  };
+}

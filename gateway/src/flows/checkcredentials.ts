@@ -2,15 +2,17 @@ import { AuthError } from "@auth/errors";
 import { OtpPurpose } from "@auth/proto/otp";
 import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
+import type { FlowContext } from "../endpoint/context.js";
+import { defineEndpoint } from "../endpoint/define.js";
+import { fields } from "../endpoint/fields.js";
+import { afterPassword, type SuccessFields, userStatusErrors } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
-import { lookUpLoginId } from "../steps/login-lookup.js";
+import { lookUpAndCountLoginId } from "../steps/login-lookup.js";
 import { continueAfterPassword } from "../steps/next-step.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
 import { loginRefusal, reserveCheck, subjectOf } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
-import { openEndpoint } from "./endpoint.js";
-import { fields } from "./fields.js";
 
 const body = z.object({
   login_id: fields.loginId,
@@ -19,14 +21,34 @@ const body = z.object({
   accept_disclaimers: fields.acceptDisclaimers,
 });
 
+const responses = afterPassword();
+
 /**
  * spec 4.6: login ID and password in one call. Whether the login ID exists is never told: an
  * unknown one costs the same hashing and gets the same answer, and the user's status and
  * disclaimers are looked at only once the credentials are right (docs/api-contract.md, "Login").
  */
-export const checkcredentials = openEndpoint("checkcredentials", body, async (context) => {
+export const checkcredentials = defineEndpoint({
+  operation: "checkcredentials",
+  summary: "Check login ID and password in one call",
+  body,
+  responses,
+  errors: [
+    "auth.restricted",
+    "auth.captcha.missing",
+    "auth.captcha.invalid",
+    "auth.credentials.invalid",
+    ...userStatusErrors,
+    "auth.disclaimer.invalid",
+  ],
+  rateLimit: "address and login ID",
+  whileSuspended: "auth.restricted",
+  handle,
+});
+
+async function handle(context: FlowContext<z.infer<typeof body>>): Promise<SuccessFields<typeof responses>> {
   const companyId = context.company.id;
-  const { normalizedLoginId, user: named } = await lookUpLoginId(context, context.body.login_id);
+  const { normalizedLoginId, user: named } = await lookUpAndCountLoginId(context, context.body.login_id);
   const check = await reserveCheck(
     context,
     {
@@ -71,4 +93,4 @@ export const checkcredentials = openEndpoint("checkcredentials", body, async (co
       ? wrongCredentials()
       : error;
   });
-});
+}

@@ -1,14 +1,16 @@
 import { AuthError } from "@auth/errors";
 import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
+import type { SessionFlowContext } from "../endpoint/context.js";
+import { defineEndpoint } from "../endpoint/define.js";
+import { fields } from "../endpoint/fields.js";
+import { type SuccessFields, toAuthorized, toSetpassword, userStatusErrors } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { continueToAuthorization } from "../steps/next-step.js";
-import { otpValid } from "../steps/otp-delivery.js";
+import { otpValid } from "../steps/otp-check.js";
 import { guardSubject, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
-import { type SessionFlowContext, sessionEndpoint } from "./endpoint.js";
-import { fields } from "./fields.js";
 
 const body = z
   .object({
@@ -35,8 +37,29 @@ async function secondFactorValid(context: SessionFlowContext<Body>, userId: stri
   return valid;
 }
 
+const responses = z.discriminatedUnion("session_state", [toSetpassword(), toAuthorized()]);
+
 /** spec 4.3: the SMS OTP, or a backup code when the phone is not at hand. */
-export const checkotp = sessionEndpoint("checkotp", body, async (context) => {
+export const checkotp = defineEndpoint({
+  operation: "checkotp",
+  summary: "Check the SMS one-time password or a backup code",
+  body,
+  responses,
+  errors: [
+    "auth.restricted",
+    ...userStatusErrors,
+    "auth.disclaimer.invalid",
+    "auth.otp.invalid",
+    "auth.backupcode.invalid",
+  ],
+  rateLimit: "address and login ID",
+  whileSuspended: "auth.restricted",
+  handle,
+});
+
+async function handle(
+  context: SessionFlowContext<z.infer<typeof body>>,
+): Promise<SuccessFields<typeof responses>> {
   const { userId } = context.session;
   await guardSubject(context, { userId });
   const user = await currentUser(context, userId);
@@ -59,4 +82,4 @@ export const checkotp = sessionEndpoint("checkotp", body, async (context) => {
   return continueToAuthorization(context, user, context.session.passwordChangeRequired, (to, changes) =>
     moveSession(context, to, changes),
   );
-});
+}

@@ -1,14 +1,16 @@
 import { AuthError } from "@auth/errors";
 import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
+import type { SessionFlowContext } from "../endpoint/context.js";
+import { defineEndpoint } from "../endpoint/define.js";
+import { fields } from "../endpoint/fields.js";
+import { afterPassword, type SuccessFields, userStatusErrors } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { continueAfterPassword } from "../steps/next-step.js";
 import { sendOtp } from "../steps/otp-delivery.js";
 import { loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
-import { sessionEndpoint } from "./endpoint.js";
-import { fields } from "./fields.js";
 
 const body = z.object({
   password: fields.secret,
@@ -16,8 +18,30 @@ const body = z.object({
   accept_disclaimers: fields.acceptDisclaimers,
 });
 
+const responses = afterPassword();
+
 /** spec 4.2: the password of the session's user. */
-export const checkpassword = sessionEndpoint("checkpassword", body, async (context) => {
+export const checkpassword = defineEndpoint({
+  operation: "checkpassword",
+  summary: "Check the password",
+  body,
+  responses,
+  errors: [
+    "auth.restricted",
+    "auth.captcha.missing",
+    "auth.captcha.invalid",
+    "auth.disclaimer.invalid",
+    "auth.password.invalid",
+    ...userStatusErrors,
+  ],
+  rateLimit: "address and login ID",
+  whileSuspended: "auth.restricted",
+  handle,
+});
+
+async function handle(
+  context: SessionFlowContext<z.infer<typeof body>>,
+): Promise<SuccessFields<typeof responses>> {
   const { userId } = context.session;
   // The order of docs/decisions.md ("Login"): suspension and lock-out, captcha, disclaimers, password. The check is reserved
   // first (its refusals are the lock-out and the captcha) and given back if the disclaimers fail.
@@ -63,4 +87,4 @@ export const checkpassword = sessionEndpoint("checkpassword", body, async (conte
       return { ...(await moveSession(context, "checkotp", changes)), userPhone };
     },
   });
-});
+}

@@ -2,22 +2,51 @@ import { AuthError } from "@auth/errors";
 import { UserStatus } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
+import type { FlowContext } from "../endpoint/context.js";
+import { defineEndpoint } from "../endpoint/define.js";
+import { fields } from "../endpoint/fields.js";
+import {
+  disclaimersRequired,
+  inState,
+  type SuccessFields,
+  userPhone,
+  userStatusErrors,
+} from "../endpoint/responses.js";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
-import { lookUpLoginId } from "../steps/login-lookup.js";
+import { lookUpAndCountLoginId } from "../steps/login-lookup.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
 import { guardSubject, subjectOf } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
-import { openEndpoint } from "./endpoint.js";
-import { fields } from "./fields.js";
+
+const body = z.object({ login_id: fields.loginId });
+
+const responses = z.discriminatedUnion("session_state", [
+  inState("checkpassword", {
+    disclaimers_required: disclaimersRequired,
+    captcha_required: z.boolean().describe("true: checkpassword must carry captcha_response"),
+  }),
+  inState("checkotp", { disclaimers_required: disclaimersRequired, user_phone: userPhone }),
+]);
 
 /**
  * spec 4.1: identify the user by login ID and start a session. The lock-out comes before
  * auth.loginid.notfound and the user's status; for a user who may log in, the session service
  * checks it while it creates the session.
  */
-export const login = openEndpoint("login", z.object({ login_id: fields.loginId }), async (context) => {
-  const { normalizedLoginId, user } = await lookUpLoginId(context, context.body.login_id);
+export const login = defineEndpoint({
+  operation: "login",
+  summary: "Check the login ID and start a session",
+  body,
+  responses,
+  errors: ["auth.restricted", "auth.loginid.notfound", ...userStatusErrors],
+  rateLimit: "address and login ID",
+  whileSuspended: "auth.restricted",
+  handle,
+});
+
+async function handle(context: FlowContext<z.infer<typeof body>>): Promise<SuccessFields<typeof responses>> {
+  const { normalizedLoginId, user } = await lookUpAndCountLoginId(context, context.body.login_id);
   const guard = { refuseWhenLockedOut: true };
   if (user?.status !== UserStatus.ACTIVE) {
     await guardSubject(context, subjectOf(user, normalizedLoginId));
@@ -45,4 +74,4 @@ export const login = openEndpoint("login", z.object({ login_id: fields.loginId }
     disclaimers_required: disclaimersRequired,
     user_phone: started.userPhone,
   };
-});
+}

@@ -1,30 +1,40 @@
 import { TokenStatus } from "@auth/proto/session";
 import { z } from "zod";
+import type { SessionFlowContext } from "../endpoint/context.js";
+import { defineEndpoint } from "../endpoint/define.js";
+import { type SuccessFields, success } from "../endpoint/responses.js";
 import { securityEvent } from "../security-events.js";
-import { sessionEndpoint } from "./endpoint.js";
+
+const body = z.object({});
+
+const responses = success({});
 
 /** spec 4.9: invalidates the token, whatever the session's state. */
-export const logout = sessionEndpoint(
-  "logout",
-  z.object({}),
-  async (context) => {
-    await context.backends.session.revokeSession({ sessionToken: context.token, retryKey: context.retryKey });
-    securityEvent(context, "session.revoked", {
-      userId: context.session.userId,
-      sessionId: context.session.sessionId,
-    });
-    return {};
+export const logout = defineEndpoint({
+  operation: "logout",
+  summary: "End the session",
+  body,
+  responses,
+  errors: [],
+  whileSuspended: "serve",
+  idempotent: true,
+  // Sent again after its answer was lost: the token is gone because this request revoked it. Only
+  // a token that is gone: a live one of another company stays as it is.
+  endedByItself: async ({ backends, token, retryKey }) => {
+    const { status } = await backends.session.introspectSession({ sessionToken: token });
+    if (status !== TokenStatus.INVALID) return undefined;
+    return (await backends.session.revokeSession({ sessionToken: token, retryKey })).revoked ? {} : undefined;
   },
-  {
-    idempotent: true,
-    // Sent again after its answer was lost: the token is gone because this request revoked it. Only
-    // a token that is gone: a live one of another company stays as it is.
-    endedByItself: async ({ backends, token, retryKey }) => {
-      const { status } = await backends.session.introspectSession({ sessionToken: token });
-      if (status !== TokenStatus.INVALID) return undefined;
-      return (await backends.session.revokeSession({ sessionToken: token, retryKey })).revoked
-        ? {}
-        : undefined;
-    },
-  },
-);
+  handle,
+});
+
+async function handle(
+  context: SessionFlowContext<z.infer<typeof body>>,
+): Promise<SuccessFields<typeof responses>> {
+  await context.backends.session.revokeSession({ sessionToken: context.token, retryKey: context.retryKey });
+  securityEvent(context, "session.revoked", {
+    userId: context.session.userId,
+    sessionId: context.session.sessionId,
+  });
+  return {};
+}

@@ -1,9 +1,17 @@
 import { AuthError } from "@auth/errors";
 import { z } from "zod";
+import type { FlowContext } from "../endpoint/context.js";
+import { defineEndpoint } from "../endpoint/define.js";
+import {
+  disclaimersRequired,
+  inState,
+  type SuccessFields,
+  toAuthorized,
+  userStatusErrors,
+} from "../endpoint/responses.js";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
-import { openEndpoint } from "./endpoint.js";
 
 const body = z.object({
   provider_id: z
@@ -19,8 +27,24 @@ const body = z.object({
   nonce: z.string("must be a string").max(500).optional(),
 });
 
+const responses = z.discriminatedUnion("session_state", [
+  inState("acceptdisclaimers", { disclaimers_required: disclaimersRequired }),
+  toAuthorized(),
+]);
+
 /** spec 4.7: a user verified by one of the company's OAuth providers. */
-export const oauth = openEndpoint("oauth", body, async (context) => {
+export const oauth = defineEndpoint({
+  operation: "oauth",
+  summary: "Log in through one of the company's OAuth providers",
+  body,
+  responses,
+  errors: ["auth.oauth.failed", "auth.oauth.notfound", ...userStatusErrors],
+  rateLimit: "address",
+  whileSuspended: "auth.user.restricted",
+  handle,
+});
+
+async function handle(context: FlowContext<z.infer<typeof body>>): Promise<SuccessFields<typeof responses>> {
   const { subject, user } = await context.backends.identity.exchangeOAuthCode({
     companyId: context.company.id,
     slot: context.body.provider_id,
@@ -49,4 +73,4 @@ export const oauth = openEndpoint("oauth", body, async (context) => {
     session_state: "authorized",
     profile_mnemocode: user.profileMnemocode,
   };
-});
+}

@@ -1,14 +1,19 @@
-import { weakPasswordError } from "@auth/errors";
+import { weakPasswordError, weakPasswordStatus } from "@auth/errors";
 import { PasswordProblem } from "@auth/proto/identity";
 import { z } from "zod";
+import type { SessionFlowContext } from "../endpoint/context.js";
+import { defineEndpoint } from "../endpoint/define.js";
+import { type SuccessFields, success, toAuthorized, userStatusErrors } from "../endpoint/responses.js";
+import { assertTransition } from "../endpoint/transitions.js";
 import { securityEvent } from "../security-events.js";
 import { forgetFailedChecks } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
-import { type SessionFlowContext, sessionEndpoint } from "./endpoint.js";
-import { assertTransition } from "./transitions.js";
 
 const body = z.object({ new_password: z.string("must be a string").max(4_096) });
+
+// In state recovery-setpassword no token: the client logs in again.
+const responses = z.union([toAuthorized(), success({})]);
 
 /**
  * spec 4.5: a new password, in state setpassword (then authorized, with a new token) or
@@ -23,43 +28,51 @@ const body = z.object({ new_password: z.string("must be a string").max(4_096) })
  * auth.token.invalid. A retry with the request's Idempotency-Key (and body) resumes the change
  * where it stopped, and does not write the password again (docs/decisions.md, "Idempotency-Key").
  */
-export const setpassword = sessionEndpoint(
-  "setpassword",
+export const setpassword = defineEndpoint({
+  operation: "setpassword",
+  summary: "Set a new password",
   body,
-  async (context) => {
-    const user = await currentUser(context, context.session.userId);
-    const companyId = context.company.id;
-    // recovery-setpassword ends without a session: the table must allow that (other states may not).
-    if (context.state !== "setpassword") assertTransition(context.operation, context.state, null);
-    const written = await changePassword(context, user.id);
-    if (written) securityEvent(context, "password.changed", { userId: user.id });
-    await context.backends.recovery.revokeRecoveryLinks({ companyId, userId: user.id });
-    if (context.state === "setpassword") {
-      // The generation after the write ends any session that logged in with the old password meanwhile.
-      const moved = await moveSession(context, "authorized", {
-        profileMnemocode: user.profileMnemocode,
-        passwordChangeRequired: false,
-        renewCredentialGeneration: true,
-      });
-      return {
-        session_token: moved.token,
-        session_state: "authorized",
-        profile_mnemocode: user.profileMnemocode,
-      };
-    }
-    // The recovery session ends with the others, and so does any session that started on the old
-    // password while the change was under way (a new generation).
-    await context.backends.session.revokeUserSessions({ companyId, userId: user.id });
-    securityEvent(context, "recovery.finished", { userId: user.id });
-    // Whoever recovered access may log in at once, whatever failures the user had. The recovery is
-    // done by now: should this fail, the answer is still success, and the failures expire with their window.
-    await forgetFailedChecks(context, { userId: user.id }).catch((error: unknown) =>
-      context.log.warn({ err: error }, "recovery finished, but the user's failures were not forgotten"),
-    );
-    return {};
-  },
-  { idempotent: true },
-);
+  responses,
+  errors: [...userStatusErrors, { code: "request.validation.failed", status: weakPasswordStatus }],
+  whileSuspended: "auth.user.restricted",
+  idempotent: true,
+  handle,
+});
+
+async function handle(
+  context: SessionFlowContext<z.infer<typeof body>>,
+): Promise<SuccessFields<typeof responses>> {
+  const user = await currentUser(context, context.session.userId);
+  const companyId = context.company.id;
+  // recovery-setpassword ends without a session: the table must allow that (other states may not).
+  if (context.state !== "setpassword") assertTransition(context.operation, context.state, null);
+  const written = await changePassword(context, user.id);
+  if (written) securityEvent(context, "password.changed", { userId: user.id });
+  await context.backends.recovery.revokeRecoveryLinks({ companyId, userId: user.id });
+  if (context.state === "setpassword") {
+    // The generation after the write ends any session that logged in with the old password meanwhile.
+    const moved = await moveSession(context, "authorized", {
+      profileMnemocode: user.profileMnemocode,
+      passwordChangeRequired: false,
+      renewCredentialGeneration: true,
+    });
+    return {
+      session_token: moved.token,
+      session_state: "authorized",
+      profile_mnemocode: user.profileMnemocode,
+    };
+  }
+  // The recovery session ends with the others, and so does any session that started on the old
+  // password while the change was under way (a new generation).
+  await context.backends.session.revokeUserSessions({ companyId, userId: user.id });
+  securityEvent(context, "recovery.finished", { userId: user.id });
+  // Whoever recovered access may log in at once, whatever failures the user had. The recovery is
+  // done by now: should this fail, the answer is still success, and the failures expire with their window.
+  await forgetFailedChecks(context, { userId: user.id }).catch((error: unknown) =>
+    context.log.warn({ err: error }, "recovery finished, but the user's failures were not forgotten"),
+  );
+  return {};
+}
 
 /**
  * Checks the password, claims the session and writes the password; false when a retry of the same

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { TtlCache } from "@auth/runtime";
-import type { TenantCompany } from "../flows/endpoint.js";
+import type { TenantCompany } from "../endpoint/context.js";
 
 /**
  * Companies of recently seen API keys, kept for a few seconds: every request needs its company,

@@ -3,8 +3,8 @@ import type { Session } from "@auth/proto/session";
 import { TokenStatus } from "@auth/proto/session";
 import type { Request } from "express";
 import type { Backends } from "../backends.js";
-import type { TenantCompany } from "../flows/endpoint.js";
-import { type StateName, stateName } from "../flows/states.js";
+import type { TenantCompany } from "../endpoint/context.js";
+import { type StateName, stateName } from "../endpoint/states.js";
 import { CompanyCache } from "./company-cache.js";
 
 /** Company codes (docs/decisions.md): 1 to 63 characters of a-z 0-9 _ -, starting with a letter or digit. */

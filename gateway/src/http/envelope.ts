@@ -1,6 +1,6 @@
 import type { AuthError } from "@auth/errors";
 import type { Response } from "express";
-import type { ResponseFields } from "../flows/endpoint.js";
+import type { ResponseFields } from "../endpoint/context.js";
 
 export function sendSuccess(response: Response, fields: ResponseFields): void {
   response.status(200).json({ status: "success", ...fields });

@@ -5,7 +5,7 @@ import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from "@au
 import type { Logger } from "@auth/runtime";
 import type { Request, Response } from "express";
 import type { Cluster, Redis } from "ioredis";
-import type { Operation } from "../flows/transitions.js";
+import type { Operation } from "../endpoint/transitions.js";
 import { bearerTokenOf } from "./credentials.js";
 
 /**

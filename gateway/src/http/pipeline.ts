@@ -5,8 +5,9 @@ import type { Logger } from "@auth/runtime";
 import { activeTraceId } from "@auth/telemetry";
 import express, { type RequestHandler } from "express";
 import type { Backends } from "../backends.js";
-import type { Endpoint, FlowContext, TenantCompany } from "../flows/endpoint.js";
-import { statesFor } from "../flows/transitions.js";
+import type { FlowContext, TenantCompany } from "../endpoint/context.js";
+import type { Endpoint } from "../endpoint/define.js";
+import { statesFor } from "../endpoint/transitions.js";
 import { parseJsonObject, validateBody } from "./body.js";
 import type { CompanyCache } from "./company-cache.js";
 import { authenticateCompany, authenticateSession, bearerTokenOf } from "./credentials.js";
@@ -42,9 +43,6 @@ const readBodyWhenKeyed: RequestHandler = (request, response, next) =>
  */
 export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDependencies): RequestHandler[] {
   const acceptedStates = statesFor(endpoint.operation);
-  if (endpoint.takesToken !== acceptedStates.size > 0) {
-    throw new Error(`endpoint ${endpoint.operation} disagrees with the transition table about its token`);
-  }
   const { backends, logger, companies, rateLimits, requestDeadlineMs, answers } = dependencies;
 
   // One deadline for the whole request, from its arrival: each step runs under it (grpc-kit's
@@ -79,7 +77,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
         return;
       }
     }
-    await rateLimits.byAddress(company, endpoint.operation, request.ip ?? "");
+    await rateLimits.byAddress(company, endpoint.rateLimit, request.ip ?? "");
     next();
   };
 
@@ -93,7 +91,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       clientAddress: request.ip ?? "",
       traceId: activeTraceId() ?? randomBytes(16).toString("hex"),
       backends,
-      countLoginId: (loginId) => rateLimits.byLoginId(company, endpoint.operation, loginId),
+      countLoginId: (loginId) => rateLimits.byLoginId(company, endpoint.rateLimit, loginId),
       log: logger,
     };
     // A session's login ID is counted here; a login ID in the body once the flow has looked it up

@@ -6,7 +6,9 @@ import { connectRedis } from "@auth/kv";
 import type { CompanyPolicy } from "@auth/proto/identity";
 import type { Cluster, Redis } from "ioredis";
 import { describe, expect, it, vi } from "vitest";
-import { tenantCompany } from "../flows/tenant-company.testing.js";
+import { tenantCompany } from "../endpoint/tenant-company.testing.js";
+import type { Operation } from "../endpoint/transitions.js";
+import { endpoints } from "../routes.js";
 import { GatewayReplicas } from "./gateway-replicas.js";
 import { RateLimits } from "./rate-limits.js";
 import { RedisAvailability } from "./redis-availability.js";
@@ -16,6 +18,9 @@ const fiveThenRefused = [...Array(5).fill("ok"), "request.ratelimit.exceeded"];
 const defaults = { perAddressPerMinute: 3, perLoginIdPerMinute: 2 };
 
 const company = (id: string, policy: Partial<CompanyPolicy> = {}) => tenantCompany(policy, id);
+/** The rate limit the operation's endpoint declares. */
+const limitOf = (operation: Operation) =>
+  endpoints.find((endpoint) => endpoint.operation === operation)?.rateLimit;
 
 /** The outcome of each attempt: "ok", or the error code and Retry-After. */
 async function attempts(times: number, attempt: () => Promise<void>): Promise<string[]> {
@@ -37,7 +42,7 @@ async function attempts(times: number, attempt: () => Promise<void>): Promise<st
 describe("RateLimits", () => {
   it("refuses an address beyond the default limit with request.ratelimit.exceeded and a Retry-After", async () => {
     const limits = new RateLimits(defaults, undefined);
-    expect(await attempts(4, () => limits.byAddress(company("a"), "login", "10.0.0.1"))).toEqual([
+    expect(await attempts(4, () => limits.byAddress(company("a"), limitOf("login"), "10.0.0.1"))).toEqual([
       "ok",
       "ok",
       "ok",
@@ -48,11 +53,11 @@ describe("RateLimits", () => {
   it("takes a company's own limits over the defaults", async () => {
     const limits = new RateLimits(defaults, undefined);
     const own = company("b", { rateLimitPerAddressPerMinute: 1, rateLimitPerLoginIdPerMinute: 4 });
-    expect(await attempts(2, () => limits.byAddress(own, "checkpassword", "10.0.0.1"))).toEqual([
+    expect(await attempts(2, () => limits.byAddress(own, limitOf("checkpassword"), "10.0.0.1"))).toEqual([
       "ok",
       "request.ratelimit.exceeded",
     ]);
-    expect(await attempts(5, () => limits.byLoginId(own, "checkotp", "alice"))).toEqual([
+    expect(await attempts(5, () => limits.byLoginId(own, limitOf("checkotp"), "alice"))).toEqual([
       "ok",
       "ok",
       "ok",
@@ -64,9 +69,9 @@ describe("RateLimits", () => {
   it("counts a login ID whatever its case and surrounding spaces", async () => {
     const limits = new RateLimits(defaults, undefined);
     const acme = company("c");
-    await limits.byLoginId(acme, "login", "Alice");
-    await limits.byLoginId(acme, "checkcredentials", " alice ");
-    await expect(limits.byLoginId(acme, "recovery/recover", "ALICE")).rejects.toMatchObject({
+    await limits.byLoginId(acme, limitOf("login"), "Alice");
+    await limits.byLoginId(acme, limitOf("checkcredentials"), " alice ");
+    await expect(limits.byLoginId(acme, limitOf("recovery/recover"), "ALICE")).rejects.toMatchObject({
       code: "request.ratelimit.exceeded",
     });
   });
@@ -74,13 +79,17 @@ describe("RateLimits", () => {
   it("leaves alone the endpoints that take no secret, and checklink's missing login ID", async () => {
     const limits = new RateLimits({ perAddressPerMinute: 1, perLoginIdPerMinute: 1 }, undefined);
     const acme = company("d");
-    expect(await attempts(3, () => limits.byAddress(acme, "logout", "10.0.0.1"))).toEqual(["ok", "ok", "ok"]);
-    expect(await attempts(3, () => limits.byLoginId(acme, "acceptdisclaimers", "bob"))).toEqual([
+    expect(await attempts(3, () => limits.byAddress(acme, limitOf("logout"), "10.0.0.1"))).toEqual([
       "ok",
       "ok",
       "ok",
     ]);
-    expect(await attempts(3, () => limits.byLoginId(acme, "recovery/checklink", "bob"))).toEqual([
+    expect(await attempts(3, () => limits.byLoginId(acme, limitOf("acceptdisclaimers"), "bob"))).toEqual([
+      "ok",
+      "ok",
+      "ok",
+    ]);
+    expect(await attempts(3, () => limits.byLoginId(acme, limitOf("recovery/checklink"), "bob"))).toEqual([
       "ok",
       "ok",
       "ok",
@@ -94,7 +103,7 @@ describe("RateLimits per IPv6 network", () => {
   const fromEach = (limits: RateLimits, acme: ReturnType<typeof company>, addresses: string[]) =>
     attempts(addresses.length, async () => {
       const address = addresses.shift() ?? "";
-      await limits.byAddress(acme, "login", address);
+      await limits.byAddress(acme, limitOf("login"), address);
     });
   const ofOneSlash64 = Array.from({ length: 40 }, (_, i) => `2001:db8:1:2:${i.toString(16)}::${i + 1}`);
 
@@ -135,7 +144,7 @@ describe("RateLimits per IPv6 network", () => {
 describe("RateLimits of oauth", () => {
   it("counts oauth per client address, since each call has identity ask a provider", async () => {
     const limits = new RateLimits({ perAddressPerMinute: 2, perLoginIdPerMinute: 100 }, undefined);
-    expect(await attempts(3, () => limits.byAddress(company("g"), "oauth", "10.0.0.1"))).toEqual([
+    expect(await attempts(3, () => limits.byAddress(company("g"), limitOf("oauth"), "10.0.0.1"))).toEqual([
       "ok",
       "ok",
       "request.ratelimit.exceeded",
@@ -144,11 +153,9 @@ describe("RateLimits of oauth", () => {
 
   it("names no login ID: oauth is not counted per login ID", async () => {
     const limits = new RateLimits({ perAddressPerMinute: 100, perLoginIdPerMinute: 1 }, undefined);
-    expect(await attempts(3, () => limits.byLoginId(company("h"), "oauth", "oauth:1:subject"))).toEqual([
-      "ok",
-      "ok",
-      "ok",
-    ]);
+    expect(
+      await attempts(3, () => limits.byLoginId(company("h"), limitOf("oauth"), "oauth:1:subject")),
+    ).toEqual(["ok", "ok", "ok"]);
   });
 });
 
@@ -214,9 +221,9 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
         new RateLimits(defaults, sharedCounts(one)),
         new RateLimits(defaults, sharedCounts(two)),
       ];
-      await first.byLoginId(acme, "login", "carol");
-      await second.byLoginId(acme, "login", "carol");
-      await expect(first.byLoginId(acme, "login", "carol")).rejects.toMatchObject({
+      await first.byLoginId(acme, limitOf("login"), "carol");
+      await second.byLoginId(acme, limitOf("login"), "carol");
+      await expect(first.byLoginId(acme, limitOf("login"), "carol")).rejects.toMatchObject({
         code: "request.ratelimit.exceeded",
       });
     } finally {
@@ -235,7 +242,7 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
       { perAddressPerMinute: 100, perLoginIdPerMinute: 4 },
       sharedCounts(redis, 2),
     );
-    expect(await attempts(3, () => limits.byLoginId(company("f"), "login", "dave"))).toEqual([
+    expect(await attempts(3, () => limits.byLoginId(company("f"), limitOf("login"), "dave"))).toEqual([
       "ok",
       "ok",
       "request.ratelimit.exceeded",
@@ -249,15 +256,15 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
     try {
       const limits = new RateLimits(defaults, sharedCounts(redis));
       const acme = company("i");
-      await limits.byLoginId(acme, "login", "erin");
+      await limits.byLoginId(acme, limitOf("login"), "erin");
       proxy.stall();
-      await expect(limits.byLoginId(acme, "login", "erin")).rejects.toMatchObject({
+      await expect(limits.byLoginId(acme, limitOf("login"), "erin")).rejects.toMatchObject({
         code: "service.unavailable",
         retryAfterSeconds: 1,
       });
       proxy.resume();
       // The slow command was counted by Redis all the same: the limit of 2 is reached.
-      await expect(limits.byLoginId(acme, "login", "erin")).rejects.toMatchObject({
+      await expect(limits.byLoginId(acme, limitOf("login"), "erin")).rejects.toMatchObject({
         code: "request.ratelimit.exceeded",
       });
     } finally {
@@ -274,14 +281,14 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
       const limits = new RateLimits({ perAddressPerMinute: 100, perLoginIdPerMinute: 4 }, shared);
       const acme = company("j");
       proxy.stall();
-      expect(await attempts(3, () => limits.byLoginId(acme, "login", "frank"))).toEqual([
+      expect(await attempts(3, () => limits.byLoginId(acme, limitOf("login"), "frank"))).toEqual([
         "service.unavailable",
         "service.unavailable",
         "request.ratelimit.exceeded",
       ]);
       expect(shared.availability.gone).toBe(true);
       // Gone: a share of 4 / 2 gateways, counted at once in the process.
-      expect(await attempts(3, () => limits.byLoginId(acme, "login", "grace"))).toEqual([
+      expect(await attempts(3, () => limits.byLoginId(acme, limitOf("login"), "grace"))).toEqual([
         "ok",
         "ok",
         "request.ratelimit.exceeded",
@@ -290,12 +297,12 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
       await vi.waitFor(() => expect(shared.availability.gone).toBe(false), { timeout: 30_000 });
       const other = await connect();
       try {
-        await new RateLimits(defaults, sharedCounts(other)).byLoginId(acme, "login", "heidi");
+        await new RateLimits(defaults, sharedCounts(other)).byLoginId(acme, limitOf("login"), "heidi");
       } finally {
         other.disconnect();
       }
       // Redis's count of heidi (1 from the other gateway) decides again, not this replica's share.
-      expect(await attempts(4, () => limits.byLoginId(acme, "login", "heidi"))).toEqual([
+      expect(await attempts(4, () => limits.byLoginId(acme, limitOf("login"), "heidi"))).toEqual([
         "ok",
         "ok",
         "ok",

@@ -1,30 +1,11 @@
 import { AuthError } from "@auth/errors";
 import type { Cluster, Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import type { TenantCompany } from "../flows/endpoint.js";
-import type { Operation } from "../flows/transitions.js";
+import type { TenantCompany } from "../endpoint/context.js";
+import type { RateLimit } from "../endpoint/define.js";
 import { clientAddressKey } from "./address-prefix.js";
 import type { GatewayReplicas } from "./gateway-replicas.js";
 import type { RedisAvailability } from "./redis-availability.js";
-
-/**
- * The endpoints that take a secret, send a message or make a service call out (oauth: identity asks
- * the provider), and what they are limited by: the client's address always, and the login ID where
- * the request names one (in its body or its session).
- */
-export const rateLimited: Partial<Record<Operation, "address" | "address and login ID">> = {
-  login: "address and login ID",
-  checkpassword: "address and login ID",
-  checkcredentials: "address and login ID",
-  checkotp: "address and login ID",
-  renewotp: "address and login ID",
-  "recovery/recover": "address and login ID",
-  "recovery/checkotp": "address and login ID",
-  "recovery/renewotp": "address and login ID",
-  "recovery/checkquestion": "address and login ID",
-  "recovery/checklink": "address",
-  oauth: "address",
-};
 
 export interface RateLimitDefaults {
   perAddressPerMinute: number;
@@ -113,16 +94,20 @@ export class RateLimits {
    * Counts a request of the client address (an IPv6 client by its network: address-prefix.ts);
    * request.ratelimit.exceeded beyond the company's limit.
    */
-  byAddress(company: TenantCompany, operation: Operation, address: string): Promise<void> {
-    if (!rateLimited[operation]) return Promise.resolve();
+  byAddress(company: TenantCompany, limit: RateLimit | undefined, address: string): Promise<void> {
+    if (!limit) return Promise.resolve();
     const points = company.policy.rateLimitPerAddressPerMinute || this.defaults.perAddressPerMinute;
     const client = clientAddressKey(address, this.defaults.ipv6PrefixLength ?? 64);
     return this.#consume("address", points, `${company.id}:${client}`);
   }
 
   /** Counts a request about a login ID (trimmed and lower-cased). */
-  byLoginId(company: TenantCompany, operation: Operation, loginId: string | undefined): Promise<void> {
-    if (rateLimited[operation] !== "address and login ID" || !loginId) return Promise.resolve();
+  byLoginId(
+    company: TenantCompany,
+    limit: RateLimit | undefined,
+    loginId: string | undefined,
+  ): Promise<void> {
+    if (limit !== "address and login ID" || !loginId) return Promise.resolve();
     const points = company.policy.rateLimitPerLoginIdPerMinute || this.defaults.perLoginIdPerMinute;
     return this.#consume("login", points, `${company.id}:${loginId.trim().toLowerCase()}`);
   }

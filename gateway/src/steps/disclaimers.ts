@@ -1,8 +1,8 @@
 import { AuthError } from "@auth/errors";
 import type { Disclaimer } from "@auth/proto/disclaimer";
 import type { z } from "zod";
-import type { disclaimer } from "../api/responses.js";
-import type { FlowContext } from "../flows/endpoint.js";
+import type { FlowContext } from "../endpoint/context.js";
+import type { disclaimer } from "../endpoint/responses.js";
 import { securityEvent } from "../security-events.js";
 
 /** The disclaimer object of spec 2.3. */

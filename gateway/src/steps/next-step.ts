@@ -1,8 +1,8 @@
 import type { User } from "@auth/proto/identity";
 import type { z } from "zod";
-import type { AnswerLeadingTo, passwordRules } from "../api/responses.js";
-import type { FlowContext } from "../flows/endpoint.js";
-import type { StateName } from "../flows/states.js";
+import type { FlowContext } from "../endpoint/context.js";
+import type { AnswerLeadingTo, passwordRules } from "../endpoint/responses.js";
+import type { StateName } from "../endpoint/states.js";
 import type { MovedSession, SessionChanges } from "./session-moves.js";
 
 /** The fields that come with state setpassword and recovery-setpassword (spec 2.4). */

@@ -1,8 +1,8 @@
 import { AuthError } from "@auth/errors";
 import type { User } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
-import type { FlowContext, SessionFlowContext } from "../flows/endpoint.js";
-import type { StateName } from "../flows/states.js";
+import type { FlowContext } from "../endpoint/context.js";
+import type { StateName } from "../endpoint/states.js";
 import { securityEvent } from "../security-events.js";
 import { type SessionStart, type StartedSession, startSession } from "./session-moves.js";
 
@@ -45,14 +45,4 @@ export async function startSessionWithOtp(
     await context.backends.session.revokeSession({ sessionToken: started.token });
     throw error;
   }
-}
-
-/** Checks the session's current OTP; any attempt burns it. */
-export async function otpValid(context: SessionFlowContext, otp: string): Promise<boolean> {
-  const { valid } = await context.backends.otp.verifyOtp({
-    companyId: context.company.id,
-    sessionId: context.session.sessionId,
-    otp,
-  });
-  return valid;
 }

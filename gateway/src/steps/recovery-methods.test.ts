@@ -1,8 +1,8 @@
 import type { AuthError } from "@auth/errors";
 import { RecoveryMethod, type User, UserStatus } from "@auth/proto/identity";
 import { describe, expect, it } from "vitest";
-import type { TenantCompany } from "../flows/endpoint.js";
-import { tenantCompany } from "../flows/tenant-company.testing.js";
+import type { TenantCompany } from "../endpoint/context.js";
+import { tenantCompany } from "../endpoint/tenant-company.testing.js";
 import { maskEmail } from "./mask-email.js";
 import { chooseRecoveryMethod, type MethodName } from "./recovery-methods.js";
 

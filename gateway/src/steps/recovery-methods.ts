@@ -1,6 +1,6 @@
 import { AuthError, type ErrorCode } from "@auth/errors";
 import { RecoveryMethod, type User } from "@auth/proto/identity";
-import type { TenantCompany } from "../flows/endpoint.js";
+import type { TenantCompany } from "../endpoint/context.js";
 
 export type MethodName = "PHONE" | "MAIL" | "QUESTION";
 

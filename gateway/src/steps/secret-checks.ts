@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
 import type { User } from "@auth/proto/identity";
 import { CheckOutcome, CheckResult, type CheckSubject, type SecretKind } from "@auth/proto/session";
-import type { FlowContext } from "../flows/endpoint.js";
+import type { FlowContext } from "../endpoint/context.js";
 import { securityEvent } from "../security-events.js";
 
 /**

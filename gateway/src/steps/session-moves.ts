@@ -1,8 +1,8 @@
 import type { User } from "@auth/proto/identity";
 import type { Session } from "@auth/proto/session";
-import type { FlowContext, SessionFlowContext } from "../flows/endpoint.js";
-import { type StateName, stateOfName } from "../flows/states.js";
-import { assertTransition } from "../flows/transitions.js";
+import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
+import { type StateName, stateOfName } from "../endpoint/states.js";
+import { assertTransition } from "../endpoint/transitions.js";
 import { securityEvent } from "../security-events.js";
 
 export interface MovedSession {

@@ -1,6 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { type User, UserStatus } from "@auth/proto/identity";
-import type { FlowContext } from "../flows/endpoint.js";
+import type { FlowContext } from "../endpoint/context.js";
 
 /** spec 4.1 rules 2 to 4: restricted, closed and denied users get no further. */
 export function assertUserMayLogIn(user: User): void {

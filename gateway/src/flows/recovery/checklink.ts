@@ -1,28 +1,42 @@
 import { z } from "zod";
+import type { FlowContext } from "../../endpoint/context.js";
+import { defineEndpoint } from "../../endpoint/define.js";
+import { type SuccessFields, toRecoverySetpassword, userStatusErrors } from "../../endpoint/responses.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { startSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
-import { openEndpoint } from "../endpoint.js";
+
+const body = z.object({ token: z.string("must be a string").min(1, "must not be empty").max(512) });
+
+const responses = toRecoverySetpassword();
 
 /**
  * auth/recovery/checklink (docs/api-contract.md, "Recovery"): the token of the e-mail link, used
  * once, becomes a session in recovery-setpassword. A used or unknown link is auth.token.invalid, an
  * old one auth.token.expired.
  */
-export const checklink = openEndpoint(
-  "recovery/checklink",
-  z.object({ token: z.string("must be a string").min(1, "must not be empty").max(512) }),
-  async (context) => {
-    const { userId, loginId } = await context.backends.recovery.redeemRecoveryLink({
-      companyId: context.company.id,
-      linkToken: context.body.token,
-    });
-    const user = await currentUser(context, userId);
-    const started = await startSession(context, user, "recovery-setpassword", loginId);
-    return {
-      session_token: started.token,
-      session_state: "recovery-setpassword",
-      ...passwordFields(context),
-    };
-  },
-);
+export const checklink = defineEndpoint({
+  operation: "recovery/checklink",
+  summary: "Redeem the link of a recovery e-mail",
+  body,
+  responses,
+  // The link's token is checked by the flow: the endpoint takes no Authorization header.
+  errors: ["auth.token.invalid", "auth.token.expired", ...userStatusErrors],
+  rateLimit: "address",
+  whileSuspended: "auth.user.restricted",
+  handle,
+});
+
+async function handle(context: FlowContext<z.infer<typeof body>>): Promise<SuccessFields<typeof responses>> {
+  const { userId, loginId } = await context.backends.recovery.redeemRecoveryLink({
+    companyId: context.company.id,
+    linkToken: context.body.token,
+  });
+  const user = await currentUser(context, userId);
+  const started = await startSession(context, user, "recovery-setpassword", loginId);
+  return {
+    session_token: started.token,
+    session_state: "recovery-setpassword",
+    ...passwordFields(context),
+  };
+}

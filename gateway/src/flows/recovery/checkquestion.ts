@@ -1,45 +1,60 @@
 import { AuthError } from "@auth/errors";
 import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
+import type { SessionFlowContext } from "../../endpoint/context.js";
+import { defineEndpoint } from "../../endpoint/define.js";
+import { fields } from "../../endpoint/fields.js";
+import { type SuccessFields, toRecoverySetpassword, userStatusErrors } from "../../endpoint/responses.js";
 import { securityEvent } from "../../security-events.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
 import { moveSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
-import { sessionEndpoint } from "../endpoint.js";
-import { fields } from "../fields.js";
+
+const body = z.object({ control_answer: fields.secret });
+
+const responses = toRecoverySetpassword();
 
 /**
  * spec 4.13 with docs/decisions.md ("Recovery"): the answer to the control question, in state recovery-checkquestion. The
  * session service gives a recovery session 3 answers, and ends it with the third wrong one; an
  * answer past them, or while the user is locked out, is auth.controlanswer.invalid like a wrong one.
  */
-export const checkquestion = sessionEndpoint(
-  "recovery/checkquestion",
-  z.object({ control_answer: fields.secret }),
-  async (context) => {
-    const user = await currentUser(context, context.session.userId);
-    const check = await reserveCheck(
-      context,
-      { subject: { userId: user.id }, kind: SecretKind.CONTROL_ANSWER, sessionToken: context.token },
-      wrongSecret("auth.controlanswer.invalid"),
-    );
-    const { found: verdict, sessionEnded } = await check.run(
-      () =>
-        context.backends.identity.verifyControlAnswer({
-          companyId: context.company.id,
-          userId: user.id,
-          answer: context.body.control_answer,
-        }),
-      (found) => found.valid,
-    );
-    if (!verdict.valid) {
-      if (sessionEnded) {
-        securityEvent(context, "session.revoked", { userId: user.id, sessionId: context.session.sessionId });
-      }
-      throw new AuthError("auth.controlanswer.invalid");
+export const checkquestion = defineEndpoint({
+  operation: "recovery/checkquestion",
+  summary: "Check the answer to the control question",
+  body,
+  responses,
+  errors: [...userStatusErrors, "auth.controlanswer.invalid"],
+  rateLimit: "address and login ID",
+  whileSuspended: "auth.user.restricted",
+  handle,
+});
+
+async function handle(
+  context: SessionFlowContext<z.infer<typeof body>>,
+): Promise<SuccessFields<typeof responses>> {
+  const user = await currentUser(context, context.session.userId);
+  const check = await reserveCheck(
+    context,
+    { subject: { userId: user.id }, kind: SecretKind.CONTROL_ANSWER, sessionToken: context.token },
+    wrongSecret("auth.controlanswer.invalid"),
+  );
+  const { found: verdict, sessionEnded } = await check.run(
+    () =>
+      context.backends.identity.verifyControlAnswer({
+        companyId: context.company.id,
+        userId: user.id,
+        answer: context.body.control_answer,
+      }),
+    (found) => found.valid,
+  );
+  if (!verdict.valid) {
+    if (sessionEnded) {
+      securityEvent(context, "session.revoked", { userId: user.id, sessionId: context.session.sessionId });
     }
-    const moved = await moveSession(context, "recovery-setpassword");
-    return { session_token: moved.token, session_state: "recovery-setpassword", ...passwordFields(context) };
-  },
-);
+    throw new AuthError("auth.controlanswer.invalid");
+  }
+  const moved = await moveSession(context, "recovery-setpassword");
+  return { session_token: moved.token, session_state: "recovery-setpassword", ...passwordFields(context) };
+}

@@ -1,17 +1,25 @@
 import { AuthError } from "@auth/errors";
 import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
+import type { FlowContext } from "../../endpoint/context.js";
+import { defineEndpoint } from "../../endpoint/define.js";
+import { fields } from "../../endpoint/fields.js";
+import {
+  inState,
+  type SuccessFields,
+  success,
+  userPhone,
+  userStatusErrors,
+} from "../../endpoint/responses.js";
+import { assertTransition } from "../../endpoint/transitions.js";
 import { securityEvent } from "../../security-events.js";
-import { captchaPassed } from "../../steps/captcha.js";
-import { lookUpLoginId } from "../../steps/login-lookup.js";
+import { identityAcceptsCaptcha } from "../../steps/identity-captcha-check.js";
+import { lookUpAndCountLoginId } from "../../steps/login-lookup.js";
 import { maskEmail } from "../../steps/mask-email.js";
 import { startSessionWithOtp } from "../../steps/otp-delivery.js";
 import { chooseRecoveryMethod } from "../../steps/recovery-methods.js";
 import { startSession } from "../../steps/session-moves.js";
 import { assertUserMayLogIn } from "../../steps/user-status.js";
-import { openEndpoint } from "../endpoint.js";
-import { fields } from "../fields.js";
-import { assertTransition } from "../transitions.js";
 
 const body = z.object({
   login_id: fields.loginId,
@@ -19,13 +27,44 @@ const body = z.object({
   method: z.enum(["PHONE", "MAIL", "QUESTION"], "must be PHONE, MAIL or QUESTION").optional(),
 });
 
+const responses = z.discriminatedUnion("verification", [
+  inState("recovery-checkotp", { verification: z.literal("PHONE"), user_phone: userPhone }),
+  inState("recovery-checkquestion", {
+    verification: z.literal("QUESTION"),
+    control_question: z.string(),
+  }),
+  success({
+    verification: z.literal("MAIL"),
+    user_email: z.string().describe("The user's e-mail, masked: the first character and the domain"),
+  }),
+]);
+
 /** spec 4.10: starts access recovery by phone OTP, control question or e-mail link. */
-export const recover = openEndpoint("recovery/recover", body, async (context) => {
+export const recover = defineEndpoint({
+  operation: "recovery/recover",
+  summary: "Start access recovery",
+  body,
+  responses,
+  errors: [
+    "auth.captcha.invalid",
+    "auth.loginid.notfound",
+    ...userStatusErrors,
+    "recovery.method.restricted",
+    "recovery.phone.notset",
+    "recovery.email.notset",
+    "recovery.question.notset",
+  ],
+  rateLimit: "address and login ID",
+  whileSuspended: "auth.user.restricted",
+  handle,
+});
+
+async function handle(context: FlowContext<z.infer<typeof body>>): Promise<SuccessFields<typeof responses>> {
   // Always a captcha (docs/api-contract.md, "Recovery"), and before anything tells whether the
   // login ID exists.
-  if (!(await captchaPassed(context, context.body.captcha_response)))
+  if (!(await identityAcceptsCaptcha(context, context.body.captcha_response)))
     throw new AuthError("auth.captcha.invalid");
-  const { normalizedLoginId, user } = await lookUpLoginId(context, context.body.login_id);
+  const { normalizedLoginId, user } = await lookUpAndCountLoginId(context, context.body.login_id);
   if (!user) throw new AuthError("auth.loginid.notfound");
   assertUserMayLogIn(user);
   const method = chooseRecoveryMethod(context.company, user, context.body.method);
@@ -66,4 +105,4 @@ export const recover = openEndpoint("recovery/recover", body, async (context) =>
       return { verification: "MAIL", user_email: maskEmail(user.email ?? "") };
     }
   }
-});
+}

@@ -1,12 +1,11 @@
 import type { ErrorCode } from "@auth/errors";
 import { z } from "zod";
-import type { StateName } from "../flows/states.js";
-import type { Operation } from "../flows/transitions.js";
+import type { StateName } from "./states.js";
 
 /**
- * The response bodies of every endpoint (spec section 4, with the envelope of
- * docs/api-contract.md, "Requests and responses"): the flows return their fields typed by these
- * schemas, and the OpenAPI document is generated from them.
+ * The parts of the endpoints' response bodies (spec section 4, with the envelope of
+ * docs/api-contract.md, "Requests and responses"): each endpoint builds its response schema from
+ * them, its flow returns fields typed by that schema, and the OpenAPI document is generated from it.
  */
 
 /** spec 2.3 */
@@ -17,8 +16,10 @@ export const disclaimer = z.strictObject({
   link: z.string().describe("URL of the legal disclaimer text"),
 });
 
-const disclaimersRequired = z.array(disclaimer).describe("The disclaimers still to accept");
-const userPhone = z.string().describe("The user's phone, masked: the country code and the last two digits");
+export const disclaimersRequired = z.array(disclaimer).describe("The disclaimers still to accept");
+export const userPhone = z
+  .string()
+  .describe("The user's phone, masked: the country code and the last two digits");
 
 /** spec 2.4: the fields that come with state setpassword and recovery-setpassword. */
 export const passwordRules = z.object({
@@ -26,11 +27,11 @@ export const passwordRules = z.object({
   password_regex_description: z.string().nullable(),
 });
 
-function success<Shape extends z.ZodRawShape>(shape: Shape) {
+export function success<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.strictObject({ status: z.literal("success"), ...shape });
 }
 
-function inState<State extends StateName, Shape extends z.ZodRawShape>(state: State, shape: Shape) {
+export function inState<State extends StateName, Shape extends z.ZodRawShape>(state: State, shape: Shape) {
   return success({
     session_token: z.string().describe("Bearer token of the session"),
     session_state: z.literal(state),
@@ -39,52 +40,15 @@ function inState<State extends StateName, Shape extends z.ZodRawShape>(state: St
 }
 
 // Factories, so that every endpoint's schema is its own instance (a document component of its own).
-const toCheckotp = () => inState("checkotp", { user_phone: userPhone });
-const toSetpassword = () => inState("setpassword", passwordRules.shape);
-const toAuthorized = () =>
+export const toCheckotp = () => inState("checkotp", { user_phone: userPhone });
+export const toSetpassword = () => inState("setpassword", passwordRules.shape);
+export const toAuthorized = () =>
   inState("authorized", {
     profile_mnemocode: z.string().describe("The user's profile, for the Profile API"),
   });
-const toRecoverySetpassword = () => inState("recovery-setpassword", passwordRules.shape);
-const afterPassword = () =>
+export const toRecoverySetpassword = () => inState("recovery-setpassword", passwordRules.shape);
+export const afterPassword = () =>
   z.discriminatedUnion("session_state", [toCheckotp(), toSetpassword(), toAuthorized()]);
-
-export const successResponses = {
-  login: z.discriminatedUnion("session_state", [
-    inState("checkpassword", {
-      disclaimers_required: disclaimersRequired,
-      captcha_required: z.boolean().describe("true: checkpassword must carry captcha_response"),
-    }),
-    inState("checkotp", { disclaimers_required: disclaimersRequired, user_phone: userPhone }),
-  ]),
-  checkpassword: afterPassword(),
-  checkcredentials: afterPassword(),
-  checkotp: z.discriminatedUnion("session_state", [toSetpassword(), toAuthorized()]),
-  renewotp: success({ user_phone: userPhone }),
-  // In state recovery-setpassword no token: the client logs in again.
-  setpassword: z.union([toAuthorized(), success({})]),
-  oauth: z.discriminatedUnion("session_state", [
-    inState("acceptdisclaimers", { disclaimers_required: disclaimersRequired }),
-    toAuthorized(),
-  ]),
-  acceptdisclaimers: toAuthorized(),
-  logout: success({}),
-  "recovery/recover": z.discriminatedUnion("verification", [
-    inState("recovery-checkotp", { verification: z.literal("PHONE"), user_phone: userPhone }),
-    inState("recovery-checkquestion", {
-      verification: z.literal("QUESTION"),
-      control_question: z.string(),
-    }),
-    success({
-      verification: z.literal("MAIL"),
-      user_email: z.string().describe("The user's e-mail, masked: the first character and the domain"),
-    }),
-  ]),
-  "recovery/checkotp": toRecoverySetpassword(),
-  "recovery/renewotp": success({}),
-  "recovery/checkquestion": toRecoverySetpassword(),
-  "recovery/checklink": toRecoverySetpassword(),
-} satisfies Record<Operation, z.ZodType>;
 
 // An answer of no fields besides `status` is Record<string, undefined>, so that a flow cannot add one.
 type WithoutStatus<T> = T extends unknown
@@ -93,8 +57,8 @@ type WithoutStatus<T> = T extends unknown
     : Omit<T, "status">
   : never;
 
-/** The fields of a success answer besides `status`, which the envelope adds. */
-export type SuccessFields<O extends Operation> = WithoutStatus<z.output<(typeof successResponses)[O]>>;
+/** The fields of a success answer of this response schema besides `status`, which the envelope adds. */
+export type SuccessFields<Schema extends z.ZodType> = WithoutStatus<z.output<Schema>>;
 
 /** The success answers that lead to one of these states, for the steps several flows share. */
 export type AnswerLeadingTo<State extends "checkotp" | "setpassword" | "authorized"> = WithoutStatus<
@@ -139,3 +103,6 @@ export const retryAfter: Partial<Record<ErrorCode, "always" | "sometimes">> = {
   "request.ratelimit.exceeded": "always",
   "auth.restricted": "sometimes",
 };
+
+/** The user's status, which most flows check. */
+export const userStatusErrors: ErrorCode[] = ["auth.user.restricted", "auth.user.closed", "auth.user.denied"];

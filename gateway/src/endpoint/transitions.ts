@@ -1,25 +1,9 @@
 import type { StateName } from "./states.js";
 
-export type Operation =
-  | "login"
-  | "checkpassword"
-  | "checkcredentials"
-  | "checkotp"
-  | "renewotp"
-  | "setpassword"
-  | "oauth"
-  | "acceptdisclaimers"
-  | "logout"
-  | "recovery/recover"
-  | "recovery/checkotp"
-  | "recovery/renewotp"
-  | "recovery/checkquestion"
-  | "recovery/checklink";
-
-export interface Transition {
+interface TransitionOf<O extends string> {
   /** null: the operation starts a session (no token); "any": every state. */
   from: StateName | null | "any";
-  operation: Operation;
+  operation: O;
   condition: string;
   /** null: no session token results. */
   to: StateName | null;
@@ -31,7 +15,7 @@ export interface Transition {
  * checkquestion takes `recovery-checkquestion`, and checklink turns a mail link into
  * `recovery-setpassword`.
  */
-export const transitions: readonly Transition[] = [
+export const transitions = [
   { from: null, operation: "login", condition: "user has a password", to: "checkpassword" },
   { from: null, operation: "login", condition: "user has no password", to: "checkotp" },
   { from: "checkpassword", operation: "checkpassword", condition: "second factor required", to: "checkotp" },
@@ -81,7 +65,19 @@ export const transitions: readonly Transition[] = [
   },
   { from: null, operation: "recovery/checklink", condition: "link valid", to: "recovery-setpassword" },
   { from: "any", operation: "logout", condition: "valid token", to: null },
-];
+] as const satisfies readonly TransitionOf<string>[];
+
+/** The operations of the table: every endpoint is one of them (routes.ts has one endpoint for each). */
+export type Operation = (typeof transitions)[number]["operation"];
+
+export type Transition = TransitionOf<Operation>;
+
+/** Whether the operation takes a session token, as the table says: a move from a state. */
+export type TakesToken<O extends Operation> = [
+  Extract<(typeof transitions)[number], { operation: O; from: StateName | "any" }>,
+] extends [never]
+  ? false
+  : true;
 
 /** The states a token must be in for the operation; empty when the operation takes no token. */
 export function statesFor(operation: Operation): ReadonlySet<StateName | "any"> {

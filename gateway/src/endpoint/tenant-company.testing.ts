@@ -1,5 +1,5 @@
 import type { CompanyPolicy } from "@auth/proto/identity";
-import type { TenantCompany } from "./endpoint.js";
+import type { TenantCompany } from "./context.js";
 
 /**
  * A company as the gateway holds it, for unit tests, with the policy defaults

@@ -1,0 +1,46 @@
+import type { Company, CompanyPolicy } from "@auth/proto/identity";
+import type { Session } from "@auth/proto/session";
+import type { Logger } from "@auth/runtime";
+import type { Backends } from "../backends.js";
+import type { StateName } from "./states.js";
+import type { Operation } from "./transitions.js";
+
+/** The company of the request's API key, with its policy. */
+export type TenantCompany = Company & { policy: CompanyPolicy };
+
+/** The fields of a success response besides `status`. */
+export type ResponseFields = Record<string, unknown>;
+
+/** What a flow step knows about the request once the API key and the body have been checked. */
+export interface FlowContext<Body = unknown> {
+  operation: Operation;
+  company: TenantCompany;
+  body: Body;
+  /** The client's address as express reads it (honouring TRUST_PROXY). */
+  clientAddress: string;
+  /** The trace id of the request (a random one when tracing is off), for security events. */
+  traceId: string;
+  backends: Backends;
+  /** Counts the request against a login ID's rate limit: request.ratelimit.exceeded beyond it. */
+  countLoginId(loginId: string): Promise<void>;
+  log: Logger;
+}
+
+/** A flow context whose request carried a valid token in one of the operation's states. */
+export interface SessionFlowContext<Body = unknown> extends FlowContext<Body> {
+  token: string;
+  session: Session;
+  state: StateName;
+  /**
+   * Names the request to the service that owns its change, when it carries an Idempotency-Key:
+   * derived from the key, the token and the body (http/idempotency.ts).
+   */
+  retryKey?: string;
+}
+
+/** A token the request's own earlier try may have ended (logout): what names that try. */
+export interface EndedToken {
+  backends: Backends;
+  token: string;
+  retryKey: string;
+}

@@ -1,0 +1,118 @@
+import { AuthError, type ErrorCode } from "@auth/errors";
+import type { z } from "zod";
+import type { EndedToken, FlowContext, ResponseFields, SessionFlowContext } from "./context.js";
+import type { SuccessFields } from "./responses.js";
+import { type Operation, type TakesToken, takesToken } from "./transitions.js";
+
+/**
+ * What an endpoint that takes a secret, sends a message or makes a service call out (oauth: identity
+ * asks the provider) is limited by: the client's address always, and the login ID where the request
+ * names one (in its body or its session).
+ */
+export type RateLimit = "address" | "address and login ID";
+
+/** An error answer whose status is not the error table's. */
+export interface ErrorAnswer {
+  code: ErrorCode;
+  status: number;
+}
+
+/**
+ * What the endpoint answers while its company's authentication is suspended (docs/decisions.md,
+ * "Suspension"): auth.restricted where the spec lists it (the login steps), auth.user.restricted on
+ * the others that start or advance a session or send a message, whose lists lack it; "serve" for
+ * one that starts and sends nothing (logout).
+ */
+export type WhileSuspended = "auth.restricted" | "auth.user.restricted" | "serve";
+
+/** The flow context of an operation: with the session where the transition table gives it a token. */
+export type ContextOf<O extends Operation, Body> =
+  TakesToken<O> extends true ? SessionFlowContext<Body> : FlowContext<Body>;
+
+/** One endpoint, all of it: the routes, the OpenAPI document and the rate limits are made from these. */
+export interface EndpointDeclaration<
+  O extends Operation,
+  Body extends z.ZodType,
+  Responses extends z.ZodType,
+> {
+  /** The path under /{company_code}/v2/auth/; the states it takes a token in are the transition table's. */
+  operation: O;
+  /** The OpenAPI summary. */
+  summary: string;
+  /** The request body; unknown fields are dropped, a mismatch is request.validation.failed. */
+  body: Body;
+  /** The success answer; the flow returns its fields. */
+  responses: Responses;
+  /**
+   * What the flow answers beyond the checks every request goes through (spec section 4 with
+   * docs/api-contract.md, "Requests and responses"): the business rules, each with the error
+   * table's status unless given.
+   */
+  errors: readonly (ErrorCode | ErrorAnswer)[];
+  /** Absent: not rate limited. */
+  rateLimit?: RateLimit;
+  whileSuspended: WhileSuspended;
+  /**
+   * Takes an Idempotency-Key (docs/decisions.md, "Idempotency-Key"): the flow must make its change
+   * at most once for one `context.retryKey`.
+   */
+  idempotent?: boolean;
+  // Properties, not methods: a handler that asks for more than its context (a session the operation
+  // has not) fails typecheck.
+  handle: (context: ContextOf<O, z.output<Body>>) => Promise<SuccessFields<Responses>>;
+  /**
+   * For a request with an Idempotency-Key whose token is unknown: the answer when the same request
+   * ended the token before (its answer was lost), or undefined (then auth.token.invalid).
+   */
+  endedByItself?: (ended: EndedToken) => Promise<SuccessFields<Responses> | undefined>;
+}
+
+interface EndpointBase<O extends Operation>
+  extends Omit<EndpointDeclaration<O, z.ZodType, z.ZodType>, "handle" | "endedByItself" | "idempotent"> {
+  idempotent: boolean;
+}
+
+export interface OpenEndpoint<O extends Operation = Operation> extends EndpointBase<O> {
+  takesToken: false;
+  handle(context: FlowContext): Promise<ResponseFields>;
+}
+
+export interface SessionEndpoint<O extends Operation = Operation> extends EndpointBase<O> {
+  takesToken: true;
+  handle(context: SessionFlowContext): Promise<ResponseFields>;
+  endedByItself?(ended: EndedToken): Promise<ResponseFields | undefined>;
+}
+
+export type Endpoint<O extends Operation = Operation> = OpenEndpoint<O> | SessionEndpoint<O>;
+
+/** The key, the token and the body have been checked; a suspended company goes no further. */
+function unlessSuspended<C extends FlowContext, R>(
+  whileSuspended: WhileSuspended,
+  handle: (context: C) => Promise<R>,
+): (context: C) => Promise<R> {
+  if (whileSuspended === "serve") return handle;
+  return (context) => {
+    if (context.company.suspended) throw new AuthError(whileSuspended, { detail: "company suspended" });
+    return handle(context);
+  };
+}
+
+/**
+ * An endpoint: without Authorization header, or with `Authorization: Bearer <session_token>` in the
+ * states of the transition table; its flow answers the fields of its response schema.
+ */
+export function defineEndpoint<O extends Operation, Body extends z.ZodType, Responses extends z.ZodType>(
+  declaration: EndpointDeclaration<O, Body, Responses>,
+): Endpoint<O> {
+  const { handle, whileSuspended, idempotent, ...rest } = declaration;
+  const endpoint = {
+    ...rest,
+    whileSuspended,
+    idempotent: idempotent ?? false,
+    takesToken: takesToken(declaration.operation),
+    handle: unlessSuspended(whileSuspended, handle),
+  };
+  // The pipeline gives the handler what its declaration asks for: the body parsed by `body`, and the
+  // session where the transition table gives the operation a token (takesToken).
+  return endpoint as unknown as Endpoint<O>;
+}
