@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1.7
 # One image per process, from one build:
 #   docker build --target gateway -t auth/gateway .
-#   (targets: gateway, identity, session, otp, recovery, disclaimer)
+#   (targets: gateway, identity, session, otp, recovery, disclaimer, and authctl, the operator's
+#   tool, for bootstrapping a company: docs/operations.md, "The first company")
 # Images run as the unprivileged `node` user and start with OpenTelemetry's register module, which
 # does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
 
@@ -13,9 +14,9 @@ ENV NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false NPM_CONFIG_UPDATE_NOTIFIER=fals
 COPY . .
 RUN npm ci \
  && npx turbo run build --filter=@auth/gateway... --filter=@auth/identity... --filter=@auth/session... \
-      --filter=@auth/otp... --filter=@auth/recovery... --filter=@auth/disclaimer... \
+      --filter=@auth/otp... --filter=@auth/recovery... --filter=@auth/disclaimer... --filter=@auth/authctl... \
  && npm prune --omit=dev \
- && rm -rf test-e2e tools infra packages/*/src services/*/src gateway/src proto/gen
+ && rm -rf test-e2e infra packages/*/src services/*/src gateway/src tools/*/src proto/gen
 
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
@@ -69,3 +70,12 @@ WORKDIR /app/services/disclaimer
 ENV GRPC_HOST=0.0.0.0 GRPC_PORT=50055 METRICS_PORT=9464
 EXPOSE 50055 9464
 CMD ["node", "--import", "@auth/telemetry/register", "dist/main.js"]
+
+FROM runtime AS authctl
+COPY --from=build /app/tools/authctl ./tools/authctl
+COPY --from=build /app/examples ./examples
+WORKDIR /app
+# The operator's certificate and the admin token come from the environment (AUTH_TLS_*_FILE,
+# AUTH_ADMIN_TOKEN), the services' addresses from AUTH_*_ADDR.
+ENTRYPOINT ["node", "tools/authctl/dist/main.js"]
+CMD ["--help"]

@@ -6,6 +6,7 @@ import { postgresRolesOfScript, redisRulesOfScript } from "./store-users.js";
 
 interface ComposeService {
   build?: { target?: string };
+  profiles?: string[];
   environment?: Record<string, string>;
   command?: string[];
   volumes?: string[];
@@ -37,7 +38,16 @@ describe("the Dockerfile", () => {
 describe("infra/compose.yaml", () => {
   it("runs PostgreSQL, Redis, an OpenTelemetry collector, the six processes and the one-shots that prepare them", () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      [...processes, "otel-collector", "postgres", "postgres-roles", "redis", "redis-users", "pki"].sort(),
+      [
+        ...processes,
+        "otel-collector",
+        "postgres",
+        "postgres-roles",
+        "redis",
+        "redis-users",
+        "pki",
+        "authctl",
+      ].sort(),
     );
   });
 
@@ -55,6 +65,21 @@ describe("infra/compose.yaml", () => {
       expect(compose.services.pki?.command).toContain(name);
     },
   );
+
+  it("runs authctl on demand from its image, with the operator's certificate, the admin token and examples/", () => {
+    const authctl = compose.services.authctl;
+    expect(authctl?.build?.target).toBe("authctl");
+    expect(dockerfile).toMatch(/^FROM runtime AS authctl$/m);
+    expect(authctl?.profiles).toEqual(["tools"]);
+    expect(authctl?.environment).toMatchObject({
+      AUTH_IDENTITY_ADDR: "identity:50051",
+      AUTH_TLS_CERT_FILE: "/pki/operator.crt",
+      AUTH_TLS_KEY_FILE: "/pki/operator.key",
+    });
+    expect(authctl?.environment?.AUTH_ADMIN_TOKEN).toBe(compose.services.identity?.environment?.ADMIN_TOKEN);
+    expect(authctl?.volumes).toEqual(expect.arrayContaining(["pki:/pki:ro", "../examples:/examples:ro"]));
+    expect(compose.services.pki?.command).toContain("operator");
+  });
 
   it.each(redisServices)("logs %s in to Redis as its own ACL user, which redis-users creates", (name) => {
     const environment = compose.services[name]?.environment ?? {};
@@ -98,11 +123,13 @@ describe("infra/compose.yaml", () => {
     async (name) => {
       const service = compose.services[name];
       expect(service?.build?.target).toBe(name);
-      // Compose fills ${VAR:?...} from the operator's environment; any value of the right shape will do here.
+      // Compose fills ${VAR:?...} from the operator's environment (any value of the right shape will do
+      // here), and ${VAR:-default} with its default.
       const environment = Object.fromEntries(
         Object.entries(service?.environment ?? {}).map(([key, value]) => [
           key,
-          String(value).startsWith("${") ? "a-32-character-placeholder-value-0000" : String(value),
+          /^\$\{\w+:-(.*)\}$/.exec(String(value))?.[1] ??
+            (String(value).startsWith("${") ? "a-32-character-placeholder-value-0000" : String(value)),
         ]),
       );
       if (environment.SECRETS_KEY) environment.SECRETS_KEY = Buffer.alloc(32, 1).toString("base64");

@@ -243,7 +243,8 @@ describe("infra/k8s, rendered with kustomize", () => {
   );
 
   it("tags every image of the suite with the version of its process", () => {
-    const directory = (image: string) => (image === "gateway" ? "gateway" : `services/${image}`);
+    const directory = (image: string) =>
+      image === "gateway" ? "gateway" : image === "authctl" ? "tools/authctl" : `services/${image}`;
     const images = objects
       .flatMap((object) => {
         const spec = (object as unknown as Deployment | Job).spec?.template?.spec;
@@ -308,6 +309,27 @@ describe("infra/k8s, rendered with kustomize", () => {
       writeFileSync(file, stringify({ groups: rules() }));
       expect(promtoolCheck(["rules", file])).toBe("");
     });
+  });
+
+  it("holds a suspended create-company Job: authctl with the operator's certificate, the admin token and the policy Secret", () => {
+    const job = find("Job", "create-company") as unknown as Job;
+    expect(job.spec?.suspend).toBe(true);
+    const pod = job.spec?.template.spec;
+    const container = pod?.containers[0];
+    expect(container?.image).toMatch(/^auth\/authctl:/);
+    expect(container?.args?.slice(0, 2)).toEqual(["company", "create"]);
+    expect(container?.args).toContain("--with-api-key");
+    const token = container?.env?.find((e) => e.name === "AUTH_ADMIN_TOKEN")?.valueFrom?.secretKeyRef;
+    expect(token?.name).toMatch(/^identity-secrets-\w+$/);
+    expect(token?.key).toBe("ADMIN_TOKEN");
+    expect(pod?.volumes?.map((volume) => volume.secret?.secretName).sort()).toEqual([
+      "company-policy",
+      "operator-tls",
+    ]);
+    const config = generated("ConfigMap", "create-company-config")?.data ?? {};
+    expect(Object.keys(config).sort()).toEqual(["COMPANY_CODE", "COMPANY_NAME"]);
+    // The identity NetworkPolicy lets it in.
+    expect(JSON.stringify(find("NetworkPolicy", "identity-from-its-callers"))).toContain("authctl");
   });
 
   it("has a migration Job for each PostgreSQL service", () => {

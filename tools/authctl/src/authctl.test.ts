@@ -121,6 +121,37 @@ describe("authctl", () => {
     );
   });
 
+  it.each(["policy.dev.json", "policy.production.json"])(
+    "bootstraps a company from examples/%s with --with-api-key, printing a key that works at once",
+    async (file) => {
+      const bootstrapped = `${code}-${file.split(".")[1]}`;
+      const created = await json([
+        "company",
+        "create",
+        bootstrapped,
+        "--name",
+        "Bootstrapped",
+        "--policy-file",
+        join(repositoryRoot, "examples", file),
+        "--with-api-key",
+      ]);
+      expect(created.company).toMatchObject({ code: bootstrapped });
+      const response = await fetch(`${suite.gatewayUrl}/${bootstrapped}/v2/auth/login`, {
+        method: "POST",
+        headers: { "x-api-key": created.apiKey, "content-type": "application/json" },
+        body: JSON.stringify({ login_id: "nobody" }),
+      });
+      // The key is accepted: the login ID is what is unknown.
+      expect(await response.json()).toMatchObject({ error_code: "auth.loginid.notfound" });
+      if (file === "policy.dev.json") {
+        expect(created.company.policy.captcha).toMatchObject({ provider: "CAPTCHA_PROVIDER_DEV" });
+      } else {
+        // Its secrets are sealed: identity shows none back.
+        expect(JSON.stringify(created.company.policy)).not.toContain("REPLACE-with");
+      }
+    },
+  );
+
   it("manages keys, users, disclaimers and backup codes", async () => {
     const [first] = await json(["apikey", "list", code]);
     const rotated = await json(["apikey", "rotate", code, first.keyId, "--overlap-seconds", "0"]);

@@ -12,14 +12,28 @@ export function companyCommands(program: Command, cli: () => Cli): void {
     .command("create <code>")
     .description("create a company; the policy file holds a CompanyPolicy as JSON (proto field names)")
     .requiredOption("--name <name>", "display name")
-    .option("--policy-file <path>", "JSON file with the company's policy")
-    .action(async (code: string, options: { name: string; policyFile?: string }) => {
-      const policy = options.policyFile
-        ? CompanyPolicy.fromJSON(readJsonFile(options.policyFile))
-        : undefined;
-      const created = await cli().identity().createCompany({ code, name: options.name, policy });
-      cli().print(Company.toJSON(created.company as Company), describe(created.company as Company));
-    });
+    .option("--policy-file <path>", "JSON file with the company's policy (examples/ holds some)")
+    .option("--with-api-key [label]", "also create an API key (shown once): the bootstrap of a deployment")
+    .action(
+      async (code: string, options: { name: string; policyFile?: string; withApiKey?: string | true }) => {
+        const policy = options.policyFile
+          ? CompanyPolicy.fromJSON(readJsonFile(options.policyFile))
+          : undefined;
+        const identity = cli().identity();
+        const company = (await identity.createCompany({ code, name: options.name, policy }))
+          .company as Company;
+        if (options.withApiKey === undefined) {
+          cli().print(Company.toJSON(company), describe(company));
+          return;
+        }
+        const label = options.withApiKey === true ? "bootstrap" : options.withApiKey;
+        const key = await identity.createApiKey({ companyId: company.id, label });
+        cli().print(
+          { company: Company.toJSON(company), apiKey: key.apiKey, keyId: key.keyId },
+          `${describe(company)}\nAPI key: ${key.apiKey}\t(key id ${key.keyId}; shown once)`,
+        );
+      },
+    );
 
   company
     .command("get <code>")
