@@ -1,4 +1,5 @@
 import { type ErrorCode, errorCodes } from "@auth/errors";
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -14,14 +15,18 @@ interface Schema {
   properties?: Record<string, Schema>;
   enum?: string[];
 }
+type Examples = Record<string, { value: Record<string, unknown> }>;
 interface Response {
   headers?: Record<string, { required: boolean }>;
-  content: { "application/json": { schema: Schema } };
+  content: { "application/json": { schema: Schema; examples?: Examples } };
 }
 interface Operation3 {
   security: Array<Record<string, string[]>>;
   parameters?: Array<{ name: string; in: string }>;
-  requestBody: { required: boolean; content: { "application/json": { schema: Schema } } };
+  requestBody: {
+    required: boolean;
+    content: { "application/json": { schema: Schema; examples?: Examples } };
+  };
   responses: Record<string, Response>;
 }
 interface Document {
@@ -65,6 +70,23 @@ describe("the OpenAPI document", () => {
     expect(validator.version).toBe("3.1");
   });
 
+  it("passes Redocly's recommended rules without a problem, examples checked against their schemas", async () => {
+    const config = await createConfig({
+      extends: ["recommended"],
+      rules: { "no-invalid-media-type-examples": { severity: "error", allowAdditionalProperties: false } },
+    });
+    const problems = await lintFromString({
+      source: JSON.stringify(openApiDocument(endpoints)),
+      absoluteRef: "openapi.json",
+      config,
+    });
+    expect(problems.map((p) => `${p.ruleId} ${p.message} ${p.location[0]?.pointer ?? ""}`)).toEqual([]);
+  });
+
+  it("names the gateway that serves it as its server", () => {
+    expect(openApiDocument(endpoints).servers).toEqual([expect.objectContaining({ url: "/" })]);
+  });
+
   it("has a path for every route of the gateway, and no other", () => {
     expect(Object.keys(document.paths).sort()).toEqual(endpoints.map((e) => pathOf(e.operation)).sort());
   });
@@ -79,6 +101,24 @@ describe("the OpenAPI document", () => {
         });
         expect(resolve(post(operation).requestBody.content["application/json"].schema)).toEqual(body);
         expect(post(operation).requestBody.required).toBe(!endpoint.body.safeParse({}).success);
+      });
+
+      it("shows a request the endpoint accepts, a success answer of each outcome and each error code", () => {
+        const request = post(operation).requestBody.content["application/json"].examples ?? {};
+        expect(Object.values(request)).toHaveLength(1);
+        for (const { value } of Object.values(request))
+          expect(endpoint.body.safeParse(value).success).toBe(true);
+        const answers = Object.values(
+          post(operation).responses["200"]?.content["application/json"].examples ?? {},
+        );
+        expect(answers.length).toBeGreaterThanOrEqual(
+          Math.max(1, endpoint.responses.def.type === "union" ? 2 : 1),
+        );
+        for (const { value } of answers) expect(endpoint.responses.safeParse(value).error).toBeUndefined();
+        for (const [status, codes] of documentedErrors(operation)) {
+          const examples = post(operation).responses[status]?.content["application/json"].examples ?? {};
+          expect(Object.keys(examples).sort(), String(status)).toEqual([...codes].sort());
+        }
       });
 
       it(`needs the API key${endpoint.takesToken ? " and the session token" : ""}`, () => {

@@ -1,7 +1,7 @@
 import type { ErrorCode } from "@auth/errors";
 import { z } from "zod";
 import type { Endpoint, ErrorAnswer } from "../endpoint/define.js";
-import { disclaimer, errorResponse, retryAfter } from "../endpoint/responses.js";
+import { disclaimer, errorExample, errorResponse, retryAfter } from "../endpoint/responses.js";
 import { type Operation, statesFor, transitions } from "../endpoint/transitions.js";
 import { companyCodeShape } from "../http/credentials.js";
 import { idempotencyHeader, idempotencyKeyShape } from "../http/idempotency.js";
@@ -82,7 +82,22 @@ const companyCode = {
   schema: { type: "string", pattern: companyCodeShape.source },
 };
 
-const json = (schema: JsonObject) => ({ "application/json": { schema } });
+const json = (schema: JsonObject, examples?: Record<string, unknown>) => ({
+  "application/json": {
+    schema,
+    examples:
+      examples && Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value }])),
+  },
+});
+
+/** A success answer's example, named for the outcome it shows. */
+const answerExamples = (endpoint: Endpoint) =>
+  Object.fromEntries(
+    endpoint.examples.answers.map((fields) => {
+      const outcome = fields.session_state ?? fields.verification ?? "success";
+      return [String(outcome), { status: "success", ...fields }];
+    }),
+  );
 
 const idempotencyKey = {
   name: idempotencyHeader,
@@ -134,7 +149,10 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
       errorResponses[status] = {
         description: codes.map((code) => `\`${code}\``).join(", "),
         headers: errorHeaders(codes),
-        content: json(converted[errorId(endpoint, status)] ?? {}),
+        content: json(
+          converted[errorId(endpoint, status)] ?? {},
+          Object.fromEntries(codes.map((code) => [code, errorExample(code)])),
+        ),
       };
     }
     paths[pathOf(endpoint.operation)] = {
@@ -149,10 +167,13 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
         requestBody: {
           // An empty body reads as {}: it may be left out where {} is a valid body.
           required: !endpoint.body.safeParse({}).success,
-          content: json(schemaRef(`${name}Request`)),
+          content: json(schemaRef(`${name}Request`), { request: endpoint.examples.request }),
         },
         responses: {
-          200: { description: "Success", content: json(schemaRef(`${name}Response`)) },
+          200: {
+            description: "Success",
+            content: json(schemaRef(`${name}Response`), answerExamples(endpoint)),
+          },
           ...errorResponses,
         },
       },
@@ -164,6 +185,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
     info: {
       title: "Authentication and access recovery",
       version: "2",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description: [
         "Every endpoint is `POST /{company_code}/v2/auth/<operation>` with a JSON body, and answers JSON:",
         '`{"status": "success", ...}` or `{"status": "error", "error_code": "...", ...}`.',
@@ -171,6 +193,8 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
         "and the `session_state` that says which endpoint comes next.",
       ].join("\n"),
     },
+    // Relative: the gateway that serves this document (`npm start`: http://127.0.0.1:8080).
+    servers: [{ url: "/", description: "The gateway serving this document" }],
     tags: [
       { name: "login", description: "Logging in, and the session" },
       { name: "recovery", description: "Recovering lost access" },

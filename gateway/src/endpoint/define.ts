@@ -49,6 +49,11 @@ export interface EndpointDeclaration<
    * table's status unless given.
    */
   errors: readonly (ErrorCode | ErrorAnswer)[];
+  /**
+   * The OpenAPI document's examples: a realistic request, and a success answer for each outcome
+   * (the error answers' examples come from the error table).
+   */
+  examples: { request: z.input<Body>; answers: readonly SuccessFields<Responses>[] };
   /** Absent: not rate limited. */
   rateLimit?: RateLimit;
   whileSuspended: WhileSuspended;

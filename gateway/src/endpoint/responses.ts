@@ -73,24 +73,78 @@ export type AnswerLeadingTo<State extends "checkotp" | "setpassword" | "authoriz
   >
 >;
 
-const captchaState = { captcha_required: z.boolean() };
-// On checkpassword and checkcredentials; recovery/recover adds nothing.
-const captchaDemand = { captcha_required: z.literal(true).optional() };
+/** Values of the OpenAPI document's examples, shared by the endpoints whose answers they fit. */
+const sample = {
+  session_token: "q3Zr8Xw1VbN6tYk0LmP4sQe7HjU2cFa9GdR5oIi8KlE",
+  disclaimer: {
+    code: "terms",
+    title: "Terms of use",
+    description: "The rules for using Acme's services.",
+    link: "https://acme.example/legal/terms",
+  },
+  passwordRules: {
+    password_regex: "^.{15,256}$",
+    password_regex_description: "At least 15 characters.",
+  },
+};
+export const exampleDisclaimer: z.output<typeof disclaimer> = sample.disclaimer;
+export const exampleToken = sample.session_token;
 
-/** The fields some errors add to the envelope (spec 7; docs/api-contract.md, "Requests and responses"). */
-const errorFields: Partial<Record<ErrorCode, z.ZodRawShape>> = {
+/** An example answer of each state the password and OTP steps lead to. */
+export const answerExamples = {
+  checkotp: { session_token: sample.session_token, session_state: "checkotp", user_phone: "+1********67" },
+  setpassword: { session_token: sample.session_token, session_state: "setpassword", ...sample.passwordRules },
+  authorized: {
+    session_token: sample.session_token,
+    session_state: "authorized",
+    profile_mnemocode: "P-1042",
+  },
+  recoverySetpassword: {
+    session_token: sample.session_token,
+    session_state: "recovery-setpassword",
+    ...sample.passwordRules,
+  },
+} as const satisfies {
+  checkotp: AnswerLeadingTo<"checkotp">;
+  setpassword: AnswerLeadingTo<"setpassword">;
+  authorized: AnswerLeadingTo<"authorized">;
+  recoverySetpassword: WithoutStatus<z.output<ReturnType<typeof toRecoverySetpassword>>>;
+};
+
+const captchaState = { shape: { captcha_required: z.boolean() }, example: { captcha_required: true } };
+// On checkpassword and checkcredentials; recovery/recover adds nothing.
+const captchaDemand = {
+  shape: { captcha_required: z.literal(true).optional() },
+  example: { captcha_required: true },
+};
+
+/**
+ * The fields some errors add to the envelope (spec 7; docs/api-contract.md, "Requests and
+ * responses"), and an example of them for the OpenAPI document.
+ */
+const errorFields: Partial<Record<ErrorCode, { shape: z.ZodRawShape; example: Record<string, unknown> }>> = {
   "auth.password.invalid": captchaState,
   "auth.credentials.invalid": captchaState,
   "auth.captcha.missing": captchaDemand,
   "auth.captcha.invalid": captchaDemand,
-  "auth.disclaimer.invalid": { disclaimers_required: disclaimersRequired },
+  "auth.disclaimer.invalid": {
+    shape: { disclaimers_required: disclaimersRequired },
+    example: { disclaimers_required: [sample.disclaimer] },
+  },
 };
+
+/** An example of the error answer with this code. */
+export function errorExample(code: ErrorCode): Record<string, unknown> {
+  return { status: "error", error_code: code, ...errorFields[code]?.example };
+}
 
 /** The error envelope with one of these codes, and the fields that code adds. */
 export function errorResponse(codes: readonly ErrorCode[]) {
   const byFields = new Map<z.ZodRawShape | undefined, ErrorCode[]>();
-  for (const code of codes)
-    byFields.set(errorFields[code], [...(byFields.get(errorFields[code]) ?? []), code]);
+  for (const code of codes) {
+    const shape = errorFields[code]?.shape;
+    byFields.set(shape, [...(byFields.get(shape) ?? []), code]);
+  }
   const variants = [...byFields].map(([fields, group]) =>
     z.strictObject({ status: z.literal("error"), error_code: z.enum(group), ...fields }),
   );

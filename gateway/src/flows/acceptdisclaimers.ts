@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
-import { type SuccessFields, toAuthorized, userStatusErrors } from "../endpoint/responses.js";
+import { answerExamples, type SuccessFields, toAuthorized, userStatusErrors } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { guardSubject } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
@@ -18,6 +18,7 @@ export const acceptdisclaimers = defineEndpoint({
   summary: "Accept the disclaimers an OAuth login still owes",
   body,
   responses,
+  examples: { request: { accept_disclaimers: ["terms"] }, answers: [answerExamples.authorized] },
   errors: ["auth.restricted", ...userStatusErrors, "auth.disclaimer.invalid"],
   whileSuspended: "auth.restricted",
   // Accepting is recorded again harmlessly; the move is the session's compare-and-set, made once.

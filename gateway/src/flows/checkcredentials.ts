@@ -5,7 +5,12 @@ import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
-import { afterPassword, type SuccessFields, userStatusErrors } from "../endpoint/responses.js";
+import {
+  afterPassword,
+  answerExamples,
+  type SuccessFields,
+  userStatusErrors,
+} from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { lookUpAndCountLoginId } from "../steps/login-lookup.js";
 import { continueAfterPassword } from "../steps/next-step.js";
@@ -33,6 +38,15 @@ export const checkcredentials = defineEndpoint({
   summary: "Check login ID and password in one call",
   body,
   responses,
+  examples: {
+    request: {
+      login_id: "ann@acme.example",
+      password: "correct horse battery staple",
+      captcha_response: "03AFcWeA5kTw-rY2Hq",
+      accept_disclaimers: ["terms"],
+    },
+    answers: [answerExamples.checkotp, answerExamples.setpassword, answerExamples.authorized],
+  },
   errors: [
     "auth.restricted",
     "auth.captcha.missing",

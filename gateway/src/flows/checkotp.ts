@@ -4,7 +4,13 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
-import { type SuccessFields, toAuthorized, toSetpassword, userStatusErrors } from "../endpoint/responses.js";
+import {
+  answerExamples,
+  type SuccessFields,
+  toAuthorized,
+  toSetpassword,
+  userStatusErrors,
+} from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { continueToAuthorization } from "../steps/next-step.js";
 import { otpValid } from "../steps/otp-check.js";
@@ -45,6 +51,10 @@ export const checkotp = defineEndpoint({
   summary: "Check the SMS one-time password or a backup code",
   body,
   responses,
+  examples: {
+    request: { otp: "482913" },
+    answers: [answerExamples.setpassword, answerExamples.authorized],
+  },
   errors: [
     "auth.restricted",
     ...userStatusErrors,

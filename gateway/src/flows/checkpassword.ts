@@ -4,7 +4,12 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
-import { afterPassword, type SuccessFields, userStatusErrors } from "../endpoint/responses.js";
+import {
+  afterPassword,
+  answerExamples,
+  type SuccessFields,
+  userStatusErrors,
+} from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { continueAfterPassword } from "../steps/next-step.js";
 import { sendOtp } from "../steps/otp-delivery.js";
@@ -26,6 +31,10 @@ export const checkpassword = defineEndpoint({
   summary: "Check the password",
   body,
   responses,
+  examples: {
+    request: { password: "correct horse battery staple", accept_disclaimers: ["terms"] },
+    answers: [answerExamples.checkotp, answerExamples.setpassword, answerExamples.authorized],
+  },
   errors: [
     "auth.restricted",
     "auth.captcha.missing",

@@ -6,7 +6,10 @@ import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
 import {
+  answerExamples,
   disclaimersRequired,
+  exampleDisclaimer,
+  exampleToken,
   inState,
   type SuccessFields,
   userPhone,
@@ -39,6 +42,23 @@ export const login = defineEndpoint({
   summary: "Check the login ID and start a session",
   body,
   responses,
+  examples: {
+    request: { login_id: "ann@acme.example" },
+    answers: [
+      {
+        session_token: exampleToken,
+        session_state: "checkpassword",
+        disclaimers_required: [exampleDisclaimer],
+        captcha_required: false,
+      },
+      {
+        session_token: exampleToken,
+        session_state: "checkotp",
+        disclaimers_required: [],
+        user_phone: answerExamples.checkotp.user_phone,
+      },
+    ],
+  },
   errors: ["auth.restricted", "auth.loginid.notfound", ...userStatusErrors],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",

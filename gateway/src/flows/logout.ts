@@ -15,6 +15,7 @@ export const logout = defineEndpoint({
   summary: "End the session",
   body,
   responses,
+  examples: { request: {}, answers: [{}] },
   errors: [],
   whileSuspended: "serve",
   idempotent: true,

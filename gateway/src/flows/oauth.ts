@@ -3,7 +3,10 @@ import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import {
+  answerExamples,
   disclaimersRequired,
+  exampleDisclaimer,
+  exampleToken,
   inState,
   type SuccessFields,
   toAuthorized,
@@ -38,6 +41,22 @@ export const oauth = defineEndpoint({
   summary: "Log in through one of the company's OAuth providers",
   body,
   responses,
+  examples: {
+    request: {
+      provider_id: 1,
+      code: "4/0AeanS0b8cX9",
+      redirect_uri: "https://app.acme.example/oauth/callback",
+      code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+    },
+    answers: [
+      {
+        session_token: exampleToken,
+        session_state: "acceptdisclaimers",
+        disclaimers_required: [exampleDisclaimer],
+      },
+      answerExamples.authorized,
+    ],
+  },
   errors: ["auth.oauth.failed", "auth.oauth.notfound", ...userStatusErrors],
   rateLimit: "address",
   whileSuspended: "auth.user.restricted",

@@ -1,7 +1,13 @@
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
-import { type SuccessFields, success, userPhone, userStatusErrors } from "../endpoint/responses.js";
+import {
+  answerExamples,
+  type SuccessFields,
+  success,
+  userPhone,
+  userStatusErrors,
+} from "../endpoint/responses.js";
 import { sendOtp } from "../steps/otp-delivery.js";
 import { currentUser } from "../steps/user-status.js";
 
@@ -15,6 +21,7 @@ export const renewotp = defineEndpoint({
   summary: "Send a new SMS one-time password",
   body,
   responses,
+  examples: { request: {}, answers: [{ user_phone: answerExamples.checkotp.user_phone }] },
   errors: userStatusErrors,
   rateLimit: "address and login ID",
   whileSuspended: "auth.user.restricted",

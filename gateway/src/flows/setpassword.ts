@@ -3,7 +3,13 @@ import { PasswordProblem } from "@auth/proto/identity";
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
-import { type SuccessFields, success, toAuthorized, userStatusErrors } from "../endpoint/responses.js";
+import {
+  answerExamples,
+  type SuccessFields,
+  success,
+  toAuthorized,
+  userStatusErrors,
+} from "../endpoint/responses.js";
 import { assertTransition } from "../endpoint/transitions.js";
 import { securityEvent } from "../security-events.js";
 import { forgetFailedChecks } from "../steps/secret-checks.js";
@@ -33,6 +39,10 @@ export const setpassword = defineEndpoint({
   summary: "Set a new password",
   body,
   responses,
+  examples: {
+    request: { new_password: "a new and long passphrase" },
+    answers: [answerExamples.authorized, {}],
+  },
   errors: [...userStatusErrors, { code: "request.validation.failed", status: weakPasswordStatus }],
   whileSuspended: "auth.user.restricted",
   idempotent: true,

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import type { FlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
-import { type SuccessFields, toRecoverySetpassword, userStatusErrors } from "../../endpoint/responses.js";
+import {
+  answerExamples,
+  type SuccessFields,
+  toRecoverySetpassword,
+  userStatusErrors,
+} from "../../endpoint/responses.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { startSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
@@ -20,6 +25,10 @@ export const checklink = defineEndpoint({
   summary: "Redeem the link of a recovery e-mail",
   body,
   responses,
+  examples: {
+    request: { token: "Zk3vQ9xL2bN7cR1tY8wE5aS0dF6gH4jK" },
+    answers: [answerExamples.recoverySetpassword],
+  },
   // The link's token is checked by the flow: the endpoint takes no Authorization header.
   errors: ["auth.token.invalid", "auth.token.expired", ...userStatusErrors],
   rateLimit: "address",

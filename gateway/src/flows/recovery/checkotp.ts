@@ -4,7 +4,12 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { fields } from "../../endpoint/fields.js";
-import { type SuccessFields, toRecoverySetpassword, userStatusErrors } from "../../endpoint/responses.js";
+import {
+  answerExamples,
+  type SuccessFields,
+  toRecoverySetpassword,
+  userStatusErrors,
+} from "../../endpoint/responses.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { otpValid } from "../../steps/otp-check.js";
 import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
@@ -21,6 +26,7 @@ export const recoveryCheckotp = defineEndpoint({
   summary: "Check the recovery SMS one-time password",
   body,
   responses,
+  examples: { request: { otp: "482913" }, answers: [answerExamples.recoverySetpassword] },
   errors: [...userStatusErrors, "auth.otp.invalid"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.user.restricted",

@@ -4,7 +4,12 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { fields } from "../../endpoint/fields.js";
-import { type SuccessFields, toRecoverySetpassword, userStatusErrors } from "../../endpoint/responses.js";
+import {
+  answerExamples,
+  type SuccessFields,
+  toRecoverySetpassword,
+  userStatusErrors,
+} from "../../endpoint/responses.js";
 import { securityEvent } from "../../security-events.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
@@ -25,6 +30,10 @@ export const checkquestion = defineEndpoint({
   summary: "Check the answer to the control question",
   body,
   responses,
+  examples: {
+    request: { control_answer: "Hillside Primary" },
+    answers: [answerExamples.recoverySetpassword],
+  },
   errors: [...userStatusErrors, "auth.controlanswer.invalid"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.user.restricted",

@@ -5,6 +5,8 @@ import type { FlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { fields } from "../../endpoint/fields.js";
 import {
+  answerExamples,
+  exampleToken,
   inState,
   type SuccessFields,
   success,
@@ -45,6 +47,24 @@ export const recover = defineEndpoint({
   summary: "Start access recovery",
   body,
   responses,
+  examples: {
+    request: { login_id: "ann@acme.example", captcha_response: "03AFcWeA5kTw-rY2Hq", method: "PHONE" },
+    answers: [
+      {
+        session_token: exampleToken,
+        session_state: "recovery-checkotp",
+        verification: "PHONE",
+        user_phone: answerExamples.checkotp.user_phone,
+      },
+      {
+        session_token: exampleToken,
+        session_state: "recovery-checkquestion",
+        verification: "QUESTION",
+        control_question: "What was the name of your first school?",
+      },
+      { verification: "MAIL", user_email: "a***@acme.example" },
+    ],
+  },
   errors: [
     "auth.captcha.invalid",
     "auth.loginid.notfound",

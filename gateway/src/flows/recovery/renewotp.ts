@@ -16,6 +16,7 @@ export const recoveryRenewotp = defineEndpoint({
   summary: "Send a new recovery SMS one-time password",
   body,
   responses,
+  examples: { request: {}, answers: [{}] },
   errors: userStatusErrors,
   rateLimit: "address and login ID",
   whileSuspended: "auth.user.restricted",
