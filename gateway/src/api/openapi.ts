@@ -1,8 +1,8 @@
 import type { ErrorCode } from "@auth/errors";
+import { companyCodeShape } from "@auth/runtime";
 import { z } from "zod";
 import type { Endpoint } from "../flows/endpoint.js";
 import { type Operation, statesFor, transitions } from "../flows/transitions.js";
-import { companyCodeShape } from "../http/credentials.js";
 import { idempotencyHeader, idempotencyKeyShape } from "../http/idempotency.js";
 import { rateLimited } from "../http/rate-limits.js";
 import { type ErrorAnswer, errorAnswers } from "./endpoint-errors.js";

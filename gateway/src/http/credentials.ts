@@ -1,14 +1,13 @@
 import { AuthError } from "@auth/errors";
 import type { Session } from "@auth/proto/session";
 import { TokenStatus } from "@auth/proto/session";
+import { companyCodeShape } from "@auth/runtime";
 import type { Request } from "express";
 import type { Backends } from "../backends.js";
 import type { TenantCompany } from "../flows/endpoint.js";
 import { type StateName, stateName } from "../flows/states.js";
 import { CompanyCache } from "./company-cache.js";
 
-/** Company codes (docs/decisions.md): 1 to 63 characters of a-z 0-9 _ -, starting with a letter or digit. */
-export const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const bearer = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
 /**

@@ -32,4 +32,4 @@ export {
   serverCredentialsOf,
   transportOf,
 } from "./tls/transport.js";
-export { parseRequest } from "./validate.js";
+export { parseRequest, requestSchema } from "./validate.js";

@@ -8,3 +8,22 @@ export function parseRequest<S extends z.ZodType>(schema: S, request: unknown): 
   const detail = result.error.issues.map((issue) => `${issue.path.join(".") || "request"}: ${issue.message}`);
   throw new AuthError("request.validation.failed", { detail: detail.join("; ") });
 }
+
+type FieldsNotIn<A, B> = Exclude<keyof A, keyof B>;
+
+/** Compiles only when the schema checks every field of the message and no other. */
+type SameFields<Output, Message> = [FieldsNotIn<Output, Message>, FieldsNotIn<Message, Output>] extends [
+  never,
+  never,
+]
+  ? unknown
+  : { "fields the schema and the message do not share": FieldsNotIn<Output, Message> | FieldsNotIn<Message, Output> };
+
+/**
+ * The schema of a request message, held to the message ts-proto generated from the proto: a field
+ * added to, removed from or retyped in the proto breaks the build until its schema follows, and a
+ * handler reads only what the schema checked (its output).
+ */
+export function requestSchema<Message extends object>() {
+  return <S extends z.ZodType<Partial<Message>>>(schema: S & SameFields<z.output<S>, Message>): S => schema;
+}
