@@ -17,7 +17,11 @@ type SameFields<Output, Message> = [FieldsNotIn<Output, Message>, FieldsNotIn<Me
   never,
 ]
   ? unknown
-  : { "fields the schema and the message do not share": FieldsNotIn<Output, Message> | FieldsNotIn<Message, Output> };
+  : {
+      "fields the schema and the message do not share":
+        | FieldsNotIn<Output, Message>
+        | FieldsNotIn<Message, Output>;
+    };
 
 /**
  * The schema of a request message, held to the message ts-proto generated from the proto: a field

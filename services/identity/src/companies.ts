@@ -6,6 +6,7 @@ import {
   RecoveryMethod,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
+import { companyCodeShape } from "@auth/runtime";
 import { z } from "zod";
 import { regionOf } from "./login-ids.js";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
@@ -45,10 +46,7 @@ const smsTemplate = z.string().max(320).includes("{code}", { message: "must cont
 
 export const companyCode = z
   .string()
-  .regex(
-    /^[a-z0-9][a-z0-9_-]{0,62}$/,
-    "must be 1 to 63 lower-case letters, digits, - or _ (a URL path segment)",
-  );
+  .regex(companyCodeShape, "must be 1 to 63 lower-case letters, digits, - or _ (a URL path segment)");
 
 /** A policy as an administrator sends it: zero and empty mean "the default". */
 export const policyInput = z.object({
