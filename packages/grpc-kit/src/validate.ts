@@ -24,10 +24,10 @@ type SameFields<Output, Message> = [FieldsNotIn<Output, Message>, FieldsNotIn<Me
     };
 
 /**
- * The schema of a request message, held to the message ts-proto generated from the proto: a field
- * added to, removed from or retyped in the proto breaks the build until its schema follows, and a
- * handler reads only what the schema checked (its output).
+ * The schema of a message (a request, or a message inside one), held to the type ts-proto generated
+ * from the proto: a field added to, removed from or retyped in the proto breaks the build until its
+ * schema follows, and a handler reads only what the schema checked (its output).
  */
-export function requestSchema<Message extends object>() {
+export function messageSchema<Message extends object>() {
   return <S extends z.ZodType<Partial<Message>>>(schema: S & SameFields<z.output<S>, Message>): S => schema;
 }

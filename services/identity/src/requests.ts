@@ -1,4 +1,4 @@
-import { requestSchema } from "@auth/grpc-kit";
+import { messageSchema } from "@auth/grpc-kit";
 import type {
   AuthenticateApiKeyRequest,
   CountBackupCodesRequest,
@@ -43,7 +43,7 @@ import { controlAnswerRules } from "./users.js";
 
 /**
  * One schema per request message of the identity service, each held to its generated type
- * (requestSchema): handlers read the parsed request only.
+ * (messageSchema): handlers read the parsed request only.
  */
 
 const id = z.uuid("must be a UUID");
@@ -57,15 +57,15 @@ const status = z.enum(UserStatus).refine((s) => s !== UserStatus.UNRECOGNIZED, "
 const pageSize = z.number().int().min(0).max(500);
 const slot = z.number().int().min(1, "must be 1 to 5").max(5, "must be 1 to 5");
 
-export const createCompanyRequest = requestSchema<CreateCompanyRequest>()(
+export const createCompanyRequest = messageSchema<CreateCompanyRequest>()(
   z.object({
     code: companyCode,
     name: text(200).min(1),
     policy: policyInput.default(policyInput.parse({})),
   }),
 );
-export const getCompanyRequest = requestSchema<GetCompanyRequest>()(z.object({ code: text(100) }));
-export const updateCompanyRequest = requestSchema<UpdateCompanyRequest>()(
+export const getCompanyRequest = messageSchema<GetCompanyRequest>()(z.object({ code: text(100) }));
+export const updateCompanyRequest = messageSchema<UpdateCompanyRequest>()(
   z.object({
     companyId: id,
     name: text(200).min(1).optional(),
@@ -73,18 +73,18 @@ export const updateCompanyRequest = requestSchema<UpdateCompanyRequest>()(
     policy: policyInput.optional(),
   }),
 );
-export const createApiKeyRequest = requestSchema<CreateApiKeyRequest>()(
+export const createApiKeyRequest = messageSchema<CreateApiKeyRequest>()(
   z.object({
     companyId: id,
     apiKey: text(256).min(24, "must have at least 24 characters").optional(),
     label: text(200),
   }),
 );
-export const listApiKeysRequest = requestSchema<ListApiKeysRequest>()(z.object({ companyId: id }));
-export const revokeApiKeyRequest = requestSchema<RevokeApiKeyRequest>()(
+export const listApiKeysRequest = messageSchema<ListApiKeysRequest>()(z.object({ companyId: id }));
+export const revokeApiKeyRequest = messageSchema<RevokeApiKeyRequest>()(
   z.object({ companyId: id, keyId: id }),
 );
-export const rotateApiKeyRequest = requestSchema<RotateApiKeyRequest>()(
+export const rotateApiKeyRequest = messageSchema<RotateApiKeyRequest>()(
   z.object({
     companyId: id,
     keyId: id,
@@ -95,13 +95,13 @@ export const rotateApiKeyRequest = requestSchema<RotateApiKeyRequest>()(
       .max(30 * 24 * 3600),
   }),
 );
-export const listCompaniesRequest = requestSchema<ListCompaniesRequest>()(
+export const listCompaniesRequest = messageSchema<ListCompaniesRequest>()(
   z.object({ pageSize: pageSize, pageToken: text(200) }),
 );
-export const authenticateApiKeyRequest = requestSchema<AuthenticateApiKeyRequest>()(
+export const authenticateApiKeyRequest = messageSchema<AuthenticateApiKeyRequest>()(
   z.object({ companyCode: text(100), apiKey: text(256) }),
 );
-export const createUserRequest = requestSchema<CreateUserRequest>()(
+export const createUserRequest = messageSchema<CreateUserRequest>()(
   z
     .object({
       companyId: id,
@@ -124,8 +124,8 @@ export const createUserRequest = requestSchema<CreateUserRequest>()(
       path: ["controlAnswer"],
     }),
 );
-export const getUserRequest = requestSchema<GetUserRequest>()(z.object({ companyId: id, userId: id }));
-export const updateUserRequest = requestSchema<UpdateUserRequest>()(
+export const getUserRequest = messageSchema<GetUserRequest>()(z.object({ companyId: id, userId: id }));
+export const updateUserRequest = messageSchema<UpdateUserRequest>()(
   z
     .object({
       companyId: id,
@@ -147,27 +147,27 @@ export const updateUserRequest = requestSchema<UpdateUserRequest>()(
       path: ["controlAnswer"],
     }),
 );
-export const listUsersRequest = requestSchema<ListUsersRequest>()(
+export const listUsersRequest = messageSchema<ListUsersRequest>()(
   z.object({
     companyId: id,
     pageSize,
     pageToken: z.union([z.literal(""), z.uuid("must be a page token")]),
   }),
 );
-export const findUserRequest = requestSchema<FindUserRequest>()(
+export const findUserRequest = messageSchema<FindUserRequest>()(
   z.object({ companyId: id, loginId: text(512) }),
 );
-export const verifyPasswordRequest = requestSchema<VerifyPasswordRequest>()(
+export const verifyPasswordRequest = messageSchema<VerifyPasswordRequest>()(
   z.object({ companyId: id, userId: id, password: text(1_024) }),
 );
-export const verifyCredentialsRequest = requestSchema<VerifyCredentialsRequest>()(
+export const verifyCredentialsRequest = messageSchema<VerifyCredentialsRequest>()(
   z.object({
     companyId: id,
     loginId: text(512),
     password: text(1_024),
   }),
 );
-export const setPasswordRequest = requestSchema<SetPasswordRequest>()(
+export const setPasswordRequest = messageSchema<SetPasswordRequest>()(
   z.object({
     companyId: id,
     userId: id,
@@ -175,28 +175,28 @@ export const setPasswordRequest = requestSchema<SetPasswordRequest>()(
     validateOnly: z.boolean(),
   }),
 );
-export const generateBackupCodesRequest = requestSchema<GenerateBackupCodesRequest>()(
+export const generateBackupCodesRequest = messageSchema<GenerateBackupCodesRequest>()(
   z.object({ companyId: id, userId: id }),
 );
-export const countBackupCodesRequest = requestSchema<CountBackupCodesRequest>()(
+export const countBackupCodesRequest = messageSchema<CountBackupCodesRequest>()(
   z.object({ companyId: id, userId: id }),
 );
-export const useBackupCodeRequest = requestSchema<UseBackupCodeRequest>()(
+export const useBackupCodeRequest = messageSchema<UseBackupCodeRequest>()(
   z.object({ companyId: id, userId: id, backupCode: text(100) }),
 );
-export const verifyControlAnswerRequest = requestSchema<VerifyControlAnswerRequest>()(
+export const verifyControlAnswerRequest = messageSchema<VerifyControlAnswerRequest>()(
   z.object({ companyId: id, userId: id, answer: text(1_024) }),
 );
-export const setOAuthProviderRequest = requestSchema<SetOAuthProviderRequest>()(
+export const setOAuthProviderRequest = messageSchema<SetOAuthProviderRequest>()(
   z.object({ companyId: id, settings: providerSettings }),
 );
-export const listOAuthProvidersRequest = requestSchema<ListOAuthProvidersRequest>()(
+export const listOAuthProvidersRequest = messageSchema<ListOAuthProvidersRequest>()(
   z.object({ companyId: id }),
 );
-export const deleteOAuthProviderRequest = requestSchema<DeleteOAuthProviderRequest>()(
+export const deleteOAuthProviderRequest = messageSchema<DeleteOAuthProviderRequest>()(
   z.object({ companyId: id, slot }),
 );
-export const linkOAuthIdentityRequest = requestSchema<LinkOAuthIdentityRequest>()(
+export const linkOAuthIdentityRequest = messageSchema<LinkOAuthIdentityRequest>()(
   z.object({
     companyId: id,
     userId: id,
@@ -204,10 +204,10 @@ export const linkOAuthIdentityRequest = requestSchema<LinkOAuthIdentityRequest>(
     subject: text(500).min(1, "is required"),
   }),
 );
-export const unlinkOAuthIdentityRequest = requestSchema<UnlinkOAuthIdentityRequest>()(
+export const unlinkOAuthIdentityRequest = messageSchema<UnlinkOAuthIdentityRequest>()(
   z.object({ companyId: id, slot, subject: text(500) }),
 );
-export const verifyCaptchaRequest = requestSchema<VerifyCaptchaRequest>()(
+export const verifyCaptchaRequest = messageSchema<VerifyCaptchaRequest>()(
   z.object({
     companyId: id,
     captchaResponse: text(8_192),
@@ -215,11 +215,11 @@ export const verifyCaptchaRequest = requestSchema<VerifyCaptchaRequest>()(
   }),
 );
 /** GetSmsDelivery, GetMailDelivery and SpendRecoveryMessage name the same recipient. */
-export const deliveryRequest = requestSchema<
+export const deliveryRequest = messageSchema<
   GetSmsDeliveryRequest & GetMailDeliveryRequest & SpendRecoveryMessageRequest
 >()(z.object({ companyId: id, userId: id }));
-export const checkPolicyRequest = requestSchema<GetCheckPolicyRequest>()(z.object({ companyId: id }));
-export const exchangeOAuthCodeRequest = requestSchema<ExchangeOAuthCodeRequest>()(
+export const checkPolicyRequest = messageSchema<GetCheckPolicyRequest>()(z.object({ companyId: id }));
+export const exchangeOAuthCodeRequest = messageSchema<ExchangeOAuthCodeRequest>()(
   z.object({
     companyId: id,
     slot,

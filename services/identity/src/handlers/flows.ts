@@ -4,7 +4,7 @@ import { type IdentityServiceService, PasswordProblem } from "@auth/proto/identi
 import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
 import { hashBackupCode } from "../backup-codes.js";
-import { policyDefaults, toCompany } from "../companies.js";
+import { toCompany } from "../companies.js";
 import { normalizeControlAnswer } from "../control-answers.js";
 import { passwordProblem } from "../password-policy.js";
 import { openPolicySecrets } from "../policy-secrets.js";
@@ -184,8 +184,7 @@ export function flowHandlers(
     async spendRecoveryMessage(request) {
       const { companyId, userId } = parseStorableRequest(deliveryRequest, request);
       const { company } = await recipient(companyId, userId);
-      // A company stored before the field has none: the default.
-      const limit = company.policy.recoveryMessagesPerHour || policyDefaults.recoveryMessagesPerHour;
+      const limit = company.policy.recoveryMessagesPerHour;
       const result = await store.spendRecoveryMessage(companyId, userId, limit, recoveryMessageWindowSeconds);
       if (!result.spent) {
         throw new AuthError("request.ratelimit.exceeded", {

@@ -1,6 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { LoginIdKind } from "@auth/proto/identity";
 import type { TtlCache } from "@auth/runtime";
+import { withDefaults } from "../companies.js";
 import { normalizeLoginId } from "../login-ids.js";
 import type { CompanyRow } from "../schema.js";
 import type { IdentityStore, LoginIdColumn } from "../store/identity-store.js";
@@ -25,8 +26,9 @@ export function lookups(store: IdentityStore, companies: TtlCache<CompanyRow>) {
   async function companyById(companyId: string) {
     const cached = companies.get(companyId);
     if (cached) return cached;
-    const company = await store.findCompanyById(companyId);
-    if (!company) throw new AuthError("resource.notfound", { detail: "no such company" });
+    const stored = await store.findCompanyById(companyId);
+    if (!stored) throw new AuthError("resource.notfound", { detail: "no such company" });
+    const company = withDefaults(stored);
     companies.set(companyId, company);
     return company;
   }
