@@ -721,6 +721,27 @@ describe("messages to a user", () => {
     expect(created?.policy?.recoveryMessagesPerHour).toBe(5);
   });
 
+  it("answer a policy stored before its limits existed with the defaults, in every answer", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Older" });
+    if (!company?.policy) throw new Error("no company");
+    const { recoveryMessagesPerHour, captchaAfterFailures, lockoutAfterFailures, ...older } = company.policy;
+    await database.db
+      .update(schema.companies)
+      .set({ policy: older as CompanyPolicy })
+      .where(eq(schema.companies.id, company.id));
+    const { company: read } = await identity.getCompany({ code: company.code });
+    expect(read?.policy).toMatchObject({
+      recoveryMessagesPerHour: 5,
+      captchaAfterFailures: 3,
+      lockoutAfterFailures: 10,
+    });
+    expect(await identity.getCheckPolicy({ companyId: company.id })).toMatchObject({
+      captchaAfterFailures: 3,
+      lockoutAfterFailures: 10,
+      failureWindowSeconds: 900,
+    });
+  });
+
   it.each([
     ["restricted", UserStatus.RESTRICTED, "auth.user.restricted"],
     ["closed", UserStatus.CLOSED, "auth.user.closed"],
