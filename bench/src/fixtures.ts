@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createServiceClient } from "@auth/grpc-kit";
+import { companyPolicy, createServiceClient } from "@auth/grpc-kit";
 import { CaptchaProvider, IdentityServiceService, UserStatus } from "@auth/proto/identity";
 import type { RunningSuite } from "@auth/suite";
 
@@ -28,20 +28,14 @@ export async function createBenchCompany(suite: RunningSuite): Promise<BenchComp
     const { company } = await identity.createCompany({
       code,
       name: "Benchmark",
-      policy: {
-        twoFactorRoles: [],
+      policy: companyPolicy({
         defaultPhoneRegion: "US",
-        loginIdKindsByRole: {},
         captchaAfterFailures: 1_000,
         lockoutAfterFailures: 10_000,
-        failureWindowSeconds: 0,
-        preauthSessionSeconds: 0,
-        authorizedSessionSeconds: 0,
         rateLimitPerAddressPerMinute: 1_000_000,
         rateLimitPerLoginIdPerMinute: 1_000_000,
-        recoveryMessagesPerHour: 0,
         captcha: { provider: CaptchaProvider.DEV, secret: "" },
-      },
+      }),
     });
     const { apiKey } = await identity.createApiKey({ companyId: company?.id ?? "", label: "bench" });
     return { id: company?.id ?? "", code, apiKey };

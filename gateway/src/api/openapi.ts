@@ -1,9 +1,9 @@
 import type { ErrorCode } from "@auth/errors";
+import { companyCodeShape } from "@auth/runtime";
 import { z } from "zod";
 import type { Endpoint, ErrorAnswer } from "../endpoint/define.js";
 import { disclaimer, errorExample, errorResponse, retryAfter } from "../endpoint/responses.js";
 import { type Operation, statesFor, transitions } from "../endpoint/transitions.js";
-import { companyCodeShape } from "../http/credentials.js";
 import { idempotencyHeader, idempotencyKeyShape } from "../http/idempotency.js";
 import { errorAnswers } from "./endpoint-errors.js";
 

@@ -1,14 +1,13 @@
 import { AuthError } from "@auth/errors";
 import type { Session } from "@auth/proto/session";
 import { TokenStatus } from "@auth/proto/session";
+import { companyCodeShape } from "@auth/runtime";
 import type { Request } from "express";
 import type { Backends } from "../backends.js";
 import type { TenantCompany } from "../endpoint/context.js";
 import { type StateName, stateName } from "../endpoint/states.js";
 import { CompanyCache } from "./company-cache.js";
 
-/** Company codes (docs/decisions.md): 1 to 63 characters of a-z 0-9 _ -, starting with a letter or digit. */
-export const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 /** RFC 6750 §2.1 `Bearer <token68>`; the scheme in any case, as RFC 7235 §2.1 makes it case-insensitive. */
 const bearer = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 

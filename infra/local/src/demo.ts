@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import { createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
+import { companyPolicy, createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
   CaptchaProvider,
@@ -49,23 +49,14 @@ export const demoUsers = [
  * The policy defaults (zero means default: docs/api-contract.md, "Company policy defaults"), with
  * the dev captcha: it accepts `dev-captcha-pass`.
  */
-const demoPolicy = (recoveryPage: string): CompanyPolicy => ({
-  passwordRegex: "^(?=.*[A-Za-z])(?=.*[0-9]).{10,}$",
-  passwordRegexDescription: "At least 10 characters, with letters and digits.",
-  twoFactorRoles: [],
-  defaultPhoneRegion: "US",
-  loginIdKindsByRole: {},
-  captchaAfterFailures: 0,
-  lockoutAfterFailures: 0,
-  failureWindowSeconds: 0,
-  preauthSessionSeconds: 0,
-  authorizedSessionSeconds: 0,
-  rateLimitPerAddressPerMinute: 0,
-  rateLimitPerLoginIdPerMinute: 0,
-  recoveryMessagesPerHour: 0,
-  captcha: { provider: CaptchaProvider.DEV, secret: "" },
-  recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: recoveryPage },
-});
+const demoPolicy = (recoveryPage: string): CompanyPolicy =>
+  companyPolicy({
+    passwordRegex: "^(?=.*[A-Za-z])(?=.*[0-9]).{10,}$",
+    passwordRegexDescription: "At least 10 characters, with letters and digits.",
+    defaultPhoneRegion: "US",
+    captcha: { provider: CaptchaProvider.DEV, secret: "" },
+    recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: recoveryPage },
+  });
 
 /** Every demo user can recover access by this question too. */
 export const demoControlQuestion = { question: "What is the name of the demo company?", answer: "Demo" };

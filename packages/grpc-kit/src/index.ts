@@ -1,6 +1,7 @@
 export { type AccessTable, checkAccessTable } from "./access.js";
 export { adminMetadata, assertAdmin } from "./admin.js";
 export { type CallOptions, type ClientOptions, createServiceClient, type ServiceClient } from "./client.js";
+export { companyPolicy } from "./company-policy.js";
 export { assertTimeLeft, callDeadline, withDeadline } from "./deadline.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";
@@ -32,4 +33,4 @@ export {
   serverCredentialsOf,
   transportOf,
 } from "./tls/transport.js";
-export { parseRequest } from "./validate.js";
+export { messageSchema, parseRequest } from "./validate.js";

@@ -1,6 +1,15 @@
-import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { type AsyncService, implement, messageSchema, parseRequest } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
-import { DisclaimerServiceService } from "@auth/proto/disclaimer";
+import {
+  type AcceptDisclaimersRequest,
+  type CreateDisclaimerRequest,
+  type DeactivateDisclaimerRequest,
+  DisclaimerServiceService,
+  type ListAcceptancesRequest,
+  type ListDisclaimersRequest,
+  type ListRequiredDisclaimersRequest,
+  type PublishDisclaimerVersionRequest,
+} from "@auth/proto/disclaimer";
 import type { Logger } from "@auth/runtime";
 import { z } from "zod";
 import { disclaimerAccess } from "./access.js";
@@ -8,30 +17,40 @@ import type { DisclaimerStore } from "./store/disclaimer-store.js";
 
 const id = z.uuid("must be a UUID");
 
-const disclaimerInput = z.object({
-  companyId: id,
-  code: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "must be 1 to 100 letters, digits, '.', '_' or '-'"),
-  title: z.string().min(1, "is required").max(500),
-  description: z.string().max(5_000),
-  link: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000),
-});
+const disclaimerInput = messageSchema<CreateDisclaimerRequest & PublishDisclaimerVersionRequest>()(
+  z.object({
+    companyId: id,
+    code: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "must be 1 to 100 letters, digits, '.', '_' or '-'"),
+    title: z.string().min(1, "is required").max(500),
+    description: z.string().max(5_000),
+    link: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000),
+  }),
+);
 
 /** The requests' schemas, built once. */
-const deactivateDisclaimerRequest = z.object({ companyId: id, code: z.string().max(100) });
-const listDisclaimersRequest = z.object({ companyId: id });
-const listAcceptancesRequest = z.object({
-  companyId: id,
-  code: z.string().max(100).optional(),
-  userId: id.optional(),
-  limit: z.number().int().min(0).max(1_000),
-});
-const listRequiredDisclaimersRequest = z.object({ companyId: id, userId: id });
-const acceptDisclaimersRequest = z.object({
-  companyId: id,
-  userId: id,
-  codes: z.array(z.string().max(100)).max(100),
-  clientAddress: z.string().max(100),
-});
+const deactivateDisclaimerRequest = messageSchema<DeactivateDisclaimerRequest>()(
+  z.object({ companyId: id, code: z.string().max(100) }),
+);
+const listDisclaimersRequest = messageSchema<ListDisclaimersRequest>()(z.object({ companyId: id }));
+const listAcceptancesRequest = messageSchema<ListAcceptancesRequest>()(
+  z.object({
+    companyId: id,
+    code: z.string().max(100).optional(),
+    userId: id.optional(),
+    limit: z.number().int().min(0).max(1_000),
+  }),
+);
+const listRequiredDisclaimersRequest = messageSchema<ListRequiredDisclaimersRequest>()(
+  z.object({ companyId: id, userId: id }),
+);
+const acceptDisclaimersRequest = messageSchema<AcceptDisclaimersRequest>()(
+  z.object({
+    companyId: id,
+    userId: id,
+    codes: z.array(z.string().max(100)).max(100),
+    clientAddress: z.string().max(100),
+  }),
+);
 
 export function disclaimerService(store: DisclaimerStore, adminToken: string, logger: Logger) {
   const methods: AsyncService<typeof DisclaimerServiceService> = {

@@ -1,3 +1,4 @@
+import { messageSchema } from "@auth/grpc-kit";
 import {
   CaptchaProvider,
   type Company,
@@ -6,6 +7,7 @@ import {
   RecoveryMethod,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
+import { companyCodeShape } from "@auth/runtime";
 import { z } from "zod";
 import { regionOf } from "./login-ids.js";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
@@ -13,7 +15,7 @@ import type { CompanyRow } from "./schema.js";
 import type { SecretBox } from "./secret-box.js";
 
 /** The defaults for what a company does not set (docs/api-contract.md, "Company policy defaults"). */
-export const policyDefaults = {
+const policyDefaults = {
   defaultPhoneRegion: "US",
   captchaAfterFailures: 3,
   lockoutAfterFailures: 10,
@@ -45,113 +47,124 @@ const smsTemplate = z.string().max(320).includes("{code}", { message: "must cont
 
 export const companyCode = z
   .string()
-  .regex(
-    /^[a-z0-9][a-z0-9_-]{0,62}$/,
-    "must be 1 to 63 lower-case letters, digits, - or _ (a URL path segment)",
-  );
+  .regex(companyCodeShape, "must be 1 to 63 lower-case letters, digits, - or _ (a URL path segment)");
 
 /** A policy as an administrator sends it: zero and empty mean "the default". */
-export const policyInput = z.object({
-  passwordRegex: z.string().max(1_000).refine(compiles, "must be a valid regular expression").optional(),
-  passwordRegexDescription: z.string().max(1_000).optional(),
-  twoFactorRoles: z.array(z.string().min(1).max(100)).max(100).default([]),
-  defaultPhoneRegion: z
-    .string()
-    .refine((code) => code === "" || regionOf(code) !== undefined, "must be an ISO 3166-1 alpha-2 region")
-    .default(""),
-  loginIdKindsByRole: z
-    .record(z.string().min(1), z.object({ kinds: z.array(loginIdKind).min(1) }))
-    .default({}),
-  captchaAfterFailures: z.number().int().min(0).max(1_000).default(0),
-  lockoutAfterFailures: z.number().int().min(0).max(10_000).default(0),
-  failureWindowSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(7 * 24 * 3600)
-    .default(0),
-  rateLimitPerAddressPerMinute: z.number().int().min(0).max(1_000_000).default(0),
-  rateLimitPerLoginIdPerMinute: z.number().int().min(0).max(1_000_000).default(0),
-  recoveryMessagesPerHour: z.number().int().min(0).max(1_000).default(0),
-  preauthSessionSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 3600)
-    .default(0),
-  authorizedSessionSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(30 * 24 * 3600)
-    .default(0),
-  captcha: z
-    .object({
-      provider: z
-        .enum(CaptchaProvider)
-        .refine((p) => p !== CaptchaProvider.UNRECOGNIZED, "must be a captcha provider"),
-      secret: z.string().max(500),
-      verifyUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-      minScore: z.number().min(0).max(1).optional(),
-    })
-    .optional(),
-  recovery: z
-    .object({
-      order: z
-        .array(recoveryMethod)
-        .max(3)
-        .refine((order) => new Set(order).size === order.length, "must not repeat a method"),
-      disabled: z.array(recoveryMethod).max(3),
-      disabledByRole: z.record(z.string().min(1), z.object({ methods: z.array(recoveryMethod).max(3) })),
-      linkBase: z.union([
-        z.literal(""),
-        z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000),
-      ]),
-    })
-    .optional(),
-  mail: z
-    .object({
-      smtpUrl: z.union([
-        z.literal(""),
-        z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }),
-      ]),
-      from: z.string().max(320),
-      subjectTemplate: z.string().min(1).max(200).optional(),
-      bodyTemplate: z.string().max(5_000).includes("{link}", { message: "must contain {link}" }).optional(),
-    })
-    .refine((mail) => mail.smtpUrl === "" || mail.from !== "", {
-      message: "an SMTP server needs a From address",
-      path: ["from"],
-    })
-    .optional(),
-  sms: z
-    .object({
-      provider: z.enum(SmsProvider).refine((p) => p !== SmsProvider.UNRECOGNIZED, "must be an SMS provider"),
-      url: z.string().max(2_000),
-      token: z.string().max(2_000),
-      loginTemplate: smsTemplate.optional(),
-      recoveryTemplate: smsTemplate.optional(),
-    })
-    .refine((sms) => sms.provider !== SmsProvider.HTTP || /^https?:\/\//.test(sms.url), {
-      message: "an HTTP SMS provider needs an http(s) URL",
-      path: ["url"],
-    })
-    .optional(),
-});
+export const policyInput = messageSchema<CompanyPolicy>()(
+  z.object({
+    passwordRegex: z.string().max(1_000).refine(compiles, "must be a valid regular expression").optional(),
+    passwordRegexDescription: z.string().max(1_000).optional(),
+    twoFactorRoles: z.array(z.string().min(1).max(100)).max(100).default([]),
+    defaultPhoneRegion: z
+      .string()
+      .refine((code) => code === "" || regionOf(code) !== undefined, "must be an ISO 3166-1 alpha-2 region")
+      .default(""),
+    loginIdKindsByRole: z
+      .record(z.string().min(1), z.object({ kinds: z.array(loginIdKind).min(1) }))
+      .default({}),
+    captchaAfterFailures: z.number().int().min(0).max(1_000).default(0),
+    lockoutAfterFailures: z.number().int().min(0).max(10_000).default(0),
+    failureWindowSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(0),
+    rateLimitPerAddressPerMinute: z.number().int().min(0).max(1_000_000).default(0),
+    rateLimitPerLoginIdPerMinute: z.number().int().min(0).max(1_000_000).default(0),
+    recoveryMessagesPerHour: z.number().int().min(0).max(1_000).default(0),
+    preauthSessionSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3600)
+      .default(0),
+    authorizedSessionSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 24 * 3600)
+      .default(0),
+    captcha: z
+      .object({
+        provider: z
+          .enum(CaptchaProvider)
+          .refine((p) => p !== CaptchaProvider.UNRECOGNIZED, "must be a captcha provider"),
+        secret: z.string().max(500),
+        verifyUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+        minScore: z.number().min(0).max(1).optional(),
+      })
+      .optional(),
+    recovery: z
+      .object({
+        order: z
+          .array(recoveryMethod)
+          .max(3)
+          .refine((order) => new Set(order).size === order.length, "must not repeat a method"),
+        disabled: z.array(recoveryMethod).max(3),
+        disabledByRole: z.record(z.string().min(1), z.object({ methods: z.array(recoveryMethod).max(3) })),
+        linkBase: z.union([
+          z.literal(""),
+          z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000),
+        ]),
+      })
+      .optional(),
+    mail: z
+      .object({
+        smtpUrl: z.union([
+          z.literal(""),
+          z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }),
+        ]),
+        from: z.string().max(320),
+        subjectTemplate: z.string().min(1).max(200).optional(),
+        bodyTemplate: z.string().max(5_000).includes("{link}", { message: "must contain {link}" }).optional(),
+      })
+      .refine((mail) => mail.smtpUrl === "" || mail.from !== "", {
+        message: "an SMTP server needs a From address",
+        path: ["from"],
+      })
+      .optional(),
+    sms: z
+      .object({
+        provider: z
+          .enum(SmsProvider)
+          .refine((p) => p !== SmsProvider.UNRECOGNIZED, "must be an SMS provider"),
+        url: z.string().max(2_000),
+        token: z.string().max(2_000),
+        loginTemplate: smsTemplate.optional(),
+        recoveryTemplate: smsTemplate.optional(),
+      })
+      .refine((sms) => sms.provider !== SmsProvider.HTTP || /^https?:\/\//.test(sms.url), {
+        message: "an HTTP SMS provider needs an http(s) URL",
+        path: ["url"],
+      })
+      .optional(),
+  }),
+);
 
-export function withPolicyDefaults(input: z.infer<typeof policyInput>): CompanyPolicy {
+/**
+ * The policy with the defaults in place of what it leaves unset. Identity settles them, once, and
+ * answers no other policy: the other services use the values it answers. A policy stored before a
+ * field existed gets the field's default when it is read.
+ */
+export function withPolicyDefaults(policy: CompanyPolicy): CompanyPolicy {
   return {
-    ...input,
-    defaultPhoneRegion: (regionOf(input.defaultPhoneRegion) ?? policyDefaults.defaultPhoneRegion).toString(),
-    captchaAfterFailures: input.captchaAfterFailures || policyDefaults.captchaAfterFailures,
-    lockoutAfterFailures: input.lockoutAfterFailures || policyDefaults.lockoutAfterFailures,
-    failureWindowSeconds: input.failureWindowSeconds || policyDefaults.failureWindowSeconds,
-    recoveryMessagesPerHour: input.recoveryMessagesPerHour || policyDefaults.recoveryMessagesPerHour,
+    ...policy,
+    defaultPhoneRegion: (regionOf(policy.defaultPhoneRegion) ?? policyDefaults.defaultPhoneRegion).toString(),
+    captchaAfterFailures: policy.captchaAfterFailures || policyDefaults.captchaAfterFailures,
+    lockoutAfterFailures: policy.lockoutAfterFailures || policyDefaults.lockoutAfterFailures,
+    failureWindowSeconds: policy.failureWindowSeconds || policyDefaults.failureWindowSeconds,
+    recoveryMessagesPerHour: policy.recoveryMessagesPerHour || policyDefaults.recoveryMessagesPerHour,
   };
 }
 
-/** The company as every answer shows it: without the policy's secrets. */
+/** A stored company, its policy complete (withPolicyDefaults). */
+export function withDefaults(row: CompanyRow): CompanyRow {
+  return { ...row, policy: withPolicyDefaults(row.policy) };
+}
+
+/** The company as every answer shows it: its policy complete, without its secrets. */
 export function toCompany(row: CompanyRow, box: SecretBox): Company {
-  const policy = withoutPolicySecrets(openPolicySecrets(row.policy, box));
+  const policy = withoutPolicySecrets(openPolicySecrets(withPolicyDefaults(row.policy), box));
   return { id: row.id, code: row.code, name: row.name, suspended: row.suspended, policy };
 }

@@ -1,6 +1,5 @@
 import { type CompanyPolicy, PasswordProblem } from "@auth/proto/identity";
-
-export const passwordLength = { min: 8, max: 256 } as const;
+import { passwordLength } from "@auth/runtime";
 
 /** docs/api-contract.md, "Passwords": 8 to 256 characters, and the company's regex when it sets one. */
 export function passwordProblem(password: string, policy: CompanyPolicy): PasswordProblem | undefined {

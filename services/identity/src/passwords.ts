@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { type Algorithm, hash, parseOptions, verify } from "@node-rs/argon2";
-import { Slots } from "./slots.js";
+import { Semaphore } from "./semaphore.js";
 
 // The binding declares Algorithm as an ambient const enum, which isolated modules cannot read.
 const argon2id = 2 as Algorithm.Argon2id;
@@ -21,7 +21,7 @@ export const owaspMinimum: Argon2Parameters = { memoryCost: 19_456, timeCost: 2,
  */
 export class PasswordHasher {
   readonly #parameters: Argon2Parameters;
-  readonly #slots: Slots;
+  readonly #semaphore: Semaphore;
   #decoy: Promise<string> | undefined;
 
   /**
@@ -30,16 +30,16 @@ export class PasswordHasher {
    */
   constructor(parameters: Argon2Parameters, concurrency = availableParallelism()) {
     this.#parameters = parameters;
-    this.#slots = new Slots(concurrency);
+    this.#semaphore = new Semaphore(concurrency);
   }
 
   hash(password: string): Promise<string> {
-    return this.#slots.run(() => hash(password, { algorithm: argon2id, ...this.#parameters }));
+    return this.#semaphore.run(() => hash(password, { algorithm: argon2id, ...this.#parameters }));
   }
 
   async verify(passwordHash: string, password: string): Promise<boolean> {
     try {
-      return await this.#slots.run(() => verify(passwordHash, password));
+      return await this.#semaphore.run(() => verify(passwordHash, password));
     } catch {
       return false;
     }

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type AuthError, errorCodes } from "@auth/errors";
 import {
+  companyPolicy,
   createServiceClient,
   type RunningGrpcServer,
   type ServiceClient,
@@ -92,21 +93,6 @@ const codeOf = (promise: Promise<unknown>) =>
   );
 let sequence = 0;
 const code = () => `c${Date.now().toString(36)}${++sequence}`;
-/** A whole policy for the wire: every field that a test does not set is "the default". */
-const policy = (overrides: Partial<CompanyPolicy> = {}): CompanyPolicy => ({
-  twoFactorRoles: [],
-  defaultPhoneRegion: "",
-  loginIdKindsByRole: {},
-  captchaAfterFailures: 0,
-  lockoutAfterFailures: 0,
-  failureWindowSeconds: 0,
-  preauthSessionSeconds: 0,
-  authorizedSessionSeconds: 0,
-  rateLimitPerAddressPerMinute: 0,
-  rateLimitPerLoginIdPerMinute: 0,
-  recoveryMessagesPerHour: 0,
-  ...overrides,
-});
 const newUser = (company: Company, overrides = {}) => ({
   companyId: company.id,
   role: "customer",
@@ -146,11 +132,11 @@ describe("CreateCompany", () => {
   it.each([
     ["a code that is no URL path segment", { code: "Bad Code" }],
     ["an empty name", { name: "" }],
-    ["a password regex that does not compile", { policy: policy({ passwordRegex: "(" }) }],
-    ["an unknown phone region", { policy: policy({ defaultPhoneRegion: "XX" }) }],
+    ["a password regex that does not compile", { policy: companyPolicy({ passwordRegex: "(" }) }],
+    ["an unknown phone region", { policy: companyPolicy({ defaultPhoneRegion: "XX" }) }],
     [
       "a captcha provider without its secret",
-      { policy: policy({ captcha: { provider: CaptchaProvider.TURNSTILE, secret: "" } }) },
+      { policy: companyPolicy({ captcha: { provider: CaptchaProvider.TURNSTILE, secret: "" } }) },
     ],
   ])("refuses %s with request.validation.failed", async (_, overrides) => {
     const request = { code: code(), name: "Acme", ...overrides } as Parameters<Client["createCompany"]>[0];
@@ -171,7 +157,7 @@ describe("UpdateCompany", () => {
     const { company: updated } = await identity.updateCompany({
       companyId: company.id,
       suspended: true,
-      policy: policy({ twoFactorRoles: ["admin"], defaultPhoneRegion: "GB", captchaAfterFailures: 5 }),
+      policy: companyPolicy({ twoFactorRoles: ["admin"], defaultPhoneRegion: "GB", captchaAfterFailures: 5 }),
     });
     expect(updated).toMatchObject({ suspended: true, name: "Acme" });
     expect(updated?.policy).toMatchObject({
@@ -323,7 +309,7 @@ describe("control characters in text fields", () => {
       () =>
         logged.updateCompany({
           companyId: company.id,
-          policy: policy({ passwordRegexDescription: "8 characters\u0000" }),
+          policy: companyPolicy({ passwordRegexDescription: "8 characters\u0000" }),
         }),
     ],
   ])("refuse %s with request.validation.failed", async (_, send) => {
@@ -334,7 +320,7 @@ describe("control characters in text fields", () => {
     const bodyTemplate = "Hello,\r\n\r\nto set a new password, follow {link}\n\tThe team";
     const { company: updated } = await logged.updateCompany({
       companyId: company.id,
-      policy: policy({ mail: { smtpUrl: "", from: "", bodyTemplate } }),
+      policy: companyPolicy({ mail: { smtpUrl: "", from: "", bodyTemplate } }),
     });
     expect(updated?.policy?.mail?.bodyTemplate).toBe(bodyTemplate);
   });
@@ -351,7 +337,7 @@ describe("FindUser", () => {
     const { company } = await identity.createCompany({
       code: code(),
       name: "Kinds",
-      policy: policy({ loginIdKindsByRole: { staff: { kinds: [LoginIdKind.EMAIL] } } }),
+      policy: companyPolicy({ loginIdKindsByRole: { staff: { kinds: [LoginIdKind.EMAIL] } } }),
     });
     if (!company) throw new Error("no company");
     await identity.createUser(
@@ -420,7 +406,7 @@ describe("SetPassword", () => {
       await identity.createCompany({
         code: code(),
         name: "Policy",
-        policy: policy({ passwordRegex: "[0-9]" }),
+        policy: companyPolicy({ passwordRegex: "[0-9]" }),
       })
     ).company as Company;
     const { user } = await identity.createUser(
@@ -541,7 +527,7 @@ describe("the secrets of a company's policy", () => {
   });
 
   const withSecrets = () =>
-    policy({
+    companyPolicy({
       captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-1", verifyUrl },
       sms: { provider: SmsProvider.HTTP, url: "https://sms.example/send", token: "sms-token-1" },
       mail: { smtpUrl: "smtps://mailer:smtp-password-1@mail.example:465", from: "login@example.com" },
@@ -624,7 +610,7 @@ describe("the secrets of a company's policy", () => {
 
     await identity.updateCompany({
       companyId: company.id,
-      policy: policy({
+      policy: companyPolicy({
         captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-2", verifyUrl },
         sms: { provider: SmsProvider.HTTP, url: "https://other-sms.example/send", token: "" },
         mail: { smtpUrl: "smtps://mailer@other-mail.example:465", from: "login@example.com" },
@@ -641,7 +627,7 @@ describe("the secrets of a company's policy", () => {
     const { company } = await identity.createCompany({ code: code(), name: "Dev captcha" });
     const update = identity.updateCompany({
       companyId: company?.id ?? "",
-      policy: policy({ captcha: { provider: CaptchaProvider.HCAPTCHA, secret: "" } }),
+      policy: companyPolicy({ captcha: { provider: CaptchaProvider.HCAPTCHA, secret: "" } }),
     });
     expect(await codeOf(update)).toBe("request.validation.failed");
   });
@@ -667,7 +653,7 @@ describe("VerifyCaptcha", () => {
     const { company: dev } = await identity.createCompany({
       code: code(),
       name: "Dev",
-      policy: policy({ captcha: { provider: CaptchaProvider.DEV, secret: "" } }),
+      policy: companyPolicy({ captcha: { provider: CaptchaProvider.DEV, secret: "" } }),
     });
     const { company: none } = await identity.createCompany({ code: code(), name: "None" });
     const verify = (companyId: string, captchaResponse: string) =>
@@ -686,9 +672,9 @@ describe("SMS settings", () => {
       { provider: SmsProvider.UNSPECIFIED, url: "", token: "", loginTemplate: "Your code" },
     ],
   ])("refuse %s", async (_, sms) => {
-    expect(await codeOf(identity.createCompany({ code: code(), name: "Sms", policy: policy({ sms }) }))).toBe(
-      "request.validation.failed",
-    );
+    expect(
+      await codeOf(identity.createCompany({ code: code(), name: "Sms", policy: companyPolicy({ sms }) })),
+    ).toBe("request.validation.failed");
   });
 });
 
@@ -699,7 +685,7 @@ describe("messages to a user", () => {
       await identity.createCompany({
         code: code(),
         name: "Messages",
-        policy: policy({
+        policy: companyPolicy({
           recoveryMessagesPerHour: 2,
           recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example/r" },
         }),
@@ -730,9 +716,30 @@ describe("messages to a user", () => {
     const { company: created } = await identity.createCompany({
       code: code(),
       name: "Default",
-      policy: policy(),
+      policy: companyPolicy(),
     });
     expect(created?.policy?.recoveryMessagesPerHour).toBe(5);
+  });
+
+  it("answer a policy stored before its limits existed with the defaults, in every answer", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Older" });
+    if (!company?.policy) throw new Error("no company");
+    const { recoveryMessagesPerHour, captchaAfterFailures, lockoutAfterFailures, ...older } = company.policy;
+    await database.db
+      .update(schema.companies)
+      .set({ policy: older as CompanyPolicy })
+      .where(eq(schema.companies.id, company.id));
+    const { company: read } = await identity.getCompany({ code: company.code });
+    expect(read?.policy).toMatchObject({
+      recoveryMessagesPerHour: 5,
+      captchaAfterFailures: 3,
+      lockoutAfterFailures: 10,
+    });
+    expect(await identity.getCheckPolicy({ companyId: company.id })).toMatchObject({
+      captchaAfterFailures: 3,
+      lockoutAfterFailures: 10,
+      failureWindowSeconds: 900,
+    });
   });
 
   it.each([

@@ -1,6 +1,19 @@
+import { AuthError } from "@auth/errors";
 import { type CompanyPolicy, type LoginIdKind, type User, UserStatus } from "@auth/proto/identity";
+import { normalizeControlAnswer } from "./control-answers.js";
+import { normalizeEmail, normalizeLoginName, normalizePhone } from "./login-ids.js";
 import { matchesCompanyRegex } from "./password-policy.js";
+import type { PasswordHasher } from "./passwords.js";
+import type { CreateUserInput, UpdateUserInput } from "./requests.js";
 import type { UserRow, UserStatusName } from "./schema.js";
+import type { NewUser } from "./store/identity-store.js";
+
+/**
+ * The rules of a user: what every user has, whoever creates or changes it (docs/api-contract.md).
+ * A user needs a password or a phone to receive one-time passwords; a stored phone is E.164 in the
+ * company's region; login names and e-mails are stored normalised; a control question has its
+ * answer, stored as a hash of the normalised answer.
+ */
 
 const statusNames = {
   [UserStatus.ACTIVE]: "active",
@@ -19,6 +32,105 @@ const statusOfName: Record<UserStatusName, UserStatus> = {
 /** The stored name of a status; an unspecified status is active. */
 export function statusName(status: UserStatus): UserStatusName {
   return status in statusNames ? statusNames[status as keyof typeof statusNames] : "active";
+}
+
+interface ControlAnswerFields {
+  controlQuestion?: string | undefined;
+  controlAnswer?: string | undefined;
+}
+
+/** What the request schemas check of control questions and answers, with the message of each. */
+export const controlAnswerRules = {
+  answer: {
+    check: (answer: string) => normalizeControlAnswer(answer) !== "",
+    message: "must not be empty",
+  },
+  ofNewUser: {
+    check: (user: ControlAnswerFields) =>
+      (user.controlQuestion === undefined) === (user.controlAnswer === undefined),
+    message: "a control question needs its answer, and an answer its question",
+  },
+  /** An empty question removes the question and its answer. */
+  ofChange: {
+    check: (change: ControlAnswerFields) =>
+      !change.controlQuestion ||
+      (change.controlAnswer !== undefined && normalizeControlAnswer(change.controlAnswer) !== ""),
+    message: "a control question needs its answer",
+  },
+};
+
+/** The phone as stored, E.164; a number that is not one is a bad request. */
+function storedPhone(phone: string, policy: CompanyPolicy): string {
+  const normalized = normalizePhone(phone, policy.defaultPhoneRegion);
+  if (!normalized) {
+    throw new AuthError("request.validation.failed", { detail: "phone: must be a valid phone number" });
+  }
+  return normalized;
+}
+
+/** A user of the company's policy, as the store keeps it. */
+export async function newUser(
+  input: CreateUserInput,
+  policy: CompanyPolicy,
+  hasher: PasswordHasher,
+): Promise<NewUser> {
+  const phone = input.phone === undefined ? undefined : storedPhone(input.phone, policy);
+  if (input.password === undefined && phone === undefined) {
+    throw new AuthError("request.validation.failed", {
+      detail: "a user needs a password or a phone to receive one-time passwords",
+    });
+  }
+  return {
+    companyId: input.companyId,
+    role: input.role,
+    status: statusName(input.status),
+    profileMnemocode: input.profileMnemocode,
+    loginName: input.loginName === undefined ? null : normalizeLoginName(input.loginName),
+    phone: phone ?? null,
+    email: input.email === undefined ? null : normalizeEmail(input.email),
+    passwordHash: input.password === undefined ? null : await hasher.hash(input.password),
+    secondFactorRequired: input.secondFactorRequired,
+    passwordChangeRequired: input.passwordChangeRequired,
+    controlQuestion: input.controlQuestion ?? null,
+    controlAnswerHash:
+      input.controlAnswer === undefined
+        ? null
+        : await hasher.hash(normalizeControlAnswer(input.controlAnswer)),
+  };
+}
+
+/** The changes to a stored user, as the store keeps them; an empty string removes an optional field. */
+export async function userChanges(
+  row: UserRow,
+  input: UpdateUserInput,
+  policy: CompanyPolicy,
+  hasher: PasswordHasher,
+): Promise<Partial<NewUser>> {
+  const changes: Partial<NewUser> = {
+    role: input.role,
+    status: input.status === undefined ? undefined : statusName(input.status),
+    profileMnemocode: input.profileMnemocode,
+    secondFactorRequired: input.secondFactorRequired,
+    passwordChangeRequired: input.passwordChangeRequired,
+  };
+  if (input.loginName !== undefined)
+    changes.loginName = input.loginName ? normalizeLoginName(input.loginName) : null;
+  if (input.email !== undefined) changes.email = input.email ? normalizeEmail(input.email) : null;
+  if (input.phone !== undefined) changes.phone = input.phone ? storedPhone(input.phone, policy) : null;
+  if (input.password !== undefined)
+    changes.passwordHash = input.password ? await hasher.hash(input.password) : null;
+  if (input.controlQuestion !== undefined) {
+    changes.controlQuestion = input.controlQuestion || null;
+    changes.controlAnswerHash = input.controlQuestion
+      ? await hasher.hash(normalizeControlAnswer(input.controlAnswer ?? ""))
+      : null;
+  }
+  const hasPassword = (changes.passwordHash === undefined ? row.passwordHash : changes.passwordHash) !== null;
+  const hasPhone = (changes.phone === undefined ? row.phone : changes.phone) !== null;
+  if (!hasPassword && !hasPhone) {
+    throw new AuthError("request.validation.failed", { detail: "a user needs a password or a phone" });
+  }
+  return changes;
 }
 
 export function toUser(row: UserRow, policy: CompanyPolicy): User {

@@ -1,7 +1,13 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, implement, parseRequest, type ServiceClient } from "@auth/grpc-kit";
+import {
+  type AsyncService,
+  implement,
+  messageSchema,
+  parseRequest,
+  type ServiceClient,
+} from "@auth/grpc-kit";
 import type { IdentityServiceService } from "@auth/proto/identity";
-import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
+import { OtpPurpose, OtpServiceService, type SendOtpRequest, type VerifyOtpRequest } from "@auth/proto/otp";
 import type { Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { z } from "zod";
@@ -23,13 +29,17 @@ export interface SmsDelivery {
 }
 
 /** The requests' schemas, built once. */
-const sendOtpRequest = z.object({
-  companyId: id,
-  userId: id,
-  sessionId: id,
-  purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
-});
-const verifyOtpRequest = z.object({ companyId: id, sessionId: id, otp: z.string().max(100) });
+const sendOtpRequest = messageSchema<SendOtpRequest>()(
+  z.object({
+    companyId: id,
+    userId: id,
+    sessionId: id,
+    purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
+  }),
+);
+const verifyOtpRequest = messageSchema<VerifyOtpRequest>()(
+  z.object({ companyId: id, sessionId: id, otp: z.string().max(100) }),
+);
 
 export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, logger: Logger) {
   const methods: AsyncService<typeof OtpServiceService> = {

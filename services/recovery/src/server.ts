@@ -1,7 +1,18 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, implement, parseRequest, type ServiceClient } from "@auth/grpc-kit";
+import {
+  type AsyncService,
+  implement,
+  messageSchema,
+  parseRequest,
+  type ServiceClient,
+} from "@auth/grpc-kit";
 import type { IdentityServiceService } from "@auth/proto/identity";
-import { RecoveryServiceService } from "@auth/proto/recovery";
+import {
+  RecoveryServiceService,
+  type RedeemRecoveryLinkRequest,
+  type RevokeRecoveryLinksRequest,
+  type SendRecoveryLinkRequest,
+} from "@auth/proto/recovery";
 import type { Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { z } from "zod";
@@ -21,9 +32,15 @@ export interface MailDelivery {
 }
 
 /** The requests' schemas, built once. */
-const sendRecoveryLinkRequest = z.object({ companyId: id, userId: id, loginId: z.string().max(512) });
-const redeemRecoveryLinkRequest = z.object({ companyId: id, linkToken: z.string().max(512) });
-const revokeRecoveryLinksRequest = z.object({ companyId: id, userId: id });
+const sendRecoveryLinkRequest = messageSchema<SendRecoveryLinkRequest>()(
+  z.object({ companyId: id, userId: id, loginId: z.string().max(512) }),
+);
+const redeemRecoveryLinkRequest = messageSchema<RedeemRecoveryLinkRequest>()(
+  z.object({ companyId: id, linkToken: z.string().max(512) }),
+);
+const revokeRecoveryLinksRequest = messageSchema<RevokeRecoveryLinksRequest>()(
+  z.object({ companyId: id, userId: id }),
+);
 
 export function recoveryService(store: RecoveryStore, delivery: MailDelivery, logger: Logger) {
   const methods: AsyncService<typeof RecoveryServiceService> = {

@@ -1,12 +1,18 @@
-import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
-import { TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
+import { type AsyncService, implement, messageSchema, parseRequest } from "@auth/grpc-kit";
+import {
+  type IntrospectTokenRequest,
+  TokenIntrospectionServiceService,
+  TokenStatus,
+} from "@auth/proto/introspection";
 import { SessionState } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
 import { z } from "zod";
 import { introspectionAccess } from "./access.js";
 import type { SessionStore } from "./store/session-store.js";
 
-const introspectTokenRequest = z.object({ sessionToken: z.string().max(512) });
+const introspectTokenRequest = messageSchema<IntrospectTokenRequest>()(
+  z.object({ sessionToken: z.string().max(512) }),
+);
 
 /**
  * What a session token stands for, as the company's other products may know it: active only once

@@ -1,8 +1,19 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, implement, parseRequest } from "@auth/grpc-kit";
+import { type AsyncService, implement, messageSchema, parseRequest } from "@auth/grpc-kit";
 import {
+  type AdvanceSessionRequest,
   CheckOutcome,
   CheckResult,
+  type ClaimCredentialChangeRequest,
+  type CreateSessionRequest,
+  type ForgetFailedChecksRequest,
+  type GetCheckBudgetRequest,
+  type IntrospectSessionRequest,
+  type ListUserSessionsRequest,
+  type ReportSecretCheckRequest,
+  type ReserveSecretCheckRequest,
+  type RevokeSessionRequest,
+  type RevokeUserSessionsRequest,
   SecretKind,
   type Session,
   SessionServiceService,
@@ -45,32 +56,44 @@ const toSession = (record: SessionRecord): Session => ({
 });
 
 /** The requests' schemas, built once. */
-const createSessionRequest = z.object({
-  companyId: id,
-  userId: id,
-  state,
-  loginId: z.string().max(512),
-  profileMnemocode: z.string().optional(),
-  passwordChangeRequired: z.boolean(),
-  lifetimeSeconds: lifetime,
-  refuseWhenLockedOut: z.boolean(),
-  credentialGeneration: z.string().max(100).optional(),
-});
-const introspectSessionRequest = z.object({ sessionToken: token });
-const advanceSessionRequest = z.object({
-  sessionToken: token,
-  fromState: state,
-  toState: state,
-  profileMnemocode: z.string().optional(),
-  passwordChangeRequired: z.boolean().optional(),
-  lifetimeSeconds: lifetime,
-  renewCredentialGeneration: z.boolean(),
-});
+const createSessionRequest = messageSchema<CreateSessionRequest>()(
+  z.object({
+    companyId: id,
+    userId: id,
+    state,
+    loginId: z.string().max(512),
+    profileMnemocode: z.string().optional(),
+    passwordChangeRequired: z.boolean(),
+    lifetimeSeconds: lifetime,
+    refuseWhenLockedOut: z.boolean(),
+    credentialGeneration: z.string().max(100).optional(),
+  }),
+);
+const introspectSessionRequest = messageSchema<IntrospectSessionRequest>()(z.object({ sessionToken: token }));
+const advanceSessionRequest = messageSchema<AdvanceSessionRequest>()(
+  z.object({
+    sessionToken: token,
+    fromState: state,
+    toState: state,
+    profileMnemocode: z.string().optional(),
+    passwordChangeRequired: z.boolean().optional(),
+    lifetimeSeconds: lifetime,
+    renewCredentialGeneration: z.boolean(),
+  }),
+);
 const retryKey = z.string().min(1).max(200).optional();
-const revokeSessionRequest = z.object({ sessionToken: token, retryKey });
-const claimCredentialChangeRequest = z.object({ sessionToken: token, retryKey });
-const revokeUserSessionsRequest = z.object({ companyId: id, userId: id });
-const listUserSessionsRequest = z.object({ companyId: id, userId: id });
+const revokeSessionRequest = messageSchema<RevokeSessionRequest>()(
+  z.object({ sessionToken: token, retryKey }),
+);
+const claimCredentialChangeRequest = messageSchema<ClaimCredentialChangeRequest>()(
+  z.object({ sessionToken: token, retryKey }),
+);
+const revokeUserSessionsRequest = messageSchema<RevokeUserSessionsRequest>()(
+  z.object({ companyId: id, userId: id }),
+);
+const listUserSessionsRequest = messageSchema<ListUserSessionsRequest>()(
+  z.object({ companyId: id, userId: id }),
+);
 /** A user, or a login ID that names none: exactly one of the two. */
 const subject = z
   .object({ userId: id.optional(), loginId: z.string().min(1).max(512).optional() })
@@ -89,32 +112,38 @@ const kinds: Partial<Record<SecretKind, Kind>> = {
   [SecretKind.CONTROL_ANSWER]: "controlAnswer",
 };
 /** GetCheckBudget and ForgetFailedChecks: a company and a subject. */
-const subjectRequest = z.object({ companyId: id, subject });
-const reserveSecretCheckRequest = z.object({
-  companyId: id,
-  subject,
-  kind: z.enum(SecretKind).transform((kind, context) => {
-    const known = kinds[kind];
-    if (!known) context.addIssue({ code: "custom", message: "must be a kind of secret" });
-    return known ?? "password";
+const subjectRequest = messageSchema<GetCheckBudgetRequest & ForgetFailedChecksRequest>()(
+  z.object({ companyId: id, subject }),
+);
+const reserveSecretCheckRequest = messageSchema<ReserveSecretCheckRequest>()(
+  z.object({
+    companyId: id,
+    subject,
+    kind: z.enum(SecretKind).transform((kind, context) => {
+      const known = kinds[kind];
+      if (!known) context.addIssue({ code: "custom", message: "must be a kind of secret" });
+      return known ?? "password";
+    }),
+    captchaResponse: z.string().max(8_192).optional(),
+    clientAddress: z.string().max(100),
+    sessionToken: token.optional(),
   }),
-  captchaResponse: z.string().max(8_192).optional(),
-  clientAddress: z.string().max(100),
-  sessionToken: token.optional(),
-});
+);
 const results = {
   [CheckResult.RIGHT]: "right",
   [CheckResult.WRONG]: "wrong",
   [CheckResult.UNCHECKED]: "unchecked",
 } as const;
-const reportSecretCheckRequest = z.object({
-  companyId: id,
-  checkId: z.string().min(1).max(100),
-  result: z.enum(
-    [CheckResult.RIGHT, CheckResult.WRONG, CheckResult.UNCHECKED],
-    "must be RIGHT, WRONG or UNCHECKED",
-  ),
-});
+const reportSecretCheckRequest = messageSchema<ReportSecretCheckRequest>()(
+  z.object({
+    companyId: id,
+    checkId: z.string().min(1).max(100),
+    result: z.enum(
+      [CheckResult.RIGHT, CheckResult.WRONG, CheckResult.UNCHECKED],
+      "must be RIGHT, WRONG or UNCHECKED",
+    ),
+  }),
+);
 
 const outcomes: Record<ReserveOutcome["outcome"], CheckOutcome> = {
   allowed: CheckOutcome.ALLOWED,

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
+import { companyPolicy, createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
 import { mtlsTransport } from "@auth/grpc-kit/dev-pki";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
@@ -100,22 +100,13 @@ export async function createCompany(
   const client = identity(operator);
   try {
     const code = `t${randomBytes(5).toString("hex")}`;
-    const policy: CompanyPolicy = {
-      twoFactorRoles: [],
-      defaultPhoneRegion: "",
-      loginIdKindsByRole: {},
-      captchaAfterFailures: 0,
-      lockoutAfterFailures: 0,
-      failureWindowSeconds: 0,
-      preauthSessionSeconds: 0,
-      authorizedSessionSeconds: 0,
+    const policy = companyPolicy({
       // Tests make many requests from one address; the rate-limit tests set their own limits.
       rateLimitPerAddressPerMinute: 1_000_000,
       rateLimitPerLoginIdPerMinute: 1_000_000,
-      recoveryMessagesPerHour: 0,
       captcha: { provider: CaptchaProvider.DEV, secret: "" },
       ...overrides,
-    };
+    });
     const { company } = await client.createCompany({ code, name: `Test ${code}`, policy });
     if (!company?.policy) throw new Error("no company");
     const { apiKey } = await client.createApiKey({ companyId: company.id, label: "tests" });

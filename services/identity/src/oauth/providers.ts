@@ -1,4 +1,5 @@
-import { type OAuthProvider, ProviderKind } from "@auth/proto/identity";
+import { messageSchema } from "@auth/grpc-kit";
+import { type OAuthProvider, type OAuthProviderSettings, ProviderKind } from "@auth/proto/identity";
 import { z } from "zod";
 import type { OAuthKindName, OAuthProviderRow } from "../schema.js";
 import { normalizeRedirectUri } from "./exchange.js";
@@ -15,32 +16,38 @@ const kindOfName: Record<OAuthKindName, ProviderKind> = {
 };
 
 /** A slot's settings as an administrator may send them. */
-export const providerSettings = z
-  .object({
-    slot: z.number().int().min(1, "must be 1 to 5").max(5, "must be 1 to 5"),
-    kind: z.enum([ProviderKind.OIDC, ProviderKind.OAUTH2], "must be OIDC or OAUTH2"),
-    name: z.string().max(100),
-    issuer: z.string().max(2_000),
-    authorizationEndpoint: z.string().max(2_000),
-    tokenEndpoint: z.string().max(2_000),
-    userinfoEndpoint: z.string().max(2_000),
-    clientId: z.string().min(1, "is required").max(500),
-    clientSecret: z.string().max(2_000),
-    redirectUris: z.array(redirectUri).min(1, "needs at least one").max(20),
-    scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "must be a scope token")).max(50),
-    subjectClaim: z.string().max(100),
-  })
-  .superRefine((settings, context) => {
-    const required =
-      settings.kind === ProviderKind.OIDC
-        ? (["issuer"] as const)
-        : (["tokenEndpoint", "userinfoEndpoint"] as const);
-    for (const field of required) {
-      if (!httpUrl.safeParse(settings[field]).success) {
-        context.addIssue({ code: "custom", path: [field], message: "must be an http(s) URL for this kind" });
+export const providerSettings = messageSchema<OAuthProviderSettings>()(
+  z
+    .object({
+      slot: z.number().int().min(1, "must be 1 to 5").max(5, "must be 1 to 5"),
+      kind: z.enum([ProviderKind.OIDC, ProviderKind.OAUTH2], "must be OIDC or OAUTH2"),
+      name: z.string().max(100),
+      issuer: z.string().max(2_000),
+      authorizationEndpoint: z.string().max(2_000),
+      tokenEndpoint: z.string().max(2_000),
+      userinfoEndpoint: z.string().max(2_000),
+      clientId: z.string().min(1, "is required").max(500),
+      clientSecret: z.string().max(2_000),
+      redirectUris: z.array(redirectUri).min(1, "needs at least one").max(20),
+      scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "must be a scope token")).max(50),
+      subjectClaim: z.string().max(100),
+    })
+    .superRefine((settings, context) => {
+      const required =
+        settings.kind === ProviderKind.OIDC
+          ? (["issuer"] as const)
+          : (["tokenEndpoint", "userinfoEndpoint"] as const);
+      for (const field of required) {
+        if (!httpUrl.safeParse(settings[field]).success) {
+          context.addIssue({
+            code: "custom",
+            path: [field],
+            message: "must be an http(s) URL for this kind",
+          });
+        }
       }
-    }
-  });
+    }),
+);
 
 export type ProviderInput = z.infer<typeof providerSettings>;
 

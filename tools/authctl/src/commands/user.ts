@@ -1,5 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { User, UserStatus } from "@auth/proto/identity";
+import { passwordLength } from "@auth/runtime";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
 
@@ -44,7 +45,7 @@ function withUserOptions(command: Command): Command {
     .option("--email <email>", "primary e-mail")
     .option(
       "--password <password>",
-      "a password (8 to 256 characters); AUTH_USER_PASSWORD keeps it out of the process list",
+      `a password (${passwordLength.min} to ${passwordLength.max} characters); AUTH_USER_PASSWORD keeps it out of the process list`,
     )
     .option("--status <status>", "active, restricted, closed or denied")
     .option("--second-factor", "require the SMS second factor")

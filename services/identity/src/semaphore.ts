@@ -1,5 +1,5 @@
 /** Runs at most `limit` tasks at a time; the others wait their turn. */
-export class Slots {
+export class Semaphore {
   #running = 0;
   readonly #waiting: Array<() => void> = [];
 

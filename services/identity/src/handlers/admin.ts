@@ -1,0 +1,210 @@
+import { AuthError } from "@auth/errors";
+import type { AsyncService } from "@auth/grpc-kit";
+import type { IdentityServiceService } from "@auth/proto/identity";
+import { generateApiKey, hashApiKey } from "../api-keys.js";
+import { backupCodesPerUser, generateBackupCode, hashBackupCode } from "../backup-codes.js";
+import { toCompany, withPolicyDefaults } from "../companies.js";
+import { toProvider, toProviderRow } from "../oauth/providers.js";
+import { keepStoredSecrets, sealPolicySecrets } from "../policy-secrets.js";
+import {
+  countBackupCodesRequest,
+  createApiKeyRequest,
+  createCompanyRequest,
+  createUserRequest,
+  deleteOAuthProviderRequest,
+  generateBackupCodesRequest,
+  getCompanyRequest,
+  linkOAuthIdentityRequest,
+  listApiKeysRequest,
+  listCompaniesRequest,
+  listOAuthProvidersRequest,
+  listUsersRequest,
+  revokeApiKeyRequest,
+  rotateApiKeyRequest,
+  setOAuthProviderRequest,
+  unlinkOAuthIdentityRequest,
+  updateCompanyRequest,
+  updateUserRequest,
+} from "../requests.js";
+import type { IdentityDependencies } from "../server.js";
+import { parseStorableRequest } from "../text-fields.js";
+import { newUser, toUser, userChanges } from "../users.js";
+import type { Lookups } from "./lookups.js";
+
+/** What only operators call (authctl, with the admin token): companies, their keys, users and OAuth providers. */
+export function adminHandlers(
+  { store, hasher, secrets, companies }: IdentityDependencies,
+  { companyById, userById }: Lookups,
+) {
+  return {
+    async createCompany(request) {
+      const input = parseStorableRequest(createCompanyRequest, request);
+      const policy = sealPolicySecrets(
+        keepStoredSecrets(withPolicyDefaults(input.policy), undefined, secrets),
+        secrets,
+      );
+      const row = await store.createCompany({ ...input, policy });
+      return { company: toCompany(row, secrets) };
+    },
+
+    async getCompany(request) {
+      const { code } = parseStorableRequest(getCompanyRequest, request);
+      const row = await store.findCompanyByCode(code);
+      if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
+      return { company: toCompany(row, secrets) };
+    },
+
+    async updateCompany(request) {
+      const input = parseStorableRequest(updateCompanyRequest, request);
+      companies.delete(input.companyId);
+      const stored = input.policy && (await store.findCompanyById(input.companyId));
+      const row = await store.updateCompany(input.companyId, {
+        name: input.name,
+        suspended: input.suspended,
+        policy:
+          input.policy &&
+          sealPolicySecrets(
+            keepStoredSecrets(withPolicyDefaults(input.policy), stored?.policy, secrets),
+            secrets,
+          ),
+      });
+      if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
+      return { company: toCompany(row, secrets) };
+    },
+
+    async createApiKey(request) {
+      const input = parseStorableRequest(createApiKeyRequest, request);
+      await companyById(input.companyId);
+      const apiKey = input.apiKey ?? generateApiKey();
+      const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey), input.label);
+      return { keyId, apiKey };
+    },
+
+    async listApiKeys(request) {
+      const input = parseStorableRequest(listApiKeysRequest, request);
+      const keys = await store.listApiKeys(input.companyId);
+      return {
+        apiKeys: keys.map((key) => ({
+          keyId: key.id,
+          label: key.label,
+          createdAt: key.createdAt,
+          revokedAt: key.revokedAt ?? undefined,
+          expiresAt: key.expiresAt ?? undefined,
+        })),
+      };
+    },
+
+    async revokeApiKey(request) {
+      const input = parseStorableRequest(revokeApiKeyRequest, request);
+      if (!(await store.endApiKey(input.companyId, input.keyId, { revokedAt: new Date() }))) {
+        throw new AuthError("resource.notfound", { detail: "no such API key" });
+      }
+      return {};
+    },
+
+    async rotateApiKey(request) {
+      const input = parseStorableRequest(rotateApiKeyRequest, request);
+      const old = await store.findApiKey(input.companyId, input.keyId);
+      if (!old || old.revokedAt)
+        throw new AuthError("resource.notfound", { detail: "no such API key in use" });
+      const apiKey = generateApiKey();
+      const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey), old.label);
+      await store.endApiKey(input.companyId, old.id, {
+        expiresAt: new Date(Date.now() + input.overlapSeconds * 1000),
+      });
+      return { keyId, apiKey };
+    },
+
+    async listCompanies(request) {
+      const input = parseStorableRequest(listCompaniesRequest, request);
+      const limit = input.pageSize || 100;
+      const rows = await store.listCompanies(input.pageToken, limit);
+      const last = rows.length === limit ? rows.at(-1)?.code : undefined;
+      return { companies: rows.map((row) => toCompany(row, secrets)), nextPageToken: last ?? "" };
+    },
+
+    async createUser(request) {
+      const input = parseStorableRequest(createUserRequest, request);
+      const company = await companyById(input.companyId);
+      const row = await store.createUser(await newUser(input, company.policy, hasher));
+      return { user: toUser(row, company.policy) };
+    },
+
+    async updateUser(request) {
+      const input = parseStorableRequest(updateUserRequest, request);
+      const company = await companyById(input.companyId);
+      const row = await userById(input.companyId, input.userId);
+      const changes = await userChanges(row, input, company.policy, hasher);
+      const updated = await store.updateUser(row.companyId, row.id, changes);
+      if (!updated) throw new AuthError("resource.notfound", { detail: "no such user" });
+      return { user: toUser(updated, company.policy) };
+    },
+
+    async listUsers(request) {
+      const input = parseStorableRequest(listUsersRequest, request);
+      const company = await companyById(input.companyId);
+      const limit = input.pageSize || 100;
+      const rows = await store.listUsers(company.id, input.pageToken || undefined, limit);
+      const last = rows.length === limit ? rows.at(-1)?.id : undefined;
+      return { users: rows.map((row) => toUser(row, company.policy)), nextPageToken: last ?? "" };
+    },
+
+    async generateBackupCodes(request) {
+      const input = parseStorableRequest(generateBackupCodesRequest, request);
+      const row = await userById(input.companyId, input.userId);
+      const backupCodes = Array.from({ length: backupCodesPerUser }, generateBackupCode);
+      await store.replaceBackupCodes(
+        row.companyId,
+        row.id,
+        backupCodes.map((code) => hashBackupCode(row.id, code)),
+      );
+      return { backupCodes };
+    },
+
+    async countBackupCodes(request) {
+      const input = parseStorableRequest(countBackupCodesRequest, request);
+      const row = await userById(input.companyId, input.userId);
+      return { remaining: await store.countBackupCodes(row.companyId, row.id) };
+    },
+
+    async setOAuthProvider(request) {
+      const input = parseStorableRequest(setOAuthProviderRequest, request);
+      await companyById(input.companyId);
+      const row = await store.saveOAuthProvider(
+        toProviderRow(input.companyId, input.settings, secrets.seal(input.settings.clientSecret)),
+      );
+      return { provider: toProvider(row) };
+    },
+
+    async listOAuthProviders(request) {
+      const input = parseStorableRequest(listOAuthProvidersRequest, request);
+      return { providers: (await store.listOAuthProviders(input.companyId)).map(toProvider) };
+    },
+
+    async deleteOAuthProvider(request) {
+      const input = parseStorableRequest(deleteOAuthProviderRequest, request);
+      if (!(await store.deleteOAuthProvider(input.companyId, input.slot))) {
+        throw new AuthError("resource.notfound", { detail: "the slot is empty" });
+      }
+      return {};
+    },
+
+    async linkOAuthIdentity(request) {
+      const input = parseStorableRequest(linkOAuthIdentityRequest, request);
+      await userById(input.companyId, input.userId);
+      if (!(await store.findOAuthProvider(input.companyId, input.slot))) {
+        throw new AuthError("resource.notfound", { detail: "the slot is empty" });
+      }
+      await store.linkOAuthIdentity(input.companyId, input.slot, input.subject, input.userId);
+      return {};
+    },
+
+    async unlinkOAuthIdentity(request) {
+      const input = parseStorableRequest(unlinkOAuthIdentityRequest, request);
+      if (!(await store.unlinkOAuthIdentity(input.companyId, input.slot, input.subject))) {
+        throw new AuthError("resource.notfound", { detail: "no such link" });
+      }
+      return {};
+    },
+  } satisfies Partial<AsyncService<typeof IdentityServiceService>>;
+}

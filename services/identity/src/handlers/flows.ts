@@ -1,0 +1,198 @@
+import { AuthError } from "@auth/errors";
+import { type AsyncService, assertTimeLeft } from "@auth/grpc-kit";
+import { type IdentityServiceService, PasswordProblem } from "@auth/proto/identity";
+import { metrics } from "@auth/telemetry";
+import { hashApiKey } from "../api-keys.js";
+import { hashBackupCode } from "../backup-codes.js";
+import { toCompany } from "../companies.js";
+import { normalizeControlAnswer } from "../control-answers.js";
+import { passwordProblem } from "../password-policy.js";
+import { openPolicySecrets } from "../policy-secrets.js";
+import {
+  authenticateApiKeyRequest,
+  checkPolicyRequest,
+  deliveryRequest,
+  exchangeOAuthCodeRequest,
+  findUserRequest,
+  getUserRequest,
+  setPasswordRequest,
+  useBackupCodeRequest,
+  verifyCaptchaRequest,
+  verifyControlAnswerRequest,
+  verifyCredentialsRequest,
+  verifyPasswordRequest,
+} from "../requests.js";
+import type { CompanyRow, UserRow } from "../schema.js";
+import type { IdentityDependencies } from "../server.js";
+import { parseStorableRequest } from "../text-fields.js";
+import { passwordChangeRequired, toUser } from "../users.js";
+import type { Lookups } from "./lookups.js";
+
+/** The cap on recovery messages counts those of the last hour. */
+const recoveryMessageWindowSeconds = 3600;
+
+/**
+ * What the other services call in their flows: the gateway (logins, passwords, second factors,
+ * OAuth), the session service (its check policy, captchas), otp and recovery (their deliveries).
+ * getUser and findUser serve operators too.
+ */
+export function flowHandlers(
+  { store, hasher, secrets, oauth, captcha }: IdentityDependencies,
+  { companyById, userById, recipient, lookUp }: Lookups,
+) {
+  /** One argon2id verification whatever the case; a hash with weaker parameters is replaced. */
+  async function checkPassword(row: UserRow | undefined, company: CompanyRow, password: string) {
+    metrics.secretsCompared.inc({ kind: "password" });
+    if (!row?.passwordHash) {
+      await hasher.verifyNothing(password);
+      return { valid: false, passwordChangeRequired: false };
+    }
+    if (!(await hasher.verify(row.passwordHash, password)))
+      return { valid: false, passwordChangeRequired: false };
+    if (hasher.needsRehash(row.passwordHash)) {
+      await store.setPasswordHash(row.companyId, row.id, await hasher.hash(password));
+    }
+    return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, password) };
+  }
+
+  return {
+    async authenticateApiKey(request) {
+      const input = parseStorableRequest(authenticateApiKeyRequest, request);
+      const company = await store.findCompanyByApiKey(hashApiKey(input.apiKey));
+      if (!company || company.code !== input.companyCode) throw new AuthError("auth.apikey.invalid");
+      return { company: toCompany(company, secrets) };
+    },
+
+    async getUser(request) {
+      const input = parseStorableRequest(getUserRequest, request);
+      const company = await companyById(input.companyId);
+      return { user: toUser(await userById(input.companyId, input.userId), company.policy) };
+    },
+
+    async findUser(request) {
+      const input = parseStorableRequest(findUserRequest, request);
+      const company = await companyById(input.companyId);
+      const { normalizedLoginId, row } = await lookUp(company, input.loginId);
+      return { normalizedLoginId, user: row && toUser(row, company.policy) };
+    },
+
+    async verifyPassword(request) {
+      const input = parseStorableRequest(verifyPasswordRequest, request);
+      const company = await companyById(input.companyId);
+      const row = await store.findUser(input.companyId, input.userId);
+      const verdict = await checkPassword(row, company, input.password);
+      return { ...verdict, user: verdict.valid && row ? toUser(row, company.policy) : undefined };
+    },
+
+    async verifyCredentials(request) {
+      const input = parseStorableRequest(verifyCredentialsRequest, request);
+      const company = await companyById(input.companyId);
+      const { normalizedLoginId, row } = await lookUp(company, input.loginId);
+      const verdict = await checkPassword(row, company, input.password);
+      return {
+        normalizedLoginId,
+        user: verdict.valid && row ? toUser(row, company.policy) : undefined,
+        passwordChangeRequired: verdict.passwordChangeRequired,
+      };
+    },
+
+    async setPassword(request) {
+      const input = parseStorableRequest(setPasswordRequest, request);
+      const company = await companyById(input.companyId);
+      const row = await userById(input.companyId, input.userId);
+      const problem =
+        passwordProblem(input.newPassword, company.policy) ??
+        (row.passwordHash && (await hasher.verify(row.passwordHash, input.newPassword))
+          ? PasswordProblem.SAME_AS_CURRENT
+          : undefined);
+      if (problem || input.validateOnly) return { problem };
+      const passwordHash = await hasher.hash(input.newPassword);
+      // Not after the gateway has answered 503: the user was told the password did not change.
+      assertTimeLeft();
+      await store.setPasswordHash(row.companyId, row.id, passwordHash, {
+        passwordChangeRequired: false,
+      });
+      return {};
+    },
+
+    async useBackupCode(request) {
+      const input = parseStorableRequest(useBackupCodeRequest, request);
+      metrics.secretsCompared.inc({ kind: "backup_code" });
+      const valid = await store.useBackupCode(
+        input.companyId,
+        input.userId,
+        hashBackupCode(input.userId, input.backupCode),
+      );
+      return { valid };
+    },
+
+    async verifyControlAnswer(request) {
+      const input = parseStorableRequest(verifyControlAnswerRequest, request);
+      const row = await userById(input.companyId, input.userId);
+      const answer = normalizeControlAnswer(input.answer);
+      metrics.secretsCompared.inc({ kind: "control_answer" });
+      if (!row.controlAnswerHash) return { valid: await hasher.verifyNothing(answer) };
+      return { valid: await hasher.verify(row.controlAnswerHash, answer) };
+    },
+
+    async exchangeOAuthCode(request) {
+      const input = parseStorableRequest(exchangeOAuthCodeRequest, request);
+      const company = await companyById(input.companyId);
+      const provider = await store.findOAuthProvider(company.id, input.slot);
+      if (!provider)
+        throw new AuthError("request.validation.failed", { detail: "provider_id: no provider in this slot" });
+      const subject = await oauth.subjectFor(provider, secrets.open(provider.clientSecretEncrypted), input);
+      const row = await store.findUserByOAuthSubject(company.id, input.slot, subject);
+      return { subject, user: row && toUser(row, company.policy) };
+    },
+
+    async verifyCaptcha(request) {
+      const input = parseStorableRequest(verifyCaptchaRequest, request);
+      const company = await companyById(input.companyId);
+      const settings = openPolicySecrets(company.policy, secrets).captcha;
+      return { valid: await captcha.verify(settings, input.captchaResponse, input.clientAddress) };
+    },
+
+    async getCheckPolicy(request) {
+      const { companyId } = parseStorableRequest(checkPolicyRequest, request);
+      const { policy, suspended } = await companyById(companyId);
+      return {
+        captchaAfterFailures: policy.captchaAfterFailures,
+        lockoutAfterFailures: policy.lockoutAfterFailures,
+        failureWindowSeconds: policy.failureWindowSeconds,
+        suspended,
+      };
+    },
+
+    async getSmsDelivery(request) {
+      const input = parseStorableRequest(deliveryRequest, request);
+      const { company, user } = await recipient(input.companyId, input.userId);
+      return { phone: user.phone ?? undefined, sms: openPolicySecrets(company.policy, secrets).sms };
+    },
+
+    async getMailDelivery(request) {
+      const input = parseStorableRequest(deliveryRequest, request);
+      const { company, user } = await recipient(input.companyId, input.userId);
+      return {
+        email: user.email ?? undefined,
+        companyName: company.name,
+        linkBase: company.policy.recovery?.linkBase ?? "",
+        mail: openPolicySecrets(company.policy, secrets).mail,
+      };
+    },
+
+    async spendRecoveryMessage(request) {
+      const { companyId, userId } = parseStorableRequest(deliveryRequest, request);
+      const { company } = await recipient(companyId, userId);
+      const limit = company.policy.recoveryMessagesPerHour;
+      const result = await store.spendRecoveryMessage(companyId, userId, limit, recoveryMessageWindowSeconds);
+      if (!result.spent) {
+        throw new AuthError("request.ratelimit.exceeded", {
+          retryAfterSeconds: result.retryAfterSeconds,
+          detail: "no more recovery messages for this user this hour",
+        });
+      }
+      return {};
+    },
+  } satisfies Partial<AsyncService<typeof IdentityServiceService>>;
+}

@@ -1,0 +1,234 @@
+import { messageSchema } from "@auth/grpc-kit";
+import type {
+  AuthenticateApiKeyRequest,
+  CountBackupCodesRequest,
+  CreateApiKeyRequest,
+  CreateCompanyRequest,
+  CreateUserRequest,
+  DeleteOAuthProviderRequest,
+  ExchangeOAuthCodeRequest,
+  FindUserRequest,
+  GenerateBackupCodesRequest,
+  GetCheckPolicyRequest,
+  GetCompanyRequest,
+  GetMailDeliveryRequest,
+  GetSmsDeliveryRequest,
+  GetUserRequest,
+  LinkOAuthIdentityRequest,
+  ListApiKeysRequest,
+  ListCompaniesRequest,
+  ListOAuthProvidersRequest,
+  ListUsersRequest,
+  RevokeApiKeyRequest,
+  RotateApiKeyRequest,
+  SetOAuthProviderRequest,
+  SetPasswordRequest,
+  SpendRecoveryMessageRequest,
+  UnlinkOAuthIdentityRequest,
+  UpdateCompanyRequest,
+  UpdateUserRequest,
+  UseBackupCodeRequest,
+  VerifyCaptchaRequest,
+  VerifyControlAnswerRequest,
+  VerifyCredentialsRequest,
+  VerifyPasswordRequest,
+} from "@auth/proto/identity";
+import { UserStatus } from "@auth/proto/identity";
+import { passwordLength } from "@auth/runtime";
+import { z } from "zod";
+import { companyCode, policyInput } from "./companies.js";
+import { providerSettings } from "./oauth/providers.js";
+import { text, withoutControlCharacters } from "./text-fields.js";
+import { controlAnswerRules } from "./users.js";
+
+/**
+ * One schema per request message of the identity service, each held to its generated type
+ * (messageSchema): handlers read the parsed request only.
+ */
+
+const id = z.uuid("must be a UUID");
+const password = withoutControlCharacters(
+  z
+    .string()
+    .min(passwordLength.min, `must have at least ${passwordLength.min} characters`)
+    .max(passwordLength.max, `must have at most ${passwordLength.max} characters`),
+);
+const status = z.enum(UserStatus).refine((s) => s !== UserStatus.UNRECOGNIZED, "must be a user status");
+const pageSize = z.number().int().min(0).max(500);
+const slot = z.number().int().min(1, "must be 1 to 5").max(5, "must be 1 to 5");
+
+export const createCompanyRequest = messageSchema<CreateCompanyRequest>()(
+  z.object({
+    code: companyCode,
+    name: text(200).min(1),
+    policy: policyInput.default(policyInput.parse({})),
+  }),
+);
+export const getCompanyRequest = messageSchema<GetCompanyRequest>()(z.object({ code: text(100) }));
+export const updateCompanyRequest = messageSchema<UpdateCompanyRequest>()(
+  z.object({
+    companyId: id,
+    name: text(200).min(1).optional(),
+    suspended: z.boolean().optional(),
+    policy: policyInput.optional(),
+  }),
+);
+export const createApiKeyRequest = messageSchema<CreateApiKeyRequest>()(
+  z.object({
+    companyId: id,
+    apiKey: text(256).min(24, "must have at least 24 characters").optional(),
+    label: text(200),
+  }),
+);
+export const listApiKeysRequest = messageSchema<ListApiKeysRequest>()(z.object({ companyId: id }));
+export const revokeApiKeyRequest = messageSchema<RevokeApiKeyRequest>()(
+  z.object({ companyId: id, keyId: id }),
+);
+export const rotateApiKeyRequest = messageSchema<RotateApiKeyRequest>()(
+  z.object({
+    companyId: id,
+    keyId: id,
+    overlapSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 24 * 3600),
+  }),
+);
+export const listCompaniesRequest = messageSchema<ListCompaniesRequest>()(
+  z.object({ pageSize: pageSize, pageToken: text(200) }),
+);
+export const authenticateApiKeyRequest = messageSchema<AuthenticateApiKeyRequest>()(
+  z.object({ companyCode: text(100), apiKey: text(256) }),
+);
+export const createUserRequest = messageSchema<CreateUserRequest>()(
+  z
+    .object({
+      companyId: id,
+      role: text(100).min(1, "is required"),
+      profileMnemocode: text(200).min(1, "is required"),
+      loginName: text(200).trim().min(1).optional(),
+      phone: text(50).optional(),
+      email: z.email("must be an e-mail address").max(320).optional(),
+      password: password.optional(),
+      status,
+      secondFactorRequired: z.boolean(),
+      passwordChangeRequired: z.boolean(),
+      controlQuestion: text(500).trim().min(1).optional(),
+      controlAnswer: text(500)
+        .refine(controlAnswerRules.answer.check, controlAnswerRules.answer.message)
+        .optional(),
+    })
+    .refine(controlAnswerRules.ofNewUser.check, {
+      message: controlAnswerRules.ofNewUser.message,
+      path: ["controlAnswer"],
+    }),
+);
+export const getUserRequest = messageSchema<GetUserRequest>()(z.object({ companyId: id, userId: id }));
+export const updateUserRequest = messageSchema<UpdateUserRequest>()(
+  z
+    .object({
+      companyId: id,
+      userId: id,
+      loginName: text(200).trim().optional(),
+      phone: text(50).optional(),
+      email: z.union([z.literal(""), z.email("must be an e-mail address").max(320)]).optional(),
+      role: text(100).min(1).optional(),
+      status: status.optional(),
+      profileMnemocode: text(200).min(1).optional(),
+      secondFactorRequired: z.boolean().optional(),
+      passwordChangeRequired: z.boolean().optional(),
+      password: z.union([z.literal(""), password]).optional(),
+      controlQuestion: text(500).trim().optional(),
+      controlAnswer: text(500).optional(),
+    })
+    .refine(controlAnswerRules.ofChange.check, {
+      message: controlAnswerRules.ofChange.message,
+      path: ["controlAnswer"],
+    }),
+);
+export const listUsersRequest = messageSchema<ListUsersRequest>()(
+  z.object({
+    companyId: id,
+    pageSize,
+    pageToken: z.union([z.literal(""), z.uuid("must be a page token")]),
+  }),
+);
+export const findUserRequest = messageSchema<FindUserRequest>()(
+  z.object({ companyId: id, loginId: text(512) }),
+);
+export const verifyPasswordRequest = messageSchema<VerifyPasswordRequest>()(
+  z.object({ companyId: id, userId: id, password: text(1_024) }),
+);
+export const verifyCredentialsRequest = messageSchema<VerifyCredentialsRequest>()(
+  z.object({
+    companyId: id,
+    loginId: text(512),
+    password: text(1_024),
+  }),
+);
+export const setPasswordRequest = messageSchema<SetPasswordRequest>()(
+  z.object({
+    companyId: id,
+    userId: id,
+    newPassword: text(4_096),
+    validateOnly: z.boolean(),
+  }),
+);
+export const generateBackupCodesRequest = messageSchema<GenerateBackupCodesRequest>()(
+  z.object({ companyId: id, userId: id }),
+);
+export const countBackupCodesRequest = messageSchema<CountBackupCodesRequest>()(
+  z.object({ companyId: id, userId: id }),
+);
+export const useBackupCodeRequest = messageSchema<UseBackupCodeRequest>()(
+  z.object({ companyId: id, userId: id, backupCode: text(100) }),
+);
+export const verifyControlAnswerRequest = messageSchema<VerifyControlAnswerRequest>()(
+  z.object({ companyId: id, userId: id, answer: text(1_024) }),
+);
+export const setOAuthProviderRequest = messageSchema<SetOAuthProviderRequest>()(
+  z.object({ companyId: id, settings: providerSettings }),
+);
+export const listOAuthProvidersRequest = messageSchema<ListOAuthProvidersRequest>()(
+  z.object({ companyId: id }),
+);
+export const deleteOAuthProviderRequest = messageSchema<DeleteOAuthProviderRequest>()(
+  z.object({ companyId: id, slot }),
+);
+export const linkOAuthIdentityRequest = messageSchema<LinkOAuthIdentityRequest>()(
+  z.object({
+    companyId: id,
+    userId: id,
+    slot,
+    subject: text(500).min(1, "is required"),
+  }),
+);
+export const unlinkOAuthIdentityRequest = messageSchema<UnlinkOAuthIdentityRequest>()(
+  z.object({ companyId: id, slot, subject: text(500) }),
+);
+export const verifyCaptchaRequest = messageSchema<VerifyCaptchaRequest>()(
+  z.object({
+    companyId: id,
+    captchaResponse: text(8_192),
+    clientAddress: text(100),
+  }),
+);
+/** GetSmsDelivery, GetMailDelivery and SpendRecoveryMessage name the same recipient. */
+export const deliveryRequest = messageSchema<
+  GetSmsDeliveryRequest & GetMailDeliveryRequest & SpendRecoveryMessageRequest
+>()(z.object({ companyId: id, userId: id }));
+export const checkPolicyRequest = messageSchema<GetCheckPolicyRequest>()(z.object({ companyId: id }));
+export const exchangeOAuthCodeRequest = messageSchema<ExchangeOAuthCodeRequest>()(
+  z.object({
+    companyId: id,
+    slot,
+    code: text(4_096).min(1, "is required"),
+    redirectUri: text(2_000),
+    codeVerifier: text(200).optional(),
+    nonce: text(500).optional(),
+  }),
+);
+
+export type CreateUserInput = z.infer<typeof createUserRequest>;
+export type UpdateUserInput = z.infer<typeof updateUserRequest>;
