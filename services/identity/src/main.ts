@@ -60,7 +60,11 @@ const server = await startGrpcServer({
         hasher,
         secrets: new SecretBox(secretsKey()),
         oauth,
-        captcha: captchaCheck({ allowDev: config.ALLOW_DEV_CAPTCHA, timeoutMs: config.CAPTCHA_TIMEOUT_MS }),
+        captcha: captchaCheck({
+          allowDev: config.ALLOW_DEV_CAPTCHA,
+          timeoutMs: config.CAPTCHA_TIMEOUT_MS,
+          logger,
+        }),
         adminToken: config.ADMIN_TOKEN,
         companies: new TtlCache(config.COMPANY_CACHE_SECONDS * 1000),
       },

@@ -67,7 +67,11 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
           hasher,
           secrets,
           oauth: new OAuthExchange({ allowInsecureHttp: true, timeoutSeconds: 1, cacheMs: 0 }),
-          captcha: captchaCheck({ allowDev: true, timeoutMs: 5_000 }),
+          captcha: captchaCheck({
+            allowDev: true,
+            timeoutMs: 5_000,
+            logger: createLogger("identity", "silent"),
+          }),
           adminToken,
           companies: new TtlCache(0),
         },

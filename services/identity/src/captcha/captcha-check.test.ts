@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthError } from "@auth/errors";
 import { CaptchaProvider, type CaptchaSettings } from "@auth/proto/identity";
-import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "@auth/runtime";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { captchaCheck } from "./captcha-check.js";
 import { devCaptchaPass } from "./dev.js";
 
@@ -40,7 +41,19 @@ afterEach(async () => {
   await new Promise((resolve) => running.close(resolve));
 });
 
-const check = captchaCheck({ allowDev: false, timeoutMs: 300 });
+/** What the checks logged, each line parsed. */
+let logged: Array<Record<string, unknown>> = [];
+beforeEach(() => {
+  logged = [];
+});
+const logger = createLogger("identity", "info", {
+  write: (line: string) => {
+    logged.push(JSON.parse(line) as Record<string, unknown>);
+  },
+});
+const failures = () => logged.filter((line) => line.msg === "captcha check failed");
+
+const check = captchaCheck({ allowDev: false, timeoutMs: 300, logger });
 
 describe.each([
   ["reCAPTCHA", CaptchaProvider.RECAPTCHA],
@@ -99,7 +112,7 @@ describe("a provider that does not answer", () => {
 describe("the dev verifier", () => {
   it("accepts only its fixed response, and only where the gateway allows it", async () => {
     const settings: CaptchaSettings = { provider: CaptchaProvider.DEV, secret: "" };
-    const devAllowed = captchaCheck({ allowDev: true, timeoutMs: 300 });
+    const devAllowed = captchaCheck({ allowDev: true, timeoutMs: 300, logger });
     expect(await devAllowed.verify(settings, devCaptchaPass, "")).toBe(true);
     expect(await devAllowed.verify(settings, "anything else", "")).toBe(false);
     expect(await check.verify(settings, devCaptchaPass, "")).toBe(false);
@@ -110,5 +123,48 @@ describe("a company without a captcha provider", () => {
   it("never passes a captcha", async () => {
     expect(await check.verify(undefined, devCaptchaPass, "")).toBe(false);
     expect(await check.verify({ provider: CaptchaProvider.UNSPECIFIED, secret: "" }, "x", "")).toBe(false);
+  });
+});
+
+describe("a failed captcha check", () => {
+  it("logs that the company has no provider", async () => {
+    await check.verify(undefined, "x", "");
+    expect(failures()).toEqual([
+      expect.objectContaining({ level: 40, reason: "the company has no captcha provider (policy.captcha)" }),
+    ]);
+  });
+
+  it("logs that the dev captcha is not allowed here", async () => {
+    await check.verify({ provider: CaptchaProvider.DEV, secret: "" }, devCaptchaPass, "");
+    expect(failures()).toEqual([
+      expect.objectContaining({
+        provider: "CAPTCHA_PROVIDER_DEV",
+        reason: expect.stringContaining("ALLOW_DEV_CAPTCHA"),
+      }),
+    ]);
+  });
+
+  it("logs that the provider could not be reached", async () => {
+    const site = await provider(503);
+    await expect(
+      check.verify({ provider: CaptchaProvider.HCAPTCHA, secret: "s", verifyUrl: site.url }, "t", ""),
+    ).rejects.toMatchObject({ code: "service.unavailable" });
+    expect(failures()).toEqual([
+      expect.objectContaining({ provider: "CAPTCHA_PROVIDER_HCAPTCHA", reason: "provider unreachable" }),
+    ]);
+  });
+
+  it("logs the provider's reasons for a rejection, never the secret or the response", async () => {
+    const site = await provider({ success: false, "error-codes": ["invalid-input-secret"] });
+    const settings = { provider: CaptchaProvider.TURNSTILE, secret: "the-secret", verifyUrl: site.url };
+    expect(await check.verify(settings, "the-response", "")).toBe(false);
+    expect(failures()).toEqual([
+      expect.objectContaining({
+        provider: "CAPTCHA_PROVIDER_TURNSTILE",
+        reason: "rejected by the provider",
+        errorCodes: ["invalid-input-secret"],
+      }),
+    ]);
+    expect(JSON.stringify(logged)).not.toMatch(/the-secret|the-response/);
   });
 });

@@ -5,5 +5,5 @@ export const devCaptchaPass = "dev-captcha-pass";
 
 /** The embedded default's provider: no service, one fixed answer that the demo and the tests send. */
 export const dev: CaptchaProvider = {
-  verify: async (_settings, response) => response === devCaptchaPass,
+  verify: async (_settings, response) => ({ passed: response === devCaptchaPass }),
 };

@@ -1,5 +1,5 @@
 import type { CaptchaProvider } from "./provider.js";
-import { siteverify, siteverifyForm } from "./siteverify.js";
+import { siteverify, siteverifyForm, verdictOf } from "./siteverify.js";
 
 const defaultUrl = "https://api.hcaptcha.com/siteverify";
 
@@ -12,7 +12,7 @@ export function hcaptcha(timeoutMs: number): CaptchaProvider {
         siteverifyForm(settings.secret, response, clientAddress),
         timeoutMs,
       );
-      return answer.success === true;
+      return verdictOf(answer);
     },
   };
 }

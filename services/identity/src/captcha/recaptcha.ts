@@ -1,5 +1,5 @@
 import type { CaptchaProvider } from "./provider.js";
-import { siteverify, siteverifyForm } from "./siteverify.js";
+import { siteverify, siteverifyForm, verdictOf } from "./siteverify.js";
 
 const defaultUrl = "https://www.google.com/recaptcha/api/siteverify";
 const defaultMinScore = 0.5;
@@ -13,8 +13,10 @@ export function recaptcha(timeoutMs: number): CaptchaProvider {
         siteverifyForm(settings.secret, response, clientAddress),
         timeoutMs,
       );
-      if (answer.success !== true) return false;
-      return typeof answer.score !== "number" || answer.score >= (settings.minScore ?? defaultMinScore);
+      const minScore = settings.minScore ?? defaultMinScore;
+      if (answer.success === true && typeof answer.score === "number" && answer.score < minScore)
+        return { passed: false, errorCodes: [`score ${answer.score} below ${minScore}`] };
+      return verdictOf(answer);
     },
   };
 }

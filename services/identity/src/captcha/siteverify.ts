@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import type { CaptchaVerdict } from "./provider.js";
 
 /**
  * POSTs a siteverify form (the protocol reCAPTCHA, hCaptcha and Turnstile share) and returns the
@@ -39,4 +40,14 @@ export function siteverifyForm(
   clientAddress: string,
 ): Record<string, string> {
   return clientAddress ? { secret, response, remoteip: clientAddress } : { secret, response };
+}
+
+/** A siteverify answer as a verdict, with the provider's error codes (never the secret or the response). */
+export function verdictOf(answer: Record<string, unknown>): CaptchaVerdict {
+  if (answer.success === true) return { passed: true };
+  const codes = answer["error-codes"];
+  return {
+    passed: false,
+    errorCodes: Array.isArray(codes) ? codes.filter((code) => typeof code === "string").slice(0, 5) : [],
+  };
 }
