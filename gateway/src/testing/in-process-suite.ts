@@ -1,0 +1,396 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startDisclaimerForTests } from "@auth/disclaimer/testing";
+import { createServiceClient, type RunningGrpcServer, transportOf } from "@auth/grpc-kit";
+import { ensureDevPki, mtlsTransport, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
+import { startIdentityForTests } from "@auth/identity/testing";
+import { SmsOutboxForTests, startOtpForTests } from "@auth/otp/testing";
+import { createTestDatabase } from "@auth/pg/testing";
+import { DisclaimerServiceService } from "@auth/proto/disclaimer";
+import {
+  CaptchaProvider,
+  type CompanyPolicy,
+  IdentityServiceService,
+  UserStatus,
+} from "@auth/proto/identity";
+import { MailOutboxForTests, startRecoveryForTests } from "@auth/recovery/testing";
+import { createLogger } from "@auth/runtime";
+import { startSessionForTests } from "@auth/session/testing";
+import { createApp } from "../app.js";
+import { closeBackends, connectBackends } from "../backends.js";
+import { configSchema } from "../config.js";
+import { CompanyCache } from "../http/company-cache.js";
+import { IdempotentAnswers } from "../http/idempotency.js";
+import { RateLimits } from "../http/rate-limits.js";
+import { backendHealth } from "../readiness.js";
+
+/**
+ * The whole suite in the test's process: the five services' real implementations over in-process
+ * stores (the kv package's memory store, in-memory PGlite), each a gRPC server on a free loopback
+ * port with its certificate of a private CA and its access table, and the gateway's app on a free
+ * port calling them with the gateway's certificate, as the six processes do. Flow rules are tested
+ * here in milliseconds; test-e2e keeps what only six processes show.
+ */
+
+/** The services' time: the stores of session, OTP and recovery read it; `advance` moves it on. */
+export class TestClock {
+  #offsetMs = 0;
+
+  now(): number {
+    return Date.now() + this.#offsetMs;
+  }
+
+  advance(ms: number): void {
+    this.#offsetMs += ms;
+  }
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  token?: string;
+  /** A JSON value, or a string sent as it is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Another API key than the company's own ("" sends none). */
+  apiKey?: string;
+}
+
+export interface UserOptions {
+  password?: string | null;
+  status?: UserStatus;
+  role?: string;
+  secondFactorRequired?: boolean;
+  passwordChangeRequired?: boolean;
+  phone?: string | null;
+  email?: string | null;
+  controlQuestion?: string;
+  controlAnswer?: string;
+}
+
+export interface TestUser {
+  id: string;
+  loginName: string;
+  email: string;
+  phone: string;
+  password: string | undefined;
+  profileMnemocode: string;
+}
+
+/** Tests make many requests from one address; a test of the rate limits sets its own. */
+const testPolicy: Partial<CompanyPolicy> = {
+  rateLimitPerAddressPerMinute: 1_000_000,
+  rateLimitPerLoginIdPerMinute: 1_000_000,
+  captcha: { provider: CaptchaProvider.DEV, secret: "" },
+};
+
+/** Every field of a policy, "the default" (0, empty) unless given. */
+const wholePolicy = (policy: Partial<CompanyPolicy>): CompanyPolicy => ({
+  twoFactorRoles: [],
+  defaultPhoneRegion: "",
+  loginIdKindsByRole: {},
+  captchaAfterFailures: 0,
+  lockoutAfterFailures: 0,
+  failureWindowSeconds: 0,
+  preauthSessionSeconds: 0,
+  authorizedSessionSeconds: 0,
+  rateLimitPerAddressPerMinute: 0,
+  rateLimitPerLoginIdPerMinute: 0,
+  recoveryMessagesPerHour: 0,
+  ...policy,
+});
+
+let phones = 0;
+/** A valid US number of its own for each user, so that tests never read each other's SMS. */
+const newPhone = () => `+1212555${String(++phones % 10_000).padStart(4, "0")}`;
+
+/**
+ * Databases of the suite's own on the PostgreSQL of TEST_DATABASE_URL when set (as CI sets it):
+ * they are made in milliseconds, where opening PGlite compiles its WebAssembly and runs initdb,
+ * seconds each on a loaded machine. In-memory PGlite without it.
+ */
+async function databases(): Promise<{ identity?: string; disclaimer?: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return { drop: async () => {} };
+  const [identity, disclaimer] = await Promise.all([
+    createTestDatabase(adminUrl, "gateway_identity"),
+    createTestDatabase(adminUrl, "gateway_disclaimer"),
+  ]);
+  return {
+    identity: identity.url,
+    disclaimer: disclaimer.url,
+    drop: async () => {
+      await Promise.all([identity.drop(), disclaimer.drop()]);
+    },
+  };
+}
+
+export async function startInProcessSuite() {
+  const dataDir = mkdtempSync(join(tmpdir(), "in-process-suite-"));
+  const certificates = await ensureDevPki(join(dataDir, "pki"), [
+    "identity",
+    "session",
+    "otp",
+    "recovery",
+    "disclaimer",
+    "gateway",
+    "operator",
+  ]);
+  const adminToken = randomBytes(32).toString("base64url");
+  const logger = createLogger("in-process-suite", "silent");
+  const clock = new TestClock();
+  const sms = new SmsOutboxForTests();
+  const mail = new MailOutboxForTests();
+  const filesOf = (holder: string) => {
+    const files = certificates[holder];
+    if (!files) throw new Error(`no certificate for ${holder}`);
+    return files;
+  };
+  const envOf = (holder: string, more: NodeJS.ProcessEnv = {}) => ({
+    ...tlsEnvironment(filesOf(holder)),
+    ADMIN_TOKEN: adminToken,
+    ...more,
+  });
+  const servers: RunningGrpcServer[] = [];
+  const started = <T extends RunningGrpcServer>(server: T) => {
+    servers.push(server);
+    return server;
+  };
+  const stores = await databases();
+  const [identity, disclaimer] = await Promise.all([
+    startIdentityForTests({ env: envOf("identity"), databaseUrl: stores.identity, logger }).then(started),
+    startDisclaimerForTests({ env: envOf("disclaimer"), databaseUrl: stores.disclaimer, logger }).then(
+      started,
+    ),
+  ]);
+  const identityAddress = { IDENTITY_ADDR: `127.0.0.1:${identity.port}` };
+  const [session, otp, recovery] = await Promise.all([
+    startSessionForTests({ env: envOf("session", identityAddress), clock, logger }).then(started),
+    startOtpForTests({ env: envOf("otp", identityAddress), clock, outbox: sms, logger }).then(started),
+    startRecoveryForTests({ env: envOf("recovery", identityAddress), clock, outbox: mail, logger }).then(
+      started,
+    ),
+  ]);
+
+  const addresses = {
+    identity: `127.0.0.1:${identity.port}`,
+    session: `127.0.0.1:${session.port}`,
+    otp: `127.0.0.1:${otp.port}`,
+    recovery: `127.0.0.1:${recovery.port}`,
+    disclaimer: `127.0.0.1:${disclaimer.port}`,
+  };
+  const config = configSchema.parse({
+    ...tlsEnvironment(filesOf("gateway")),
+    IDENTITY_ADDR: addresses.identity,
+    SESSION_ADDR: addresses.session,
+    OTP_ADDR: addresses.otp,
+    RECOVERY_ADDR: addresses.recovery,
+    DISCLAIMER_ADDR: addresses.disclaimer,
+  });
+  const transport = transportOf(config);
+  const backends = connectBackends(addresses, config.GRPC_DEADLINE_MS, transport);
+  const health = backendHealth(addresses, transport, { logger });
+  const app = createApp({
+    answers: IdempotentAnswers.on(undefined),
+    rateLimits: new RateLimits(
+      {
+        perAddressPerMinute: config.RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
+        perLoginIdPerMinute: config.RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE,
+        ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
+      },
+      undefined,
+    ),
+    backends,
+    requestDeadlineMs: config.REQUEST_DEADLINE_MS,
+    health,
+    // Policy changes of a test take effect at once.
+    companies: new CompanyCache(0),
+    logger,
+    trustProxy: config.TRUST_PROXY,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // The operator: what authctl presents (its certificate and the admin token).
+  const operatorOptions = {
+    deadlineMs: 10_000,
+    adminToken,
+    transport: mtlsTransport(filesOf("operator")),
+  };
+  const operator = {
+    identity: createServiceClient(IdentityServiceService, addresses.identity, {
+      ...operatorOptions,
+      server: "identity",
+    }),
+    disclaimer: createServiceClient(DisclaimerServiceService, addresses.disclaimer, {
+      ...operatorOptions,
+      server: "disclaimer",
+    }),
+  };
+
+  /** A company of its own for a test (the policy's defaults unless given), with an API key. */
+  async function createCompany(overrides: Partial<CompanyPolicy> = {}) {
+    const code = `t${randomBytes(5).toString("hex")}`;
+    const created = await operator.identity.createCompany({
+      code,
+      name: `Test ${code}`,
+      policy: wholePolicy({ ...testPolicy, ...overrides }),
+    });
+    const company = created.company;
+    if (!company?.policy) throw new Error("no company");
+    const { apiKey } = await operator.identity.createApiKey({ companyId: company.id, label: "tests" });
+    let policy = company.policy;
+    return {
+      id: company.id,
+      code,
+      apiKey,
+      get policy() {
+        return policy;
+      },
+
+      /** POST /{company}/v2/auth/{operation} with the company's API key. */
+      async call(operation: string, options: CallOptions = {}): Promise<Answer> {
+        const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+        const key = options.apiKey ?? apiKey;
+        if (key) headers["x-api-key"] = key;
+        if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+        const body =
+          options.body === undefined
+            ? undefined
+            : typeof options.body === "string"
+              ? options.body
+              : JSON.stringify(options.body);
+        const response = await fetch(`${gatewayUrl}/${code}/v2/auth/${operation}`, {
+          method: "POST",
+          headers,
+          body,
+        });
+        const text = await response.text();
+        return {
+          status: response.status,
+          headers: response.headers,
+          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+        };
+      },
+
+      /** Changes the company's policy or suspends it, as an operator would. */
+      async update(changes: { suspended?: boolean; policy?: Partial<CompanyPolicy> }): Promise<void> {
+        const { company: updated } = await operator.identity.updateCompany({
+          companyId: company.id,
+          suspended: changes.suspended,
+          policy: changes.policy && { ...policy, ...changes.policy },
+        });
+        if (updated?.policy) policy = updated.policy;
+      },
+
+      /** A user with a login name, phone, e-mail and password unless the options say otherwise. */
+      async createUser(options: UserOptions = {}): Promise<TestUser> {
+        const name = `user${randomBytes(4).toString("hex")}`;
+        const password =
+          options.password === null
+            ? undefined
+            : (options.password ?? `pw-${randomBytes(6).toString("hex")}`);
+        const phone = options.phone === null ? undefined : (options.phone ?? newPhone());
+        const email = options.email === null ? undefined : (options.email ?? `${name}@example.com`);
+        const { user } = await operator.identity.createUser({
+          companyId: company.id,
+          role: options.role ?? "customer",
+          profileMnemocode: `P-${name}`,
+          loginName: name,
+          phone,
+          email,
+          password,
+          status: options.status ?? UserStatus.ACTIVE,
+          secondFactorRequired: options.secondFactorRequired ?? false,
+          passwordChangeRequired: options.passwordChangeRequired ?? false,
+          controlQuestion: options.controlQuestion,
+          controlAnswer: options.controlAnswer,
+        });
+        if (!user) throw new Error("no user");
+        return {
+          id: user.id,
+          loginName: name,
+          email: email ?? "",
+          phone: phone ?? "",
+          password,
+          profileMnemocode: `P-${name}`,
+        };
+      },
+
+      async updateUserStatus(user: TestUser, status: UserStatus): Promise<void> {
+        await operator.identity.updateUser({ companyId: company.id, userId: user.id, status });
+      },
+
+      /** Ten new backup codes for the user. */
+      async backupCodes(user: TestUser): Promise<string[]> {
+        return (await operator.identity.generateBackupCodes({ companyId: company.id, userId: user.id }))
+          .backupCodes;
+      },
+
+      /** A disclaimer every user of the company must accept. */
+      async createDisclaimer(code: string) {
+        const disclaimer = {
+          code,
+          title: `Title ${code}`,
+          description: `About ${code}`,
+          link: `https://example.com/${code}`,
+        };
+        await operator.disclaimer.createDisclaimer({ companyId: company.id, ...disclaimer });
+        return disclaimer;
+      },
+
+      /** The SMS texts sent to this phone of the company, oldest first. */
+      smsTo(phone: string): string[] {
+        return sms.messages
+          .filter((message) => message.companyId === company.id && message.to === phone)
+          .map((message) => message.text);
+      },
+
+      /** The code in the newest SMS to this phone. */
+      lastOtp(phone: string): string {
+        const otp = /\b(\d{6})\b/.exec(this.smsTo(phone).at(-1) ?? "")?.[1];
+        if (!otp) throw new Error(`no OTP sent to ${phone}`);
+        return otp;
+      },
+
+      /** The e-mails sent to this address of the company, oldest first. */
+      mailTo(email: string): Array<{ subject: string; text: string }> {
+        return mail.messages
+          .filter((message) => message.companyId === company.id && message.to === email)
+          .map(({ subject, text }) => ({ subject, text }));
+      },
+    };
+  }
+
+  return {
+    gatewayUrl,
+    clock,
+    createCompany,
+    async stop(): Promise<void> {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      closeBackends(backends);
+      health.close();
+      operator.identity.close();
+      operator.disclaimer.close();
+      await Promise.all(servers.map((running) => running.stop(100)));
+      await stores.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type InProcessSuite = Awaited<ReturnType<typeof startInProcessSuite>>;
+export type TestCompany = Awaited<ReturnType<InProcessSuite["createCompany"]>>;
