@@ -20,6 +20,7 @@ import {
 import { MailOutboxForTests, startRecoveryForTests } from "@auth/recovery/testing";
 import { createLogger } from "@auth/runtime";
 import { startSessionForTests } from "@auth/session/testing";
+import type { ApiResponse } from "@auth/testing/api";
 import { createApp } from "../app.js";
 import { closeBackends, connectBackends } from "../backends.js";
 import { configSchema } from "../config.js";
@@ -49,18 +50,12 @@ export class TestClock {
   }
 }
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown>;
-}
-
 export interface CallOptions {
   token?: string;
   /** A JSON value, or a string sent as it is. */
   body?: unknown;
   headers?: Record<string, string>;
-  /** Another API key than the company's own ("" sends none). */
+  /** The X-API-Key header; none when absent. */
   apiKey?: string;
 }
 
@@ -258,31 +253,6 @@ export async function startInProcessSuite() {
         return policy;
       },
 
-      /** POST /{company}/v2/auth/{operation} with the company's API key. */
-      async call(operation: string, options: CallOptions = {}): Promise<Answer> {
-        const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
-        const key = options.apiKey ?? apiKey;
-        if (key) headers["x-api-key"] = key;
-        if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-        const body =
-          options.body === undefined
-            ? undefined
-            : typeof options.body === "string"
-              ? options.body
-              : JSON.stringify(options.body);
-        const response = await fetch(`${gatewayUrl}/${code}/v2/auth/${operation}`, {
-          method: "POST",
-          headers,
-          body,
-        });
-        const text = await response.text();
-        return {
-          status: response.status,
-          headers: response.headers,
-          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-        };
-      },
-
       /** Changes the company's policy or suspends it, as an operator would. */
       async update(changes: { suspended?: boolean; policy?: Partial<CompanyPolicy> }): Promise<void> {
         const { company: updated } = await operator.identity.updateCompany({
@@ -348,27 +318,28 @@ export async function startInProcessSuite() {
         await operator.disclaimer.createDisclaimer({ companyId: company.id, ...disclaimer });
         return disclaimer;
       },
+    };
+  }
 
-      /** The SMS texts sent to this phone of the company, oldest first. */
-      smsTo(phone: string): string[] {
-        return sms.messages
-          .filter((message) => message.companyId === company.id && message.to === phone)
-          .map((message) => message.text);
-      },
-
-      /** The code in the newest SMS to this phone. */
-      lastOtp(phone: string): string {
-        const otp = /\b(\d{6})\b/.exec(this.smsTo(phone).at(-1) ?? "")?.[1];
-        if (!otp) throw new Error(`no OTP sent to ${phone}`);
-        return otp;
-      },
-
-      /** The e-mails sent to this address of the company, oldest first. */
-      mailTo(email: string): Array<{ subject: string; text: string }> {
-        return mail.messages
-          .filter((message) => message.companyId === company.id && message.to === email)
-          .map(({ subject, text }) => ({ subject, text }));
-      },
+  /** POST /{company}/v2/auth/{operation} on the gateway. */
+  async function call(code: string, operation: string, options: CallOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+    if (options.apiKey !== undefined) headers["x-api-key"] = options.apiKey;
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    const body =
+      options.body === undefined || typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
+    const response = await fetch(`${gatewayUrl}/${code}/v2/auth/${operation}`, {
+      method: "POST",
+      headers,
+      body,
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
     };
   }
 
@@ -376,6 +347,17 @@ export async function startInProcessSuite() {
     gatewayUrl,
     clock,
     createCompany,
+    call,
+    /** The SMS texts sent to this phone of the company, oldest first. */
+    smsTo: (companyId: string, phone: string): string[] =>
+      sms.messages
+        .filter((message) => message.companyId === companyId && message.to === phone)
+        .map((message) => message.text),
+    /** The e-mails sent to this address of the company, oldest first. */
+    mailTo: (companyId: string, email: string): Array<{ subject: string; text: string }> =>
+      mail.messages
+        .filter((message) => message.companyId === companyId && message.to === email)
+        .map(({ subject, text }) => ({ subject, text })),
     async stop(): Promise<void> {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,5 +1,38 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import type { Answer } from "./answers.js";
+import { expect } from "vitest";
+
+/** An answer of the gateway's (its status, headers and JSON body). */
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+/** An answer of the gateway to `METHOD /{company}/v2/auth/{operation}`. */
+export interface Answer extends ApiResponse {
+  operation: string;
+  method: string;
+}
+
+/** A success with exactly these fields besides `status`. */
+export function expectSuccess(response: ApiResponse, fields: readonly string[]): void {
+  expect(response.body.status, JSON.stringify(response.body)).toBe("success");
+  expect(response.status).toBe(200);
+  expect(Object.keys(response.body).sort()).toEqual(["status", ...fields].sort());
+}
+
+/** An error with this HTTP status and code, and exactly these fields besides the envelope. */
+export function expectError(
+  response: ApiResponse,
+  status: number,
+  code: string,
+  fields: readonly string[] = [],
+): void {
+  expect(response.body.error_code, JSON.stringify(response.body)).toBe(code);
+  expect(response.body.status).toBe("error");
+  expect(response.status).toBe(status);
+  expect(Object.keys(response.body).sort()).toEqual(["error_code", "status", ...fields].sort());
+}
 
 interface ResponseObject {
   headers?: Record<string, { required?: boolean }>;

@@ -1,7 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError } from "./support/api.js";
-import { createCompany, createUser, type TestCompany } from "./support/fixtures.js";
-import { startLogin } from "./support/flows.js";
+import {
+  call,
+  createCompany,
+  createUser,
+  expectError,
+  startLogin,
+  type TestCompany,
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+useInProcessSuite();
 
 describe("auth/renewotp", () => {
   let company: TestCompany;

@@ -1,15 +1,22 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, expectSuccess } from "./support/api.js";
 import {
+  call,
   createCompany,
   createDisclaimer,
   createUser,
+  expectError,
+  expectSuccess,
   generateBackupCodes,
+  lastOtp,
+  passwordStep,
+  smsTo,
+  startLogin,
   type TestCompany,
   type TestUser,
-} from "./support/fixtures.js";
-import { passwordStep, startLogin } from "./support/flows.js";
-import { lastOtp, smsTo } from "./support/outbox.js";
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+useInProcessSuite();
 
 describe("auth/checkotp", () => {
   let company: TestCompany;
