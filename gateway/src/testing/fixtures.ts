@@ -1,3 +1,4 @@
+import type { TestUser, UserOptions } from "@auth/identity/testing";
 import type { CompanyPolicy, UserStatus } from "@auth/proto/identity";
 import { type Answer, ApiDocument, type ApiResponse } from "@auth/testing/api";
 import { afterAll, beforeAll, expect } from "vitest";
@@ -6,8 +7,6 @@ import {
   type InProcessSuite,
   startInProcessSuite,
   type TestCompany,
-  type TestUser,
-  type UserOptions,
 } from "./in-process-suite.js";
 
 export { expectError, expectSuccess } from "@auth/testing/api";

@@ -7,16 +7,17 @@ import { join } from "node:path";
 import { startDisclaimerForTests } from "@auth/disclaimer/testing";
 import { createServiceClient, type RunningGrpcServer, transportOf } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
-import { startIdentityForTests } from "@auth/identity/testing";
+import {
+  seedCompany,
+  seedUser,
+  startIdentityForTests,
+  type TestUser,
+  type UserOptions,
+} from "@auth/identity/testing";
 import { SmsOutboxForTests, startOtpForTests } from "@auth/otp/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
-import {
-  CaptchaProvider,
-  type CompanyPolicy,
-  IdentityServiceService,
-  UserStatus,
-} from "@auth/proto/identity";
+import { type CompanyPolicy, IdentityServiceService, type UserStatus } from "@auth/proto/identity";
 import { MailOutboxForTests, startRecoveryForTests } from "@auth/recovery/testing";
 import { createLogger } from "@auth/runtime";
 import { startSessionForTests } from "@auth/session/testing";
@@ -58,54 +59,6 @@ export interface CallOptions {
   /** The X-API-Key header; none when absent. */
   apiKey?: string;
 }
-
-export interface UserOptions {
-  password?: string | null;
-  status?: UserStatus;
-  role?: string;
-  secondFactorRequired?: boolean;
-  passwordChangeRequired?: boolean;
-  phone?: string | null;
-  email?: string | null;
-  controlQuestion?: string;
-  controlAnswer?: string;
-}
-
-export interface TestUser {
-  id: string;
-  loginName: string;
-  email: string;
-  phone: string;
-  password: string | undefined;
-  profileMnemocode: string;
-}
-
-/** Tests make many requests from one address; a test of the rate limits sets its own. */
-const testPolicy: Partial<CompanyPolicy> = {
-  rateLimitPerAddressPerMinute: 1_000_000,
-  rateLimitPerLoginIdPerMinute: 1_000_000,
-  captcha: { provider: CaptchaProvider.DEV, secret: "" },
-};
-
-/** Every field of a policy, "the default" (0, empty) unless given. */
-const wholePolicy = (policy: Partial<CompanyPolicy>): CompanyPolicy => ({
-  twoFactorRoles: [],
-  defaultPhoneRegion: "",
-  loginIdKindsByRole: {},
-  captchaAfterFailures: 0,
-  lockoutAfterFailures: 0,
-  failureWindowSeconds: 0,
-  preauthSessionSeconds: 0,
-  authorizedSessionSeconds: 0,
-  rateLimitPerAddressPerMinute: 0,
-  rateLimitPerLoginIdPerMinute: 0,
-  recoveryMessagesPerHour: 0,
-  ...policy,
-});
-
-let phones = 0;
-/** A valid US number of its own for each user, so that tests never read each other's SMS. */
-const newPhone = () => `+1212555${String(++phones % 10_000).padStart(4, "0")}`;
 
 /**
  * Databases of the suite's own on the PostgreSQL of TEST_DATABASE_URL when set (as CI sets it):
@@ -235,20 +188,12 @@ export async function startInProcessSuite() {
 
   /** A company of its own for a test (the policy's defaults unless given), with an API key. */
   async function createCompany(overrides: Partial<CompanyPolicy> = {}) {
-    const code = `t${randomBytes(5).toString("hex")}`;
-    const created = await operator.identity.createCompany({
-      code,
-      name: `Test ${code}`,
-      policy: wholePolicy({ ...testPolicy, ...overrides }),
-    });
-    const company = created.company;
-    if (!company?.policy) throw new Error("no company");
-    const { apiKey } = await operator.identity.createApiKey({ companyId: company.id, label: "tests" });
+    const company = await seedCompany(operator.identity, overrides);
     let policy = company.policy;
     return {
       id: company.id,
-      code,
-      apiKey,
+      code: company.code,
+      apiKey: company.apiKey,
       get policy() {
         return policy;
       },
@@ -263,39 +208,8 @@ export async function startInProcessSuite() {
         if (updated?.policy) policy = updated.policy;
       },
 
-      /** A user with a login name, phone, e-mail and password unless the options say otherwise. */
-      async createUser(options: UserOptions = {}): Promise<TestUser> {
-        const name = `user${randomBytes(4).toString("hex")}`;
-        const password =
-          options.password === null
-            ? undefined
-            : (options.password ?? `pw-${randomBytes(6).toString("hex")}`);
-        const phone = options.phone === null ? undefined : (options.phone ?? newPhone());
-        const email = options.email === null ? undefined : (options.email ?? `${name}@example.com`);
-        const { user } = await operator.identity.createUser({
-          companyId: company.id,
-          role: options.role ?? "customer",
-          profileMnemocode: `P-${name}`,
-          loginName: name,
-          phone,
-          email,
-          password,
-          status: options.status ?? UserStatus.ACTIVE,
-          secondFactorRequired: options.secondFactorRequired ?? false,
-          passwordChangeRequired: options.passwordChangeRequired ?? false,
-          controlQuestion: options.controlQuestion,
-          controlAnswer: options.controlAnswer,
-        });
-        if (!user) throw new Error("no user");
-        return {
-          id: user.id,
-          loginName: name,
-          email: email ?? "",
-          phone: phone ?? "",
-          password,
-          profileMnemocode: `P-${name}`,
-        };
-      },
+      createUser: (options: UserOptions = {}): Promise<TestUser> =>
+        seedUser(operator.identity, company.id, options),
 
       async updateUserStatus(user: TestUser, status: UserStatus): Promise<void> {
         await operator.identity.updateUser({ companyId: company.id, userId: user.id, status });
