@@ -1,6 +1,6 @@
 import type { TestUser, UserOptions } from "@auth/identity/testing";
 import type { CompanyPolicy, UserStatus } from "@auth/proto/identity";
-import { type Answer, ApiDocument, type ApiResponse } from "@auth/testing/api";
+import { type Answer, ApiDocument, type ApiResponse, loginSteps } from "@auth/testing/api";
 import { afterAll, beforeAll, expect } from "vitest";
 import {
   type CallOptions,
@@ -91,23 +91,4 @@ export function linkToken(text: string): string {
   return token;
 }
 
-/** auth/login, expecting a session token. */
-export async function startLogin(company: TestCompany, loginId: string): Promise<string> {
-  const response = await call(company.code, "login", { apiKey: company.apiKey, body: { login_id: loginId } });
-  expect(response.body.status, JSON.stringify(response.body)).toBe("success");
-  return String(response.body.session_token);
-}
-
-/** auth/login then auth/checkpassword with the right password. */
-export async function passwordStep(
-  company: TestCompany,
-  user: TestUser,
-  extra: Record<string, unknown> = {},
-) {
-  const token = await startLogin(company, user.loginName);
-  return call(company.code, "checkpassword", {
-    apiKey: company.apiKey,
-    token,
-    body: { password: user.password, ...extra },
-  });
-}
+export const { startLogin, passwordStep } = loginSteps(call);

@@ -93,3 +93,45 @@ export class ApiDocument {
     return validate;
   }
 }
+
+/** How a test posts to `/{company}/v2/auth/{operation}` of a gateway. */
+export type Caller = (
+  code: string,
+  operation: string,
+  options: { apiKey?: string; token?: string; body?: unknown },
+) => Promise<ApiResponse>;
+
+/** A company as a test calls it. */
+export interface Tenant {
+  code: string;
+  apiKey: string;
+}
+
+/** The first steps of a login, through this caller. */
+export function loginSteps(call: Caller) {
+  /** auth/login, expecting a session token. */
+  async function startLogin(company: Tenant, loginId: string): Promise<string> {
+    const response = await call(company.code, "login", {
+      apiKey: company.apiKey,
+      body: { login_id: loginId },
+    });
+    expect(response.body.status, JSON.stringify(response.body)).toBe("success");
+    return String(response.body.session_token);
+  }
+
+  /** auth/login then auth/checkpassword with the right password. */
+  async function passwordStep(
+    company: Tenant,
+    user: { loginName: string; password: string | undefined },
+    extra: Record<string, unknown> = {},
+  ): Promise<ApiResponse> {
+    const token = await startLogin(company, user.loginName);
+    return call(company.code, "checkpassword", {
+      apiKey: company.apiKey,
+      token,
+      body: { password: user.password, ...extra },
+    });
+  }
+
+  return { startLogin, passwordStep };
+}
