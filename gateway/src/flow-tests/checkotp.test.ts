@@ -16,7 +16,7 @@ import {
   useInProcessSuite,
 } from "../testing/fixtures.js";
 
-useInProcessSuite();
+const suite = useInProcessSuite();
 
 describe("auth/checkotp", () => {
   let company: TestCompany;
@@ -85,6 +85,13 @@ describe("auth/checkotp", () => {
   });
 
   describe("rule 1: an invalid OTP", () => {
+    it("answers auth.otp.invalid with 401 for the right OTP after its 5 minutes", async () => {
+      const { user, token } = await otpSession();
+      const otp = lastOtp(company.id, user.phone);
+      suite().clock.advance(5 * 60_000);
+      expectError(await checkotp(token, { otp }), 401, "auth.otp.invalid");
+    });
+
     it("answers auth.otp.invalid with 401", async () => {
       const { user, token } = await otpSession();
       expectError(
