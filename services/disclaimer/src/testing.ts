@@ -1,5 +1,10 @@
 import { fileURLToPath } from "node:url";
-import { grpcServerOptionsOf, type RunningGrpcServer, startGrpcServer } from "@auth/grpc-kit";
+import {
+  closingAfterStop,
+  grpcServerOptionsOf,
+  type RunningGrpcServer,
+  startGrpcServer,
+} from "@auth/grpc-kit";
 import { openDatabase } from "@auth/pg";
 import type { Logger } from "@auth/runtime";
 import { configSchema } from "./config.js";
@@ -29,11 +34,5 @@ export async function startDisclaimerForTests(options: {
     logger: options.logger,
     services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN, options.logger)],
   });
-  return {
-    ...server,
-    stop: async (graceMs) => {
-      await server.stop(graceMs);
-      await database.close();
-    },
-  };
+  return closingAfterStop(server, () => database.close());
 }

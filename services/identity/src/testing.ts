@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import {
+  closingAfterStop,
   grpcServerOptionsOf,
   type RunningGrpcServer,
   type ServiceClient,
@@ -70,13 +71,7 @@ export async function startIdentityForTests(options: {
       ),
     ],
   });
-  return {
-    ...server,
-    stop: async (graceMs) => {
-      await server.stop(graceMs);
-      await database.close();
-    },
-  };
+  return closingAfterStop(server, () => database.close());
 }
 
 type Admin = Pick<

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  closingAfterStop,
   connectIdentity,
   grpcServerOptionsOf,
   type RunningGrpcServer,
@@ -50,12 +51,8 @@ export async function startOtpForTests(options: {
     logger: options.logger,
     services: [otpService(otps, rules, { identity, fallback: options.outbox, http }, options.logger)],
   });
-  return {
-    ...server,
-    stop: async (graceMs) => {
-      await server.stop(graceMs);
-      identity.close();
-      await kv.close();
-    },
-  };
+  return closingAfterStop(server, async () => {
+    identity.close();
+    await kv.close();
+  });
 }

@@ -1,4 +1,5 @@
 import {
+  closingAfterStop,
   connectIdentity,
   grpcServerOptionsOf,
   type RunningGrpcServer,
@@ -47,12 +48,8 @@ export async function startRecoveryForTests(options: {
       ),
     ],
   });
-  return {
-    ...server,
-    stop: async (graceMs) => {
-      await server.stop(graceMs);
-      identity.close();
-      await kv.close();
-    },
-  };
+  return closingAfterStop(server, async () => {
+    identity.close();
+    await kv.close();
+  });
 }

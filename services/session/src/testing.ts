@@ -1,4 +1,5 @@
 import {
+  closingAfterStop,
   connectIdentity,
   grpcServerOptionsOf,
   type RunningGrpcServer,
@@ -45,12 +46,8 @@ export async function startSessionForTests(options: {
       introspectionService(sessions, config.ADMIN_TOKEN, options.logger),
     ],
   });
-  return {
-    ...server,
-    stop: async (graceMs) => {
-      await server.stop(graceMs);
-      identity.close();
-      await kv.close();
-    },
-  };
+  return closingAfterStop(server, async () => {
+    identity.close();
+    await kv.close();
+  });
 }
