@@ -31,11 +31,11 @@ import { RateLimits } from "../http/rate-limits.js";
 import { backendHealth } from "../readiness.js";
 
 /**
- * The whole suite in the test's process: the five services' real implementations over in-process
- * stores (the kv package's memory store, in-memory PGlite), each a gRPC server on a free loopback
- * port with its certificate of a private CA and its access table, and the gateway's app on a free
- * port calling them with the gateway's certificate, as the six processes do. Flow rules are tested
- * here in milliseconds; test-e2e keeps what only six processes show.
+ * The whole suite in the test's process: the five services' real implementations over the kv
+ * package's in-process store and databases of their own, each a gRPC server on a free loopback port
+ * with its certificate of a private CA and its access table, and the gateway's app on a free port
+ * calling them with the gateway's certificate, as the six processes do. Flow rules are tested here
+ * without starting a process; test-e2e keeps what only six processes show.
  */
 
 /** The services' time: the stores of session, OTP and recovery read it; `advance` moves it on. */
@@ -81,6 +81,11 @@ async function databases(): Promise<{ identity?: string; disclaimer?: string; dr
   };
 }
 
+/**
+ * Starts the suite: the services, then the gateway. Tests seed companies and users through the
+ * operator's admin API (createCompany), post to the gateway (call), read the SMS and e-mails sent
+ * (smsTo, mailTo) and move the services' clock on (clock.advance).
+ */
 export async function startInProcessSuite() {
   const dataDir = mkdtempSync(join(tmpdir(), "in-process-suite-"));
   const certificates = await ensureDevPki(join(dataDir, "pki"), [
