@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { TestOAuth2Provider } from "@auth/identity/testing";
 import { UserStatus } from "@auth/proto/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
@@ -15,7 +16,6 @@ import {
   updateUserStatus,
 } from "./support/fixtures.js";
 import { recoverToSetpassword, startLogin } from "./support/flows.js";
-import { TestOAuth2Provider } from "./support/oauth2-provider.js";
 import { lastOtp, linkToken, mailTo, smsTo } from "./support/outbox.js";
 
 /**

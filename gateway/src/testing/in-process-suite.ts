@@ -8,6 +8,7 @@ import { startDisclaimerForTests } from "@auth/disclaimer/testing";
 import { createServiceClient, type RunningGrpcServer, transportOf } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import {
+  providerSettings,
   seedCompany,
   seedUser,
   startIdentityForTests,
@@ -17,7 +18,12 @@ import {
 import { SmsOutboxForTests, startOtpForTests } from "@auth/otp/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
-import { type CompanyPolicy, IdentityServiceService, type UserStatus } from "@auth/proto/identity";
+import {
+  type CompanyPolicy,
+  IdentityServiceService,
+  type OAuthProviderSettings,
+  type UserStatus,
+} from "@auth/proto/identity";
 import { MailOutboxForTests, startRecoveryForTests } from "@auth/recovery/testing";
 import { createLogger } from "@auth/runtime";
 import { startSessionForTests } from "@auth/session/testing";
@@ -119,7 +125,12 @@ export async function startInProcessSuite() {
   };
   const stores = await databases();
   const [identity, disclaimer] = await Promise.all([
-    startIdentityForTests({ env: envOf("identity"), databaseUrl: stores.identity, logger }).then(started),
+    // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
+    startIdentityForTests({
+      env: envOf("identity", { OAUTH_ALLOW_INSECURE_HTTP: "true" }),
+      databaseUrl: stores.identity,
+      logger,
+    }).then(started),
     startDisclaimerForTests({ env: envOf("disclaimer"), databaseUrl: stores.disclaimer, logger }).then(
       started,
     ),
@@ -224,6 +235,19 @@ export async function startInProcessSuite() {
       async backupCodes(user: TestUser): Promise<string[]> {
         return (await operator.identity.generateBackupCodes({ companyId: company.id, userId: user.id }))
           .backupCodes;
+      },
+
+      /** Configures one of the company's OAuth provider slots. */
+      async setOAuthProvider(settings: Partial<OAuthProviderSettings> & { slot: number }): Promise<void> {
+        await operator.identity.setOAuthProvider({
+          companyId: company.id,
+          settings: providerSettings(settings),
+        });
+      },
+
+      /** Lets the provider's subject log in as the user. */
+      async linkOAuthIdentity(user: TestUser, slot: number, subject: string): Promise<void> {
+        await operator.identity.linkOAuthIdentity({ companyId: company.id, userId: user.id, slot, subject });
       },
 
       /** A disclaimer every user of the company must accept. */

@@ -12,6 +12,8 @@ import {
   CaptchaProvider,
   type CompanyPolicy,
   type IdentityServiceService,
+  type OAuthProviderSettings,
+  ProviderKind,
   type User,
   UserStatus,
 } from "@auth/proto/identity";
@@ -19,6 +21,9 @@ import { type Logger, TtlCache } from "@auth/runtime";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { configSchema } from "./config.js";
 import { OAuthExchange } from "./oauth/exchange.js";
+
+export { TestOAuth2Provider } from "./oauth/test-oauth2-provider.js";
+
 import { PasswordHasher } from "./passwords.js";
 import { schema } from "./schema.js";
 import { SecretBox } from "./secret-box.js";
@@ -171,5 +176,25 @@ export async function seedUser(
     password,
     profileMnemocode: `P-${name}`,
     user,
+  };
+}
+
+/** An OAuth provider's whole settings for the wire: what a test does not set is empty. */
+export function providerSettings(
+  settings: Partial<OAuthProviderSettings> & { slot: number },
+): OAuthProviderSettings {
+  return {
+    kind: ProviderKind.OIDC,
+    name: "",
+    issuer: "",
+    authorizationEndpoint: "",
+    tokenEndpoint: "",
+    userinfoEndpoint: "",
+    clientId: "",
+    clientSecret: "",
+    redirectUris: [],
+    scopes: [],
+    subjectClaim: "",
+    ...settings,
   };
 }

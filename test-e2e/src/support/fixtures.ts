@@ -1,6 +1,12 @@
 import { createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
 import { mtlsTransport } from "@auth/grpc-kit/dev-pki";
-import { seedCompany, seedUser, type TestUser, type UserOptions } from "@auth/identity/testing";
+import {
+  providerSettings,
+  seedCompany,
+  seedUser,
+  type TestUser,
+  type UserOptions,
+} from "@auth/identity/testing";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
   type CompanyPolicy,
@@ -160,20 +166,7 @@ export async function setOAuthProvider(
   try {
     await client.setOAuthProvider({
       companyId: company.id,
-      settings: {
-        kind: ProviderKind.OIDC,
-        name: "",
-        issuer: "",
-        authorizationEndpoint: "",
-        tokenEndpoint: "",
-        userinfoEndpoint: "",
-        clientId: "",
-        clientSecret: "",
-        redirectUris: [],
-        scopes: [],
-        subjectClaim: "",
-        ...settings,
-      },
+      settings: providerSettings(settings),
     });
   } finally {
     client.close();
