@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { TestOAuth2Provider } from "@auth/identity/testing";
 import type { RunningSuite } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +15,6 @@ import {
   type TestUser,
 } from "./support/fixtures.js";
 import { recoverToSetpassword, startLogin } from "./support/flows.js";
-import { TestOAuth2Provider } from "./support/oauth2-provider.js";
 import { redirectUri } from "./support/oidc-provider.js";
 import { startOwnSuite } from "./support/own-suite.js";
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { TestOAuth2Provider } from "@auth/identity/testing";
 import { ProviderKind, UserStatus } from "@auth/proto/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
@@ -11,7 +12,6 @@ import {
   type TestCompany,
 } from "./support/fixtures.js";
 import { startLogin } from "./support/flows.js";
-import { TestOAuth2Provider } from "./support/oauth2-provider.js";
 import { oidcClient, redirectUri, secondRedirectUri, TestOidcProvider } from "./support/oidc-provider.js";
 
 const oidcSlot = 1;

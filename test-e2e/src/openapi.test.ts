@@ -1,6 +1,6 @@
+import { ApiDocument } from "@auth/testing/api";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { type ApiResponse, call } from "./support/api.js";
-import { ApiDocument } from "./support/api-document.js";
 import { createCompany, createDisclaimer, createUser, type TestCompany } from "./support/fixtures.js";
 
 const gateway = () => inject("gatewayUrl");

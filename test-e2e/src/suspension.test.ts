@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { TestOAuth2Provider } from "@auth/identity/testing";
 import { UserStatus } from "@auth/proto/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
@@ -15,7 +16,6 @@ import {
   updateUserStatus,
 } from "./support/fixtures.js";
 import { recoverToSetpassword, startLogin } from "./support/flows.js";
-import { TestOAuth2Provider } from "./support/oauth2-provider.js";
 import { lastOtp, linkToken, mailTo, smsTo } from "./support/outbox.js";
 
 /**
@@ -426,8 +426,8 @@ describe("a suspended company", () => {
  * spec 4.1 to 4.13, "restricted, closed or denied users get no further", in a session that began
  * while the user was active (an administrator changed the status since): each step answers the
  * status's code with 403 even to the right secret, and sends nothing. login, checkcredentials, oauth
- * and recovery/recover for a user who is not active at the start: login.test.ts,
- * checkcredentials.test.ts, oauth.test.ts and recovery.test.ts; here, that no message goes out.
+ * and recovery/recover for a user who is not active at the start: oauth.test.ts and, in process,
+ * gateway/src/flow-tests (login, checkcredentials, recovery); here, that no message goes out.
  */
 describe("a user who is not active", () => {
   let company: TestCompany;

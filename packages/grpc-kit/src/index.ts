@@ -8,6 +8,7 @@ export { type AsyncService, type CallContext, type ImplementOptions, implement }
 export { checkHealth, type HealthClient, healthClient } from "./health.js";
 export { connectIdentity, identityClientEnvironment } from "./identity-client.js";
 export {
+  closingAfterStop,
   type GrpcServerOptions,
   type HostedService,
   livenessName,

@@ -184,3 +184,14 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       }),
   };
 }
+
+/** The server, whose stop() then closes what it served from (its clients, its store). */
+export function closingAfterStop(server: RunningGrpcServer, close: () => unknown): RunningGrpcServer {
+  return {
+    ...server,
+    stop: async (graceMs) => {
+      await server.stop(graceMs);
+      await close();
+    },
+  };
+}

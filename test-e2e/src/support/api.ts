@@ -1,11 +1,8 @@
-import { expect, inject } from "vitest";
+import type { ApiResponse } from "@auth/testing/api";
+import { inject } from "vitest";
 import { answers } from "./answers.js";
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown>;
-}
+export { type ApiResponse, expectError, expectSuccess } from "@auth/testing/api";
 
 export interface CallOptions {
   apiKey?: string;
@@ -46,24 +43,4 @@ export async function call(
   };
   answers.push({ operation, method, ...answer });
   return answer;
-}
-
-/** A success with exactly these fields besides `status`. */
-export function expectSuccess(response: ApiResponse, fields: readonly string[]): void {
-  expect(response.body.status, JSON.stringify(response.body)).toBe("success");
-  expect(response.status).toBe(200);
-  expect(Object.keys(response.body).sort()).toEqual(["status", ...fields].sort());
-}
-
-/** An error with this HTTP status and code, and exactly these fields besides the envelope. */
-export function expectError(
-  response: ApiResponse,
-  status: number,
-  code: string,
-  fields: readonly string[] = [],
-): void {
-  expect(response.body.error_code, JSON.stringify(response.body)).toBe(code);
-  expect(response.body.status).toBe("error");
-  expect(response.status).toBe(status);
-  expect(Object.keys(response.body).sort()).toEqual(["error_code", "status", ...fields].sort());
 }

@@ -1,15 +1,19 @@
-import { randomBytes, randomInt } from "node:crypto";
-import { companyPolicy, createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
+import { createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
 import { mtlsTransport } from "@auth/grpc-kit/dev-pki";
+import {
+  providerSettings,
+  seedCompany,
+  seedUser,
+  type TestUser,
+  type UserOptions,
+} from "@auth/identity/testing";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
-  CaptchaProvider,
   type CompanyPolicy,
   IdentityServiceService,
   type OAuthProviderSettings,
   ProviderKind,
-  type User,
-  UserStatus,
+  type UserStatus,
 } from "@auth/proto/identity";
 import type { RunningSuite } from "@auth/suite";
 import { inject } from "vitest";
@@ -70,27 +74,7 @@ export interface TestCompany {
   operator: Operator;
 }
 
-export interface TestUser {
-  id: string;
-  loginName: string;
-  email: string;
-  phone: string;
-  password: string | undefined;
-  profileMnemocode: string;
-  user: User;
-}
-
-export interface UserOptions {
-  password?: string | null;
-  status?: UserStatus;
-  role?: string;
-  secondFactorRequired?: boolean;
-  passwordChangeRequired?: boolean;
-  phone?: string | null;
-  email?: string | null;
-  controlQuestion?: string;
-  controlAnswer?: string;
-}
+export type { TestUser, UserOptions };
 
 /** A company of its own for a test file, with an API key, created through the identity gRPC API. */
 export async function createCompany(
@@ -99,18 +83,7 @@ export async function createCompany(
 ): Promise<TestCompany> {
   const client = identity(operator);
   try {
-    const code = `t${randomBytes(5).toString("hex")}`;
-    const policy = companyPolicy({
-      // Tests make many requests from one address; the rate-limit tests set their own limits.
-      rateLimitPerAddressPerMinute: 1_000_000,
-      rateLimitPerLoginIdPerMinute: 1_000_000,
-      captcha: { provider: CaptchaProvider.DEV, secret: "" },
-      ...overrides,
-    });
-    const { company } = await client.createCompany({ code, name: `Test ${code}`, policy });
-    if (!company?.policy) throw new Error("no company");
-    const { apiKey } = await client.createApiKey({ companyId: company.id, label: "tests" });
-    return { id: company.id, code, apiKey, policy: company.policy, operator };
+    return { ...(await seedCompany(client, overrides)), operator };
   } finally {
     client.close();
   }
@@ -149,46 +122,10 @@ export async function updateUserStatus(
   }
 }
 
-const areaCodes = ["201", "202", "212", "213", "305", "312", "415", "617", "702", "713"];
-
-/** A random valid US number (80 million of them), so that tests never read each other's SMS. */
-export function randomPhone(): string {
-  const area = areaCodes[randomInt(areaCodes.length)];
-  const exchange = String(randomInt(200, 1000)).replace(/11$/, "55");
-  return `+1${area}${exchange}${String(randomInt(0, 10_000)).padStart(4, "0")}`;
-}
-
 export async function createUser(company: TestCompany, options: UserOptions = {}): Promise<TestUser> {
   const client = identity(company.operator);
   try {
-    const name = `user${randomBytes(4).toString("hex")}`;
-    const password =
-      options.password === null ? undefined : (options.password ?? `pw-${randomBytes(6).toString("hex")}`);
-    const phone = options.phone === null ? undefined : (options.phone ?? randomPhone());
-    const { user } = await client.createUser({
-      companyId: company.id,
-      role: options.role ?? "customer",
-      profileMnemocode: `P-${name}`,
-      loginName: name,
-      phone,
-      email: options.email === null ? undefined : (options.email ?? `${name}@example.com`),
-      password,
-      status: options.status ?? UserStatus.ACTIVE,
-      secondFactorRequired: options.secondFactorRequired ?? false,
-      passwordChangeRequired: options.passwordChangeRequired ?? false,
-      controlQuestion: options.controlQuestion,
-      controlAnswer: options.controlAnswer,
-    });
-    if (!user) throw new Error("no user");
-    return {
-      id: user.id,
-      loginName: name,
-      email: `${name}@example.com`,
-      phone: phone ?? "",
-      password,
-      profileMnemocode: `P-${name}`,
-      user,
-    };
+    return await seedUser(client, company.id, options);
   } finally {
     client.close();
   }
@@ -229,20 +166,7 @@ export async function setOAuthProvider(
   try {
     await client.setOAuthProvider({
       companyId: company.id,
-      settings: {
-        kind: ProviderKind.OIDC,
-        name: "",
-        issuer: "",
-        authorizationEndpoint: "",
-        tokenEndpoint: "",
-        userinfoEndpoint: "",
-        clientId: "",
-        clientSecret: "",
-        redirectUris: [],
-        scopes: [],
-        subjectClaim: "",
-        ...settings,
-      },
+      settings: providerSettings(settings),
     });
   } finally {
     client.close();

@@ -1,35 +1,16 @@
+import { loginSteps } from "@auth/testing/api";
 import { expect } from "vitest";
 import { call } from "./api.js";
 import type { TestCompany, TestUser } from "./fixtures.js";
 
-/** auth/login, expecting a session token. */
-export async function startLogin(
-  company: TestCompany,
-  loginId: string,
-  gatewayUrl?: string,
-): Promise<string> {
-  const response = await call(company.code, "login", {
-    apiKey: company.apiKey,
-    gatewayUrl,
-    body: { login_id: loginId },
-  });
-  expect(response.body.status, JSON.stringify(response.body)).toBe("success");
-  return String(response.body.session_token);
-}
+const steps = (gatewayUrl?: string) =>
+  loginSteps((code, operation, options) => call(code, operation, { ...options, gatewayUrl }));
 
-/** auth/login then auth/checkpassword with the right password. */
-export async function passwordStep(
-  company: TestCompany,
-  user: TestUser,
-  extra: Record<string, unknown> = {},
-) {
-  const token = await startLogin(company, user.loginName);
-  return call(company.code, "checkpassword", {
-    apiKey: company.apiKey,
-    token,
-    body: { password: user.password, ...extra },
-  });
-}
+/** auth/login, expecting a session token. */
+export const startLogin = (company: TestCompany, loginId: string, gatewayUrl?: string): Promise<string> =>
+  steps(gatewayUrl).startLogin(company, loginId);
+
+export const { passwordStep } = steps();
 
 /** auth/recovery/recover by control question (the dev captcha), expecting recovery-checkquestion. */
 export async function recoverByQuestion(

@@ -1,7 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError } from "./support/api.js";
-import { createCompany, createUser, type TestCompany } from "./support/fixtures.js";
-import { startLogin } from "./support/flows.js";
+import {
+  call,
+  createCompany,
+  createUser,
+  expectError,
+  expectSuccess,
+  lastOtp,
+  smsTo,
+  startLogin,
+  type TestCompany,
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+const suite = useInProcessSuite();
 
 describe("auth/renewotp", () => {
   let company: TestCompany;
@@ -27,5 +38,21 @@ describe("auth/renewotp", () => {
     const retryAfter = Number(response.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(30);
+  });
+
+  it("sends a new OTP once 30 seconds have passed, to the masked phone, and the new OTP passes", async () => {
+    const user = await createUser(company, { password: null });
+    const token = await startLogin(company, user.loginName);
+    suite().clock.advance(30_000);
+    const renewed = await call(company.code, "renewotp", { apiKey: company.apiKey, token });
+    expectSuccess(renewed, ["user_phone"]);
+    expect(renewed.body.user_phone).toBe(`+1********${user.phone.slice(-2)}`);
+    expect(smsTo(company.id, user.phone)).toHaveLength(2);
+    const checked = await call(company.code, "checkotp", {
+      apiKey: company.apiKey,
+      token,
+      body: { otp: lastOtp(company.id, user.phone) },
+    });
+    expect(checked.body.session_state).toBe("authorized");
   });
 });

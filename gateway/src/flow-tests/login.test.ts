@@ -1,8 +1,18 @@
 import { LoginIdKind, UserStatus } from "@auth/proto/identity";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, expectSuccess } from "./support/api.js";
-import { createCompany, createDisclaimer, createUser, type TestCompany } from "./support/fixtures.js";
-import { smsTo } from "./support/outbox.js";
+import {
+  call,
+  createCompany,
+  createDisclaimer,
+  createUser,
+  expectError,
+  expectSuccess,
+  smsTo,
+  type TestCompany,
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+useInProcessSuite();
 
 describe("auth/login", () => {
   let company: TestCompany;

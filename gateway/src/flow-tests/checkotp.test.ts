@@ -1,15 +1,22 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, expectSuccess } from "./support/api.js";
 import {
+  call,
   createCompany,
   createDisclaimer,
   createUser,
+  expectError,
+  expectSuccess,
   generateBackupCodes,
+  lastOtp,
+  passwordStep,
+  smsTo,
+  startLogin,
   type TestCompany,
   type TestUser,
-} from "./support/fixtures.js";
-import { passwordStep, startLogin } from "./support/flows.js";
-import { lastOtp, smsTo } from "./support/outbox.js";
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+const suite = useInProcessSuite();
 
 describe("auth/checkotp", () => {
   let company: TestCompany;
@@ -78,6 +85,13 @@ describe("auth/checkotp", () => {
   });
 
   describe("rule 1: an invalid OTP", () => {
+    it("answers auth.otp.invalid with 401 for the right OTP after its 5 minutes", async () => {
+      const { user, token } = await otpSession();
+      const otp = lastOtp(company.id, user.phone);
+      suite().clock.advance(5 * 60_000);
+      expectError(await checkotp(token, { otp }), 401, "auth.otp.invalid");
+    });
+
     it("answers auth.otp.invalid with 401", async () => {
       const { user, token } = await otpSession();
       expectError(

@@ -1,8 +1,19 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, expectSuccess } from "./support/api.js";
-import { createCompany, createDisclaimer, createUser, type TestCompany } from "./support/fixtures.js";
-import { passwordStep, startLogin } from "./support/flows.js";
-import { smsTo } from "./support/outbox.js";
+import {
+  call,
+  createCompany,
+  createDisclaimer,
+  createUser,
+  expectError,
+  expectSuccess,
+  passwordStep,
+  smsTo,
+  startLogin,
+  type TestCompany,
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+useInProcessSuite();
 
 const devCaptcha = "dev-captcha-pass";
 

@@ -1,7 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, expectSuccess } from "./support/api.js";
-import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
-import { startLogin } from "./support/flows.js";
+import {
+  call,
+  createCompany,
+  createUser,
+  expectError,
+  expectSuccess,
+  startLogin,
+  type TestCompany,
+  type TestUser,
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+useInProcessSuite();
 
 describe("auth/setpassword", () => {
   let company: TestCompany;

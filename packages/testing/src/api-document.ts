@@ -1,5 +1,38 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import type { Answer } from "./answers.js";
+import { expect } from "vitest";
+
+/** An answer of the gateway's (its status, headers and JSON body). */
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+/** An answer of the gateway to `METHOD /{company}/v2/auth/{operation}`. */
+export interface Answer extends ApiResponse {
+  operation: string;
+  method: string;
+}
+
+/** A success with exactly these fields besides `status`. */
+export function expectSuccess(response: ApiResponse, fields: readonly string[]): void {
+  expect(response.body.status, JSON.stringify(response.body)).toBe("success");
+  expect(response.status).toBe(200);
+  expect(Object.keys(response.body).sort()).toEqual(["status", ...fields].sort());
+}
+
+/** An error with this HTTP status and code, and exactly these fields besides the envelope. */
+export function expectError(
+  response: ApiResponse,
+  status: number,
+  code: string,
+  fields: readonly string[] = [],
+): void {
+  expect(response.body.error_code, JSON.stringify(response.body)).toBe(code);
+  expect(response.body.status).toBe("error");
+  expect(response.status).toBe(status);
+  expect(Object.keys(response.body).sort()).toEqual(["error_code", "status", ...fields].sort());
+}
 
 interface ResponseObject {
   headers?: Record<string, { required?: boolean }>;
@@ -59,4 +92,46 @@ export class ApiDocument {
     }
     return validate;
   }
+}
+
+/** How a test posts to `/{company}/v2/auth/{operation}` of a gateway. */
+export type Caller = (
+  code: string,
+  operation: string,
+  options: { apiKey?: string; token?: string; body?: unknown },
+) => Promise<ApiResponse>;
+
+/** A company as a test calls it. */
+export interface Tenant {
+  code: string;
+  apiKey: string;
+}
+
+/** The first steps of a login, through this caller. */
+export function loginSteps(call: Caller) {
+  /** auth/login, expecting a session token. */
+  async function startLogin(company: Tenant, loginId: string): Promise<string> {
+    const response = await call(company.code, "login", {
+      apiKey: company.apiKey,
+      body: { login_id: loginId },
+    });
+    expect(response.body.status, JSON.stringify(response.body)).toBe("success");
+    return String(response.body.session_token);
+  }
+
+  /** auth/login then auth/checkpassword with the right password. */
+  async function passwordStep(
+    company: Tenant,
+    user: { loginName: string; password: string | undefined },
+    extra: Record<string, unknown> = {},
+  ): Promise<ApiResponse> {
+    const token = await startLogin(company, user.loginName);
+    return call(company.code, "checkpassword", {
+      apiKey: company.apiKey,
+      token,
+      body: { password: user.password, ...extra },
+    });
+  }
+
+  return { startLogin, passwordStep };
 }

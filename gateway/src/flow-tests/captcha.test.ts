@@ -2,9 +2,16 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CaptchaProvider } from "@auth/proto/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, expectError } from "./support/api.js";
-import { createCompany, createUser } from "./support/fixtures.js";
-import { startLogin } from "./support/flows.js";
+import {
+  call,
+  createCompany,
+  createUser,
+  expectError,
+  startLogin,
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+useInProcessSuite();
 
 /** A local server that plays Cloudflare's siteverify: the response "human" passes. */
 let siteverify: Server;

@@ -1,7 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, expectSuccess } from "./support/api.js";
-import { createCompany, createUser, type TestCompany } from "./support/fixtures.js";
-import { passwordStep, startLogin } from "./support/flows.js";
+import {
+  call,
+  createCompany,
+  createUser,
+  expectError,
+  expectSuccess,
+  passwordStep,
+  startLogin,
+  type TestCompany,
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+useInProcessSuite();
 
 describe("auth/logout", () => {
   let company: TestCompany;

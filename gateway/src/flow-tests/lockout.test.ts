@@ -1,14 +1,20 @@
 import { UserStatus } from "@auth/proto/identity";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError } from "./support/api.js";
-import { createCompany, createUser, type TestCompany, updateCompany } from "./support/fixtures.js";
-import { startLogin } from "./support/flows.js";
-import { smsTo } from "./support/outbox.js";
+import {
+  call,
+  createCompany,
+  createUser,
+  expectError,
+  smsTo,
+  startLogin,
+  type TestCompany,
+  updateCompany,
+  useInProcessSuite,
+} from "../testing/fixtures.js";
 
-/**
- * The failure window of this file's company: long enough for a few requests in a row on a loaded
- * machine, short enough to wait out once.
- */
+const suite = useInProcessSuite();
+
+/** The failure window of this file's company, which the services' clock passes in a step. */
 const windowSeconds = 20;
 
 describe("lock-out (docs/api-contract.md, Captcha and lock-out)", () => {
@@ -42,13 +48,9 @@ describe("lock-out (docs/api-contract.md, Captcha and lock-out)", () => {
       403,
       "auth.restricted",
     );
-    // Lifted when the window ends: asked again until then (a refused request counts nothing).
-    await expect
-      .poll(async () => (await checkcredentials()).body.session_state, {
-        timeout: (windowSeconds + 30) * 1000,
-        interval: 1_000,
-      })
-      .toBe("authorized");
+    // Lifted when the window ends.
+    suite().clock.advance(windowSeconds * 1000);
+    expect((await checkcredentials()).body.session_state).toBe("authorized");
   });
 
   it("answers login with auth.restricted before auth.loginid.notfound or the user's status, and sends no OTP", async () => {

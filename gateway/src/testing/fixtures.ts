@@ -1,0 +1,94 @@
+import type { TestUser, UserOptions } from "@auth/identity/testing";
+import type { CompanyPolicy, UserStatus } from "@auth/proto/identity";
+import { type Answer, ApiDocument, type ApiResponse, loginSteps } from "@auth/testing/api";
+import { afterAll, beforeAll, expect } from "vitest";
+import {
+  type CallOptions,
+  type InProcessSuite,
+  startInProcessSuite,
+  type TestCompany,
+} from "./in-process-suite.js";
+
+export { expectError, expectSuccess } from "@auth/testing/api";
+export type { TestCompany, TestUser, UserOptions };
+
+/**
+ * The flow tests' vocabulary, over the in-process suite of the test file (useInProcessSuite): the
+ * same words as test-e2e's support, so that a test reads the same in either place.
+ */
+
+let current: InProcessSuite | undefined;
+/** The answers call() got in this test file (each file runs with modules of its own). */
+const answers: Answer[] = [];
+
+function suite(): InProcessSuite {
+  if (!current) throw new Error("call useInProcessSuite() in the test file first");
+  return current;
+}
+
+/**
+ * Starts the in-process suite before the file's tests and stops it after them; returns it. Each
+ * answer the file got through call() must be one the gateway's OpenAPI document describes, as in
+ * test-e2e, so that the document cannot drift from the API.
+ */
+export function useInProcessSuite(): () => InProcessSuite {
+  beforeAll(async () => {
+    current = await startInProcessSuite();
+  });
+  afterAll(async () => {
+    if (current && answers.length > 0) {
+      const document = await ApiDocument.served(current.gatewayUrl);
+      expect(answers.flatMap((answer) => document.problemsOf(answer))).toEqual([]);
+    }
+    await current?.stop();
+    current = undefined;
+  });
+  return suite;
+}
+
+/** A company of its own for a test, with an API key. */
+export const createCompany = (overrides: Partial<CompanyPolicy> = {}) => suite().createCompany(overrides);
+
+export const createUser = (company: TestCompany, options: UserOptions = {}) => company.createUser(options);
+
+export const createDisclaimer = (company: TestCompany, code: string) => company.createDisclaimer(code);
+
+export const generateBackupCodes = (company: TestCompany, user: TestUser) => company.backupCodes(user);
+
+export const updateCompany = (
+  company: TestCompany,
+  changes: { suspended?: boolean; policy?: Partial<CompanyPolicy> },
+) => company.update(changes);
+
+export const updateUserStatus = (company: TestCompany, user: TestUser, status: UserStatus) =>
+  company.updateUserStatus(user, status);
+
+/** POST /{company}/v2/auth/{operation} of the company with this code, with the options' API key. */
+export async function call(code: string, operation: string, options: CallOptions = {}): Promise<ApiResponse> {
+  const answer = await suite().call(code, operation, options);
+  answers.push({ operation, method: "POST", ...answer });
+  return answer;
+}
+
+/** The SMS texts sent to this phone of the company, oldest first. */
+export const smsTo = (companyId: string, phone: string) => suite().smsTo(companyId, phone);
+
+/** The code in the newest SMS to this phone. */
+export function lastOtp(companyId: string, phone: string): string {
+  const otp = /\b(\d{6})\b/.exec(smsTo(companyId, phone).at(-1) ?? "")?.[1];
+  if (!otp) throw new Error(`no OTP sent to ${phone}`);
+  return otp;
+}
+
+/** The recovery e-mails sent to this address of the company, oldest first. */
+export const mailTo = (companyId: string, email: string) => suite().mailTo(companyId, email);
+
+/** The token of the link in a recovery e-mail. */
+export function linkToken(text: string): string {
+  const link = /https?:\/\/\S+/.exec(text)?.[0];
+  const token = link && new URL(link).searchParams.get("token");
+  if (!token) throw new Error(`no link with a token in: ${text}`);
+  return token;
+}
+
+export const { startLogin, passwordStep } = loginSteps(call);

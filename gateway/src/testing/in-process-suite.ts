@@ -1,0 +1,321 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startDisclaimerForTests } from "@auth/disclaimer/testing";
+import { createServiceClient, type RunningGrpcServer, transportOf } from "@auth/grpc-kit";
+import { ensureDevPki, mtlsTransport, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
+import {
+  providerSettings,
+  seedCompany,
+  seedUser,
+  startIdentityForTests,
+  type TestUser,
+  type UserOptions,
+} from "@auth/identity/testing";
+import { SmsOutboxForTests, startOtpForTests } from "@auth/otp/testing";
+import { createTestDatabase } from "@auth/pg/testing";
+import { DisclaimerServiceService } from "@auth/proto/disclaimer";
+import {
+  type CompanyPolicy,
+  IdentityServiceService,
+  type OAuthProviderSettings,
+  type UserStatus,
+} from "@auth/proto/identity";
+import { MailOutboxForTests, startRecoveryForTests } from "@auth/recovery/testing";
+import { createLogger } from "@auth/runtime";
+import { startSessionForTests } from "@auth/session/testing";
+import type { ApiResponse } from "@auth/testing/api";
+import { createApp } from "../app.js";
+import { closeBackends, connectBackends } from "../backends.js";
+import { configSchema } from "../config.js";
+import { CompanyCache } from "../http/company-cache.js";
+import { IdempotentAnswers } from "../http/idempotency.js";
+import { RateLimits } from "../http/rate-limits.js";
+import { backendHealth } from "../readiness.js";
+
+/**
+ * The whole suite in the test's process: the five services' real implementations over the kv
+ * package's in-process store and databases of their own, each a gRPC server on a free loopback port
+ * with its certificate of a private CA and its access table, and the gateway's app on a free port
+ * calling them with the gateway's certificate, as the six processes do. Flow rules are tested here
+ * without starting a process; test-e2e keeps what only six processes show.
+ */
+
+/** The services' time: the stores of session, OTP and recovery read it; `advance` moves it on. */
+export class TestClock {
+  #offsetMs = 0;
+
+  now(): number {
+    return Date.now() + this.#offsetMs;
+  }
+
+  advance(ms: number): void {
+    this.#offsetMs += ms;
+  }
+}
+
+export interface CallOptions {
+  token?: string;
+  /** A JSON value, or a string sent as it is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The X-API-Key header; none when absent. */
+  apiKey?: string;
+}
+
+/**
+ * Databases of the suite's own on the PostgreSQL of TEST_DATABASE_URL when set (as CI sets it):
+ * they are made in milliseconds, where opening PGlite compiles its WebAssembly and runs initdb,
+ * seconds each on a loaded machine. In-memory PGlite without it.
+ */
+async function databases(): Promise<{ identity?: string; disclaimer?: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return { drop: async () => {} };
+  const [identity, disclaimer] = await Promise.all([
+    createTestDatabase(adminUrl, "gateway_identity"),
+    createTestDatabase(adminUrl, "gateway_disclaimer"),
+  ]);
+  return {
+    identity: identity.url,
+    disclaimer: disclaimer.url,
+    drop: async () => {
+      await Promise.all([identity.drop(), disclaimer.drop()]);
+    },
+  };
+}
+
+/**
+ * Starts the suite: the services, then the gateway. Tests seed companies and users through the
+ * operator's admin API (createCompany), post to the gateway (call), read the SMS and e-mails sent
+ * (smsTo, mailTo) and move the services' clock on (clock.advance).
+ */
+export async function startInProcessSuite() {
+  const dataDir = mkdtempSync(join(tmpdir(), "in-process-suite-"));
+  const certificates = await ensureDevPki(join(dataDir, "pki"), [
+    "identity",
+    "session",
+    "otp",
+    "recovery",
+    "disclaimer",
+    "gateway",
+    "operator",
+  ]);
+  const adminToken = randomBytes(32).toString("base64url");
+  const logger = createLogger("in-process-suite", "silent");
+  const clock = new TestClock();
+  const sms = new SmsOutboxForTests();
+  const mail = new MailOutboxForTests();
+  const filesOf = (holder: string) => {
+    const files = certificates[holder];
+    if (!files) throw new Error(`no certificate for ${holder}`);
+    return files;
+  };
+  const envOf = (holder: string, more: NodeJS.ProcessEnv = {}) => ({
+    ...tlsEnvironment(filesOf(holder)),
+    ADMIN_TOKEN: adminToken,
+    ...more,
+  });
+  const servers: RunningGrpcServer[] = [];
+  const started = <T extends RunningGrpcServer>(server: T) => {
+    servers.push(server);
+    return server;
+  };
+  const stores = await databases();
+  const [identity, disclaimer] = await Promise.all([
+    // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
+    startIdentityForTests({
+      env: envOf("identity", { OAUTH_ALLOW_INSECURE_HTTP: "true" }),
+      databaseUrl: stores.identity,
+      logger,
+    }).then(started),
+    startDisclaimerForTests({ env: envOf("disclaimer"), databaseUrl: stores.disclaimer, logger }).then(
+      started,
+    ),
+  ]);
+  const identityAddress = { IDENTITY_ADDR: `127.0.0.1:${identity.port}` };
+  const [session, otp, recovery] = await Promise.all([
+    startSessionForTests({ env: envOf("session", identityAddress), clock, logger }).then(started),
+    startOtpForTests({ env: envOf("otp", identityAddress), clock, outbox: sms, logger }).then(started),
+    startRecoveryForTests({ env: envOf("recovery", identityAddress), clock, outbox: mail, logger }).then(
+      started,
+    ),
+  ]);
+
+  const addresses = {
+    identity: `127.0.0.1:${identity.port}`,
+    session: `127.0.0.1:${session.port}`,
+    otp: `127.0.0.1:${otp.port}`,
+    recovery: `127.0.0.1:${recovery.port}`,
+    disclaimer: `127.0.0.1:${disclaimer.port}`,
+  };
+  const config = configSchema.parse({
+    ...tlsEnvironment(filesOf("gateway")),
+    IDENTITY_ADDR: addresses.identity,
+    SESSION_ADDR: addresses.session,
+    OTP_ADDR: addresses.otp,
+    RECOVERY_ADDR: addresses.recovery,
+    DISCLAIMER_ADDR: addresses.disclaimer,
+  });
+  const transport = transportOf(config);
+  const backends = connectBackends(addresses, config.GRPC_DEADLINE_MS, transport);
+  const health = backendHealth(addresses, transport, { logger });
+  const app = createApp({
+    answers: IdempotentAnswers.on(undefined),
+    rateLimits: new RateLimits(
+      {
+        perAddressPerMinute: config.RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
+        perLoginIdPerMinute: config.RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE,
+        ipv6PrefixLength: config.RATE_LIMIT_IPV6_PREFIX,
+      },
+      undefined,
+    ),
+    backends,
+    requestDeadlineMs: config.REQUEST_DEADLINE_MS,
+    health,
+    // Policy changes of a test take effect at once.
+    companies: new CompanyCache(0),
+    logger,
+    trustProxy: config.TRUST_PROXY,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // The operator: what authctl presents (its certificate and the admin token).
+  const operatorOptions = {
+    deadlineMs: 10_000,
+    adminToken,
+    transport: mtlsTransport(filesOf("operator")),
+  };
+  const operator = {
+    identity: createServiceClient(IdentityServiceService, addresses.identity, {
+      ...operatorOptions,
+      server: "identity",
+    }),
+    disclaimer: createServiceClient(DisclaimerServiceService, addresses.disclaimer, {
+      ...operatorOptions,
+      server: "disclaimer",
+    }),
+  };
+
+  /** A company of its own for a test (the policy's defaults unless given), with an API key. */
+  async function createCompany(overrides: Partial<CompanyPolicy> = {}) {
+    const company = await seedCompany(operator.identity, overrides);
+    let policy = company.policy;
+    return {
+      id: company.id,
+      code: company.code,
+      apiKey: company.apiKey,
+      get policy() {
+        return policy;
+      },
+
+      /** Changes the company's policy or suspends it, as an operator would. */
+      async update(changes: { suspended?: boolean; policy?: Partial<CompanyPolicy> }): Promise<void> {
+        const { company: updated } = await operator.identity.updateCompany({
+          companyId: company.id,
+          suspended: changes.suspended,
+          policy: changes.policy && { ...policy, ...changes.policy },
+        });
+        if (updated?.policy) policy = updated.policy;
+      },
+
+      createUser: (options: UserOptions = {}): Promise<TestUser> =>
+        seedUser(operator.identity, company.id, options),
+
+      async updateUserStatus(user: TestUser, status: UserStatus): Promise<void> {
+        await operator.identity.updateUser({ companyId: company.id, userId: user.id, status });
+      },
+
+      /** Ten new backup codes for the user. */
+      async backupCodes(user: TestUser): Promise<string[]> {
+        return (await operator.identity.generateBackupCodes({ companyId: company.id, userId: user.id }))
+          .backupCodes;
+      },
+
+      /** Configures one of the company's OAuth provider slots. */
+      async setOAuthProvider(settings: Partial<OAuthProviderSettings> & { slot: number }): Promise<void> {
+        await operator.identity.setOAuthProvider({
+          companyId: company.id,
+          settings: providerSettings(settings),
+        });
+      },
+
+      /** Lets the provider's subject log in as the user. */
+      async linkOAuthIdentity(user: TestUser, slot: number, subject: string): Promise<void> {
+        await operator.identity.linkOAuthIdentity({ companyId: company.id, userId: user.id, slot, subject });
+      },
+
+      /** A disclaimer every user of the company must accept. */
+      async createDisclaimer(code: string) {
+        const disclaimer = {
+          code,
+          title: `Title ${code}`,
+          description: `About ${code}`,
+          link: `https://example.com/${code}`,
+        };
+        await operator.disclaimer.createDisclaimer({ companyId: company.id, ...disclaimer });
+        return disclaimer;
+      },
+    };
+  }
+
+  /** POST /{company}/v2/auth/{operation} on the gateway. */
+  async function call(code: string, operation: string, options: CallOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+    if (options.apiKey !== undefined) headers["x-api-key"] = options.apiKey;
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    const body =
+      options.body === undefined || typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
+    const response = await fetch(`${gatewayUrl}/${code}/v2/auth/${operation}`, {
+      method: "POST",
+      headers,
+      body,
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    };
+  }
+
+  return {
+    gatewayUrl,
+    clock,
+    createCompany,
+    call,
+    /** The SMS texts sent to this phone of the company, oldest first. */
+    smsTo: (companyId: string, phone: string): string[] =>
+      sms.messages
+        .filter((message) => message.companyId === companyId && message.to === phone)
+        .map((message) => message.text),
+    /** The e-mails sent to this address of the company, oldest first. */
+    mailTo: (companyId: string, email: string): Array<{ subject: string; text: string }> =>
+      mail.messages
+        .filter((message) => message.companyId === companyId && message.to === email)
+        .map(({ subject, text }) => ({ subject, text })),
+    async stop(): Promise<void> {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      closeBackends(backends);
+      health.close();
+      operator.identity.close();
+      operator.disclaimer.close();
+      await Promise.all(servers.map((running) => running.stop(100)));
+      await stores.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type InProcessSuite = Awaited<ReturnType<typeof startInProcessSuite>>;
+export type TestCompany = Awaited<ReturnType<InProcessSuite["createCompany"]>>;

@@ -1,0 +1,38 @@
+import { fileURLToPath } from "node:url";
+import {
+  closingAfterStop,
+  grpcServerOptionsOf,
+  type RunningGrpcServer,
+  startGrpcServer,
+} from "@auth/grpc-kit";
+import { openDatabase } from "@auth/pg";
+import type { Logger } from "@auth/runtime";
+import { configSchema } from "./config.js";
+import { schema } from "./schema.js";
+import { disclaimerService } from "./server.js";
+import { DisclaimerStore } from "./store/disclaimer-store.js";
+
+/**
+ * The disclaimer service in the test's process, as main.ts builds it but over the test's own
+ * database (in-memory PGlite unless given one): a real gRPC server on a free loopback port, under its access table. `env` is what the
+ * process would read (its TLS_* files, ADMIN_TOKEN).
+ */
+export async function startDisclaimerForTests(options: {
+  env: NodeJS.ProcessEnv;
+  /** A PostgreSQL database of the test's own; in-memory PGlite when absent. */
+  databaseUrl?: string;
+  logger: Logger;
+}): Promise<RunningGrpcServer> {
+  const config = configSchema.parse({ ...options.env, GRPC_PORT: "0" });
+  const database = await openDatabase({
+    url: options.databaseUrl,
+    schema,
+    migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
+  });
+  const server = await startGrpcServer({
+    ...grpcServerOptionsOf(config),
+    logger: options.logger,
+    services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN, options.logger)],
+  });
+  return closingAfterStop(server, () => database.close());
+}

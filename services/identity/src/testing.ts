@@ -1,0 +1,193 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import {
+  closingAfterStop,
+  companyPolicy,
+  grpcServerOptionsOf,
+  type RunningGrpcServer,
+  type ServiceClient,
+  startGrpcServer,
+} from "@auth/grpc-kit";
+import { openDatabase } from "@auth/pg";
+import {
+  CaptchaProvider,
+  type CompanyPolicy,
+  type IdentityServiceService,
+  type OAuthProviderSettings,
+  ProviderKind,
+  type User,
+  UserStatus,
+} from "@auth/proto/identity";
+import { type Logger, TtlCache } from "@auth/runtime";
+import { captchaCheck } from "./captcha/captcha-check.js";
+import { configSchema } from "./config.js";
+import { OAuthExchange } from "./oauth/exchange.js";
+
+export { TestOAuth2Provider } from "./oauth/test-oauth2-provider.js";
+
+import { PasswordHasher } from "./passwords.js";
+import { schema } from "./schema.js";
+import { SecretBox } from "./secret-box.js";
+import { identityService } from "./server.js";
+import { IdentityStore } from "./store/identity-store.js";
+
+/**
+ * Cheaper than the production minimum (config.ts refuses it), so that a test's logins take
+ * milliseconds: the rules under test do not depend on the hash's cost.
+ */
+const testHashing = { memoryCost: 8_192, timeCost: 1, parallelism: 1 };
+
+/**
+ * The identity service in the test's process, as main.ts builds it but over the test's own
+ * database (in-memory PGlite unless given one), with the dev captcha allowed (as the suite does) and cheap hashes: a real gRPC server
+ * on a free loopback port, under its access table. `env` is what the process would read (its
+ * TLS_* files, ADMIN_TOKEN).
+ */
+export async function startIdentityForTests(options: {
+  env: NodeJS.ProcessEnv;
+  /** A PostgreSQL database of the test's own; in-memory PGlite when absent. */
+  databaseUrl?: string;
+  logger: Logger;
+}): Promise<RunningGrpcServer> {
+  const config = configSchema.parse({ ...options.env, GRPC_PORT: "0" });
+  const database = await openDatabase({
+    url: options.databaseUrl,
+    schema,
+    migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
+  });
+  const server = await startGrpcServer({
+    ...grpcServerOptionsOf(config),
+    logger: options.logger,
+    services: [
+      identityService(
+        {
+          store: new IdentityStore(database.db),
+          hasher: new PasswordHasher(testHashing),
+          secrets: new SecretBox(randomBytes(32)),
+          oauth: new OAuthExchange({
+            allowInsecureHttp: config.OAUTH_ALLOW_INSECURE_HTTP,
+            timeoutSeconds: config.OAUTH_TIMEOUT_SECONDS,
+            cacheMs: 0,
+          }),
+          captcha: captchaCheck({ allowDev: true, timeoutMs: config.CAPTCHA_TIMEOUT_MS, logger }),
+          adminToken: config.ADMIN_TOKEN,
+          companies: new TtlCache(0),
+        },
+        options.logger,
+      ),
+    ],
+  });
+  return closingAfterStop(server, () => database.close());
+}
+
+type Admin = Pick<
+  ServiceClient<typeof IdentityServiceService>,
+  "createCompany" | "createApiKey" | "createUser"
+>;
+
+/**
+ * A company of its own for a test, with an API key, through the identity service's admin API: the
+ * policy's defaults unless overridden, the dev captcha, and rate limits no test of one address
+ * reaches (the rate-limit tests set their own).
+ */
+export async function seedCompany(identity: Admin, overrides: Partial<CompanyPolicy> = {}) {
+  const code = `t${randomBytes(5).toString("hex")}`;
+  const policy = companyPolicy({
+    // Tests make many requests from one address; the rate-limit tests set their own limits.
+    rateLimitPerAddressPerMinute: 1_000_000,
+    rateLimitPerLoginIdPerMinute: 1_000_000,
+    captcha: { provider: CaptchaProvider.DEV, secret: "" },
+    ...overrides,
+  });
+  const { company } = await identity.createCompany({ code, name: `Test ${code}`, policy });
+  if (!company?.policy) throw new Error("no company");
+  const { apiKey } = await identity.createApiKey({ companyId: company.id, label: "tests" });
+  return { id: company.id, code, apiKey, policy: company.policy };
+}
+
+export interface UserOptions {
+  password?: string | null;
+  status?: UserStatus;
+  role?: string;
+  secondFactorRequired?: boolean;
+  passwordChangeRequired?: boolean;
+  phone?: string | null;
+  email?: string | null;
+  controlQuestion?: string;
+  controlAnswer?: string;
+}
+
+export interface TestUser {
+  id: string;
+  loginName: string;
+  email: string;
+  phone: string;
+  password: string | undefined;
+  profileMnemocode: string;
+  user: User;
+}
+
+const areaCodes = ["201", "202", "212", "213", "305", "312", "415", "617", "702", "713"];
+
+/** A random valid US number (80 million of them), so that tests never read each other's SMS. */
+function randomPhone(): string {
+  const area = areaCodes[randomInt(areaCodes.length)];
+  const exchange = String(randomInt(200, 1000)).replace(/11$/, "55");
+  return `+1${area}${exchange}${String(randomInt(0, 10_000)).padStart(4, "0")}`;
+}
+
+/** An active customer with a login name, phone, e-mail and password, unless the options say otherwise. */
+export async function seedUser(
+  identity: Admin,
+  companyId: string,
+  options: UserOptions = {},
+): Promise<TestUser> {
+  const name = `user${randomBytes(4).toString("hex")}`;
+  const password =
+    options.password === null ? undefined : (options.password ?? `pw-${randomBytes(6).toString("hex")}`);
+  const phone = options.phone === null ? undefined : (options.phone ?? randomPhone());
+  const { user } = await identity.createUser({
+    companyId,
+    role: options.role ?? "customer",
+    profileMnemocode: `P-${name}`,
+    loginName: name,
+    phone,
+    email: options.email === null ? undefined : (options.email ?? `${name}@example.com`),
+    password,
+    status: options.status ?? UserStatus.ACTIVE,
+    secondFactorRequired: options.secondFactorRequired ?? false,
+    passwordChangeRequired: options.passwordChangeRequired ?? false,
+    controlQuestion: options.controlQuestion,
+    controlAnswer: options.controlAnswer,
+  });
+  if (!user) throw new Error("no user");
+  return {
+    id: user.id,
+    loginName: name,
+    email: `${name}@example.com`,
+    phone: phone ?? "",
+    password,
+    profileMnemocode: `P-${name}`,
+    user,
+  };
+}
+
+/** An OAuth provider's whole settings for the wire: what a test does not set is empty. */
+export function providerSettings(
+  settings: Partial<OAuthProviderSettings> & { slot: number },
+): OAuthProviderSettings {
+  return {
+    kind: ProviderKind.OIDC,
+    name: "",
+    issuer: "",
+    authorizationEndpoint: "",
+    tokenEndpoint: "",
+    userinfoEndpoint: "",
+    clientId: "",
+    clientSecret: "",
+    redirectUris: [],
+    scopes: [],
+    subjectClaim: "",
+    ...settings,
+  };
+}
