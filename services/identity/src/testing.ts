@@ -69,7 +69,11 @@ export async function startIdentityForTests(options: {
             timeoutSeconds: config.OAUTH_TIMEOUT_SECONDS,
             cacheMs: 0,
           }),
-          captcha: captchaCheck({ allowDev: true, timeoutMs: config.CAPTCHA_TIMEOUT_MS, logger }),
+          captcha: captchaCheck({
+            allowDev: true,
+            timeoutMs: config.CAPTCHA_TIMEOUT_MS,
+            logger: options.logger,
+          }),
           adminToken: config.ADMIN_TOKEN,
           companies: new TtlCache(0),
         },
