@@ -5,7 +5,10 @@ const counters = {
   postgres: "auth_postgres_queries_total",
 } as const;
 
-export type Operations = Record<keyof typeof counters, number>;
+export type Operations = Record<keyof typeof counters, number> & {
+  /** gRPC calls by method, all processes together. */
+  grpcByMethod: Record<string, number>;
+};
 
 /** The sum of a counter's samples, all labels together, in a Prometheus text exposition. */
 function total(exposition: string, name: string): number {
@@ -17,6 +20,15 @@ function total(exposition: string, name: string): number {
   return sum;
 }
 
+/** gRPC calls served by method, whatever their outcome. */
+function callsByMethod(exposition: string, into: Record<string, number>): void {
+  for (const line of exposition.split("\n")) {
+    if (!line.startsWith(`${counters.grpc}{`)) continue;
+    const method = /method="([^"]*)"/.exec(line)?.[1] ?? "";
+    into[method] = (into[method] ?? 0) + Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+}
+
 /**
  * Operations of the whole suite so far: gRPC calls as served (so a call from one service to another
  * counts once, as does the benchmark's own), Redis commands and PostgreSQL statements.
@@ -24,11 +36,28 @@ function total(exposition: string, name: string): number {
 export async function countOperations(metricsUrls: string[]): Promise<Operations> {
   const expositions = await Promise.all(metricsUrls.map(async (url) => (await fetch(url)).text()));
   const sumOf = (name: string) => expositions.reduce((sum, text) => sum + total(text, name), 0);
-  return { grpc: sumOf(counters.grpc), redis: sumOf(counters.redis), postgres: sumOf(counters.postgres) };
+  const grpcByMethod: Record<string, number> = {};
+  for (const text of expositions) callsByMethod(text, grpcByMethod);
+  return {
+    grpc: sumOf(counters.grpc),
+    redis: sumOf(counters.redis),
+    postgres: sumOf(counters.postgres),
+    grpcByMethod,
+  };
 }
 
 /** The operations between two counts, per answered request. */
 export function perRequest(before: Operations, after: Operations, requests: number): Operations {
-  const per = (key: keyof Operations) => (after[key] - before[key]) / Math.max(1, requests);
-  return { grpc: per("grpc"), redis: per("redis"), postgres: per("postgres") };
+  const count = Math.max(1, requests);
+  const per = (key: "grpc" | "redis" | "postgres") => (after[key] - before[key]) / count;
+  const grpcByMethod = Object.fromEntries(
+    Object.entries(after.grpcByMethod)
+      .map(([method, calls]): [string, number] => [
+        method,
+        (calls - (before.grpcByMethod[method] ?? 0)) / count,
+      ])
+      .filter(([, calls]) => calls > 0)
+      .sort(([, a], [, b]) => b - a),
+  );
+  return { grpc: per("grpc"), redis: per("redis"), postgres: per("postgres"), grpcByMethod };
 }

@@ -10,7 +10,10 @@ export interface Scenario extends LoadResult, ProcessUsage {
 
 /** The operations per request of a scenario. */
 export function describeOperations({ operations }: Scenario): string {
-  return `per request: gRPC ${operations.grpc.toFixed(2)}, Redis ${operations.redis.toFixed(2)}, PostgreSQL ${operations.postgres.toFixed(2)}`;
+  const methods = Object.entries(operations.grpcByMethod)
+    .map(([method, calls]) => `${method} ${calls.toFixed(2)}`)
+    .join(", ");
+  return `per request: gRPC ${operations.grpc.toFixed(2)} (${methods}), Redis ${operations.redis.toFixed(2)}, PostgreSQL ${operations.postgres.toFixed(2)}`;
 }
 
 /** CPU milliseconds per request of each process, largest first: where a scenario's time goes. */

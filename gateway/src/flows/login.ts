@@ -18,13 +18,14 @@ import { fields } from "./fields.js";
  */
 export const login = openEndpoint("login", z.object({ login_id: fields.loginId }), async (context) => {
   const { normalizedLoginId, user } = await lookUpLoginId(context, context.body.login_id);
-  const guard = { refuseWhenLockedOut: true };
   if (user?.status !== UserStatus.ACTIVE) {
     await guardSubject(context, subjectOf(user, normalizedLoginId));
     if (!user) throw new AuthError("auth.loginid.notfound");
     assertUserMayLogIn(user);
   }
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
+  // The session carries the disclaimers to the next step, which need not read them again.
+  const guard = { refuseWhenLockedOut: true, disclaimersRequired };
 
   if (user.hasPassword) {
     const started = await startSession(context, user, "checkpassword", normalizedLoginId, guard);
