@@ -95,7 +95,7 @@ try {
     sampler.start();
     const result = await run();
     const usage = sampler.stop();
-    const operations = perRequest(before, await countOperations(metricsUrls), result.requests);
+    const operations = perRequest(before, await countOperations(metricsUrls), result.sent);
     const scenario = { name, ...result, ...usage, operations };
     process.stdout.write(
       `${name}: ${result.rps.toFixed(0)}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, errors ${result.errors + result.failures}; ${describeOperations(scenario)}; CPU ms per request: ${describeCpu(scenario)}\n`,

@@ -4,7 +4,6 @@ const counters = {
   redis: "auth_redis_commands_total",
   postgres: "auth_postgres_queries_total",
 } as const;
-const httpRequests = "auth_http_requests_total";
 
 export type Operations = Record<keyof typeof counters, number> & {
   /** gRPC calls by method, all processes together. */
@@ -30,13 +29,7 @@ function callsByMethod(exposition: string, into: Record<string, number>): void {
   }
 }
 
-/** Counts of the whole suite at one moment. */
-export interface Counts extends Operations {
-  /** HTTP requests the gateway answered. */
-  httpRequests: number;
-}
-
-async function readCounts(metricsUrls: string[]): Promise<Counts> {
+async function readCounts(metricsUrls: string[]): Promise<Operations> {
   const expositions = await Promise.all(metricsUrls.map(async (url) => (await fetch(url)).text()));
   const sumOf = (name: string) => expositions.reduce((sum, text) => sum + total(text, name), 0);
   const grpcByMethod: Record<string, number> = {};
@@ -46,35 +39,28 @@ async function readCounts(metricsUrls: string[]): Promise<Counts> {
     redis: sumOf(counters.redis),
     postgres: sumOf(counters.postgres),
     grpcByMethod,
-    httpRequests: sumOf(httpRequests),
   };
 }
 
 /**
  * Operations of the whole suite once it is idle: gRPC calls as served (so a call from one service to
- * another counts once, as does the benchmark's own), Redis commands, PostgreSQL statements and the
- * gateway's answers. The requests a load generator left in flight as it stopped are still served
+ * another counts once, as does the benchmark's own), Redis commands and PostgreSQL statements. The requests a load generator left in flight as it stopped are still served
  * after it: the counts are read again until two reads a second apart agree (or 30 s have passed).
  */
-export async function countOperations(metricsUrls: string[]): Promise<Counts> {
+export async function countOperations(metricsUrls: string[]): Promise<Operations> {
   let last = await readCounts(metricsUrls);
   for (let tries = 0; tries < 30; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const next = await readCounts(metricsUrls);
-    if (next.grpc === last.grpc && next.redis === last.redis && next.httpRequests === last.httpRequests)
-      return next;
+    if (next.grpc === last.grpc && next.redis === last.redis && next.postgres === last.postgres) return next;
     last = next;
   }
   return last;
 }
 
-/**
- * The operations between two counts, per request: per HTTP request the gateway answered, or for a
- * scenario that sends none (introspection over gRPC), per request the load generator made.
- */
-export function perRequest(before: Counts, after: Counts, loadRequests: number): Operations {
-  const answered = after.httpRequests - before.httpRequests;
-  const count = Math.max(1, answered > 0 ? answered : loadRequests);
+/** The operations between two counts, per request sent (answered, or in flight as the load stopped). */
+export function perRequest(before: Operations, after: Operations, sent: number): Operations {
+  const count = Math.max(1, sent);
   const per = (key: "grpc" | "redis" | "postgres") => (after[key] - before[key]) / count;
   const grpcByMethod = Object.fromEntries(
     Object.entries(after.grpcByMethod)
