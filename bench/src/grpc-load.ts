@@ -27,6 +27,7 @@ export async function callLoad(
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
   return {
     requests: latencies.length + errors,
+    sent: latencies.length + errors,
     rps: latencies.length / durationSeconds,
     p50: at(0.5),
     p99: at(0.99),

@@ -2,6 +2,8 @@ import autocannon from "autocannon";
 
 export interface LoadResult {
   requests: number;
+  /** Requests sent, with those still in flight when the load stopped (the suite serves them after). */
+  sent: number;
   rps: number;
   p50: number;
   p99: number;
@@ -19,6 +21,7 @@ export async function httpLoad(options: LoadOptions): Promise<LoadResult> {
   const durationSeconds = result.duration;
   return {
     requests: result.requests.total,
+    sent: result.requests.sent,
     rps: result.requests.total / durationSeconds,
     p50: result.latency.p50,
     p99: result.latency.p99,

@@ -10,8 +10,9 @@ import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures
 import { callLoad } from "./grpc-load.js";
 import { httpLoad, type LoadResult } from "./http-load.js";
 import { expressLimit, hashLimit, transportCost } from "./limits.js";
+import { countOperations, perRequest } from "./operations.js";
 import { ProcessSampler } from "./processes.js";
-import { describeCpu, printReport, type Report, type Scenario } from "./report.js";
+import { describeCpu, describeOperations, printReport, type Report, type Scenario } from "./report.js";
 
 /** What one autocannon connection carries from login to checkpassword. */
 interface FlowState {
@@ -53,6 +54,8 @@ const suite = await startSuite({
   logLevel: "error",
   // Introspection is measured as the company's other products call it, with a consumer's certificate.
   certificateHolders: ["consumer/bench"],
+  // Each process's counters of gRPC calls, Redis commands and PostgreSQL statements.
+  metrics: true,
   // OTP sends are limited per user and session; the benchmark sends many, to many users.
   env: { otp: { OTP_RESEND_COOLDOWN_SECONDS: "1", OTP_SENDS_PER_USER_PER_HOUR: "1000" } },
   // BENCH_PROFILE_DIR=dir writes a V8 CPU profile of every process there when the suite stops.
@@ -65,6 +68,7 @@ const suite = await startSuite({
 });
 const processes = Object.entries(suite.children).map(([name, child]) => ({ name, pid: child.pid }));
 const sampler = new ProcessSampler(processes);
+const metricsUrls = Object.values(suite.metricsUrls).filter((url): url is string => url !== undefined);
 
 try {
   const company = await createBenchCompany(suite);
@@ -87,12 +91,14 @@ try {
     !only || names.some((name) => only.some((prefix) => name.startsWith(prefix)));
   async function measure(name: string, run: () => Promise<LoadResult>): Promise<Scenario | undefined> {
     if (!wanted(name)) return undefined;
+    const before = await countOperations(metricsUrls);
     sampler.start();
     const result = await run();
     const usage = sampler.stop();
-    const scenario = { name, ...result, ...usage };
+    const operations = perRequest(before, await countOperations(metricsUrls), result.sent);
+    const scenario = { name, ...result, ...usage, operations };
     process.stdout.write(
-      `${name}: ${result.rps.toFixed(0)}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, errors ${result.errors + result.failures}; CPU ms per request: ${describeCpu(scenario)}\n`,
+      `${name}: ${result.rps.toFixed(0)}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, errors ${result.errors + result.failures}; ${describeOperations(scenario)}; CPU ms per request: ${describeCpu(scenario)}\n`,
     );
     return scenario;
   }

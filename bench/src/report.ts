@@ -1,8 +1,19 @@
 import type { LoadResult } from "./http-load.js";
+import type { Operations } from "./operations.js";
 import type { ProcessUsage } from "./processes.js";
 
 export interface Scenario extends LoadResult, ProcessUsage {
   name: string;
+  /** gRPC calls, Redis commands and PostgreSQL statements per request, as the processes counted them. */
+  operations: Operations;
+}
+
+/** The operations per request of a scenario. */
+export function describeOperations({ operations }: Scenario): string {
+  const methods = Object.entries(operations.grpcByMethod)
+    .map(([method, calls]) => `${method} ${calls.toFixed(2)}`)
+    .join(", ");
+  return `per request: gRPC ${operations.grpc.toFixed(2)} (${methods}), Redis ${operations.redis.toFixed(2)}, PostgreSQL ${operations.postgres.toFixed(2)}`;
 }
 
 /** CPU milliseconds per request of each process, largest first: where a scenario's time goes. */
@@ -61,6 +72,9 @@ export function printReport(report: Report): void {
       "p50 ms": scenario.p50.toFixed(1),
       "p99 ms": scenario.p99.toFixed(1),
       errors: scenario.errors + scenario.failures,
+      "gRPC/req": scenario.operations.grpc.toFixed(2),
+      "Redis/req": scenario.operations.redis.toFixed(2),
+      "PG/req": scenario.operations.postgres.toFixed(2),
       "peak RSS MiB": `${peak} (${heaviest})`,
       "vs limit": target
         ? `${(target.ratio * 100).toFixed(0)}% of ${target.limit} (target ${(target.target * 100).toFixed(0)}%)`

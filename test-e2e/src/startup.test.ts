@@ -337,6 +337,7 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
           loginId: user.loginName,
           passwordChangeRequired: false,
           refuseWhenLockedOut: false,
+          disclaimersRequired: [],
         });
         expect(opened?.state).toBe(SessionState.CHECKPASSWORD);
         await otp.sendOtp({

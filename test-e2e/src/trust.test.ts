@@ -243,6 +243,7 @@ describe("the reproductions of the review, each now failing to take the account"
         passwordChangeRequired: false,
         lifetimeSeconds: 2_592_000,
         refuseWhenLockedOut: false,
+        disclaimersRequired: [],
       }).finish(),
     );
     for (const holder of ["consumer/e2e", "otp", "recovery", "operator", "identity"]) {

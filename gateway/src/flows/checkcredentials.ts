@@ -72,39 +72,40 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
     },
     loginRefusal,
   );
-  const { found: verdict } = await check.run(
+  const wrongCredentials = () =>
+    new AuthError("auth.credentials.invalid", { fields: { captcha_required: check.captchaRequiredIfWrong } });
+  const answer = await check.runBeforeMove(
     () =>
       context.backends.identity.verifyCredentials({
         companyId,
         loginId: context.body.login_id,
         password: context.body.password,
       }),
-    (found) => found.user !== undefined,
+    ({ user, passwordChangeRequired }) => user && { user, passwordChangeRequired },
+    async ({ user, passwordChangeRequired }, rightCheckId) => {
+      assertUserMayLogIn(user);
+      const disclaimersRequired = await requiredDisclaimers(context, user.id);
+      assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+      await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+      // A password changed since the check refuses the session: the password is no longer the user's.
+      const start = { credentialGeneration: check.credentialGeneration, rightCheckId };
+      const outcome = continueAfterPassword(context, {
+        user,
+        passwordChangeRequired,
+        move: (to, changes) => startSession(context, user, to, normalizedLoginId, { ...changes, ...start }),
+        toSecondFactor: (changes) =>
+          startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {
+            ...changes,
+            ...start,
+          }),
+      });
+      return outcome.catch((error: unknown) => {
+        throw error instanceof AuthError && error.code === "auth.credentials.invalid"
+          ? wrongCredentials()
+          : error;
+      });
+    },
   );
-  const { user } = verdict;
-  const wrongCredentials = () =>
-    new AuthError("auth.credentials.invalid", { fields: { captcha_required: check.captchaRequiredIfWrong } });
-  if (!user) throw wrongCredentials();
-  assertUserMayLogIn(user);
-  const disclaimersRequired = await requiredDisclaimers(context, user.id);
-  assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
-  await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-  // A password changed since the check refuses the session: the password is no longer the user's.
-  const { credentialGeneration } = check;
-  const outcome = continueAfterPassword(context, {
-    user,
-    passwordChangeRequired: verdict.passwordChangeRequired,
-    move: (to, changes) =>
-      startSession(context, user, to, normalizedLoginId, { ...changes, credentialGeneration }),
-    toSecondFactor: (changes) =>
-      startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {
-        ...changes,
-        credentialGeneration,
-      }),
-  });
-  return outcome.catch((error: unknown) => {
-    throw error instanceof AuthError && error.code === "auth.credentials.invalid"
-      ? wrongCredentials()
-      : error;
-  });
+  if (!answer) throw wrongCredentials();
+  return answer;
 }

@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import type { User } from "@auth/proto/identity";
 import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
@@ -11,10 +12,10 @@ import {
   toSetpassword,
   userStatusErrors,
 } from "../endpoint/responses.js";
-import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
+import { assertAllAccepted, recordAcceptance, sessionDisclaimers } from "../steps/disclaimers.js";
 import { continueToAuthorization } from "../steps/next-step.js";
 import { otpValid } from "../steps/otp-check.js";
-import { guardSubject, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
+import { loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
 
@@ -71,25 +72,35 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   const { userId } = context.session;
-  await guardSubject(context, { userId });
-  const user = await currentUser(context, userId);
-  // Disclaimers before the secret (docs/api-contract.md, "Login"): a missing code must never burn the OTP.
-  const disclaimersRequired = await requiredDisclaimers(context, user.id);
-  assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
-
   const otp = context.body.otp !== undefined;
+  // The order of docs/api-contract.md ("Login"): lock-out, the user's status, disclaimers, the secret. The check is
+  // reserved first (its refusal is the lock-out) and given back if the user or the disclaimers fail:
+  // a missing code must never burn the OTP.
   const check = await reserveCheck(
     context,
     { subject: { userId }, kind: otp ? SecretKind.OTP : SecretKind.BACKUP_CODE },
     loginRefusal,
   );
-  const { found: valid } = await check.run(
+  const disclaimersRequired = sessionDisclaimers(context);
+  let user: User;
+  try {
+    user = await currentUser(context, userId);
+    assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+  } catch (error) {
+    await check.giveBack();
+    throw error;
+  }
+
+  const answer = await check.runBeforeMove(
     () => secondFactorValid(context, user.id),
-    (right) => right,
+    (valid) => valid || undefined,
+    async (_, rightCheckId) => {
+      await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+      return continueToAuthorization(context, user, context.session.passwordChangeRequired, (to, changes) =>
+        moveSession(context, to, { ...changes, rightCheckId }),
+      );
+    },
   );
-  if (!valid) throw new AuthError(otp ? "auth.otp.invalid" : "auth.backupcode.invalid");
-  await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-  return continueToAuthorization(context, user, context.session.passwordChangeRequired, (to, changes) =>
-    moveSession(context, to, changes),
-  );
+  if (!answer) throw new AuthError(otp ? "auth.otp.invalid" : "auth.backupcode.invalid");
+  return answer;
 }

@@ -10,7 +10,7 @@ import {
   type SuccessFields,
   userStatusErrors,
 } from "../endpoint/responses.js";
-import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
+import { assertAllAccepted, recordAcceptance, sessionDisclaimers } from "../steps/disclaimers.js";
 import { continueAfterPassword } from "../steps/next-step.js";
 import { sendOtp } from "../steps/otp-delivery.js";
 import { loginRefusal, reserveCheck } from "../steps/secret-checks.js";
@@ -59,41 +59,43 @@ async function handle(
     { subject: { userId }, kind: SecretKind.PASSWORD, captchaResponse: context.body.captcha_response },
     loginRefusal,
   );
-  let disclaimersRequired: Awaited<ReturnType<typeof requiredDisclaimers>>;
+  const disclaimersRequired = sessionDisclaimers(context);
   try {
-    disclaimersRequired = await requiredDisclaimers(context, userId);
     assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
   } catch (error) {
     await check.giveBack();
     throw error;
   }
 
-  const { found: verdict } = await check.run(
+  const answer = await check.runBeforeMove(
     () =>
       context.backends.identity.verifyPassword({
         companyId: context.company.id,
         userId,
         password: context.body.password,
       }),
-    (found) => found.valid && found.user !== undefined,
+    ({ valid, user, passwordChangeRequired }) =>
+      valid && user ? { user, passwordChangeRequired } : undefined,
+    async ({ user, passwordChangeRequired }, rightCheckId) => {
+      // The user as it is now (an administrator may have closed the account since the login).
+      assertUserMayLogIn(user);
+      await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+      return continueAfterPassword(context, {
+        user,
+        passwordChangeRequired,
+        move: (to, changes) => moveSession(context, to, { ...changes, rightCheckId }),
+        // The OTP goes out before the move, so that a failed send leaves the session as it was.
+        toSecondFactor: async (changes) => {
+          const userPhone = await sendOtp(context, user, context.session.sessionId);
+          return { ...(await moveSession(context, "checkotp", { ...changes, rightCheckId })), userPhone };
+        },
+      });
+    },
   );
-  const { user } = verdict;
-  if (!verdict.valid || !user) {
+  if (!answer) {
     throw new AuthError("auth.password.invalid", {
       fields: { captcha_required: check.captchaRequiredIfWrong },
     });
   }
-  // The user as it is now (an administrator may have closed the account since the login).
-  assertUserMayLogIn(user);
-  await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-  return continueAfterPassword(context, {
-    user,
-    passwordChangeRequired: verdict.passwordChangeRequired,
-    move: (to, changes) => moveSession(context, to, changes),
-    // The OTP goes out before the move, so that a failed send leaves the session as it was.
-    toSecondFactor: async (changes) => {
-      const userPhone = await sendOtp(context, user, context.session.sessionId);
-      return { ...(await moveSession(context, "checkotp", changes)), userPhone };
-    },
-  });
+  return answer;
 }

@@ -67,13 +67,14 @@ export const login = defineEndpoint({
 
 async function handle(context: FlowContext<z.infer<typeof body>>): Promise<SuccessFields<typeof responses>> {
   const { normalizedLoginId, user } = await lookUpAndCountLoginId(context, context.body.login_id);
-  const guard = { refuseWhenLockedOut: true };
   if (user?.status !== UserStatus.ACTIVE) {
     await guardSubject(context, subjectOf(user, normalizedLoginId));
     if (!user) throw new AuthError("auth.loginid.notfound");
     assertUserMayLogIn(user);
   }
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
+  // The session carries the disclaimers to the next step, which need not read them again.
+  const guard = { refuseWhenLockedOut: true, disclaimersRequired };
 
   if (user.hasPassword) {
     const started = await startSession(context, user, "checkpassword", normalizedLoginId, guard);

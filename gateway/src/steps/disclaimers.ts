@@ -1,14 +1,14 @@
 import { AuthError } from "@auth/errors";
-import type { Disclaimer } from "@auth/proto/disclaimer";
+import type { RequiredDisclaimer } from "@auth/proto/session";
 import type { z } from "zod";
-import type { FlowContext } from "../endpoint/context.js";
+import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
 import type { disclaimer } from "../endpoint/responses.js";
 import { securityEvent } from "../security-events.js";
 
 /** The disclaimer object of spec 2.3. */
 export type DisclaimerObject = z.output<typeof disclaimer>;
 
-const toObject = ({ code, title, description, link }: Disclaimer): DisclaimerObject => ({
+const toObject = ({ code, title, description, link }: RequiredDisclaimer): DisclaimerObject => ({
   code,
   title,
   description,
@@ -26,6 +26,14 @@ export async function requiredDisclaimers(context: FlowContext, userId: string):
     userId,
   });
   return disclaimers.map(toObject);
+}
+
+/**
+ * The disclaimers the session's user owed when the session started: the login step read them and
+ * the session carries them (docs/decisions.md, "Login").
+ */
+export function sessionDisclaimers(context: SessionFlowContext): DisclaimerObject[] {
+  return context.session.disclaimersRequired.map(toObject);
 }
 
 /** spec 4.2 rule 3: every required code must be in accept_disclaimers. */

@@ -65,6 +65,18 @@ export interface ReservedCheck {
     compare: () => Promise<T>,
     isRight: (found: T) => boolean,
   ): Promise<{ found: T; sessionEnded: boolean }>;
+  /**
+   * Compares the secret as run does, but leaves a right one for the session move that rests on it
+   * to report in the same call (its rightCheckId): `rest` is the request after a right secret, the
+   * move included, and should it fail the check is reported right here (a second report does
+   * nothing). `rightOf` is what a right secret found, undefined for a wrong one: then runBeforeMove
+   * reports it at once and returns undefined.
+   */
+  runBeforeMove<T, U, R>(
+    compare: () => Promise<T>,
+    rightOf: (found: T) => U | undefined,
+    rest: (right: U, rightCheckId: string) => Promise<R>,
+  ): Promise<R | undefined>;
   giveBack(): Promise<void>;
 }
 
@@ -86,21 +98,40 @@ export async function reserveCheck(
   if (reserved.outcome !== CheckOutcome.ALLOWED) throw refuse(reserved.outcome, reserved.retryAfterSeconds);
   const report = (result: CheckResult) =>
     context.backends.session.reportSecretCheck({ companyId, checkId: reserved.checkId, result });
+  async function compareOnce<T>(compare: () => Promise<T>): Promise<T> {
+    try {
+      return await compare();
+    } catch (error) {
+      await report(CheckResult.UNCHECKED).catch(() => {});
+      throw error;
+    }
+  }
+  async function reportWrong(): Promise<boolean> {
+    const { sessionEnded } = await report(CheckResult.WRONG);
+    securityEvent(context, "login.failed", { kind: request.kind });
+    return sessionEnded;
+  }
   return {
     captchaRequiredIfWrong: reserved.captchaRequired,
     credentialGeneration: reserved.credentialGeneration,
     async run(compare, isRight) {
-      let found: Awaited<ReturnType<typeof compare>>;
+      const found = await compareOnce(compare);
+      if (!isRight(found)) return { found, sessionEnded: await reportWrong() };
+      const { sessionEnded } = await report(CheckResult.RIGHT);
+      return { found, sessionEnded };
+    },
+    async runBeforeMove(compare, rightOf, rest) {
+      const right = rightOf(await compareOnce(compare));
+      if (right === undefined) {
+        await reportWrong();
+        return undefined;
+      }
       try {
-        found = await compare();
+        return await rest(right, reserved.checkId);
       } catch (error) {
-        await report(CheckResult.UNCHECKED).catch(() => {});
+        await report(CheckResult.RIGHT).catch(() => {});
         throw error;
       }
-      const right = isRight(found);
-      const { sessionEnded } = await report(right ? CheckResult.RIGHT : CheckResult.WRONG);
-      if (!right) securityEvent(context, "login.failed", { kind: request.kind });
-      return { found, sessionEnded };
     },
     giveBack: async () => {
       await report(CheckResult.UNCHECKED);

@@ -4,6 +4,7 @@ import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
 import { type StateName, stateOfName } from "../endpoint/states.js";
 import { assertTransition } from "../endpoint/transitions.js";
 import { securityEvent } from "../security-events.js";
+import type { DisclaimerObject } from "./disclaimers.js";
 
 export interface MovedSession {
   token: string;
@@ -13,6 +14,8 @@ export interface MovedSession {
 export interface SessionChanges {
   profileMnemocode?: string;
   passwordChangeRequired?: boolean;
+  /** The reserved check whose right secret the session moves or starts on: reported in the same call. */
+  rightCheckId?: string;
 }
 
 export interface SessionMove extends SessionChanges {
@@ -25,6 +28,8 @@ export interface SessionStart extends SessionChanges {
   refuseWhenLockedOut?: boolean;
   /** The user's credential generation when the password the session starts on was checked. */
   credentialGeneration?: string;
+  /** The disclaimers the user owes, for the session's next step. */
+  disclaimersRequired?: DisclaimerObject[];
 }
 
 export interface StartedSession extends MovedSession {
@@ -57,6 +62,8 @@ export async function startSession(
     lifetimeSeconds: lifetimeSeconds(context, to),
     refuseWhenLockedOut: start.refuseWhenLockedOut ?? false,
     credentialGeneration: start.credentialGeneration,
+    disclaimersRequired: start.disclaimersRequired ?? [],
+    rightCheckId: start.rightCheckId,
   });
   if (!created.session) throw new Error("session service returned no session");
   if (to === "authorized")

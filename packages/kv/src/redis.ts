@@ -80,6 +80,19 @@ export interface RedisConnectionOptions {
 export type RedisClient = Redis | Cluster;
 
 /**
+ * Counts every command the client sends, pipelined or not (docs/performance.md, "Operations per
+ * request"). A Cluster's pipelines go through its nodes' clients, which this does not see.
+ */
+function countCommands(client: RedisClient): void {
+  const send = client.sendCommand.bind(client) as (...args: unknown[]) => unknown;
+  client.sendCommand = ((...args: unknown[]) => {
+    const [command] = args as [{ name: string }];
+    metrics.redisCommands.inc({ command: command.name });
+    return send(...args);
+  }) as typeof client.sendCommand;
+}
+
+/**
  * A client of a standalone Redis, a Redis Cluster or a Sentinel-watched master, not connected yet.
  * Once `connected()` has been called it reconnects by itself after a drop; before that, a failed
  * connection ends it, and whoever connects it decides whether to try again.
@@ -129,6 +142,7 @@ function redisClient(
   client.on("error", () => {
     // Connection errors surface on the commands that fail meanwhile, and on connecting.
   });
+  countCommands(client);
   return {
     client,
     connected: () => {

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { type ConnectRetry, connectWithRetry, env, type Logger } from "@auth/runtime";
+import { metrics } from "@auth/telemetry";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -44,7 +45,17 @@ function postgresPool(url: string, poolSize = 10): pg.Pool {
   pool.on("error", () => {
     // An idle connection broke (for example PostgreSQL restarted); the pool replaces it.
   });
+  pool.on("connect", countQueries);
   return pool;
+}
+
+/** Counts every statement a pooled connection sends (docs/performance.md, "Operations per request"). */
+function countQueries(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    metrics.postgresQueries.inc();
+    return query(...args);
+  }) as typeof client.query;
 }
 
 /** Applies the migrations on one connection of the pool; `abandon` drops that connection (and fails the run). */

@@ -77,6 +77,17 @@ export const metrics = {
     help: "Recovery e-mails sent",
     registers: [registry],
   }),
+  redisCommands: new Counter({
+    name: "auth_redis_commands_total",
+    help: "Commands sent to Redis (a Lua script counts as one), by command",
+    labelNames: ["command"] as const,
+    registers: [registry],
+  }),
+  postgresQueries: new Counter({
+    name: "auth_postgres_queries_total",
+    help: "Statements sent to PostgreSQL (BEGIN and COMMIT included)",
+    registers: [registry],
+  }),
   storeErrors: new Counter({
     name: "auth_store_errors_total",
     help: "Store operations that failed because the store could not be reached, by store",

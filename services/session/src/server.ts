@@ -51,11 +51,15 @@ const toSession = (record: SessionRecord): Session => ({
   profileMnemocode: record.profileMnemocode,
   passwordChangeRequired: record.passwordChangeRequired,
   changeRetryKey: record.changeClaim?.retryKey,
+  disclaimersRequired: record.disclaimersRequired ?? [],
   createdAt: new Date(record.createdAt),
   expiresAt: new Date(record.expiresAt),
 });
 
 /** The requests' schemas, built once. */
+const checkId = z.string().min(1).max(100);
+/** A reserved check whose secret proved right, reported in the call that rests on it. */
+const rightCheckId = checkId.optional();
 const createSessionRequest = messageSchema<CreateSessionRequest>()(
   z.object({
     companyId: id,
@@ -67,6 +71,17 @@ const createSessionRequest = messageSchema<CreateSessionRequest>()(
     lifetimeSeconds: lifetime,
     refuseWhenLockedOut: z.boolean(),
     credentialGeneration: z.string().max(100).optional(),
+    disclaimersRequired: z
+      .array(
+        z.object({
+          code: z.string().max(200),
+          title: z.string().max(1_000),
+          description: z.string().max(20_000),
+          link: z.string().max(2_000),
+        }),
+      )
+      .max(100),
+    rightCheckId,
   }),
 );
 const introspectSessionRequest = messageSchema<IntrospectSessionRequest>()(z.object({ sessionToken: token }));
@@ -79,6 +94,7 @@ const advanceSessionRequest = messageSchema<AdvanceSessionRequest>()(
     passwordChangeRequired: z.boolean().optional(),
     lifetimeSeconds: lifetime,
     renewCredentialGeneration: z.boolean(),
+    rightCheckId,
   }),
 );
 const retryKey = z.string().min(1).max(200).optional();
@@ -137,7 +153,7 @@ const results = {
 const reportSecretCheckRequest = messageSchema<ReportSecretCheckRequest>()(
   z.object({
     companyId: id,
-    checkId: z.string().min(1).max(100),
+    checkId,
     result: z.enum(
       [CheckResult.RIGHT, CheckResult.WRONG, CheckResult.UNCHECKED],
       "must be RIGHT, WRONG or UNCHECKED",
@@ -163,7 +179,8 @@ export interface SessionDependencies {
 export function sessionService({ sessions, budget, rules, adminToken }: SessionDependencies, logger: Logger) {
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request) {
-      const { refuseWhenLockedOut, ...input } = parseRequest(createSessionRequest, request);
+      const { refuseWhenLockedOut, rightCheckId, ...input } = parseRequest(createSessionRequest, request);
+      if (rightCheckId !== undefined) await budget.report(rightCheckId, "right");
       let captchaRequired = false;
       if (refuseWhenLockedOut) {
         const status = await budget.status(
@@ -195,7 +212,8 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
     },
     async advanceSession(request) {
       const input = parseRequest(advanceSessionRequest, request);
-      const { sessionToken, fromState, toState, ...changes } = input;
+      const { sessionToken, fromState, toState, rightCheckId, ...changes } = input;
+      if (rightCheckId !== undefined) await budget.report(rightCheckId, "right");
       const advanced = await sessions.advance(sessionToken, fromState, toState, changes);
       return { sessionToken: advanced.token, session: toSession(advanced.session) };
     },

@@ -1,6 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { type Clock, issueToken, type KeyValueStore, newRecordId, readToken, sameHash } from "@auth/kv";
-import type { SessionState } from "@auth/proto/session";
+import type { RequiredDisclaimer, SessionState } from "@auth/proto/session";
 
 export interface SessionRecord {
   sessionId: string;
@@ -17,6 +17,8 @@ export interface SessionRecord {
   credentialGeneration?: string;
   /** The request that claimed the session for a password change (claimCredentialChange). */
   changeClaim?: ChangeClaim;
+  /** The disclaimers the user owed when the session started; dropped when it moves on. */
+  disclaimersRequired?: RequiredDisclaimer[];
 }
 
 /** Who claimed a session for a password change: a retry key, or none (then no request may resume it). */
@@ -51,6 +53,7 @@ export interface NewSession {
   lifetimeSeconds?: number;
   /** The user's credential generation when the secret the session starts on was checked. */
   credentialGeneration?: string;
+  disclaimersRequired?: RequiredDisclaimer[];
 }
 
 /** What a move to the next state may change besides the state. */
@@ -98,6 +101,7 @@ export class SessionStore {
   async create({
     lifetimeSeconds,
     credentialGeneration: checkedWith,
+    disclaimersRequired = [],
     ...session
   }: NewSession): Promise<{ token: string; session: SessionRecord }> {
     const credentialGeneration = await this.generationOf(session.companyId, session.userId);
@@ -124,6 +128,7 @@ export class SessionStore {
       createdAt: now,
       expiresAt: now + this.#lifetime(session.state, lifetimeSeconds),
       credentialGeneration,
+      ...(disclaimersRequired.length > 0 ? { disclaimersRequired } : {}),
     };
     await this.kv.set(sessionKey(sessionId), JSON.stringify(record), this.#keyLifetime(record));
     await this.kv.addToSet(userKey(record.companyId, record.userId), sessionId, this.#keyLifetime(record));
@@ -157,7 +162,8 @@ export class SessionStore {
         throw new AuthError("auth.token.invalid");
     }
     const issued = issueToken(record.sessionId);
-    const { changeClaim: _finished, ...unclaimed } = record;
+    // The step that moves the session has recorded the disclaimers it owed.
+    const { changeClaim: _finished, disclaimersRequired: _accepted, ...unclaimed } = record;
     const next: SessionRecord = {
       ...unclaimed,
       credentialGeneration,

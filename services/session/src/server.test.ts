@@ -1,0 +1,160 @@
+import type { AuthError } from "@auth/errors";
+import {
+  createServiceClient,
+  type RunningGrpcServer,
+  type ServiceClient,
+  startGrpcServer,
+} from "@auth/grpc-kit";
+import type { KeyValueStore } from "@auth/kv";
+import { keyValueKinds } from "@auth/kv/testing";
+import { CheckResult, SecretKind, SessionServiceService, SessionState } from "@auth/proto/session";
+import { createLogger, TtlCache } from "@auth/runtime";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CompanyRules } from "./check-policies.js";
+import { sessionService } from "./server.js";
+import { CheckBudget } from "./store/check-budget.js";
+import { SessionStore } from "./store/session-store.js";
+
+type Client = ServiceClient<typeof SessionServiceService>;
+const adminToken = "admin-token-for-the-session-tests-0123456789";
+const policy = {
+  captchaAfterFailures: 3,
+  lockoutAfterFailures: 10,
+  failureWindowSeconds: 900,
+  suspended: false,
+};
+const terms = { code: "terms", title: "Terms", description: "The terms", link: "https://example.com/terms" };
+const companyId = "c1";
+const userId = "u-ann";
+const start = {
+  companyId,
+  userId,
+  state: SessionState.CHECKPASSWORD,
+  loginId: "ann@example.com",
+  passwordChangeRequired: false,
+  refuseWhenLockedOut: false,
+  disclaimersRequired: [],
+};
+
+/**
+ * The service's rules, over plain text (who may call what is the access table's business, tested in
+ * test-e2e/src/trust.test.ts), with the identity service's answers faked.
+ */
+describe.each(keyValueKinds())("the session service on $name", (kind) => {
+  let kv: KeyValueStore;
+  let server: RunningGrpcServer;
+  let session: Client;
+
+  beforeEach(async () => {
+    kv = await kind.open();
+    const identity = {
+      getCheckPolicy: async () => policy,
+      verifyCaptcha: async () => ({ valid: false }),
+    };
+    const logger = createLogger("session", "silent");
+    server = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      transport: { kind: "plaintext" },
+      logger,
+      services: [
+        sessionService(
+          {
+            sessions: new SessionStore(kv, { now: () => Date.now() }, { of: () => 15 * 60_000 }),
+            budget: new CheckBudget(kv),
+            rules: new CompanyRules(identity, new TtlCache(0)),
+            adminToken,
+          },
+          logger,
+        ),
+      ],
+    });
+    session = createServiceClient(SessionServiceService, `127.0.0.1:${server.port}`, {
+      deadlineMs: 5_000,
+      adminToken,
+      transport: { kind: "plaintext" },
+      server: "session",
+    });
+  });
+  afterEach(async () => {
+    session.close();
+    await server.stop();
+    await kv.close();
+  });
+
+  const codeOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => "ok",
+      (error: AuthError) => error.code,
+    );
+  /** Reserves a check of the user's OTP (no captcha asked) and reports it as the test says. */
+  const reserve = async () => {
+    const reserved = await session.reserveSecretCheck({
+      companyId,
+      subject: { userId },
+      kind: SecretKind.OTP,
+      clientAddress: "192.0.2.1",
+    });
+    return reserved.checkId;
+  };
+  const failThrice = async () => {
+    for (const checkId of [await reserve(), await reserve(), await reserve()])
+      await session.reportSecretCheck({ companyId, checkId, result: CheckResult.WRONG });
+  };
+  const budget = () => session.getCheckBudget({ companyId, subject: { userId } });
+
+  describe("CreateSession", () => {
+    it("keeps the disclaimers the login found with the session, for the next step's lookup", async () => {
+      const created = await session.createSession({ ...start, disclaimersRequired: [terms] });
+      expect(created.session?.disclaimersRequired).toEqual([terms]);
+      const found = await session.introspectSession({ sessionToken: created.sessionToken });
+      expect(found.session?.disclaimersRequired).toEqual([terms]);
+    });
+
+    it("reports the right check the session starts on in the same call: the user's failures are forgotten", async () => {
+      await failThrice();
+      const checkId = await reserve();
+      expect((await budget()).captchaRequired).toBe(true);
+      await session.createSession({ ...start, rightCheckId: checkId });
+      expect(await budget()).toEqual({ lockedOut: false, retryAfterSeconds: 0, captchaRequired: false });
+    });
+
+    it("refuses while the user is locked out, when asked, with auth.restricted and the time left", async () => {
+      // A reserved check counts as failed until it is reported.
+      for (let i = 0; i < policy.lockoutAfterFailures; i++) await reserve();
+      expect(await codeOf(session.createSession({ ...start, refuseWhenLockedOut: true }))).toBe(
+        "auth.restricted",
+      );
+      expect((await budget()).retryAfterSeconds).toBeGreaterThan(0);
+    });
+  });
+
+  describe("AdvanceSession", () => {
+    it("drops the disclaimers: the step that moves the session has recorded their acceptance", async () => {
+      const created = await session.createSession({ ...start, disclaimersRequired: [terms] });
+      const moved = await session.advanceSession({
+        sessionToken: created.sessionToken,
+        fromState: SessionState.CHECKPASSWORD,
+        toState: SessionState.CHECKOTP,
+        renewCredentialGeneration: false,
+      });
+      expect(moved.session?.disclaimersRequired).toEqual([]);
+      const found = await session.introspectSession({ sessionToken: moved.sessionToken });
+      expect(found.session?.disclaimersRequired).toEqual([]);
+    });
+
+    it("reports the right check the move rests on in the same call: the user's failures are forgotten", async () => {
+      const created = await session.createSession(start);
+      await failThrice();
+      const checkId = await reserve();
+      await session.advanceSession({
+        sessionToken: created.sessionToken,
+        fromState: SessionState.CHECKPASSWORD,
+        toState: SessionState.AUTHORIZED,
+        renewCredentialGeneration: false,
+        rightCheckId: checkId,
+      });
+      expect(await budget()).toEqual({ lockedOut: false, retryAfterSeconds: 0, captchaRequired: false });
+    });
+  });
+});
