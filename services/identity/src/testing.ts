@@ -23,7 +23,7 @@ import { captchaCheck } from "./captcha/captcha-check.js";
 import { configSchema } from "./config.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 
-export { TestOAuth2Provider } from "./oauth/test-oauth2-provider.js";
+export { TestOAuth2Provider } from "./oauth/oauth2-provider.testing.js";
 
 import { PasswordHasher } from "./passwords.js";
 import { schema } from "./schema.js";
