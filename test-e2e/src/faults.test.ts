@@ -609,16 +609,18 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
     );
 
     it(
-      "disclaimer: login and checkpassword answer 503 within the deadline; afterwards every flow works and nothing acknowledged is lost",
+      "disclaimer: login and checkcredentials answer 503 within the deadline; afterwards every flow works and nothing acknowledged is lost",
       async () => {
         await fault({
           name: "disclaimer",
           stop: down("disclaimer"),
           start: restart("disclaimer"),
           restarted: "disclaimer",
-          probes: ({ user, atPassword }) => ({
+          // checkpassword is not among them: its session carries the disclaimers login found.
+          probes: ({ user }) => ({
             login: () => post("login", { login_id: user.loginName }),
-            checkpassword: () => post("checkpassword", { password: user.password }, atPassword),
+            checkcredentials: () =>
+              post("checkcredentials", { login_id: user.loginName, password: user.password }),
           }),
         });
       },
@@ -705,9 +707,11 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
           name: "PostgreSQL frozen",
           stop: async () => (pg as PrivatePostgres).freeze(),
           start: async () => (pg as PrivatePostgres).thaw(),
-          probes: ({ user, atPassword }) => ({
+          // checkpassword is not among them: its session carries the disclaimers login found.
+          probes: ({ user }) => ({
             login: () => post("login", { login_id: user.loginName }),
-            checkpassword: () => post("checkpassword", { password: user.password }, atPassword),
+            checkcredentials: () =>
+              post("checkcredentials", { login_id: user.loginName, password: user.password }),
           }),
         });
       },
