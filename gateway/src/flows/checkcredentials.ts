@@ -1,6 +1,5 @@
 import { AuthError } from "@auth/errors";
 import { OtpPurpose } from "@auth/proto/otp";
-import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
@@ -12,10 +11,10 @@ import {
   userStatusErrors,
 } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
-import { lookUpAndCountLoginId } from "../steps/login-lookup.js";
+import { countLoginId } from "../steps/login-lookup.js";
 import { continueAfterPassword } from "../steps/next-step.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
-import { loginRefusal, reserveCheck, subjectOf } from "../steps/secret-checks.js";
+import { afterPasswordCheck } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -61,51 +60,40 @@ export const checkcredentials = defineEndpoint({
 });
 
 async function handle(context: FlowContext<z.infer<typeof body>>): Promise<SuccessFields<typeof responses>> {
-  const companyId = context.company.id;
-  const { normalizedLoginId, user: named } = await lookUpAndCountLoginId(context, context.body.login_id);
-  const check = await reserveCheck(
-    context,
-    {
-      subject: subjectOf(named, normalizedLoginId),
-      kind: SecretKind.PASSWORD,
-      captchaResponse: context.body.captcha_response,
-    },
-    loginRefusal,
-  );
+  await countLoginId(context, context.body.login_id);
+  const verdict = await context.backends.identity.verifyCredentials({
+    companyId: context.company.id,
+    loginId: context.body.login_id,
+    password: context.body.password,
+    captchaResponse: context.body.captcha_response,
+    clientAddress: context.clientAddress,
+  });
+  const { user, passwordChangeRequired, normalizedLoginId, check } = verdict;
   const wrongCredentials = () =>
-    new AuthError("auth.credentials.invalid", { fields: { captcha_required: check.captchaRequiredIfWrong } });
-  const answer = await check.runBeforeMove(
-    () =>
-      context.backends.identity.verifyCredentials({
-        companyId,
-        loginId: context.body.login_id,
-        password: context.body.password,
-      }),
-    ({ user, passwordChangeRequired }) => user && { user, passwordChangeRequired },
-    async ({ user, passwordChangeRequired }, rightCheckId) => {
-      assertUserMayLogIn(user);
-      const disclaimersRequired = await requiredDisclaimers(context, user.id);
-      assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
-      await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-      // A password changed since the check refuses the session: the password is no longer the user's.
-      const start = { credentialGeneration: check.credentialGeneration, rightCheckId };
-      const outcome = continueAfterPassword(context, {
-        user,
-        passwordChangeRequired,
-        move: (to, changes) => startSession(context, user, to, normalizedLoginId, { ...changes, ...start }),
-        toSecondFactor: (changes) =>
-          startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {
-            ...changes,
-            ...start,
-          }),
-      });
-      return outcome.catch((error: unknown) => {
-        throw error instanceof AuthError && error.code === "auth.credentials.invalid"
-          ? wrongCredentials()
-          : error;
-      });
-    },
-  );
+    new AuthError("auth.credentials.invalid", { fields: { captcha_required: check?.captchaRequired } });
+  const answer = await afterPasswordCheck(context, check, user, async (user, rightCheckId) => {
+    assertUserMayLogIn(user);
+    const disclaimersRequired = await requiredDisclaimers(context, user.id);
+    assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+    await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+    // A password changed since the check refuses the session: the password is no longer the user's.
+    const start = { credentialGeneration: check?.credentialGeneration ?? "", rightCheckId };
+    const outcome = continueAfterPassword(context, {
+      user,
+      passwordChangeRequired,
+      move: (to, changes) => startSession(context, user, to, normalizedLoginId, { ...changes, ...start }),
+      toSecondFactor: (changes) =>
+        startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {
+          ...changes,
+          ...start,
+        }),
+    });
+    return outcome.catch((error: unknown) => {
+      throw error instanceof AuthError && error.code === "auth.credentials.invalid"
+        ? wrongCredentials()
+        : error;
+    });
+  });
   if (!answer) throw wrongCredentials();
   return answer;
 }

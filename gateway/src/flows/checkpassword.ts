@@ -13,7 +13,7 @@ import {
 import { assertAllAccepted, recordAcceptance, sessionDisclaimers } from "../steps/disclaimers.js";
 import { continueAfterPassword } from "../steps/next-step.js";
 import { sendOtp } from "../steps/otp-delivery.js";
-import { loginRefusal, reserveCheck } from "../steps/secret-checks.js";
+import { afterPasswordCheck, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -52,37 +52,40 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   const { userId } = context.session;
-  // The order of docs/decisions.md ("Login"): suspension and lock-out, captcha, disclaimers, password. The check is reserved
-  // first (its refusals are the lock-out and the captcha) and given back if the disclaimers fail.
-  const check = await reserveCheck(
-    context,
-    { subject: { userId }, kind: SecretKind.PASSWORD, captchaResponse: context.body.captcha_response },
-    loginRefusal,
-  );
+  const captchaResponse = context.body.captcha_response;
   const disclaimersRequired = sessionDisclaimers(context);
   try {
     assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
   } catch (error) {
+    // The order of docs/decisions.md ("Login"): suspension and lock-out, captcha, disclaimers,
+    // password. A check is reserved for the lock-out's and the captcha's refusals, then given back.
+    const check = await reserveCheck(
+      context,
+      { subject: { userId }, kind: SecretKind.PASSWORD, captchaResponse },
+      loginRefusal,
+    );
     await check.giveBack();
     throw error;
   }
 
-  const answer = await check.runBeforeMove(
-    () =>
-      context.backends.identity.verifyPassword({
-        companyId: context.company.id,
-        userId,
-        password: context.body.password,
-      }),
-    ({ valid, user, passwordChangeRequired }) =>
-      valid && user ? { user, passwordChangeRequired } : undefined,
-    async ({ user, passwordChangeRequired }, rightCheckId) => {
+  const verdict = await context.backends.identity.verifyPassword({
+    companyId: context.company.id,
+    userId,
+    password: context.body.password,
+    captchaResponse,
+    clientAddress: context.clientAddress,
+  });
+  const answer = await afterPasswordCheck(
+    context,
+    verdict.check,
+    verdict.valid ? verdict.user : undefined,
+    async (user, rightCheckId) => {
       // The user as it is now (an administrator may have closed the account since the login).
       assertUserMayLogIn(user);
       await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
       return continueAfterPassword(context, {
         user,
-        passwordChangeRequired,
+        passwordChangeRequired: verdict.passwordChangeRequired,
         move: (to, changes) => moveSession(context, to, { ...changes, rightCheckId }),
         // The OTP goes out before the move, so that a failed send leaves the session as it was.
         toSecondFactor: async (changes) => {
@@ -94,7 +97,7 @@ async function handle(
   );
   if (!answer) {
     throw new AuthError("auth.password.invalid", {
-      fields: { captcha_required: check.captchaRequiredIfWrong },
+      fields: { captcha_required: verdict.check?.captchaRequired },
     });
   }
   return answer;

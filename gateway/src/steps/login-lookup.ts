@@ -1,12 +1,16 @@
+import { normalizeLoginId } from "@auth/login-ids";
 import type { FlowContext } from "../endpoint/context.js";
 
 /**
- * The user a login ID from the request body names, and the login ID normalised; spends one request
- * of the normalised login ID's rate limit, so that `+1 555 010 0000` and `5550100000`, or two cases
- * of one e-mail, share one count.
+ * Spends one request of a login ID's rate limit, counted by the login ID as identity compares it,
+ * so that `+1 555 010 0000` and `5550100000`, or two cases of one e-mail, share one count.
  */
+export async function countLoginId(context: FlowContext, loginId: string): Promise<void> {
+  await context.countLoginId(normalizeLoginId(loginId, context.company.policy.defaultPhoneRegion).value);
+}
+
+/** The user a login ID from the request body names, and the login ID normalised, once counted. */
 export async function lookUpAndCountLoginId(context: FlowContext, loginId: string) {
-  const found = await context.backends.identity.findUser({ companyId: context.company.id, loginId });
-  await context.countLoginId(found.normalizedLoginId);
-  return found;
+  await countLoginId(context, loginId);
+  return context.backends.identity.findUser({ companyId: context.company.id, loginId });
 }

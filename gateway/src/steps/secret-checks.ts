@@ -1,6 +1,12 @@
 import { AuthError } from "@auth/errors";
 import type { User } from "@auth/proto/identity";
-import { CheckOutcome, CheckResult, type CheckSubject, type SecretKind } from "@auth/proto/session";
+import {
+  CheckOutcome,
+  CheckResult,
+  type CheckSubject,
+  type ReserveSecretCheckResponse,
+  SecretKind,
+} from "@auth/proto/session";
 import type { FlowContext } from "../endpoint/context.js";
 import { securityEvent } from "../security-events.js";
 
@@ -126,17 +132,53 @@ export async function reserveCheck(
         await reportWrong();
         return undefined;
       }
-      try {
-        return await rest(right, reserved.checkId);
-      } catch (error) {
-        await report(CheckResult.RIGHT).catch(() => {});
-        throw error;
-      }
+      return afterRightCheck(context, reserved.checkId, (rightCheckId) => rest(right, rightCheckId));
     },
     giveBack: async () => {
       await report(CheckResult.UNCHECKED);
     },
   };
+}
+
+/**
+ * The request after a right secret whose check the session move that rests on it reports (its
+ * rightCheckId); should the request fail before, the check is reported right here (a second report
+ * does nothing).
+ */
+async function afterRightCheck<R>(
+  context: FlowContext,
+  checkId: string,
+  rest: (rightCheckId: string) => Promise<R>,
+): Promise<R> {
+  try {
+    return await rest(checkId);
+  } catch (error) {
+    await context.backends.session
+      .reportSecretCheck({ companyId: context.company.id, checkId, result: CheckResult.RIGHT })
+      .catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * A password identity compared under its subject's budget: identity reserves the check itself
+ * before it compares (docs/security.md, "Guesses per hour"). A refused check is thrown as the login
+ * steps tell it; a wrong password (`right` undefined) counts as a failed login and gives undefined;
+ * after a right one, `rest` runs as runBeforeMove's does.
+ */
+export async function afterPasswordCheck<U, R>(
+  context: FlowContext,
+  check: ReserveSecretCheckResponse | undefined,
+  right: U | undefined,
+  rest: (right: U, rightCheckId: string) => Promise<R>,
+): Promise<R | undefined> {
+  if (!check) throw new AuthError("service.unavailable", { detail: "identity answered no check" });
+  if (check.outcome !== CheckOutcome.ALLOWED) throw loginRefusal(check.outcome, check.retryAfterSeconds);
+  if (right === undefined) {
+    securityEvent(context, "login.failed", { kind: SecretKind.PASSWORD });
+    return undefined;
+  }
+  return afterRightCheck(context, check.checkId, (rightCheckId) => rest(right, rightCheckId));
 }
 
 /** Forgets the subject's failures: a finished recovery proved who the user is. */

@@ -8,6 +8,7 @@ import { startDisclaimerForTests } from "@auth/disclaimer/testing";
 import { createServiceClient, type RunningGrpcServer, transportOf } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import {
+  type GuessBudget,
   providerSettings,
   seedCompany,
   seedUser,
@@ -24,6 +25,7 @@ import {
   type OAuthProviderSettings,
   type UserStatus,
 } from "@auth/proto/identity";
+import { SessionServiceService } from "@auth/proto/session";
 import { MailOutboxForTests, startRecoveryForTests } from "@auth/recovery/testing";
 import { createLogger } from "@auth/runtime";
 import { startSessionForTests } from "@auth/session/testing";
@@ -124,11 +126,23 @@ export async function startInProcessSuite() {
     return server;
   };
   const stores = await databases();
+  // identity and session call each other: identity's client of the session service is made once
+  // the session service listens, before any test calls.
+  let identitysSession: GuessBudget | undefined;
+  const sessionOfIdentity = () => {
+    if (!identitysSession) throw new Error("the session service is not started yet");
+    return identitysSession;
+  };
+  const guesses: GuessBudget = {
+    reserveSecretCheck: (request, options) => sessionOfIdentity().reserveSecretCheck(request, options),
+    reportSecretCheck: (request, options) => sessionOfIdentity().reportSecretCheck(request, options),
+  };
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
     startIdentityForTests({
       env: envOf("identity", { OAUTH_ALLOW_INSECURE_HTTP: "true" }),
       databaseUrl: stores.identity,
+      guesses,
       logger,
     }).then(started),
     startDisclaimerForTests({ env: envOf("disclaimer"), databaseUrl: stores.disclaimer, logger }).then(
@@ -144,6 +158,12 @@ export async function startInProcessSuite() {
     ),
   ]);
 
+  const identitysSessionClient = createServiceClient(SessionServiceService, `127.0.0.1:${session.port}`, {
+    deadlineMs: 3_000,
+    transport: mtlsTransport(filesOf("identity")),
+    server: "session",
+  });
+  identitysSession = identitysSessionClient;
   const addresses = {
     identity: `127.0.0.1:${identity.port}`,
     session: `127.0.0.1:${session.port}`,
@@ -310,6 +330,7 @@ export async function startInProcessSuite() {
       health.close();
       operator.identity.close();
       operator.disclaimer.close();
+      identitysSessionClient.close();
       await Promise.all(servers.map((running) => running.stop(100)));
       await stores.drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -6,7 +6,6 @@ export { assertTimeLeft, callDeadline, withDeadline } from "./deadline.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";
 export { checkHealth, type HealthClient, healthClient } from "./health.js";
-export { connectIdentity, identityClientEnvironment } from "./identity-client.js";
 export {
   closingAfterStop,
   type GrpcServerOptions,
@@ -16,6 +15,12 @@ export {
   startGrpcServer,
 } from "./server.js";
 export { grpcServerEnvironment, grpcServerOptionsOf } from "./server-config.js";
+export {
+  connectIdentity,
+  connectSession,
+  identityClientEnvironment,
+  sessionClientEnvironment,
+} from "./service-clients.js";
 export { errorCodeKey, fromServiceError, toStatus } from "./status.js";
 export {
   type Caller,

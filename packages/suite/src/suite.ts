@@ -11,6 +11,7 @@ import {
   tlsEnvironment,
 } from "@auth/grpc-kit/dev-pki";
 import { type BoundPorts, Child } from "./child.js";
+import { type Relay, startRelay } from "./relay.js";
 
 export const serviceNames = ["identity", "session", "otp", "recovery", "disclaimer"] as const;
 export type ServiceName = (typeof serviceNames)[number];
@@ -127,6 +128,12 @@ async function gatewayAnswers(url: string): Promise<boolean> {
   }
 }
 
+/** One gRPC target for all replicas of a service: a caller's channel balances calls round-robin over them. */
+function targetOf(ports: readonly (number | undefined)[]): string {
+  const addresses = ports.map((port) => `127.0.0.1:${port}`);
+  return addresses.length === 1 ? (addresses[0] as string) : `ipv4:${addresses.join(",")}`;
+}
+
 /** Starts the five services and then the gateway, each its own node process, and waits until all are ready. */
 export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const replicaCount = options.replicas ?? 1;
@@ -155,6 +162,15 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       : {};
   // Set once the services are up: each process reports the ports it bound (port 0 unless fixed).
   const addresses = {} as Record<ServiceName, string>;
+  // identity calls the session service, which starts after it: through relays, unless the session
+  // service's port is fixed (npm start).
+  const sessionPort = replicaCount === 1 ? options.ports?.session : undefined;
+  const relays: Relay[] = sessionPort
+    ? []
+    : await Promise.all(Array.from({ length: replicaCount }, () => startRelay()));
+  const sessionOfIdentity = sessionPort
+    ? `127.0.0.1:${sessionPort}`
+    : targetOf(relays.map((relay) => relay.port));
   const secretsKey = randomBytes(32).toString("base64");
   const otpHashSecret = randomBytes(32).toString("base64url");
 
@@ -163,6 +179,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const environments: Record<ProcessName, () => NodeJS.ProcessEnv> = {
     identity: () => ({
       ADMIN_TOKEN: adminToken,
+      SESSION_ADDR: sessionOfIdentity,
       // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
       ALLOW_DEV_CAPTCHA: "true",
       DATA_DIR: join(options.dataDir, "identity"),
@@ -281,20 +298,21 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const stop = async () => {
     await each("gateway", (child) => child.stop());
     await Promise.all(serviceNames.map((name) => each(name, (child) => child.stop())));
+    await Promise.all(relays.map((relay) => relay.close()));
   };
-  const addressOf = (name: ServiceName) => {
-    const ports = bound[name].map((reported) => `127.0.0.1:${reported.port}`);
-    // One target for all replicas of a service; a caller's channel balances calls round-robin over them.
-    return ports.length === 1 ? (ports[0] as string) : `ipv4:${ports.join(",")}`;
-  };
+  const addressOf = (name: ServiceName) => targetOf(bound[name].map((reported) => reported.port));
 
-  // identity first (session, otp and recovery call it), with disclaimer; then session, otp and
-  // recovery; then the gateway, which calls them all.
+  // identity first (session, otp and recovery call it; it calls session through the relays), with
+  // disclaimer; then session, otp and recovery; then the gateway, which calls them all.
   try {
     for (const stage of [["identity", "disclaimer"], ["session", "otp", "recovery"], ["gateway"]] as const) {
       for (const name of stage) makeReplicas(name);
       await Promise.all(stage.map(startReplicas));
       for (const name of stage) if (name !== "gateway") addresses[name] = addressOf(name);
+      relays.forEach((relay, index) => {
+        const port = bound.session?.[index]?.port;
+        if (port !== undefined) relay.passTo(port);
+      });
     }
   } catch (error) {
     await stop();

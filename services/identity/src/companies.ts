@@ -1,4 +1,5 @@
 import { messageSchema } from "@auth/grpc-kit";
+import { regionOf } from "@auth/login-ids";
 import {
   CaptchaProvider,
   type Company,
@@ -9,7 +10,6 @@ import {
 import { SmsProvider } from "@auth/proto/otp";
 import { companyCodeShape } from "@auth/runtime";
 import { z } from "zod";
-import { regionOf } from "./login-ids.js";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow } from "./schema.js";
 import type { SecretBox } from "./secret-box.js";

@@ -1,4 +1,4 @@
-import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
+import { checkTransportSettings, grpcServerEnvironment, sessionClientEnvironment } from "@auth/grpc-kit";
 import { databaseStartEnvironment } from "@auth/pg";
 import { env } from "@auth/runtime";
 import { z } from "zod";
@@ -7,6 +7,7 @@ import { owaspMinimum } from "./passwords.js";
 export const configSchema = z
   .object({
     ...grpcServerEnvironment(50051),
+    ...sessionClientEnvironment,
     /** The identity service's own PostgreSQL database; without it, PGlite under DATA_DIR. */
     DATABASE_URL: env.url(["postgres:", "postgresql:"]).optional(),
     /** The password of the service's own role, when DATABASE_URL leaves it out (it stays a secret apart). */

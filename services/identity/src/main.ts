@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
+import { connectSession, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
 import { captchaCheck } from "./captcha/captcha-check.js";
@@ -50,6 +50,8 @@ const oauth = new OAuthExchange({
   timeoutSeconds: config.OAUTH_TIMEOUT_SECONDS,
   cacheMs: 10 * 60_000,
 });
+// Connects when first called: the session service, which calls identity too, may start later.
+const session = connectSession(config);
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
@@ -65,6 +67,7 @@ const server = await startGrpcServer({
           timeoutMs: config.CAPTCHA_TIMEOUT_MS,
           logger,
         }),
+        guesses: session,
         adminToken: config.ADMIN_TOKEN,
         companies: new TtlCache(config.COMPANY_CACHE_SECONDS * 1000),
       },
@@ -76,5 +79,6 @@ const server = await startGrpcServer({
 
 stopOnSignals(logger, async () => {
   await server.stop();
+  session.close();
   await database.close();
 });

@@ -157,14 +157,17 @@ export const listUsersRequest = messageSchema<ListUsersRequest>()(
 export const findUserRequest = messageSchema<FindUserRequest>()(
   z.object({ companyId: id, loginId: text(512) }),
 );
+/** What a password check carries for the budget it spends: the captcha, and where the guess came from. */
+const guessFields = { captchaResponse: text(8_192).optional(), clientAddress: text(100) };
 export const verifyPasswordRequest = messageSchema<VerifyPasswordRequest>()(
-  z.object({ companyId: id, userId: id, password: text(1_024) }),
+  z.object({ companyId: id, userId: id, password: text(1_024), ...guessFields }),
 );
 export const verifyCredentialsRequest = messageSchema<VerifyCredentialsRequest>()(
   z.object({
     companyId: id,
     loginId: text(512),
     password: text(1_024),
+    ...guessFields,
   }),
 );
 export const setPasswordRequest = messageSchema<SetPasswordRequest>()(
@@ -210,8 +213,8 @@ export const unlinkOAuthIdentityRequest = messageSchema<UnlinkOAuthIdentityReque
 export const verifyCaptchaRequest = messageSchema<VerifyCaptchaRequest>()(
   z.object({
     companyId: id,
+    ...guessFields,
     captchaResponse: text(8_192),
-    clientAddress: text(100),
   }),
 );
 /** GetSmsDelivery, GetMailDelivery and SpendRecoveryMessage name the same recipient. */

@@ -23,6 +23,14 @@ import {
   UserStatus,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
+import {
+  CheckOutcome,
+  CheckResult,
+  type ReportSecretCheckRequest,
+  type ReserveSecretCheckRequest,
+  type ReserveSecretCheckResponse,
+  SecretKind,
+} from "@auth/proto/session";
 import { createLogger, type Logger, TtlCache } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { parseOptions } from "@node-rs/argon2";
@@ -43,6 +51,41 @@ const adminToken = "admin-token-for-the-identity-tests-0123456789";
 const weaker = { memoryCost: 8_192, timeCost: 1, parallelism: 1 };
 // Both servers share the database, and so the key its secrets are sealed with.
 const secrets = new SecretBox(randomBytes(32));
+
+const clientAddress = "192.0.2.10";
+
+/**
+ * The session service's budget of guesses as identity sees it: a check is allowed (or refused, when
+ * `refuse` says so), and every reservation and report is kept. The budget itself is the session
+ * service's, tested there and with the flows (gateway/src/flow-tests).
+ */
+const budget = {
+  refuse: undefined as CheckOutcome | undefined,
+  reserved: [] as ReserveSecretCheckRequest[],
+  reported: [] as ReportSecretCheckRequest[],
+  async reserveSecretCheck(request: ReserveSecretCheckRequest): Promise<ReserveSecretCheckResponse> {
+    budget.reserved.push(request);
+    return budget.refuse
+      ? {
+          outcome: budget.refuse,
+          checkId: "",
+          retryAfterSeconds: 60,
+          captchaRequired: true,
+          credentialGeneration: "",
+        }
+      : {
+          outcome: CheckOutcome.ALLOWED,
+          checkId: `check-${budget.reserved.length}`,
+          retryAfterSeconds: 0,
+          captchaRequired: false,
+          credentialGeneration: "1",
+        };
+  },
+  async reportSecretCheck(request: ReportSecretCheckRequest) {
+    budget.reported.push(request);
+    return { sessionEnded: false };
+  },
+};
 
 let database: OpenedDatabase<IdentitySchema>;
 const servers: RunningGrpcServer[] = [];
@@ -72,6 +115,7 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
             timeoutMs: 5_000,
             logger: createLogger("identity", "silent"),
           }),
+          guesses: budget,
           adminToken,
           companies: new TtlCache(0),
         },
@@ -267,7 +311,12 @@ describe("control characters in text fields", () => {
     );
     expect(
       await codeOf(
-        logged.verifyCredentials({ companyId: company.id, loginId: withNul, password: "password-1" }),
+        logged.verifyCredentials({
+          companyId: company.id,
+          loginId: withNul,
+          password: "password-1",
+          clientAddress,
+        }),
       ),
     ).toBe("request.validation.failed");
     expect(
@@ -284,7 +333,7 @@ describe("control characters in text fields", () => {
     ["DEL in a login ID", () => logged.findUser({ companyId: company.id, loginId: "ann\u007f" })],
     [
       "a TAB in a password to check",
-      () => logged.verifyPassword({ companyId: company.id, userId, password: "password-1\t" }),
+      () => logged.verifyPassword({ companyId: company.id, userId, password: "password-1\t", clientAddress }),
     ],
     [
       "a NUL in a new password",
@@ -369,13 +418,25 @@ describe("password checks", () => {
       (await new IdentityStore(database.db).findUser(company.id, user.id))?.passwordHash ?? "";
     expect(parseOptions(await stored()).memoryCost).toBe(weaker.memoryCost);
     expect(
-      (await identity.verifyPassword({ companyId: company.id, userId: user.id, password: "password-1" }))
-        .valid,
+      (
+        await identity.verifyPassword({
+          companyId: company.id,
+          userId: user.id,
+          password: "password-1",
+          clientAddress,
+        })
+      ).valid,
     ).toBe(true);
     expect(parseOptions(await stored()).memoryCost).toBe(owaspMinimum.memoryCost);
     expect(
-      (await identity.verifyPassword({ companyId: company.id, userId: user.id, password: "password-1" }))
-        .valid,
+      (
+        await identity.verifyPassword({
+          companyId: company.id,
+          userId: user.id,
+          password: "password-1",
+          clientAddress,
+        })
+      ).valid,
     ).toBe(true);
   });
 
@@ -385,20 +446,100 @@ describe("password checks", () => {
       companyId: company.id,
       loginId: "Carl",
       password: "password-1",
+      clientAddress,
     });
     expect(right.user?.loginName).toBe("carl");
     const wrong = await identity.verifyCredentials({
       companyId: company.id,
       loginId: "carl",
       password: "password-2",
+      clientAddress,
     });
     const unknown = await identity.verifyCredentials({
       companyId: company.id,
       loginId: "nobody",
       password: "password-1",
+      clientAddress,
     });
-    expect(wrong).toEqual({ normalizedLoginId: "carl", user: undefined, passwordChangeRequired: false });
-    expect(unknown).toEqual({ normalizedLoginId: "nobody", user: undefined, passwordChangeRequired: false });
+    const { check: _, ...wrongAnswer } = wrong;
+    const { check: __, ...unknownAnswer } = unknown;
+    expect(wrongAnswer).toEqual({
+      normalizedLoginId: "carl",
+      user: undefined,
+      passwordChangeRequired: false,
+    });
+    expect(unknownAnswer).toEqual({
+      normalizedLoginId: "nobody",
+      user: undefined,
+      passwordChangeRequired: false,
+    });
+    expect(wrong.check).toEqual(unknown.check);
+  });
+});
+
+describe("a password is compared only under the budget of guesses (docs/security.md)", () => {
+  let company: Company;
+  let userId: string;
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "Guesses" })).company as Company;
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "gus", password: "password-1" }),
+    );
+    userId = user?.id ?? "";
+  });
+  const verify = (password: string) =>
+    identity.verifyPassword({ companyId: company.id, userId, password, clientAddress, captchaResponse: "c" });
+  const credentials = (loginId: string, password: string) =>
+    identity.verifyCredentials({ companyId: company.id, loginId, password, clientAddress });
+
+  it("reserves one check of the user's budget first, with the captcha and the client's address", async () => {
+    const before = budget.reserved.length;
+    await verify("password-1");
+    expect(budget.reserved.slice(before)).toEqual([
+      {
+        companyId: company.id,
+        subject: { userId },
+        kind: SecretKind.PASSWORD,
+        captchaResponse: "c",
+        clientAddress,
+      },
+    ]);
+  });
+
+  it("spends the budget of the user a login ID names, and of the login ID itself when it names none", async () => {
+    const before = budget.reserved.length;
+    await credentials("GUS", "password-2");
+    await credentials("Nobody", "password-2");
+    expect(budget.reserved.slice(before).map((reservation) => reservation.subject)).toEqual([
+      { userId },
+      { loginId: "nobody" },
+    ]);
+  });
+
+  it("compares nothing when the budget refuses, and answers the refusal", async () => {
+    budget.refuse = CheckOutcome.LOCKED_OUT;
+    try {
+      const reports = budget.reported.length;
+      const refused = await credentials("gus", "password-1");
+      expect(refused.user).toBeUndefined();
+      expect(refused.check).toMatchObject({ outcome: CheckOutcome.LOCKED_OUT, retryAfterSeconds: 60 });
+      expect((await verify("password-1")).valid).toBe(false);
+      expect(budget.reported.length).toBe(reports);
+    } finally {
+      budget.refuse = undefined;
+    }
+  });
+
+  it("reports a wrong password at once, and leaves a right one's check for the session move", async () => {
+    const reports = budget.reported.length;
+    const wrong = await verify("password-2");
+    expect(wrong.check?.checkId).toBe("");
+    expect(budget.reported.slice(reports)).toEqual([
+      { companyId: company.id, checkId: `check-${budget.reserved.length}`, result: CheckResult.WRONG },
+    ]);
+    const right = await verify("password-1");
+    expect(right.check?.checkId).toBe(`check-${budget.reserved.length}`);
+    expect(budget.reported.length).toBe(reports + 1);
   });
 });
 
@@ -437,6 +578,7 @@ describe("SetPassword", () => {
       companyId: company.id,
       userId,
       password: "a-validated-password-3",
+      clientAddress,
     });
     expect(verdict.valid).toBe(false);
   });
@@ -447,11 +589,18 @@ describe("SetPassword", () => {
       companyId: company.id,
       userId,
       password: "a-new-password-2",
+      clientAddress,
     });
     expect(verdict).toMatchObject({ valid: true, passwordChangeRequired: false, user: { id: userId } });
     expect(
-      (await identity.verifyPassword({ companyId: company.id, userId, password: "current-password-1" }))
-        .valid,
+      (
+        await identity.verifyPassword({
+          companyId: company.id,
+          userId,
+          password: "current-password-1",
+          clientAddress,
+        })
+      ).valid,
     ).toBe(false);
   });
 });
@@ -971,8 +1120,14 @@ describe("UpdateUser and ListUsers", () => {
   it("sets a password and a control question", async () => {
     await update({ password: "admin-set-password", controlQuestion: "Colour?", controlAnswer: "Blue" });
     expect(
-      (await identity.verifyPassword({ companyId: company.id, userId, password: "admin-set-password" }))
-        .valid,
+      (
+        await identity.verifyPassword({
+          companyId: company.id,
+          userId,
+          password: "admin-set-password",
+          clientAddress,
+        })
+      ).valid,
     ).toBe(true);
     expect(
       (await identity.verifyControlAnswer({ companyId: company.id, userId, answer: " blue " })).valid,

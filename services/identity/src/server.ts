@@ -4,6 +4,7 @@ import { IdentityServiceService } from "@auth/proto/identity";
 import type { Logger, TtlCache } from "@auth/runtime";
 import { identityAccess } from "./access.js";
 import type { CaptchaCheck } from "./captcha/captcha-check.js";
+import type { GuessBudget } from "./guess-budget.js";
 import { adminHandlers } from "./handlers/admin.js";
 import { flowHandlers } from "./handlers/flows.js";
 import { lookups } from "./handlers/lookups.js";
@@ -21,6 +22,8 @@ export interface IdentityDependencies {
   oauth: OAuthExchange;
   /** Checks captcha responses with the companies' providers (whose secrets stay here). */
   captcha: CaptchaCheck;
+  /** The session service's budgets of guesses, spent before a password is compared. */
+  guesses: GuessBudget;
   adminToken: string;
   /** Companies read by id, kept a few seconds (they are read on almost every call). */
   companies: TtlCache<CompanyRow>;

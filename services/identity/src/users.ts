@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
+import { normalizeEmail, normalizeLoginName, normalizePhone } from "@auth/login-ids";
 import { type CompanyPolicy, type LoginIdKind, type User, UserStatus } from "@auth/proto/identity";
 import { normalizeControlAnswer } from "./control-answers.js";
-import { normalizeEmail, normalizeLoginName, normalizePhone } from "./login-ids.js";
 import { matchesCompanyRegex } from "./password-policy.js";
 import type { PasswordHasher } from "./passwords.js";
 import type { CreateUserInput, UpdateUserInput } from "./requests.js";

@@ -15,8 +15,8 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   claimCredentialChange: ["gateway"],
   listUserSessions: ["operator"],
   getCheckBudget: ["gateway"],
-  reserveSecretCheck: ["gateway"],
-  reportSecretCheck: ["gateway"],
+  reserveSecretCheck: ["gateway", "identity"],
+  reportSecretCheck: ["gateway", "identity"],
   forgetFailedChecks: ["gateway"],
 };
 

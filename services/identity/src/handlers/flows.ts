@@ -6,6 +6,7 @@ import { hashApiKey } from "../api-keys.js";
 import { hashBackupCode } from "../backup-codes.js";
 import { toCompany } from "../companies.js";
 import { normalizeControlAnswer } from "../control-answers.js";
+import { compareUnderBudget } from "../guess-budget.js";
 import { passwordProblem } from "../password-policy.js";
 import { openPolicySecrets } from "../policy-secrets.js";
 import {
@@ -37,7 +38,7 @@ const recoveryMessageWindowSeconds = 3600;
  * getUser and findUser serve operators too.
  */
 export function flowHandlers(
-  { store, hasher, secrets, oauth, captcha }: IdentityDependencies,
+  { store, hasher, secrets, oauth, captcha, guesses }: IdentityDependencies,
   { companyById, userById, recipient, lookUp }: Lookups,
 ) {
   /** One argon2id verification whatever the case; a hash with weaker parameters is replaced. */
@@ -54,6 +55,12 @@ export function flowHandlers(
     }
     return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, password) };
   }
+
+  const guessOf = (input: { companyId: string; captchaResponse?: string; clientAddress: string }) => ({
+    companyId: input.companyId,
+    captchaResponse: input.captchaResponse,
+    clientAddress: input.clientAddress,
+  });
 
   return {
     async authenticateApiKey(request) {
@@ -80,19 +87,33 @@ export function flowHandlers(
       const input = parseStorableRequest(verifyPasswordRequest, request);
       const company = await companyById(input.companyId);
       const row = await store.findUser(input.companyId, input.userId);
-      const verdict = await checkPassword(row, company, input.password);
-      return { ...verdict, user: verdict.valid && row ? toUser(row, company.policy) : undefined };
+      const { check, verdict } = await compareUnderBudget(
+        guesses,
+        { ...guessOf(input), subject: { userId: input.userId } },
+        () => checkPassword(row, company, input.password),
+      );
+      return {
+        valid: verdict?.valid ?? false,
+        passwordChangeRequired: verdict?.passwordChangeRequired ?? false,
+        user: verdict?.valid && row ? toUser(row, company.policy) : undefined,
+        check,
+      };
     },
 
     async verifyCredentials(request) {
       const input = parseStorableRequest(verifyCredentialsRequest, request);
       const company = await companyById(input.companyId);
       const { normalizedLoginId, row } = await lookUp(company, input.loginId);
-      const verdict = await checkPassword(row, company, input.password);
+      const { check, verdict } = await compareUnderBudget(
+        guesses,
+        { ...guessOf(input), subject: row ? { userId: row.id } : { loginId: normalizedLoginId } },
+        () => checkPassword(row, company, input.password),
+      );
       return {
         normalizedLoginId,
-        user: verdict.valid && row ? toUser(row, company.policy) : undefined,
-        passwordChangeRequired: verdict.passwordChangeRequired,
+        user: verdict?.valid && row ? toUser(row, company.policy) : undefined,
+        passwordChangeRequired: verdict?.passwordChangeRequired ?? false,
+        check,
       };
     },
 

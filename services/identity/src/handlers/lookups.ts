@@ -1,8 +1,8 @@
 import { AuthError } from "@auth/errors";
+import { normalizeLoginId } from "@auth/login-ids";
 import { LoginIdKind } from "@auth/proto/identity";
 import type { TtlCache } from "@auth/runtime";
 import { withDefaults } from "../companies.js";
-import { normalizeLoginId } from "../login-ids.js";
 import type { CompanyRow } from "../schema.js";
 import type { IdentityStore, LoginIdColumn } from "../store/identity-store.js";
 import { mayUseLoginId } from "../users.js";

@@ -1,0 +1,47 @@
+import { connect, createServer, type Socket } from "node:net";
+
+/**
+ * A loopback port that passes each connection on to a port named later. identity calls the session
+ * service and the session service calls identity, so one of them needs the other's address before
+ * the other has bound its port (whichever the kernel gives it): the relay's port is bound at once,
+ * and its target set once the session service listens.
+ */
+export interface Relay {
+  port: number;
+  passTo(port: number): void;
+  close(): Promise<void>;
+}
+
+export async function startRelay(): Promise<Relay> {
+  let target: number | undefined;
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+  };
+  const server = createServer((client) => {
+    track(client);
+    if (target === undefined) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(target, "127.0.0.1");
+    track(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  return {
+    port: typeof address === "object" && address !== null ? address.port : 0,
+    passTo(port) {
+      target = port;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
