@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { configProblems, processes, redisServices, withTestCertificates } from "./config-schemas.js";
+import { calleesOf } from "./reachability.js";
 import { postgresRolesOfScript, redisRulesOfScript } from "./store-users.js";
 
 interface ComposeService {
@@ -113,6 +114,21 @@ describe("infra/compose.yaml", () => {
       );
     },
   );
+
+  it.each(processes)("points every *_ADDR of %s at the gRPC port of the service it names", (name) => {
+    for (const { variable, host, port } of calleesOf(compose.services[name]?.environment ?? {})) {
+      expect(compose.services[host]?.build?.target, variable).toBe(host);
+      expect(Number(stageEnvironment(host).GRPC_PORT), variable).toBe(port);
+    }
+  });
+
+  it("gives identity SESSION_ADDR as the gateway's, and starts it without waiting for session, which calls it in turn", () => {
+    const identity = compose.services.identity;
+    expect(identity?.environment?.SESSION_ADDR).toBe("session:50052");
+    expect(identity?.environment?.SESSION_ADDR).toBe(compose.services.gateway?.environment?.SESSION_ADDR);
+    expect(identity?.depends_on?.session).toBeUndefined();
+    expect(compose.services.session?.environment?.IDENTITY_ADDR).toBe("identity:50051");
+  });
 
   it("keeps Redis's default user behind the admin password", () => {
     expect(compose.services.redis?.command).toContain("--requirepass");

@@ -13,7 +13,7 @@ import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitorin
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
 import { Job } from "kubernetes-models/batch/v1/Job";
-import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
+import { type INetworkPolicy, NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
 import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
 import { Namespace } from "kubernetes-models/v1/Namespace";
@@ -22,6 +22,7 @@ import { Service } from "kubernetes-models/v1/Service";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { configProblems, processes, redisServices, withTestCertificates } from "./config-schemas.js";
+import { admits, calleesOf, type Pod } from "./reachability.js";
 import { postgresRolesOfScript, redisRulesOfScript } from "./store-users.js";
 
 interface K8sObject {
@@ -330,6 +331,50 @@ describe("infra/k8s, rendered with kustomize", () => {
     expect(Object.keys(config).sort()).toEqual(["COMPANY_CODE", "COMPANY_NAME"]);
     // The identity NetworkPolicy lets it in.
     expect(JSON.stringify(find("NetworkPolicy", "identity-from-its-callers"))).toContain("authctl");
+  });
+
+  describe("calls between the processes", () => {
+    const policies = () => objects.filter((o) => o.kind === "NetworkPolicy") as unknown as INetworkPolicy[];
+    const podOf = (name: string): Pod => {
+      const template = (find("Deployment", name) as unknown as Deployment).spec?.template;
+      const grpc = template?.spec?.containers[0]?.ports?.find((port) => port.name === "grpc");
+      return {
+        labels: template?.metadata?.labels ?? {},
+        port: grpc && { number: grpc.containerPort, name: grpc.name },
+      };
+    };
+    const callees = (name: string) => calleesOf(generated("ConfigMap", `${name}-config`)?.data ?? {});
+
+    it.each(processes)(
+      "lets %s reach every service its *_ADDR names: the service's headless Service at its gRPC port, admitted by the NetworkPolicies, with a client certificate",
+      (name) => {
+        for (const { variable, host, port } of callees(name)) {
+          const service = find("Service", host) as unknown as Service | undefined;
+          expect(service?.spec?.clusterIP, variable).toBe("None");
+          expect(service?.spec?.ports?.find((p) => p.port === port)?.targetPort, variable).toBe("grpc");
+          expect(admits(policies(), podOf(name), podOf(host)), `${name} → ${host}`).toBe(true);
+          const certificate = find("Certificate", `${name}-tls`) as unknown as Certificate | undefined;
+          expect(certificate?.spec?.usages, variable).toContain("client auth");
+        }
+      },
+    );
+
+    it.each(processes.filter((name) => name !== "gateway"))(
+      "admits to %s no process of the suite but those whose *_ADDR names it",
+      (name) => {
+        const admitted = processes.filter((caller) => admits(policies(), podOf(caller), podOf(name)));
+        const callers = processes.filter((caller) => callees(caller).some(({ host }) => host === name));
+        expect(admitted).toEqual(callers);
+      },
+    );
+
+    it("gives identity SESSION_ADDR as the gateway's, and lets it reach session: it reserves each password check there (docs/security.md)", () => {
+      const identity = generated("ConfigMap", "identity-config")?.data ?? {};
+      expect(identity.SESSION_ADDR).toBe("dns:///session:50052");
+      expect(identity.SESSION_ADDR).toBe(generated("ConfigMap", "gateway-config")?.data?.SESSION_ADDR);
+      expect(admits(policies(), podOf("identity"), podOf("session"))).toBe(true);
+      expect(admits(policies(), podOf("otp"), podOf("session"))).toBe(false);
+    });
   });
 
   it("has a migration Job for each PostgreSQL service", () => {

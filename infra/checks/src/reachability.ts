@@ -1,0 +1,78 @@
+import type { INetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
+
+/** A service a process calls: the *_ADDR variable naming it, and its host and port. */
+export interface Callee {
+  variable: string;
+  host: string;
+  port: number;
+}
+
+/** The services a process's environment points it at: `host:port` or a gRPC target `dns:///host:port`. */
+export function calleesOf(env: Record<string, string>): Callee[] {
+  return Object.entries(env)
+    .filter(([variable]) => /^[A-Z]+_ADDR$/.test(variable))
+    .map(([variable, value]) => {
+      const [, host = "", port = ""] = /^(?:dns:\/\/\/)?([\w.-]+):(\d+)$/.exec(value) ?? [];
+      return { variable, host, port: Number(port) };
+    });
+}
+
+type Labels = Record<string, string>;
+type Selector = NonNullable<INetworkPolicy["spec"]>["podSelector"];
+
+function selects(selector: Selector | undefined, labels: Labels): boolean {
+  if (!selector) return false;
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+  const byExpressions = (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+    const value = labels[key];
+    if (operator === "In") return value !== undefined && values.includes(value);
+    if (operator === "NotIn") return value === undefined || !values.includes(value);
+    if (operator === "Exists") return value !== undefined;
+    if (operator === "DoesNotExist") return value === undefined;
+    throw new Error(`unknown selector operator ${operator}`);
+  });
+  return byLabels && byExpressions;
+}
+
+/** A pod of the suite's namespace: its labels and the port a caller reaches, by number and name. */
+export interface Pod {
+  labels: Labels;
+  port?: { number: number; name?: string };
+}
+
+/**
+ * Whether the NetworkPolicies let `from` open a connection to `to`'s port, as Kubernetes decides it:
+ * a pod no Ingress policy selects takes any connection; otherwise one rule of one policy that
+ * selects it must name the caller (a peer's namespaceSelector must be empty: any namespace, the
+ * suite's included) and, when it names ports, the port.
+ */
+export function admits(policies: INetworkPolicy[], from: Pod, to: Pod): boolean {
+  const isolating = policies.filter(
+    (policy) =>
+      selects(policy.spec?.podSelector, to.labels) &&
+      (policy.spec?.policyTypes ?? ["Ingress"]).includes("Ingress"),
+  );
+  if (isolating.length === 0) return true;
+  return isolating.some((policy) =>
+    (policy.spec?.ingress ?? []).some((rule) => {
+      const peer = (rule.from ?? []).some((p) => {
+        if (p.ipBlock) return false;
+        if (p.namespaceSelector && Object.keys(p.namespaceSelector).length > 0)
+          throw new Error("a namespaceSelector other than {} is not modelled here");
+        return p.podSelector ? selects(p.podSelector, from.labels) : p.namespaceSelector !== undefined;
+      });
+      const port =
+        !rule.ports?.length ||
+        rule.ports.some(
+          ({ port, endPort }) =>
+            port === undefined ||
+            port === to.port?.name ||
+            (typeof port === "number" &&
+              to.port !== undefined &&
+              to.port.number >= port &&
+              to.port.number <= (endPort ?? port)),
+        );
+      return (!rule.from?.length || peer) && port;
+    }),
+  );
+}
