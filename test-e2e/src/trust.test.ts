@@ -16,7 +16,13 @@ import { ensureDevPki, mtlsTransport } from "@auth/grpc-kit/dev-pki";
 import { identityAccess } from "@auth/identity/access";
 import { otpAccess } from "@auth/otp/access";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
-import { AuthenticateApiKeyRequest, CaptchaProvider, IdentityServiceService } from "@auth/proto/identity";
+import {
+  AuthenticateApiKeyRequest,
+  CaptchaProvider,
+  IdentityServiceService,
+  VerifyPasswordRequest,
+  VerifyPasswordResponse,
+} from "@auth/proto/identity";
 import {
   IntrospectTokenRequest,
   IntrospectTokenResponse,
@@ -25,7 +31,7 @@ import {
 } from "@auth/proto/introspection";
 import { OtpPurpose, OtpServiceService, SendOtpRequest, SmsProvider, SmsSettings } from "@auth/proto/otp";
 import { RecoveryServiceService, SendRecoveryLinkRequest } from "@auth/proto/recovery";
-import { CreateSessionRequest, SessionServiceService, SessionState } from "@auth/proto/session";
+import { CheckOutcome, CreateSessionRequest, SessionServiceService, SessionState } from "@auth/proto/session";
 import { recoveryAccess } from "@auth/recovery/access";
 import { introspectionAccess, sessionAccess } from "@auth/session/access";
 import { status as grpcStatus } from "@grpc/grpc-js";
@@ -115,15 +121,16 @@ const hosted: Hosted[] = [
   },
 ] as Hosted[];
 
-/** The certificate each caller presents; the suite's own services name no caller at all. */
+/** The certificate each caller presents; disclaimer, which calls no service, names no caller at all. */
 const certificateOf: Record<Caller | "a service of the suite", string> = {
   gateway: "gateway",
+  identity: "identity",
   session: "session",
   otp: "otp",
   recovery: "recovery",
   operator: "operator",
   consumer: "consumer/e2e",
-  "a service of the suite": "identity",
+  "a service of the suite": "disclaimer",
 };
 
 /** The answers that show the caller got past authentication and authorization, to the handler. */
@@ -262,7 +269,32 @@ describe("the reproductions of the review, each now failing to take the account"
     ).toBe("service.unavailable");
   });
 
-  it("SetPassword, VerifyPassword, the check budget and AcceptDisclaimers are the gateway's alone", async () => {
+  it("VerifyPassword, even to the gateway's certificate, compares no more passwords than the user's budget has", async () => {
+    const target = await createUser(company);
+    const verify = async (password: string) => {
+      const request = VerifyPasswordRequest.encode({
+        companyId: company.id,
+        userId: target.id,
+        password,
+        clientAddress: "192.0.2.66",
+      }).finish();
+      const outcome = await as(identityService, "gateway").call(
+        pathOf(identityService, "verifyPassword"),
+        Buffer.from(request),
+      );
+      if (!("response" in outcome)) throw new Error(`VerifyPassword answered ${outcome.code}`);
+      return VerifyPasswordResponse.decode(outcome.response);
+    };
+    const guesses = await Promise.all(Array.from({ length: 30 }, (_, index) => verify(`guess-${index}`)));
+    const compared = guesses.filter((answer) => answer.check?.outcome === CheckOutcome.ALLOWED);
+    expect(compared.length).toBe(company.policy.captchaAfterFailures);
+    expect(guesses.every((answer) => !answer.valid)).toBe(true);
+    // The right password, without the captcha the budget now asks for, is not compared.
+    const right = await verify(target.password ?? "");
+    expect(right).toMatchObject({ valid: false, check: { outcome: CheckOutcome.CAPTCHA_MISSING } });
+  });
+
+  it("SetPassword, VerifyPassword, the check budget and AcceptDisclaimers are no product's, nor otp's or recovery's", async () => {
     const attempts: Array<[Hosted, string]> = [
       [identityService, "setPassword"],
       [identityService, "verifyPassword"],
