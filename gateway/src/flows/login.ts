@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import { checkSubjectOf } from "@auth/login-ids";
 import { UserStatus } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
@@ -18,7 +19,7 @@ import {
 import { requiredDisclaimers } from "../steps/disclaimers.js";
 import { lookUpAndCountLoginId } from "../steps/login-lookup.js";
 import { startSessionWithOtp } from "../steps/otp-delivery.js";
-import { guardSubject, subjectOf } from "../steps/secret-checks.js";
+import { guardSubject } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -68,7 +69,7 @@ export const login = defineEndpoint({
 async function handle(context: FlowContext<z.infer<typeof body>>): Promise<SuccessFields<typeof responses>> {
   const { normalizedLoginId, user } = await lookUpAndCountLoginId(context, context.body.login_id);
   if (user?.status !== UserStatus.ACTIVE) {
-    await guardSubject(context, subjectOf(user, normalizedLoginId));
+    await guardSubject(context, checkSubjectOf(user, normalizedLoginId));
     if (!user) throw new AuthError("auth.loginid.notfound");
     assertUserMayLogIn(user);
   }

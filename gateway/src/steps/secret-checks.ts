@@ -1,5 +1,4 @@
 import { AuthError } from "@auth/errors";
-import type { User } from "@auth/proto/identity";
 import {
   CheckOutcome,
   CheckResult,
@@ -9,14 +8,6 @@ import {
 } from "@auth/proto/session";
 import type { FlowContext } from "../endpoint/context.js";
 import { securityEvent } from "../security-events.js";
-
-/**
- * Whose budget a secret check spends (docs/security.md): the user's, shared by every login ID of
- * the user; for a login ID that names no user, the normalised login ID's, answered alike.
- */
-export function subjectOf(user: User | undefined, normalizedLoginId: string): CheckSubject {
-  return user ? { userId: user.id } : { loginId: normalizedLoginId };
-}
 
 /**
  * The lock-out (docs/security.md, "Guesses per hour"), for the steps that answer auth.restricted before anything else (the login

@@ -1,6 +1,6 @@
 import { LoginIdKind } from "@auth/proto/identity";
 import { describe, expect, it } from "vitest";
-import { normalizeLoginId, normalizePhone } from "./login-ids.js";
+import { checkSubjectOf, normalizeLoginId, normalizePhone } from "./login-ids.js";
 
 describe("login ID normalisation", () => {
   it("trims and lower-cases an e-mail", () => {
@@ -42,5 +42,16 @@ describe("login ID normalisation", () => {
   it("refuses what is not a valid phone number as a phone", () => {
     expect(normalizePhone("not a phone", "US")).toBeUndefined();
     expect(normalizePhone("+1 555", "US")).toBeUndefined();
+  });
+});
+
+describe("whose budget a guess spends", () => {
+  it("is the user's when the login ID names one, whichever login ID was typed", () => {
+    expect(checkSubjectOf({ id: "u-1" }, "ann@example.com")).toEqual({ userId: "u-1" });
+    expect(checkSubjectOf({ id: "u-1" }, "+12015550123")).toEqual({ userId: "u-1" });
+  });
+
+  it("is the normalised login ID's when it names no user", () => {
+    expect(checkSubjectOf(undefined, "nobody")).toEqual({ loginId: "nobody" });
   });
 });

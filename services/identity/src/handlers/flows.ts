@@ -1,5 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { type AsyncService, assertTimeLeft } from "@auth/grpc-kit";
+import { checkSubjectOf } from "@auth/login-ids";
 import { type IdentityServiceService, PasswordProblem } from "@auth/proto/identity";
 import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
@@ -106,7 +107,7 @@ export function flowHandlers(
       const { normalizedLoginId, row } = await lookUp(company, input.loginId);
       const { check, verdict } = await compareUnderBudget(
         guesses,
-        { ...guessOf(input), subject: row ? { userId: row.id } : { loginId: normalizedLoginId } },
+        { ...guessOf(input), subject: checkSubjectOf(row, normalizedLoginId) },
         () => checkPassword(row, company, input.password),
       );
       return {
