@@ -26,7 +26,7 @@ import {
 import type { CompanyRow, UserRow } from "../schema.js";
 import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
-import { passwordChangeRequired, toUser } from "../users.js";
+import { passwordChangeRequired, passwordRulesOf, toUser } from "../users.js";
 import type { Lookups } from "./lookups.js";
 
 /** The cap on recovery messages counts those of the last hour. */
@@ -41,17 +41,21 @@ export function flowHandlers(
   { store, hasher, secrets, oauth, captcha, guesses }: IdentityDependencies,
   { companyById, userById, recipient, lookUp }: Lookups,
 ) {
-  /** One argon2id verification whatever the case; a hash with weaker parameters is replaced. */
+  /**
+   * One argon2id verification whatever the case; a hash with weaker parameters, or made before
+   * normalisation, is replaced by one of the password's NFKC form (docs/security.md, "Passwords").
+   */
   async function checkPassword(row: UserRow | undefined, company: CompanyRow, password: string) {
     metrics.secretsCompared.inc({ kind: "password" });
     if (!row?.passwordHash) {
       await hasher.verifyNothing(password);
       return { valid: false, passwordChangeRequired: false };
     }
-    if (!(await hasher.verify(row.passwordHash, password)))
+    const stored = { passwordHash: row.passwordHash, passwordNfkc: row.passwordNfkc };
+    if (!(await hasher.verifyPassword(stored, password)))
       return { valid: false, passwordChangeRequired: false };
-    if (hasher.needsRehash(row.passwordHash)) {
-      await store.setPasswordHash(row.companyId, row.id, await hasher.hash(password));
+    if (!row.passwordNfkc || hasher.needsRehash(row.passwordHash)) {
+      await store.setPasswordHash(row.companyId, row.id, await hasher.hashPassword(password));
     }
     return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, password) };
   }
@@ -122,12 +126,16 @@ export function flowHandlers(
       const company = await companyById(input.companyId);
       const row = await userById(input.companyId, input.userId);
       const problem =
-        passwordProblem(input.newPassword, company.policy) ??
-        (row.passwordHash && (await hasher.verify(row.passwordHash, input.newPassword))
+        passwordProblem(input.newPassword, passwordRulesOf(row, company)) ??
+        (row.passwordHash &&
+        (await hasher.verifyPassword(
+          { passwordHash: row.passwordHash, passwordNfkc: row.passwordNfkc },
+          input.newPassword,
+        ))
           ? PasswordProblem.SAME_AS_CURRENT
           : undefined);
       if (problem || input.validateOnly) return { problem };
-      const passwordHash = await hasher.hash(input.newPassword);
+      const passwordHash = await hasher.hashPassword(input.newPassword);
       // Not after the gateway has answered 503: the user was told the password did not change.
       assertTimeLeft();
       await store.setPasswordHash(row.companyId, row.id, passwordHash, {
