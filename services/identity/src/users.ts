@@ -1,6 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { normalizeEmail, normalizeLoginName, normalizePhone } from "@auth/login-ids";
 import { type CompanyPolicy, type LoginIdKind, type User, UserStatus } from "@auth/proto/identity";
+import { minPasswordLengthOf } from "@auth/runtime";
 import { normalizeControlAnswer } from "./control-answers.js";
 import { contextWords, matchesCompanyRegex, type PasswordRules } from "./password-policy.js";
 import type { PasswordHasher } from "./passwords.js";
@@ -177,9 +178,7 @@ export function passwordRulesOf(row: UserRow, company: CompanyRow): PasswordRule
   ];
   return {
     policy,
-    minLength: hasSecondFactor(row, policy)
-      ? policy.minPasswordLengthWithSecondFactor
-      : policy.minPasswordLength,
+    minLength: minPasswordLengthOf(policy, hasSecondFactor(row, policy)),
     contextWords: contextWords(values.filter((value): value is string => Boolean(value))),
   };
 }
