@@ -4,7 +4,7 @@ import { type CompanyPolicy, type LoginIdKind, type User, UserStatus } from "@au
 import { minPasswordLengthOf } from "@auth/runtime";
 import { normalizeControlAnswer } from "./control-answers.js";
 import { contextWords, matchesCompanyRegex, type PasswordRules } from "./password-policy.js";
-import type { PasswordHasher } from "./passwords.js";
+import type { PasswordHasher, StoredPassword } from "./passwords.js";
 import type { CreateUserInput, UpdateUserInput } from "./requests.js";
 import type { CompanyRow, UserRow, UserStatusName } from "./schema.js";
 import type { NewUser } from "./store/identity-store.js";
@@ -152,6 +152,13 @@ export function toUser(row: UserRow, policy: CompanyPolicy): User {
     passwordChangeRequired: row.passwordChangeRequired,
     controlQuestion: row.controlQuestion ?? undefined,
   };
+}
+
+/** The user's password hash and its form, or undefined when the user has no password. */
+export function storedPassword(row: UserRow): StoredPassword | undefined {
+  return row.passwordHash === null
+    ? undefined
+    : { passwordHash: row.passwordHash, passwordNfkc: row.passwordNfkc };
 }
 
 /** Whether the user logs in with a second factor: asked of the user, or of every user of the role. */

@@ -26,7 +26,7 @@ import {
 import type { CompanyRow, UserRow } from "../schema.js";
 import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
-import { passwordChangeRequired, passwordRulesOf, toUser } from "../users.js";
+import { passwordChangeRequired, passwordRulesOf, storedPassword, toUser } from "../users.js";
 import type { Lookups } from "./lookups.js";
 
 /** The cap on recovery messages counts those of the last hour. */
@@ -47,14 +47,14 @@ export function flowHandlers(
    */
   async function checkPassword(row: UserRow | undefined, company: CompanyRow, password: string) {
     metrics.secretsCompared.inc({ kind: "password" });
-    if (!row?.passwordHash) {
+    const stored = row && storedPassword(row);
+    if (!row || !stored) {
       await hasher.verifyNothing(password);
       return { valid: false, passwordChangeRequired: false };
     }
-    const stored = { passwordHash: row.passwordHash, passwordNfkc: row.passwordNfkc };
     if (!(await hasher.verifyPassword(stored, password)))
       return { valid: false, passwordChangeRequired: false };
-    if (!row.passwordNfkc || hasher.needsRehash(row.passwordHash)) {
+    if (!stored.passwordNfkc || hasher.needsRehash(stored.passwordHash)) {
       await store.setPasswordHash(row.companyId, row.id, await hasher.hashPassword(password));
     }
     return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, password) };
@@ -125,13 +125,10 @@ export function flowHandlers(
       const input = parseStorableRequest(setPasswordRequest, request);
       const company = await companyById(input.companyId);
       const row = await userById(input.companyId, input.userId);
+      const current = storedPassword(row);
       const problem =
         passwordProblem(input.newPassword, passwordRulesOf(row, company)) ??
-        (row.passwordHash &&
-        (await hasher.verifyPassword(
-          { passwordHash: row.passwordHash, passwordNfkc: row.passwordNfkc },
-          input.newPassword,
-        ))
+        (current && (await hasher.verifyPassword(current, input.newPassword))
           ? PasswordProblem.SAME_AS_CURRENT
           : undefined);
       if (problem || input.validateOnly) return { problem };
