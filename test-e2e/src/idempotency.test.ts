@@ -223,7 +223,7 @@ describe("Idempotency-Key", () => {
       const { token } = await forcedChange(shared());
       const key = randomUUID();
       const first = await post(shared(), "setpassword", token, { new_password: "short" }, key);
-      expectError(first, 422, "request.validation.failed");
+      expectError(first, 422, "request.validation.failed", ["password_regex_description"]);
       expectReplayOf(await post(shared(), "setpassword", token, { new_password: "short" }, key), first);
       const another = await post(
         shared(),

@@ -71,10 +71,10 @@ describe("a password change leaves nothing of the old access", () => {
       const authorized = await logIn(user);
       const atPassword = await startLogin(company, user.loginName);
       const recovery = await recoverySession(user);
-      expectSuccess(await post("setpassword", { new_password: "new-password-2" }, recovery), []);
+      expectSuccess(await post("setpassword", { new_password: "a-new-password-2" }, recovery), []);
       for (const token of [authorized, atPassword, recovery])
         expect(await statusOf(token)).toBe(TokenStatus.INVALID);
-      expectError(await checkpassword(atPassword, "new-password-2"), 401, "auth.token.invalid");
+      expectError(await checkpassword(atPassword, "a-new-password-2"), 401, "auth.token.invalid");
     });
 
     it("ends the logins that checked the old password while it was changing, whichever finished first", async () => {
@@ -85,7 +85,7 @@ describe("a password change leaves nothing of the old access", () => {
         );
         const recovery = await recoverySession(user);
         const [changed, ...logins] = await Promise.all([
-          post("setpassword", { new_password: "new-password-2" }, recovery),
+          post("setpassword", { new_password: "a-new-password-2" }, recovery),
           ...waiting.map((token) => checkpassword(token, "old-password-1")),
           ...Array.from({ length: 4 }, () => checkcredentials(user, "old-password-1")),
         ]);
@@ -94,7 +94,7 @@ describe("a password change leaves nothing of the old access", () => {
         expectError(await checkcredentials(user, "old-password-1"), 401, "auth.credentials.invalid", [
           "captcha_required",
         ]);
-        await logIn(user, "new-password-2");
+        await logIn(user, "a-new-password-2");
       }
     });
 
@@ -117,7 +117,7 @@ describe("a password change leaves nothing of the old access", () => {
       const linked = await post("recovery/checklink", { token: first });
       expect(linked.body.session_state, JSON.stringify(linked.body)).toBe("recovery-setpassword");
       expectSuccess(
-        await post("setpassword", { new_password: "new-password-2" }, String(linked.body.session_token)),
+        await post("setpassword", { new_password: "a-new-password-2" }, String(linked.body.session_token)),
         [],
       );
       expectError(await post("recovery/checklink", { token: second }), 401, "auth.token.invalid");
@@ -140,7 +140,7 @@ describe("a password change leaves nothing of the old access", () => {
       ).toBe("MAIL");
       const link = linkToken(mailTo(company.id, user.email).at(-1)?.text ?? "");
       const changing = await mustChangeSession(user);
-      const changed = await post("setpassword", { new_password: "new-password-2" }, changing);
+      const changed = await post("setpassword", { new_password: "a-new-password-2" }, changing);
       expect(changed.body.session_state, JSON.stringify(changed.body)).toBe("authorized");
       expect(await statusOf(String(changed.body.session_token))).toBe(TokenStatus.ACTIVE);
       for (const token of [other, atPassword]) expect(await statusOf(token)).toBe(TokenStatus.INVALID);
@@ -178,7 +178,7 @@ describe("a password change leaves nothing of the old access", () => {
       const changing = await mustChangeSession(user);
       const waiting = await Promise.all(Array.from({ length: 4 }, () => startLogin(company, user.loginName)));
       const [changed, ...logins] = await Promise.all([
-        post("setpassword", { new_password: "new-password-2" }, changing),
+        post("setpassword", { new_password: "a-new-password-2" }, changing),
         ...waiting.map((token) => checkpassword(token, "old-password-1")),
         ...Array.from({ length: 4 }, () => checkcredentials(user, "old-password-1")),
       ]);

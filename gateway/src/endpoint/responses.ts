@@ -83,8 +83,8 @@ const sample = {
     link: "https://acme.example/legal/terms",
   },
   passwordRules: {
-    password_regex: "^.{15,256}$",
-    password_regex_description: "At least 15 characters.",
+    password_regex: null,
+    password_regex_description: "At least 15 and at most 256 characters. Not a common or breached password.",
   },
 };
 export const exampleDisclaimer: z.output<typeof disclaimer> = sample.disclaimer;
@@ -127,6 +127,15 @@ const errorFields: Partial<Record<ErrorCode, { shape: z.ZodRawShape; example: Re
   "auth.credentials.invalid": captchaState,
   "auth.captcha.missing": captchaDemand,
   "auth.captcha.invalid": captchaDemand,
+  "request.validation.failed": {
+    shape: {
+      password_regex_description: z
+        .string()
+        .optional()
+        .describe("On setpassword's 422, a refused new password: the rule it breaks"),
+    },
+    example: {},
+  },
   "auth.disclaimer.invalid": {
     shape: { disclaimers_required: disclaimersRequired },
     example: { disclaimers_required: [sample.disclaimer] },

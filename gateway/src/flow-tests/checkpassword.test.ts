@@ -66,7 +66,7 @@ describe("auth/checkpassword", () => {
   });
 
   describe("transition checkpassword -> setpassword: new password must be set", () => {
-    it("returns state setpassword with the password fields, null when the company sets no regex", async () => {
+    it("returns state setpassword with the password fields: no regex when the company sets none, and every rule described", async () => {
       const user = await createUser(company, { passwordChangeRequired: true });
       const response = await passwordStep(company, user);
       expectSuccess(response, [
@@ -78,7 +78,8 @@ describe("auth/checkpassword", () => {
       expect(response.body).toMatchObject({
         session_state: "setpassword",
         password_regex: null,
-        password_regex_description: null,
+        password_regex_description:
+          "At least 15 and at most 256 characters. Not a common or breached password. Not containing the company's name or code, nor your login name, the name of your e-mail or your phone number. Not the current password.",
       });
     });
 
@@ -92,7 +93,7 @@ describe("auth/checkpassword", () => {
       expect(response.body).toMatchObject({
         session_state: "setpassword",
         password_regex: "^(?=.*[A-Z]).{8,}$",
-        password_regex_description: "One capital",
+        password_regex_description: expect.stringMatching(/\. One capital$/),
       });
     });
   });

@@ -5,6 +5,7 @@ import {
   createUser,
   expectError,
   expectSuccess,
+  lastOtp,
   startLogin,
   type TestCompany,
   type TestUser,
@@ -64,25 +65,72 @@ describe("auth/setpassword", () => {
   });
 
   describe("rule 3: a too weak new password", () => {
+    const length = "At least 15 and at most 256 characters.";
+    const common = "Not a common or breached password.";
+    const context =
+      "Not containing the company's name or code, nor your login name, the name of your e-mail or your phone number.";
     it.each([
-      ["shorter than 8 characters", "short1"],
-      ["longer than 256 characters", `${"a".repeat(256)}1`],
-      ["not matching the company's password_regex", "no-digits-at-all"],
-      ["the same as the current one", "initial-password-1"],
+      ["shorter than 15 characters, the user having no second factor", () => "kettle-kettle1", length],
+      ["longer than 256 characters", () => `${"a".repeat(256)}1`, length],
+      ["on the blocklist of common passwords", () => "1qaz2wsx3edc4rfv", common],
+      ["on the blocklist in another case", () => "1QAZ2WSX3EDC4RFV", common],
+      [
+        "containing the user's login name",
+        (user: TestUser) => `kettle-${user.loginName.toUpperCase()}-9`,
+        context,
+      ],
+      ["containing the company's code", () => `kettle-${company.code}-9`, context],
+      ["not matching the company's password_regex", () => "no-digits-at-all-here", "At least one digit"],
+      ["the same as the current one", () => "initial-password-1", "Not the current password."],
     ])(
-      "is refused with request.validation.failed and 422 when %s, and the session stays",
-      async (_, newPassword) => {
-        const { token } = await setpasswordSession();
-        expectError(
-          await setpassword(token, { new_password: newPassword }),
-          422,
-          "request.validation.failed",
-        );
+      "is refused with request.validation.failed and 422 when %s, naming the rule, and the session stays",
+      async (_, newPassword, rule) => {
+        const { user, token } = await setpasswordSession();
+        const refused = await setpassword(token, { new_password: newPassword(user) });
+        expectError(refused, 422, "request.validation.failed", ["password_regex_description"]);
+        expect(refused.body.password_regex_description).toBe(rule);
         expect((await setpassword(token, { new_password: "acceptable-password-9" })).body.session_state).toBe(
           "authorized",
         );
       },
     );
+
+    it("asks 8 characters of a user with a second factor, and says so in state setpassword", async () => {
+      const user = await createUser(company, {
+        password: "initial-password-1",
+        passwordChangeRequired: true,
+        secondFactorRequired: true,
+      });
+      const login = await call(company.code, "checkcredentials", {
+        apiKey: company.apiKey,
+        body: { login_id: user.loginName, password: user.password },
+      });
+      const otp = await call(company.code, "checkotp", {
+        apiKey: company.apiKey,
+        token: String(login.body.session_token),
+        body: { otp: lastOtp(company.id, user.phone) },
+      });
+      expect(otp.body).toMatchObject({
+        session_state: "setpassword",
+        password_regex_description: expect.stringMatching(/^At least 8 and at most 256 characters\. /),
+      });
+      const token = String(otp.body.session_token);
+      const short = await setpassword(token, { new_password: "kettle7" });
+      expectError(short, 422, "request.validation.failed", ["password_regex_description"]);
+      expect(short.body.password_regex_description).toBe("At least 8 and at most 256 characters.");
+      expect((await setpassword(token, { new_password: "kettle78" })).body.session_state).toBe("authorized");
+    });
+
+    it("accepts 64 characters and more", async () => {
+      const { user, token } = await setpasswordSession();
+      const long = `${"violet kettle under the bridge ".repeat(3).slice(0, 69)}9`;
+      expect((await setpassword(token, { new_password: long })).body.session_state).toBe("authorized");
+      const login = await call(company.code, "checkcredentials", {
+        apiKey: company.apiKey,
+        body: { login_id: user.loginName, password: long },
+      });
+      expect(login.body.session_state).toBe("authorized");
+    });
   });
 
   describe("session state", () => {

@@ -1,5 +1,5 @@
 import { weakPasswordError, weakPasswordStatus } from "@auth/errors";
-import { PasswordProblem } from "@auth/proto/identity";
+import { PasswordProblem, type User } from "@auth/proto/identity";
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
@@ -12,6 +12,7 @@ import {
 } from "../endpoint/responses.js";
 import { assertTransition } from "../endpoint/transitions.js";
 import { securityEvent } from "../security-events.js";
+import { describePasswordProblem } from "../steps/password-rules.js";
 import { forgetFailedChecks } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
@@ -56,7 +57,7 @@ async function handle(
   const companyId = context.company.id;
   // recovery-setpassword ends without a session: the table must allow that (other states may not).
   if (context.state !== "setpassword") assertTransition(context.operation, context.state, null);
-  const written = await changePassword(context, user.id);
+  const written = await changePassword(context, user);
   if (written) securityEvent(context, "password.changed", { userId: user.id });
   await context.backends.recovery.revokeRecoveryLinks({ companyId, userId: user.id });
   if (context.state === "setpassword") {
@@ -91,8 +92,13 @@ async function handle(
  */
 async function changePassword(
   context: SessionFlowContext<z.infer<typeof body>>,
-  userId: string,
+  user: User,
 ): Promise<boolean> {
+  const userId = user.id;
+  const refuse = (problem: PasswordProblem) =>
+    weakPasswordError(String(problem), {
+      password_regex_description: describePasswordProblem(problem, context.company.policy, user),
+    });
   const setPassword = async (validateOnly: boolean) =>
     (
       await context.backends.identity.setPassword({
@@ -106,7 +112,7 @@ async function changePassword(
   const problem = await setPassword(true);
   // This request's own password, written before its answer was lost.
   const writtenBefore = resuming && problem === PasswordProblem.SAME_AS_CURRENT;
-  if (problem !== undefined && !writtenBefore) throw weakPasswordError(String(problem));
+  if (problem !== undefined && !writtenBefore) throw refuse(problem);
   const { resumed } = await context.backends.session.claimCredentialChange({
     sessionToken: context.token,
     retryKey: context.retryKey,
@@ -114,6 +120,6 @@ async function changePassword(
   if (!resumed) securityEvent(context, "session.revoked", { userId, allOfUser: true });
   if (writtenBefore) return false;
   const refused = await setPassword(false);
-  if (refused !== undefined) throw weakPasswordError(String(refused));
+  if (refused !== undefined) throw refuse(refused);
   return true;
 }

@@ -3,13 +3,17 @@ import type { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import type { AnswerLeadingTo, passwordRules } from "../endpoint/responses.js";
 import type { StateName } from "../endpoint/states.js";
+import { describePasswordRules } from "./password-rules.js";
 import type { MovedSession, SessionChanges } from "./session-moves.js";
 
-/** The fields that come with state setpassword and recovery-setpassword (spec 2.4). */
-export function passwordFields(context: FlowContext): z.output<typeof passwordRules> {
+/**
+ * The fields that come with state setpassword and recovery-setpassword (spec 2.4): the company's
+ * regex, and the description of every rule this user's new password must meet.
+ */
+export function passwordFields(context: FlowContext, user: User): z.output<typeof passwordRules> {
   return {
     password_regex: context.company.policy.passwordRegex ?? null,
-    password_regex_description: context.company.policy.passwordRegexDescription ?? null,
+    password_regex_description: describePasswordRules(context.company.policy, user),
   };
 }
 
@@ -43,7 +47,7 @@ export async function continueToAuthorization(
 ): Promise<AnswerLeadingTo<"setpassword" | "authorized">> {
   if (passwordChangeRequired) {
     const moved = await move("setpassword", { passwordChangeRequired: true });
-    return { session_token: moved.token, session_state: "setpassword", ...passwordFields(context) };
+    return { session_token: moved.token, session_state: "setpassword", ...passwordFields(context, user) };
   }
   const moved = await move("authorized", { profileMnemocode: user.profileMnemocode });
   return {

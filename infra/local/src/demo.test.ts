@@ -90,7 +90,7 @@ describe("the demo seed of npm start", () => {
     });
   });
 
-  it("asks dave for a new password, with the company's password rules", async () => {
+  it("asks dave for a new password, with the password rules: no composition rule, 15 characters", async () => {
     const dave = demoUsers[3];
     const login = await post("login", { login_id: dave.loginName });
     const checked = await post(
@@ -100,7 +100,10 @@ describe("the demo seed of npm start", () => {
     );
     expect(checked).toMatchObject({
       session_state: "setpassword",
-      password_regex_description: "At least 10 characters, with letters and digits.",
+      password_regex: null,
+      password_regex_description: expect.stringMatching(
+        /^At least 15 and at most 256 characters\. Not a common/,
+      ),
     });
   });
 

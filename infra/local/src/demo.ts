@@ -47,12 +47,11 @@ export const demoUsers = [
 
 /**
  * The policy defaults (zero means default: docs/api-contract.md, "Company policy defaults"), with
- * the dev captcha: it accepts `dev-captcha-pass`.
+ * the dev captcha: it accepts `dev-captcha-pass`. No password regex: no composition rule, only
+ * the rules every company has (docs/security.md, "Passwords").
  */
 const demoPolicy = (recoveryPage: string): CompanyPolicy =>
   companyPolicy({
-    passwordRegex: "^(?=.*[A-Za-z])(?=.*[0-9]).{10,}$",
-    passwordRegexDescription: "At least 10 characters, with letters and digits.",
     defaultPhoneRegion: "US",
     captcha: { provider: CaptchaProvider.DEV, secret: "" },
     recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: recoveryPage },

@@ -32,6 +32,6 @@ export class AuthError extends Error {
 /** spec 4.5 rule 3: the HTTP status of a too weak new password, which is `request.validation.failed`. */
 export const weakPasswordStatus = 422;
 
-export function weakPasswordError(detail: string): AuthError {
-  return new AuthError("request.validation.failed", { httpStatus: weakPasswordStatus, detail });
+export function weakPasswordError(detail: string, fields?: Record<string, unknown>): AuthError {
+  return new AuthError("request.validation.failed", { httpStatus: weakPasswordStatus, detail, fields });
 }

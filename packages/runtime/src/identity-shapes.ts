@@ -6,5 +6,22 @@
 /** Company codes (docs/decisions.md): 1 to 63 characters of a-z 0-9 _ -, starting with a letter or digit. */
 export const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
-/** docs/api-contract.md, "Passwords": 8 to 256 characters, and the company's regex when it sets one. */
+/**
+ * docs/api-contract.md, "Passwords": every password has 8 to 256 characters (what an operator may
+ * set); one a user sets meets the rules of docs/security.md, "Passwords", as well.
+ */
 export const passwordLength = { min: 8, max: 256 } as const;
+
+/**
+ * docs/security.md, "Passwords": the least length a company's policy may ask of a password a user
+ * sets, for users without a second factor and with one.
+ */
+export const minPasswordLengthFloor = { withoutSecondFactor: 15, withSecondFactor: 8 } as const;
+
+/** The least length of a password a user sets: the policy's for a user with a second factor, or without. */
+export function minPasswordLengthOf(
+  policy: { minPasswordLength: number; minPasswordLengthWithSecondFactor: number },
+  hasSecondFactor: boolean,
+): number {
+  return hasSecondFactor ? policy.minPasswordLengthWithSecondFactor : policy.minPasswordLength;
+}

@@ -1,6 +1,11 @@
 export { ConfigError, env, loadConfig, parseConfig } from "./config.js";
 export { hasControlCharacter, pathOfString } from "./control-characters.js";
-export { companyCodeShape, passwordLength } from "./identity-shapes.js";
+export {
+  companyCodeShape,
+  minPasswordLengthFloor,
+  minPasswordLengthOf,
+  passwordLength,
+} from "./identity-shapes.js";
 export { boundPort, listenOrExit, reportListening } from "./listening.js";
 export { createLogger, type Logger } from "./logger.js";
 export { JsonLinesOutbox } from "./outbox.js";

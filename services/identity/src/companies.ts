@@ -8,7 +8,7 @@ import {
   RecoveryMethod,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
-import { companyCodeShape } from "@auth/runtime";
+import { companyCodeShape, minPasswordLengthFloor } from "@auth/runtime";
 import { z } from "zod";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow } from "./schema.js";
@@ -22,6 +22,17 @@ const policyDefaults = {
   failureWindowSeconds: 15 * 60,
   recoveryMessagesPerHour: 5,
 } as const;
+
+/** A policy's least password length: 0 (the default) or from the floor to 64 (docs/security.md, "Passwords"). */
+const minPasswordLength = (floor: number) =>
+  z
+    .number()
+    .int()
+    .refine(
+      (length) => length === 0 || (length >= floor && length <= 64),
+      `must be 0 (the default) or ${floor} to 64`,
+    )
+    .default(0);
 
 const compiles = (pattern: string) => {
   try {
@@ -73,6 +84,8 @@ export const policyInput = messageSchema<CompanyPolicy>()(
     rateLimitPerAddressPerMinute: z.number().int().min(0).max(1_000_000).default(0),
     rateLimitPerLoginIdPerMinute: z.number().int().min(0).max(1_000_000).default(0),
     recoveryMessagesPerHour: z.number().int().min(0).max(1_000).default(0),
+    minPasswordLength: minPasswordLength(minPasswordLengthFloor.withoutSecondFactor),
+    minPasswordLengthWithSecondFactor: minPasswordLength(minPasswordLengthFloor.withSecondFactor),
     preauthSessionSeconds: z
       .number()
       .int()
@@ -155,6 +168,12 @@ export function withPolicyDefaults(policy: CompanyPolicy): CompanyPolicy {
     lockoutAfterFailures: policy.lockoutAfterFailures || policyDefaults.lockoutAfterFailures,
     failureWindowSeconds: policy.failureWindowSeconds || policyDefaults.failureWindowSeconds,
     recoveryMessagesPerHour: policy.recoveryMessagesPerHour || policyDefaults.recoveryMessagesPerHour,
+    // Never below the floor, whatever was stored.
+    minPasswordLength: Math.max(policy.minPasswordLength ?? 0, minPasswordLengthFloor.withoutSecondFactor),
+    minPasswordLengthWithSecondFactor: Math.max(
+      policy.minPasswordLengthWithSecondFactor ?? 0,
+      minPasswordLengthFloor.withSecondFactor,
+    ),
   };
 }
 

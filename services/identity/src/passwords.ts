@@ -12,6 +12,12 @@ export interface Argon2Parameters {
   parallelism: number;
 }
 
+/** A stored password hash and whether it is of the password's NFKC form. */
+export interface StoredPassword {
+  passwordHash: string;
+  passwordNfkc: boolean;
+}
+
 /** OWASP's argon2id minimum (docs/api-contract.md, "Passwords"). */
 export const owaspMinimum: Argon2Parameters = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
@@ -43,6 +49,19 @@ export class PasswordHasher {
     } catch {
       return false;
     }
+  }
+
+  /** A hash of the password's NFKC form, the form every password hash is made of (docs/security.md, "Passwords"). */
+  hashPassword(password: string): Promise<string> {
+    return this.hash(password.normalize("NFKC"));
+  }
+
+  /**
+   * One verification of a password against its stored hash: of the password's NFKC form, or of
+   * the password as typed for a hash made before normalisation (`passwordNfkc` false).
+   */
+  verifyPassword(stored: StoredPassword, password: string): Promise<boolean> {
+    return this.verify(stored.passwordHash, stored.passwordNfkc ? password.normalize("NFKC") : password);
   }
 
   /**

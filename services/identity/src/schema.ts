@@ -58,6 +58,11 @@ export const users = pgTable(
     email: text("email"),
     /** argon2id PHC string; null when the user has no password. */
     passwordHash: text("password_hash"),
+    /**
+     * Whether the hash is of the password's NFKC form, as every hash made since is; false for one
+     * made before normalisation, replaced at the next login (docs/security.md, "Passwords").
+     */
+    passwordNfkc: boolean("password_nfkc").notNull().default(false),
     controlQuestion: text("control_question"),
     /** argon2id of the normalised answer (control-answers.ts). */
     controlAnswerHash: text("control_answer_hash"),

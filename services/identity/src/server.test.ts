@@ -36,7 +36,7 @@ import { testBudgets } from "@auth/testing";
 import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 import { owaspMinimum, PasswordHasher } from "./passwords.js";
@@ -185,6 +185,11 @@ describe("CreateCompany", () => {
     [
       "a captcha provider without its secret",
       { policy: companyPolicy({ captcha: { provider: CaptchaProvider.TURNSTILE, secret: "" } }) },
+    ],
+    ["a least password length below 15", { policy: companyPolicy({ minPasswordLength: 12 }) }],
+    [
+      "a least password length with a second factor below 8",
+      { policy: companyPolicy({ minPasswordLengthWithSecondFactor: 6 }) },
     ],
   ])("refuses %s with request.validation.failed", async (_, overrides) => {
     const request = { code: code(), name: "Acme", ...overrides } as Parameters<Client["createCompany"]>[0];
@@ -440,6 +445,65 @@ describe("password checks", () => {
     ).toBe(true);
   });
 
+  it("hash the NFKC form: a password typed in another composition verifies", async () => {
+    // "é" precomposed (NFC) when set, "e" and a combining accent (NFD) when typed.
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "rene", password: "caf\u00e9-au-lait-1" }),
+    );
+    const verdict = await identity.verifyPassword({
+      companyId: company.id,
+      userId: user?.id ?? "",
+      password: "cafe\u0301-au-lait-1",
+      clientAddress,
+    });
+    expect(verdict.valid).toBe(true);
+  });
+
+  it("verify a hash made before normalisation as typed, and replace it by one of the NFKC form", async () => {
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "legacy", password: "placeholder-1" }),
+    );
+    if (!user) throw new Error("no user");
+    const store = new IdentityStore(database.db);
+    const typed = "cafe\u0301-au-lait-2";
+    // A row as it was before normalisation: the hash of the password as typed.
+    await database.db
+      .update(schema.users)
+      .set({ passwordHash: await new PasswordHasher(owaspMinimum).hash(typed), passwordNfkc: false })
+      .where(eq(schema.users.id, user.id));
+    const verify = (password: string) =>
+      identity.verifyPassword({ companyId: company.id, userId: user.id, password, clientAddress });
+    expect((await verify("caf\u00e9-au-lait-2")).valid).toBe(false);
+    expect((await verify(typed)).valid).toBe(true);
+    expect((await store.findUser(company.id, user.id))?.passwordNfkc).toBe(true);
+    expect((await verify("caf\u00e9-au-lait-2")).valid).toBe(true);
+    expect((await verify(typed)).valid).toBe(true);
+  });
+
+  it("compare exactly one hash per check, for a legacy hash, a wrong password and an unknown user alike", async () => {
+    const hasher = new PasswordHasher(owaspMinimum);
+    const counted = await serve(hasher);
+    const verifications = vi.spyOn(hasher, "verify");
+    const { user } = await counted.createUser(
+      newUser(company, { loginName: "counted", password: "a-long-passphrase-1" }),
+    );
+    if (!user) throw new Error("no user");
+    await database.db.update(schema.users).set({ passwordNfkc: false }).where(eq(schema.users.id, user.id));
+    for (const password of ["a-long-passphrase-1", "a-long-passphrase-2"]) {
+      verifications.mockClear();
+      await counted.verifyPassword({ companyId: company.id, userId: user.id, password, clientAddress });
+      expect(verifications).toHaveBeenCalledTimes(1);
+    }
+    verifications.mockClear();
+    await counted.verifyCredentials({
+      companyId: company.id,
+      loginId: "nobody-here",
+      password: "x",
+      clientAddress,
+    });
+    expect(verifications).toHaveBeenCalledTimes(1);
+  });
+
   it("VerifyCredentials gives the user only for the right password, and the same answer for an unknown login ID", async () => {
     await identity.createUser(newUser(company, { loginName: "carl", password: "password-1" }));
     const right = await identity.verifyCredentials({
@@ -563,12 +627,30 @@ describe("SetPassword", () => {
     identity.setPassword({ companyId: company.id, userId, newPassword, validateOnly });
 
   it.each([
-    ["shorter than 8 characters", "abc1", PasswordProblem.TOO_SHORT],
+    [
+      "shorter than 15 characters, the user having no second factor",
+      "abcdefghijklm1",
+      PasswordProblem.TOO_SHORT,
+    ],
     ["longer than 256 characters", `${"a".repeat(256)}1`, PasswordProblem.TOO_LONG],
-    ["not matching the company's regex", "no digits here", PasswordProblem.REGEX_MISMATCH],
+    ["on the blocklist of common passwords", "1QAZ2WSX3EDC4RFV", PasswordProblem.COMMON],
+    ["containing the user's login name", "kettle DORA kettle 1", PasswordProblem.CONTEXT],
+    ["containing the company's name", "kettle policy kettle 1", PasswordProblem.CONTEXT],
+    ["not matching the company's regex", "no digits in this one", PasswordProblem.REGEX_MISMATCH],
     ["the current password", "current-password-1", PasswordProblem.SAME_AS_CURRENT],
   ])("refuses a password %s", async (_, password, problem) => {
     expect(await set(password)).toEqual({ problem });
+  });
+
+  it("asks 8 characters of a user with a second factor, and 15 of the others", async () => {
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "otto", password: "current-password-1", secondFactorRequired: true }),
+    );
+    const setFor = (id: string, newPassword: string) =>
+      identity.setPassword({ companyId: company.id, userId: id, newPassword, validateOnly: true });
+    expect(await setFor(user?.id ?? "", "kettle7")).toEqual({ problem: PasswordProblem.TOO_SHORT });
+    expect(await setFor(user?.id ?? "", "kettle78")).toEqual({ problem: undefined });
+    expect(await setFor(userId, "kettle78")).toEqual({ problem: PasswordProblem.TOO_SHORT });
   });
 
   it("only checks a password when asked to validate it, and writes nothing", async () => {

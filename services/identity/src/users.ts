@@ -1,11 +1,12 @@
 import { AuthError } from "@auth/errors";
 import { normalizeEmail, normalizeLoginName, normalizePhone } from "@auth/login-ids";
 import { type CompanyPolicy, type LoginIdKind, type User, UserStatus } from "@auth/proto/identity";
+import { minPasswordLengthOf } from "@auth/runtime";
 import { normalizeControlAnswer } from "./control-answers.js";
-import { matchesCompanyRegex } from "./password-policy.js";
-import type { PasswordHasher } from "./passwords.js";
+import { contextWords, matchesCompanyRegex, type PasswordRules } from "./password-policy.js";
+import type { PasswordHasher, StoredPassword } from "./passwords.js";
 import type { CreateUserInput, UpdateUserInput } from "./requests.js";
-import type { UserRow, UserStatusName } from "./schema.js";
+import type { CompanyRow, UserRow, UserStatusName } from "./schema.js";
 import type { NewUser } from "./store/identity-store.js";
 
 /**
@@ -88,7 +89,8 @@ export async function newUser(
     loginName: input.loginName === undefined ? null : normalizeLoginName(input.loginName),
     phone: phone ?? null,
     email: input.email === undefined ? null : normalizeEmail(input.email),
-    passwordHash: input.password === undefined ? null : await hasher.hash(input.password),
+    passwordHash: input.password === undefined ? null : await hasher.hashPassword(input.password),
+    passwordNfkc: input.password !== undefined,
     secondFactorRequired: input.secondFactorRequired,
     passwordChangeRequired: input.passwordChangeRequired,
     controlQuestion: input.controlQuestion ?? null,
@@ -117,8 +119,10 @@ export async function userChanges(
     changes.loginName = input.loginName ? normalizeLoginName(input.loginName) : null;
   if (input.email !== undefined) changes.email = input.email ? normalizeEmail(input.email) : null;
   if (input.phone !== undefined) changes.phone = input.phone ? storedPhone(input.phone, policy) : null;
-  if (input.password !== undefined)
-    changes.passwordHash = input.password ? await hasher.hash(input.password) : null;
+  if (input.password !== undefined) {
+    changes.passwordHash = input.password ? await hasher.hashPassword(input.password) : null;
+    changes.passwordNfkc = Boolean(input.password);
+  }
   if (input.controlQuestion !== undefined) {
     changes.controlQuestion = input.controlQuestion || null;
     changes.controlAnswerHash = input.controlQuestion
@@ -144,9 +148,45 @@ export function toUser(row: UserRow, policy: CompanyPolicy): User {
     phone: row.phone ?? undefined,
     email: row.email ?? undefined,
     hasPassword: row.passwordHash !== null,
-    secondFactorRequired: row.secondFactorRequired || policy.twoFactorRoles.includes(row.role),
+    secondFactorRequired: hasSecondFactor(row, policy),
     passwordChangeRequired: row.passwordChangeRequired,
     controlQuestion: row.controlQuestion ?? undefined,
+  };
+}
+
+/** The user's password hash and its form, or undefined when the user has no password. */
+export function storedPassword(row: UserRow): StoredPassword | undefined {
+  return row.passwordHash === null
+    ? undefined
+    : { passwordHash: row.passwordHash, passwordNfkc: row.passwordNfkc };
+}
+
+/** Whether the user logs in with a second factor: asked of the user, or of every user of the role. */
+export function hasSecondFactor(row: UserRow, policy: CompanyPolicy): boolean {
+  return row.secondFactorRequired || policy.twoFactorRoles.includes(row.role);
+}
+
+/**
+ * The rules of a password this user sets (docs/security.md, "Passwords"): the policy's least
+ * length for a user with or without a second factor, and the words of the user's context: the
+ * company's name and code, the login name, the e-mail's local part, the phone's digits (the whole
+ * number and its last seven, the local number in most numbering plans).
+ */
+export function passwordRulesOf(row: UserRow, company: CompanyRow): PasswordRules {
+  const { policy } = company;
+  const phoneDigits = row.phone?.replace(/\D/g, "");
+  const values = [
+    company.name,
+    company.code,
+    row.loginName,
+    row.email?.split("@")[0],
+    phoneDigits,
+    phoneDigits?.slice(-7),
+  ];
+  return {
+    policy,
+    minLength: minPasswordLengthOf(policy, hasSecondFactor(row, policy)),
+    contextWords: contextWords(values.filter((value): value is string => Boolean(value))),
   };
 }
 

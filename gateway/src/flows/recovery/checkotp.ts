@@ -48,5 +48,9 @@ async function handle(
   );
   if (!valid) throw new AuthError("auth.otp.invalid");
   const moved = await moveSession(context, "recovery-setpassword");
-  return { session_token: moved.token, session_state: "recovery-setpassword", ...passwordFields(context) };
+  return {
+    session_token: moved.token,
+    session_state: "recovery-setpassword",
+    ...passwordFields(context, user),
+  };
 }

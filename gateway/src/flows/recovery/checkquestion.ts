@@ -65,5 +65,9 @@ async function handle(
     throw new AuthError("auth.controlanswer.invalid");
   }
   const moved = await moveSession(context, "recovery-setpassword");
-  return { session_token: moved.token, session_state: "recovery-setpassword", ...passwordFields(context) };
+  return {
+    session_token: moved.token,
+    session_state: "recovery-setpassword",
+    ...passwordFields(context, user),
+  };
 }

@@ -27,7 +27,7 @@ import {
 import type { CompanyRow, UserRow } from "../schema.js";
 import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
-import { passwordChangeRequired, toUser } from "../users.js";
+import { passwordChangeRequired, passwordRulesOf, storedPassword, toUser } from "../users.js";
 import type { Lookups } from "./lookups.js";
 
 /** The cap on recovery messages counts those of the last hour. */
@@ -42,17 +42,21 @@ export function flowHandlers(
   { store, hasher, secrets, oauth, captcha, guesses }: IdentityDependencies,
   { companyById, userById, recipient, lookUp }: Lookups,
 ) {
-  /** One argon2id verification whatever the case; a hash with weaker parameters is replaced. */
+  /**
+   * One argon2id verification whatever the case; a hash with weaker parameters, or made before
+   * normalisation, is replaced by one of the password's NFKC form (docs/security.md, "Passwords").
+   */
   async function checkPassword(row: UserRow | undefined, company: CompanyRow, password: string) {
     metrics.secretsCompared.inc({ kind: "password" });
-    if (!row?.passwordHash) {
+    const stored = row && storedPassword(row);
+    if (!row || !stored) {
       await hasher.verifyNothing(password);
       return { valid: false, passwordChangeRequired: false };
     }
-    if (!(await hasher.verify(row.passwordHash, password)))
+    if (!(await hasher.verifyPassword(stored, password)))
       return { valid: false, passwordChangeRequired: false };
-    if (hasher.needsRehash(row.passwordHash)) {
-      await store.setPasswordHash(row.companyId, row.id, await hasher.hash(password));
+    if (!stored.passwordNfkc || hasher.needsRehash(stored.passwordHash)) {
+      await store.setPasswordHash(row.companyId, row.id, await hasher.hashPassword(password));
     }
     return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, password) };
   }
@@ -122,13 +126,14 @@ export function flowHandlers(
       const input = parseStorableRequest(setPasswordRequest, request);
       const company = await companyById(input.companyId);
       const row = await userById(input.companyId, input.userId);
+      const current = storedPassword(row);
       const problem =
-        passwordProblem(input.newPassword, company.policy) ??
-        (row.passwordHash && (await hasher.verify(row.passwordHash, input.newPassword))
+        passwordProblem(input.newPassword, passwordRulesOf(row, company)) ??
+        (current && (await hasher.verifyPassword(current, input.newPassword))
           ? PasswordProblem.SAME_AS_CURRENT
           : undefined);
       if (problem || input.validateOnly) return { problem };
-      const passwordHash = await hasher.hash(input.newPassword);
+      const passwordHash = await hasher.hashPassword(input.newPassword);
       // Not after the gateway has answered 503: the user was told the password did not change.
       assertTimeLeft();
       await store.setPasswordHash(row.companyId, row.id, passwordHash, {

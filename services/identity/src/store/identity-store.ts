@@ -209,6 +209,7 @@ export class IdentityStore {
   }
 
   /** Replaces the hash; a password the user chose also ends an administrator's demand for a change. */
+  /** `passwordHash` is of the password's NFKC form (PasswordHasher.hashPassword). */
   async setPasswordHash(
     companyId: string,
     userId: string,
@@ -217,7 +218,7 @@ export class IdentityStore {
   ): Promise<void> {
     await this.db
       .update(users)
-      .set({ passwordHash, ...changes, updatedAt: new Date() })
+      .set({ passwordHash, passwordNfkc: true, ...changes, updatedAt: new Date() })
       .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
   }
 

@@ -9,7 +9,8 @@ export function showNewPassword(flow: Flow, answer: Answer): void {
     "Choose a new password",
     recovery ? "You proved who you are." : "You have to choose a new password before you go on.",
   );
-  const rules = answer.password_regex_description ?? "At least 8 characters.";
+  // The gateway describes every rule of this user's new password (docs/security.md, "Passwords").
+  const rules = answer.password_regex_description ?? "";
   step.username(flow.loginId);
   const password = step.field({
     label: "New password",
@@ -26,9 +27,9 @@ export function showNewPassword(flow: Flow, answer: Answer): void {
   step.submit("Save the new password", async () => {
     const reply = await flow.send("setpassword", { new_password: password.value });
     if (reply.answer.status === "error") {
-      flow.fail(step, reply, {
-        "request.validation.failed": `This password cannot be used. It must differ from your current one and follow the rules: ${rules}`,
-      });
+      // The 422 names the rule the password breaks.
+      const broken = reply.answer.password_regex_description ?? rules;
+      flow.fail(step, reply, { "request.validation.failed": `This password cannot be used. ${broken}` });
       password.focus();
     } else if (recovery) {
       flow.end();
