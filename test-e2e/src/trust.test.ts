@@ -251,6 +251,8 @@ describe("the reproductions of the review, each now failing to take the account"
         lifetimeSeconds: 2_592_000,
         refuseWhenLockedOut: false,
         disclaimersRequired: [],
+        userAgent: "",
+        clientAddress: "",
       }).finish(),
     );
     for (const holder of ["consumer/e2e", "otp", "recovery", "operator", "identity"]) {

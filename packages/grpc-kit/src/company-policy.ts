@@ -18,6 +18,8 @@ export function companyPolicy(fields: Partial<CompanyPolicy> = {}): CompanyPolic
     rateLimitPerAddressPerMinute: 0,
     rateLimitPerLoginIdPerMinute: 0,
     recoveryMessagesPerHour: 0,
+    sessionAbsoluteSeconds: 0,
+    sessionIdleSeconds: 0,
     ...fields,
   };
 }

@@ -133,6 +133,28 @@ export async function userChanges(
   return changes;
 }
 
+/** Whether the user must pass a second factor: the user's own flag, or the role's (the company's policy). */
+const secondFactorRequired = (row: UserRow, policy: CompanyPolicy) =>
+  row.secondFactorRequired || policy.twoFactorRoles.includes(row.role);
+
+/**
+ * Whether an update changed how the user authenticates: the password, the phone the SMS second
+ * factor goes to, or whether a second factor is required. Then the user's sessions end
+ * (docs/security.md, "What ends a session").
+ */
+export function authenticationChanged(
+  before: UserRow,
+  after: UserRow,
+  changes: Partial<NewUser>,
+  policy: CompanyPolicy,
+): boolean {
+  return (
+    changes.passwordHash !== undefined ||
+    before.phone !== after.phone ||
+    secondFactorRequired(before, policy) !== secondFactorRequired(after, policy)
+  );
+}
+
 export function toUser(row: UserRow, policy: CompanyPolicy): User {
   return {
     id: row.id,
@@ -144,7 +166,7 @@ export function toUser(row: UserRow, policy: CompanyPolicy): User {
     phone: row.phone ?? undefined,
     email: row.email ?? undefined,
     hasPassword: row.passwordHash !== null,
-    secondFactorRequired: row.secondFactorRequired || policy.twoFactorRoles.includes(row.role),
+    secondFactorRequired: secondFactorRequired(row, policy),
     passwordChangeRequired: row.passwordChangeRequired,
     controlQuestion: row.controlQuestion ?? undefined,
   };

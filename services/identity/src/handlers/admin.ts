@@ -28,12 +28,12 @@ import {
 } from "../requests.js";
 import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
-import { newUser, toUser, userChanges } from "../users.js";
+import { authenticationChanged, newUser, toUser, userChanges } from "../users.js";
 import type { Lookups } from "./lookups.js";
 
 /** What only operators call (authctl, with the admin token): companies, their keys, users and OAuth providers. */
 export function adminHandlers(
-  { store, hasher, secrets, companies }: IdentityDependencies,
+  { store, hasher, secrets, companies, sessions }: IdentityDependencies,
   { companyById, userById }: Lookups,
 ) {
   return {
@@ -137,6 +137,9 @@ export function adminHandlers(
       const changes = await userChanges(row, input, company.policy, hasher);
       const updated = await store.updateUser(row.companyId, row.id, changes);
       if (!updated) throw new AuthError("resource.notfound", { detail: "no such user" });
+      // Identity owns the user's authenticators, so it applies the rule; the session service ends the sessions.
+      if (authenticationChanged(row, updated, changes, company.policy))
+        await sessions.revokeUserSessions({ companyId: row.companyId, userId: row.id });
       return { user: toUser(updated, company.policy) };
     },
 
