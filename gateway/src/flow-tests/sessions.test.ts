@@ -7,6 +7,7 @@ import {
   expectSuccess,
   type TestCompany,
   type TestUser,
+  updateUserAuthentication,
   useInProcessSuite,
 } from "../testing/fixtures.js";
 
@@ -140,5 +141,18 @@ describe("auth/sessions and auth/sessions/end", () => {
     expectError(await list(idle, strict), 401, "auth.token.expired");
     suite().clock.advance(90_000);
     expectError(await list(busy, strict), 401, "auth.token.expired");
+  });
+
+  it("ends every session of the user when an operator changes the user's phone or second factor (docs/security.md)", async () => {
+    const user = await createUser(company);
+    const bystander = await signIn(await createUser(company));
+    let tokens = [await signIn(user), await signIn(user)];
+    await updateUserAuthentication(company, user, { secondFactorRequired: true });
+    for (const token of tokens) expectError(await list(token), 401, "auth.token.invalid");
+    await updateUserAuthentication(company, user, { secondFactorRequired: false });
+    tokens = [await signIn(user)];
+    await updateUserAuthentication(company, user, { phone: "+12015550123" });
+    for (const token of tokens) expectError(await list(token), 401, "auth.token.invalid");
+    expect(await sessionsOf(bystander)).toHaveLength(1);
   });
 });

@@ -256,6 +256,14 @@ export async function startInProcessSuite() {
         await operator.identity.updateUser({ companyId: company.id, userId: user.id, status });
       },
 
+      /** An operator's UpdateUser of the user's phone or need of a second factor. */
+      async updateUserAuthentication(
+        user: TestUser,
+        changes: { phone?: string; secondFactorRequired?: boolean },
+      ): Promise<void> {
+        await operator.identity.updateUser({ companyId: company.id, userId: user.id, ...changes });
+      },
+
       /** Ten new backup codes for the user. */
       async backupCodes(user: TestUser): Promise<string[]> {
         return (await operator.identity.generateBackupCodes({ companyId: company.id, userId: user.id }))
