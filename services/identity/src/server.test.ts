@@ -1151,7 +1151,11 @@ describe("UpdateUser and ListUsers", () => {
       await update(changes);
       return userSessions.revoked;
     };
-    const ended = [{ companyId: company.id, userId }];
+    // Before the write and after it.
+    const ended = [
+      { companyId: company.id, userId },
+      { companyId: company.id, userId },
+    ];
     expect(await revokedAfter({ secondFactorRequired: false })).toEqual(ended);
     expect(await revokedAfter({ secondFactorRequired: false })).toEqual([]);
     expect(await revokedAfter({ secondFactorRequired: true })).toEqual(ended);

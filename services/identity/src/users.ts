@@ -134,24 +134,27 @@ export async function userChanges(
 }
 
 /** Whether the user must pass a second factor: the user's own flag, or the role's (the company's policy). */
-const secondFactorRequired = (row: UserRow, policy: CompanyPolicy) =>
-  row.secondFactorRequired || policy.twoFactorRoles.includes(row.role);
+const secondFactorRequired = (user: Pick<UserRow, "secondFactorRequired" | "role">, policy: CompanyPolicy) =>
+  user.secondFactorRequired || policy.twoFactorRoles.includes(user.role);
 
 /**
- * Whether an update changed how the user authenticates: the password, the phone the SMS second
- * factor goes to, or whether a second factor is required. Then the user's sessions end
- * (docs/security.md, "What ends a session").
+ * Whether changes to a user (userChanges) change how the user authenticates: the password, the
+ * phone the SMS second factor goes to, or whether a second factor is required. Then the user's
+ * sessions end (docs/security.md, "What ends a session").
  */
-export function authenticationChanged(
-  before: UserRow,
-  after: UserRow,
+export function authenticationChanges(
+  row: UserRow,
   changes: Partial<NewUser>,
   policy: CompanyPolicy,
 ): boolean {
+  const after = {
+    role: changes.role ?? row.role,
+    secondFactorRequired: changes.secondFactorRequired ?? row.secondFactorRequired,
+  };
   return (
     changes.passwordHash !== undefined ||
-    before.phone !== after.phone ||
-    secondFactorRequired(before, policy) !== secondFactorRequired(after, policy)
+    (changes.phone !== undefined && changes.phone !== row.phone) ||
+    secondFactorRequired(row, policy) !== secondFactorRequired(after, policy)
   );
 }
 
