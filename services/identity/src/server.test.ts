@@ -885,6 +885,26 @@ describe("messages to a user", () => {
     expect(created?.policy?.recoveryMessagesPerHour).toBe(5);
   });
 
+  it("defaults a session's absolute lifetime to 12 hours and its inactivity timeout to 30 minutes, and takes no less than a minute (docs/security.md)", async () => {
+    const { company: created } = await identity.createCompany({
+      code: code(),
+      name: "Default",
+      policy: companyPolicy(),
+    });
+    expect(created?.policy).toMatchObject({ sessionAbsoluteSeconds: 43_200, sessionIdleSeconds: 1_800 });
+    const strict = companyPolicy({ sessionAbsoluteSeconds: 3_600, sessionIdleSeconds: 300 });
+    const { company: own } = await identity.createCompany({ code: code(), name: "Strict", policy: strict });
+    expect(own?.policy).toMatchObject({ sessionAbsoluteSeconds: 3_600, sessionIdleSeconds: 300 });
+    for (const policy of [
+      companyPolicy({ sessionIdleSeconds: 59 }),
+      companyPolicy({ sessionAbsoluteSeconds: 1 }),
+    ]) {
+      expect(await codeOf(identity.createCompany({ code: code(), name: "Too short", policy }))).toBe(
+        "request.validation.failed",
+      );
+    }
+  });
+
   it("answer a policy stored before its limits existed with the defaults, in every answer", async () => {
     const { company } = await identity.createCompany({ code: code(), name: "Older" });
     if (!company?.policy) throw new Error("no company");
