@@ -19,7 +19,7 @@ const responses = success({
         current: z.boolean().describe("The session of the token that asked"),
       }),
     )
-    .describe("The user's active sessions, oldest first"),
+    .describe("The user's active authorized sessions, oldest first"),
 });
 
 const isoOf = (date: Date | undefined) => (date ?? new Date(0)).toISOString();

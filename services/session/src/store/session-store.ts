@@ -197,22 +197,23 @@ export class SessionStore {
   }
 
   /**
-   * The token's authorized session and the active sessions of its user, oldest first: for the
-   * user's own session management.
+   * The token's authorized session and the active authorized sessions of its user, oldest first:
+   * for the user's own session management. A login under way is not listed: anyone who knows a
+   * login ID can start one, and would write its user agent into the user's list.
    */
   async listOwn(token: string): Promise<{ current: SessionRecord; sessions: SessionRecord[] }> {
     const current = await this.#authorized(token);
     const now = this.clock.now();
     const sessions = (await this.listUser(current.companyId, current.userId)).filter(
-      (record) => endOf(record) > now,
+      (record) => record.state === SessionState.AUTHORIZED && endOf(record) > now,
     );
     return { current, sessions };
   }
 
   /**
-   * Ends one active session of the token's user (auth.session.notfound when the id names none: a
-   * session of another user is answered as an unknown one), or all but the token's own; returns
-   * how many ended.
+   * Ends one session of the token's user that listOwn lists (auth.session.notfound when the id
+   * names none: a session of another user is answered as an unknown one), or every other session
+   * of the user, in any state; returns how many ended.
    */
   async endOwn(token: string, target: { sessionId: string } | { others: true }): Promise<number> {
     if ("others" in target) {
