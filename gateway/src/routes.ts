@@ -12,10 +12,13 @@ import { checkquestion } from "./flows/recovery/checkquestion.js";
 import { recover } from "./flows/recovery/recover.js";
 import { recoveryRenewotp } from "./flows/recovery/renewotp.js";
 import { renewotp } from "./flows/renewotp.js";
+import { sessionsEnd } from "./flows/sessions/end.js";
+import { sessionsList } from "./flows/sessions/list.js";
 import { setpassword } from "./flows/setpassword.js";
 
 /**
- * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery"): the
+ * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery") and
+ * the user's own session management (docs/api-contract.md, "Session management"): the
  * routes and the OpenAPI document are made from this list, in its order.
  */
 export const endpoints = [
@@ -33,4 +36,6 @@ export const endpoints = [
   recoveryRenewotp,
   checkquestion,
   checklink,
+  sessionsList,
+  sessionsEnd,
 ] as const satisfies readonly Endpoint[];

@@ -5,6 +5,7 @@ import { freePort } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { call, expectError } from "./support/api.js";
 import {
   chromiumInstalled,
   descriptionOf,
@@ -344,6 +345,64 @@ describe.skipIf(!chromiumInstalled())(
         await heading(tab, "Sign in");
         await tab.getByRole("status").filter({ hasText: "You are signed out." }).waitFor();
         await screenshots.take(tab, "new-password", "signed-out");
+      });
+    });
+
+    describe("the user's sessions when signed in: auth/sessions and auth/sessions/end", () => {
+      /** Signs in over the API from another client: its token. */
+      async function signInElsewhere(who: TestUser, userAgent: string): Promise<string> {
+        const options = {
+          apiKey: plain.company.apiKey,
+          gatewayUrl: suite.suite.gatewayUrl,
+          headers: { "user-agent": userAgent },
+        };
+        const login = await call(plain.company.code, "login", {
+          ...options,
+          body: { login_id: who.loginName },
+        });
+        const authorized = await call(plain.company.code, "checkpassword", {
+          ...options,
+          token: String(login.body.session_token),
+          body: { password: "first-Password-1" },
+        });
+        return String(authorized.body.session_token);
+      }
+      const stillValid = async (token: string) =>
+        call(plain.company.code, "sessions", {
+          apiKey: plain.company.apiKey,
+          gatewayUrl: suite.suite.gatewayUrl,
+          token,
+        });
+
+      it("lists the user's sessions with their devices, ends one, then all others but this one", async () => {
+        const gus = await user(plain);
+        const phone = await signInElsewhere(gus, "Phone-Browser/1.0");
+        const tablet = await signInElsewhere(gus, "Tablet-Browser/2.0");
+        const tab = await open(plain);
+        await identify(tab, gus);
+        await heading(tab, "Enter your password");
+        await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
+        await tab.keyboard.press("Enter");
+        await signedIn(tab, gus);
+        const sessions = tab.getByRole("region", { name: "Your sessions" }).getByRole("listitem");
+        await sessions.filter({ hasText: "Tablet-Browser/2.0" }).waitFor();
+        expect(await sessions.count()).toBe(3);
+        await sessions.filter({ hasText: "This session." }).waitFor();
+        await screenshots.take(tab, "sessions", "list");
+
+        await tab.getByRole("button", { name: "End the session of Phone-Browser/1.0" }).click();
+        await sessions.filter({ hasText: "Phone-Browser/1.0" }).waitFor({ state: "detached" });
+        await tab.getByRole("status").filter({ hasText: "The session has ended." }).waitFor();
+        expectError(await stillValid(phone), 401, "auth.token.invalid");
+
+        await tab.getByRole("button", { name: "End all other sessions" }).click();
+        await sessions.filter({ hasText: "Tablet-Browser/2.0" }).waitFor({ state: "detached" });
+        expect(await sessions.count()).toBe(1);
+        expect(await tab.getByRole("button", { name: "End all other sessions" }).isHidden()).toBe(true);
+        expectError(await stillValid(tablet), 401, "auth.token.invalid");
+        await screenshots.take(tab, "sessions", "others-ended");
+        await tab.getByRole("button", { name: "Sign out" }).click();
+        await heading(tab, "Sign in");
       });
     });
 

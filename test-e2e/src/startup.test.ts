@@ -338,6 +338,8 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
           passwordChangeRequired: false,
           refuseWhenLockedOut: false,
           disclaimersRequired: [],
+          userAgent: "",
+          clientAddress: "",
         });
         expect(opened?.state).toBe(SessionState.CHECKPASSWORD);
         await otp.sendOtp({

@@ -251,6 +251,8 @@ describe("the reproductions of the review, each now failing to take the account"
         lifetimeSeconds: 2_592_000,
         refuseWhenLockedOut: false,
         disclaimersRequired: [],
+        userAgent: "",
+        clientAddress: "",
       }).finish(),
     );
     for (const holder of ["consumer/e2e", "otp", "recovery", "operator", "identity"]) {
@@ -413,10 +415,13 @@ describe("the reproductions of the review, each now failing to take the account"
       userId: victim.id,
       profileMnemocode: victim.profileMnemocode,
     });
+    // Its deadlines too (docs/security.md, "Session lifetimes"); never the client's user agent or address.
     expect(Object.keys(answer.session ?? {}).sort()).toEqual([
+      "absoluteExpiresAt",
       "companyId",
       "createdAt",
       "expiresAt",
+      "idleExpiresAt",
       "profileMnemocode",
       "sessionId",
       "userId",

@@ -18,6 +18,13 @@ const nameOf = (operation: Operation): string =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join("");
 
+const tagOf = (operation: Operation): string =>
+  operation.split("/")[0] === "recovery"
+    ? "recovery"
+    : operation.startsWith("sessions")
+      ? "sessions"
+      : "login";
+
 const schemaRef = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 /** JSON Schemas of the registry's zod schemas, by id; a schema used in another one is referenced as a component. */
@@ -159,7 +166,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
       parameters: [companyCode],
       post: {
         operationId: name.charAt(0).toLowerCase() + name.slice(1),
-        tags: [endpoint.operation.startsWith("recovery/") ? "recovery" : "login"],
+        tags: [tagOf(endpoint.operation)],
         summary: endpoint.summary,
         description: describeEndpoint(endpoint),
         security: [endpoint.takesToken ? { apiKey: [], sessionToken: [] } : { apiKey: [] }],
@@ -198,6 +205,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
     tags: [
       { name: "login", description: "Logging in, and the session" },
       { name: "recovery", description: "Recovering lost access" },
+      { name: "sessions", description: "The signed-in user's own sessions (beyond the spec)" },
     ],
     paths,
     components: {

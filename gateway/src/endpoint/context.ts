@@ -18,6 +18,8 @@ export interface FlowContext<Body = unknown> {
   body: Body;
   /** The client's address as express reads it (honouring TRUST_PROXY). */
   clientAddress: string;
+  /** The client's User-Agent header, as sent ("" without one): client input, to record, never to trust. */
+  userAgent: string;
   /** The trace id of the request (a random one when tracing is off), for security events. */
   traceId: string;
   backends: Backends;

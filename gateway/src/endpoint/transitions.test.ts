@@ -17,6 +17,8 @@ describe("the transition table (spec section 3)", () => {
     ["recovery/renewotp", ["recovery-checkotp"]],
     ["recovery/checkquestion", ["recovery-checkquestion"]],
     ["logout", ["any"]],
+    ["sessions", ["authorized"]],
+    ["sessions/end", ["authorized"]],
   ])("%s takes a token in %j", (operation, states) => {
     expect([...statesFor(operation)].sort()).toEqual(states);
   });

@@ -65,6 +65,15 @@ export const transitions = [
   },
   { from: null, operation: "recovery/checklink", condition: "link valid", to: "recovery-setpassword" },
   { from: "any", operation: "logout", condition: "valid token", to: null },
+  // Beyond the spec (docs/api-contract.md, "Session management"): the token stays as it is.
+  { from: "authorized", operation: "sessions", condition: "always", to: "authorized" },
+  {
+    from: "authorized",
+    operation: "sessions/end",
+    condition: "another session, or the others, ended",
+    to: "authorized",
+  },
+  { from: "authorized", operation: "sessions/end", condition: "the caller's own session ended", to: null },
 ] as const satisfies readonly TransitionOf<string>[];
 
 /** The operations of the table: every endpoint is one of them (routes.ts has one endpoint for each). */

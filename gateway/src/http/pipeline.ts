@@ -89,6 +89,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       company,
       body,
       clientAddress: request.ip ?? "",
+      userAgent: request.get("user-agent") ?? "",
       traceId: activeTraceId() ?? randomBytes(16).toString("hex"),
       backends,
       countLoginId: (loginId) => rateLimits.byLoginId(company, endpoint.rateLimit, loginId),

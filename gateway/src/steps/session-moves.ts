@@ -43,6 +43,15 @@ function lifetimeSeconds(context: FlowContext, state: StateName): number | undef
   return (state === "authorized" ? authorizedSessionSeconds : preauthSessionSeconds) || undefined;
 }
 
+/** The company's absolute lifetime and inactivity timeout of a session (settled by identity). */
+function sessionLimits(context: FlowContext) {
+  const { sessionAbsoluteSeconds, sessionIdleSeconds } = context.company.policy;
+  return {
+    absoluteLifetimeSeconds: sessionAbsoluteSeconds || undefined,
+    idleTimeoutSeconds: sessionIdleSeconds || undefined,
+  };
+}
+
 /** Starts a session in the state the transition table allows this operation to start in. */
 export async function startSession(
   context: FlowContext,
@@ -64,6 +73,9 @@ export async function startSession(
     credentialGeneration: start.credentialGeneration,
     disclaimersRequired: start.disclaimersRequired ?? [],
     rightCheckId: start.rightCheckId,
+    userAgent: context.userAgent,
+    clientAddress: context.clientAddress,
+    ...sessionLimits(context),
   });
   if (!created.session) throw new Error("session service returned no session");
   if (to === "authorized")
@@ -84,6 +96,7 @@ export async function moveSession(
     toState: stateOfName[to],
     ...changes,
     lifetimeSeconds: lifetimeSeconds(context, to),
+    ...sessionLimits(context),
     renewCredentialGeneration,
   });
   if (!advanced.session) throw new Error("session service returned no session");

@@ -63,6 +63,12 @@ export const updateCompany = (
 export const updateUserStatus = (company: TestCompany, user: TestUser, status: UserStatus) =>
   company.updateUserStatus(user, status);
 
+export const updateUserAuthentication = (
+  company: TestCompany,
+  user: TestUser,
+  changes: { phone?: string; secondFactorRequired?: boolean },
+) => company.updateUserAuthentication(user, changes);
+
 /** POST /{company}/v2/auth/{operation} of the company with this code, with the options' API key. */
 export async function call(code: string, operation: string, options: CallOptions = {}): Promise<ApiResponse> {
   const answer = await suite().call(code, operation, options);

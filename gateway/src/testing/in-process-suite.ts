@@ -15,6 +15,7 @@ import {
   startIdentityForTests,
   type TestUser,
   type UserOptions,
+  type UserSessions,
 } from "@auth/identity/testing";
 import { SmsOutboxForTests, startOtpForTests } from "@auth/otp/testing";
 import { createTestDatabase } from "@auth/pg/testing";
@@ -128,7 +129,7 @@ export async function startInProcessSuite() {
   const stores = await databases();
   // identity and session call each other: identity's client of the session service is made once
   // the session service listens, before any test calls.
-  let identitysSession: GuessBudget | undefined;
+  let identitysSession: (GuessBudget & UserSessions) | undefined;
   const sessionOfIdentity = () => {
     if (!identitysSession) throw new Error("the session service is not started yet");
     return identitysSession;
@@ -137,12 +138,16 @@ export async function startInProcessSuite() {
     reserveSecretCheck: (request, options) => sessionOfIdentity().reserveSecretCheck(request, options),
     reportSecretCheck: (request, options) => sessionOfIdentity().reportSecretCheck(request, options),
   };
+  const sessionsOfUsers: UserSessions = {
+    revokeUserSessions: (request, options) => sessionOfIdentity().revokeUserSessions(request, options),
+  };
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
     startIdentityForTests({
       env: envOf("identity", { OAUTH_ALLOW_INSECURE_HTTP: "true" }),
       databaseUrl: stores.identity,
       guesses,
+      sessions: sessionsOfUsers,
       logger,
     }).then(started),
     startDisclaimerForTests({ env: envOf("disclaimer"), databaseUrl: stores.disclaimer, logger }).then(
@@ -249,6 +254,14 @@ export async function startInProcessSuite() {
 
       async updateUserStatus(user: TestUser, status: UserStatus): Promise<void> {
         await operator.identity.updateUser({ companyId: company.id, userId: user.id, status });
+      },
+
+      /** An operator's UpdateUser of the user's phone or need of a second factor. */
+      async updateUserAuthentication(
+        user: TestUser,
+        changes: { phone?: string; secondFactorRequired?: boolean },
+      ): Promise<void> {
+        await operator.identity.updateUser({ companyId: company.id, userId: user.id, ...changes });
       },
 
       /** Ten new backup codes for the user. */

@@ -20,6 +20,8 @@ export function companyPolicy(fields: Partial<CompanyPolicy> = {}): CompanyPolic
     recoveryMessagesPerHour: 0,
     minPasswordLength: 0,
     minPasswordLengthWithSecondFactor: 0,
+    sessionAbsoluteSeconds: 0,
+    sessionIdleSeconds: 0,
     ...fields,
   };
 }

@@ -21,6 +21,9 @@ const policyDefaults = {
   lockoutAfterFailures: 10,
   failureWindowSeconds: 15 * 60,
   recoveryMessagesPerHour: 5,
+  // docs/security.md, "Session lifetimes": within NIST SP 800-63B-4's limits for AAL2.
+  sessionAbsoluteSeconds: 12 * 3600,
+  sessionIdleSeconds: 30 * 60,
 } as const;
 
 /** A policy's least password length: 0 (the default) or from the floor to 64 (docs/security.md, "Passwords"). */
@@ -96,6 +99,19 @@ export const policyInput = messageSchema<CompanyPolicy>()(
       .number()
       .int()
       .min(0)
+      .max(30 * 24 * 3600)
+      .default(0),
+    // At least a minute (a use is recorded once a minute); at most the session service's 30 days.
+    sessionAbsoluteSeconds: z
+      .number()
+      .int()
+      .refine((seconds) => seconds === 0 || seconds >= 60, "must be 0 (the default) or at least 60")
+      .max(30 * 24 * 3600)
+      .default(0),
+    sessionIdleSeconds: z
+      .number()
+      .int()
+      .refine((seconds) => seconds === 0 || seconds >= 60, "must be 0 (the default) or at least 60")
       .max(30 * 24 * 3600)
       .default(0),
     captcha: z
@@ -174,6 +190,8 @@ export function withPolicyDefaults(policy: CompanyPolicy): CompanyPolicy {
       policy.minPasswordLengthWithSecondFactor ?? 0,
       minPasswordLengthFloor.withSecondFactor,
     ),
+    sessionAbsoluteSeconds: policy.sessionAbsoluteSeconds || policyDefaults.sessionAbsoluteSeconds,
+    sessionIdleSeconds: policy.sessionIdleSeconds || policyDefaults.sessionIdleSeconds,
   };
 }
 

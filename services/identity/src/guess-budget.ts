@@ -14,6 +14,9 @@ export type GuessBudget = Pick<
   "reserveSecretCheck" | "reportSecretCheck"
 >;
 
+/** What identity asks of the session service beside guesses: ending a user's sessions. */
+export type UserSessions = Pick<ServiceClient<typeof SessionServiceService>, "revokeUserSessions">;
+
 export interface PasswordGuess {
   companyId: string;
   subject: CheckSubject;

@@ -68,6 +68,7 @@ const server = await startGrpcServer({
           logger,
         }),
         guesses: session,
+        sessions: session,
         adminToken: config.ADMIN_TOKEN,
         companies: new TtlCache(config.COMPANY_CACHE_SECONDS * 1000),
       },

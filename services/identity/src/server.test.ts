@@ -29,6 +29,7 @@ import {
   type ReportSecretCheckRequest,
   type ReserveSecretCheckRequest,
   type ReserveSecretCheckResponse,
+  type RevokeUserSessionsRequest,
   SecretKind,
 } from "@auth/proto/session";
 import { createLogger, type Logger, TtlCache } from "@auth/runtime";
@@ -87,6 +88,15 @@ const budget = {
   },
 };
 
+/** The session service as identity asks it to end a user's sessions: every request is kept. */
+const userSessions = {
+  revoked: [] as RevokeUserSessionsRequest[],
+  async revokeUserSessions(request: RevokeUserSessionsRequest) {
+    userSessions.revoked.push(request);
+    return { revoked: 1 };
+  },
+};
+
 let database: OpenedDatabase<IdentitySchema>;
 const servers: RunningGrpcServer[] = [];
 const clients: Client[] = [];
@@ -116,6 +126,7 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
             logger: createLogger("identity", "silent"),
           }),
           guesses: budget,
+          sessions: userSessions,
           adminToken,
           companies: new TtlCache(0),
         },
@@ -956,6 +967,26 @@ describe("messages to a user", () => {
     expect(created?.policy?.recoveryMessagesPerHour).toBe(5);
   });
 
+  it("defaults a session's absolute lifetime to 12 hours and its inactivity timeout to 30 minutes, and takes no less than a minute (docs/security.md)", async () => {
+    const { company: created } = await identity.createCompany({
+      code: code(),
+      name: "Default",
+      policy: companyPolicy(),
+    });
+    expect(created?.policy).toMatchObject({ sessionAbsoluteSeconds: 43_200, sessionIdleSeconds: 1_800 });
+    const strict = companyPolicy({ sessionAbsoluteSeconds: 3_600, sessionIdleSeconds: 300 });
+    const { company: own } = await identity.createCompany({ code: code(), name: "Strict", policy: strict });
+    expect(own?.policy).toMatchObject({ sessionAbsoluteSeconds: 3_600, sessionIdleSeconds: 300 });
+    for (const policy of [
+      companyPolicy({ sessionIdleSeconds: 59 }),
+      companyPolicy({ sessionAbsoluteSeconds: 1 }),
+    ]) {
+      expect(await codeOf(identity.createCompany({ code: code(), name: "Too short", policy }))).toBe(
+        "request.validation.failed",
+      );
+    }
+  });
+
   it("answer a policy stored before its limits existed with the defaults, in every answer", async () => {
     const { company } = await identity.createCompany({ code: code(), name: "Older" });
     if (!company?.policy) throw new Error("no company");
@@ -1214,6 +1245,26 @@ describe("UpdateUser and ListUsers", () => {
     expect(
       (await identity.verifyControlAnswer({ companyId: company.id, userId, answer: " blue " })).valid,
     ).toBe(true);
+  });
+
+  it("ends the user's sessions when the password, the phone or the need of a second factor changes (docs/security.md)", async () => {
+    const revokedAfter = async (changes: Parameters<typeof update>[0]) => {
+      userSessions.revoked = [];
+      await update(changes);
+      return userSessions.revoked;
+    };
+    // Before the write and after it.
+    const ended = [
+      { companyId: company.id, userId },
+      { companyId: company.id, userId },
+    ];
+    expect(await revokedAfter({ secondFactorRequired: false })).toEqual(ended);
+    expect(await revokedAfter({ secondFactorRequired: false })).toEqual([]);
+    expect(await revokedAfter({ secondFactorRequired: true })).toEqual(ended);
+    expect(await revokedAfter({ phone: "+12015550199" })).toEqual(ended);
+    expect(await revokedAfter({ phone: "+1 201 555 0199" })).toEqual([]);
+    expect(await revokedAfter({ password: "another-admin-password" })).toEqual(ended);
+    expect(await revokedAfter({ email: "fay@example.org", profileMnemocode: "P-9" })).toEqual([]);
   });
 
   it("keeps a password or a phone", async () => {

@@ -4,7 +4,7 @@ import { IdentityServiceService } from "@auth/proto/identity";
 import type { Logger, TtlCache } from "@auth/runtime";
 import { identityAccess } from "./access.js";
 import type { CaptchaCheck } from "./captcha/captcha-check.js";
-import type { GuessBudget } from "./guess-budget.js";
+import type { GuessBudget, UserSessions } from "./guess-budget.js";
 import { adminHandlers } from "./handlers/admin.js";
 import { flowHandlers } from "./handlers/flows.js";
 import { lookups } from "./handlers/lookups.js";
@@ -24,6 +24,8 @@ export interface IdentityDependencies {
   captcha: CaptchaCheck;
   /** The session service's budgets of guesses, spent before a password is compared. */
   guesses: GuessBudget;
+  /** The session service, which ends a user's sessions when the user's authenticators change. */
+  sessions: UserSessions;
   adminToken: string;
   /** Companies read by id, kept a few seconds (they are read on almost every call). */
   companies: TtlCache<CompanyRow>;

@@ -137,6 +137,28 @@ export async function userChanges(
   return changes;
 }
 
+/** Whether the user must pass a second factor: the user's own flag, or the role's (the company's policy). */
+/**
+ * Whether changes to a user (userChanges) change how the user authenticates: the password, the
+ * phone the SMS second factor goes to, or whether a second factor is required. Then the user's
+ * sessions end (docs/security.md, "What ends a session").
+ */
+export function authenticationChanges(
+  row: UserRow,
+  changes: Partial<NewUser>,
+  policy: CompanyPolicy,
+): boolean {
+  const after = {
+    role: changes.role ?? row.role,
+    secondFactorRequired: changes.secondFactorRequired ?? row.secondFactorRequired,
+  };
+  return (
+    changes.passwordHash !== undefined ||
+    (changes.phone !== undefined && changes.phone !== row.phone) ||
+    hasSecondFactor(row, policy) !== hasSecondFactor(after, policy)
+  );
+}
+
 export function toUser(row: UserRow, policy: CompanyPolicy): User {
   return {
     id: row.id,
@@ -162,8 +184,11 @@ export function storedPassword(row: UserRow): StoredPassword | undefined {
 }
 
 /** Whether the user logs in with a second factor: asked of the user, or of every user of the role. */
-export function hasSecondFactor(row: UserRow, policy: CompanyPolicy): boolean {
-  return row.secondFactorRequired || policy.twoFactorRoles.includes(row.role);
+export function hasSecondFactor(
+  user: Pick<UserRow, "secondFactorRequired" | "role">,
+  policy: CompanyPolicy,
+): boolean {
+  return user.secondFactorRequired || policy.twoFactorRoles.includes(user.role);
 }
 
 /**

@@ -11,8 +11,11 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   introspectSession: ["gateway"],
   advanceSession: ["gateway"],
   revokeSession: ["gateway", "operator"],
-  revokeUserSessions: ["gateway", "operator"],
+  // Identity too: a change of a user's second factor ends the user's sessions.
+  revokeUserSessions: ["gateway", "identity", "operator"],
   claimCredentialChange: ["gateway"],
+  listOwnSessions: ["gateway"],
+  endOwnSessions: ["gateway"],
   listUserSessions: ["operator"],
   getCheckBudget: ["gateway"],
   reserveSecretCheck: ["gateway", "identity"],

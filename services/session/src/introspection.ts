@@ -8,7 +8,8 @@ import { SessionState } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
 import { z } from "zod";
 import { introspectionAccess } from "./access.js";
-import type { SessionStore } from "./store/session-store.js";
+import { optionalDate } from "./server.js";
+import { idleEndOf, type SessionStore } from "./store/session-store.js";
 
 const introspectTokenRequest = messageSchema<IntrospectTokenRequest>()(
   z.object({ sessionToken: z.string().max(512) }),
@@ -35,6 +36,8 @@ export function introspectionService(sessions: SessionStore, adminToken: string,
               profileMnemocode: session.profileMnemocode ?? "",
               createdAt: new Date(session.createdAt),
               expiresAt: new Date(session.expiresAt),
+              absoluteExpiresAt: optionalDate(session.absoluteExpiresAt),
+              idleExpiresAt: optionalDate(idleEndOf(session)),
             },
           };
         }

@@ -7,10 +7,12 @@ import {
 } from "@auth/grpc-kit";
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
+import { TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
 import { CheckResult, SecretKind, SessionServiceService, SessionState } from "@auth/proto/session";
 import { createLogger, TtlCache } from "@auth/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CompanyRules } from "./check-policies.js";
+import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
 import { SessionStore } from "./store/session-store.js";
@@ -34,6 +36,8 @@ const start = {
   passwordChangeRequired: false,
   refuseWhenLockedOut: false,
   disclaimersRequired: [],
+  userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+  clientAddress: "192.0.2.1",
 };
 
 /**
@@ -44,6 +48,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   let kv: KeyValueStore;
   let server: RunningGrpcServer;
   let session: Client;
+  let introspection: ServiceClient<typeof TokenIntrospectionServiceService>;
 
   beforeEach(async () => {
     kv = await kind.open();
@@ -52,6 +57,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       verifyCaptcha: async () => ({ valid: false }),
     };
     const logger = createLogger("session", "silent");
+    const sessions = new SessionStore(kv, { now: () => Date.now() }, { of: () => 15 * 60_000 });
     server = await startGrpcServer({
       host: "127.0.0.1",
       port: 0,
@@ -60,13 +66,14 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       services: [
         sessionService(
           {
-            sessions: new SessionStore(kv, { now: () => Date.now() }, { of: () => 15 * 60_000 }),
+            sessions,
             budget: new CheckBudget(kv),
             rules: new CompanyRules(identity, new TtlCache(0)),
             adminToken,
           },
           logger,
         ),
+        introspectionService(sessions, adminToken, logger),
       ],
     });
     session = createServiceClient(SessionServiceService, `127.0.0.1:${server.port}`, {
@@ -75,9 +82,16 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       transport: { kind: "plaintext" },
       server: "session",
     });
+    introspection = createServiceClient(TokenIntrospectionServiceService, `127.0.0.1:${server.port}`, {
+      deadlineMs: 5_000,
+      adminToken,
+      transport: { kind: "plaintext" },
+      server: "session",
+    });
   });
   afterEach(async () => {
     session.close();
+    introspection.close();
     await server.stop();
     await kv.close();
   });
@@ -155,6 +169,64 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         rightCheckId: checkId,
       });
       expect(await budget()).toEqual({ lockedOut: false, retryAfterSeconds: 0, captchaRequired: false });
+    });
+  });
+
+  describe("session limits and the user's own sessions", () => {
+    const limits = { absoluteLifetimeSeconds: 12 * 3600, idleTimeoutSeconds: 30 * 60 };
+    const signIn = async () => {
+      const created = await session.createSession({ ...start, ...limits });
+      return session.advanceSession({
+        sessionToken: created.sessionToken,
+        fromState: SessionState.CHECKPASSWORD,
+        toState: SessionState.AUTHORIZED,
+        profileMnemocode: "P-1",
+        renewCredentialGeneration: false,
+      });
+    };
+
+    it("reports the absolute and the idle deadline to the gateway and to consumers", async () => {
+      const { sessionToken, session: started } = await signIn();
+      const createdAt = started?.createdAt?.getTime() ?? 0;
+      const absolute = new Date(createdAt + 12 * 3600_000);
+      const gateway = await session.introspectSession({ sessionToken });
+      expect(gateway.session).toMatchObject({ absoluteExpiresAt: absolute });
+      expect(gateway.session?.idleExpiresAt?.getTime()).toBe(
+        (gateway.session?.lastSeenAt?.getTime() ?? 0) + 30 * 60_000,
+      );
+      const consumer = await introspection.introspectToken({ sessionToken });
+      expect(consumer.status).toBe(TokenStatus.ACTIVE);
+      expect(consumer.session).toMatchObject({
+        absoluteExpiresAt: absolute,
+        idleExpiresAt: gateway.session?.idleExpiresAt,
+      });
+    });
+
+    it("lists the user's sessions with their client and without login IDs, and ends the others", async () => {
+      const mine = await signIn();
+      const other = await signIn();
+      const listed = await session.listOwnSessions({ sessionToken: mine.sessionToken });
+      expect(listed.currentSessionId).toBe(mine.session?.sessionId);
+      expect(listed.sessions).toHaveLength(2);
+      expect(listed.sessions[0]).toMatchObject({
+        userAgent: start.userAgent,
+        clientAddress: "192.0.2.1",
+        loginId: "",
+      });
+      expect(await session.endOwnSessions({ sessionToken: mine.sessionToken, others: true })).toEqual({
+        ended: 1,
+      });
+      expect((await session.introspectSession({ sessionToken: other.sessionToken })).status).toBe(
+        TokenStatus.INVALID,
+      );
+    });
+
+    it("takes exactly one of session_id and others", async () => {
+      const { sessionToken } = await signIn();
+      expect(await codeOf(session.endOwnSessions({ sessionToken }))).toBe("request.validation.failed");
+      expect(await codeOf(session.endOwnSessions({ sessionToken, sessionId: "x", others: true }))).toBe(
+        "request.validation.failed",
+      );
     });
   });
 });

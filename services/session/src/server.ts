@@ -6,9 +6,11 @@ import {
   CheckResult,
   type ClaimCredentialChangeRequest,
   type CreateSessionRequest,
+  type EndOwnSessionsRequest,
   type ForgetFailedChecksRequest,
   type GetCheckBudgetRequest,
   type IntrospectSessionRequest,
+  type ListOwnSessionsRequest,
   type ListUserSessionsRequest,
   type ReportSecretCheckRequest,
   type ReserveSecretCheckRequest,
@@ -26,7 +28,7 @@ import { z } from "zod";
 import { sessionAccess } from "./access.js";
 import type { CompanyRules } from "./check-policies.js";
 import type { CheckBudget, SecretKind as Kind, ReserveOutcome, Subject } from "./store/check-budget.js";
-import type { SessionRecord, SessionStore } from "./store/session-store.js";
+import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
 
 const state = z
   .enum(SessionState)
@@ -54,7 +56,20 @@ const toSession = (record: SessionRecord): Session => ({
   disclaimersRequired: record.disclaimersRequired ?? [],
   createdAt: new Date(record.createdAt),
   expiresAt: new Date(record.expiresAt),
+  userAgent: record.userAgent ?? "",
+  clientAddress: record.clientAddress ?? "",
+  lastSeenAt: new Date(record.lastSeenAt ?? record.createdAt),
+  absoluteExpiresAt: optionalDate(record.absoluteExpiresAt),
+  idleExpiresAt: optionalDate(idleEndOf(record)),
 });
+
+export const optionalDate = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms));
+
+/** The company's absolute lifetime and inactivity timeout, when it sets them. */
+const limits = {
+  absoluteLifetimeSeconds: lifetime,
+  idleTimeoutSeconds: lifetime,
+};
 
 /** The requests' schemas, built once. */
 const checkId = z.string().min(1).max(100);
@@ -82,6 +97,10 @@ const createSessionRequest = messageSchema<CreateSessionRequest>()(
       )
       .max(100),
     rightCheckId,
+    // Client input: the store strips and caps what it keeps (shownUserAgent).
+    userAgent: z.string().max(16_384),
+    clientAddress: z.string().max(100),
+    ...limits,
   }),
 );
 const introspectSessionRequest = messageSchema<IntrospectSessionRequest>()(z.object({ sessionToken: token }));
@@ -95,6 +114,7 @@ const advanceSessionRequest = messageSchema<AdvanceSessionRequest>()(
     lifetimeSeconds: lifetime,
     renewCredentialGeneration: z.boolean(),
     rightCheckId,
+    ...limits,
   }),
 );
 const retryKey = z.string().min(1).max(200).optional();
@@ -106,6 +126,19 @@ const claimCredentialChangeRequest = messageSchema<ClaimCredentialChangeRequest>
 );
 const revokeUserSessionsRequest = messageSchema<RevokeUserSessionsRequest>()(
   z.object({ companyId: id, userId: id }),
+);
+const listOwnSessionsRequest = messageSchema<ListOwnSessionsRequest>()(z.object({ sessionToken: token }));
+const endOwnSessionsRequest = messageSchema<EndOwnSessionsRequest>()(
+  z
+    .object({ sessionToken: token, sessionId: id.optional(), others: z.literal(true).optional() })
+    .refine(
+      (given) => (given.sessionId === undefined) !== (given.others === undefined),
+      "exactly one of session_id and others (true)",
+    )
+    .transform(({ sessionToken, sessionId, others }) => ({
+      sessionToken,
+      target: others ? ({ others } as const) : { sessionId: sessionId ?? "" },
+    })),
 );
 const listUserSessionsRequest = messageSchema<ListUserSessionsRequest>()(
   z.object({ companyId: id, userId: id }),
@@ -228,6 +261,20 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
     async revokeUserSessions(request) {
       const input = parseRequest(revokeUserSessionsRequest, request);
       return { revoked: await sessions.revokeUser(input.companyId, input.userId) };
+    },
+    async listOwnSessions(request) {
+      const { current, sessions: own } = await sessions.listOwn(
+        parseRequest(listOwnSessionsRequest, request).sessionToken,
+      );
+      // The user's own list: neither login IDs nor the gateway's retry keys.
+      return {
+        sessions: own.map((record) => ({ ...toSession(record), loginId: "", changeRetryKey: undefined })),
+        currentSessionId: current.sessionId,
+      };
+    },
+    async endOwnSessions(request) {
+      const { sessionToken, target } = parseRequest(endOwnSessionsRequest, request);
+      return { ended: await sessions.endOwn(sessionToken, target) };
     },
     async listUserSessions(request) {
       const input = parseRequest(listUserSessionsRequest, request);

@@ -28,12 +28,12 @@ import {
 } from "../requests.js";
 import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
-import { newUser, toUser, userChanges } from "../users.js";
+import { authenticationChanges, newUser, toUser, userChanges } from "../users.js";
 import type { Lookups } from "./lookups.js";
 
 /** What only operators call (authctl, with the admin token): companies, their keys, users and OAuth providers. */
 export function adminHandlers(
-  { store, hasher, secrets, companies }: IdentityDependencies,
+  { store, hasher, secrets, companies, sessions }: IdentityDependencies,
   { companyById, userById }: Lookups,
 ) {
   return {
@@ -135,8 +135,16 @@ export function adminHandlers(
       const company = await companyById(input.companyId);
       const row = await userById(input.companyId, input.userId);
       const changes = await userChanges(row, input, company.policy, hasher);
+      // Identity owns the user's authenticators, so it applies the rule; the session service ends
+      // the sessions: before the write (a failure leaves the user as it was, for the retry) and
+      // after it (a login that raced the write on the old factor) (docs/security.md, "What ends a session").
+      const endSessions = authenticationChanges(row, changes, company.policy)
+        ? () => sessions.revokeUserSessions({ companyId: row.companyId, userId: row.id })
+        : async () => {};
+      await endSessions();
       const updated = await store.updateUser(row.companyId, row.id, changes);
       if (!updated) throw new AuthError("resource.notfound", { detail: "no such user" });
+      await endSessions();
       return { user: toUser(updated, company.policy) };
     },
 

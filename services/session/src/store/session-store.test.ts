@@ -4,7 +4,13 @@ import { keyValueKinds } from "@auth/kv/testing";
 import { SessionState } from "@auth/proto/session";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CheckBudget, type ReserveOutcome } from "./check-budget.js";
-import { expiredTokenMemoryMs, SessionStore } from "./session-store.js";
+import {
+  expiredTokenMemoryMs,
+  idleEndOf,
+  lastSeenIntervalMs,
+  SessionStore,
+  shownUserAgent,
+} from "./session-store.js";
 
 const minute = 60_000;
 const lifetimes = {
@@ -157,6 +163,135 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
         },
       );
       expect(moved.session.expiresAt - now).toBe(3_600_000);
+    });
+  });
+
+  describe("session limits (docs/security.md, Session lifetimes)", () => {
+    const limited = { ...start, absoluteLifetimeSeconds: 12 * 3600, idleTimeoutSeconds: 30 * 60 };
+    const authorize = async (token: string, limits = {}) =>
+      (await sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, limits)).token;
+
+    it("ends a session unused for the inactivity timeout, and keeps one in use", async () => {
+      const token = await authorize((await sessions.create(limited)).token);
+      for (let i = 0; i < 4; i++) {
+        now += 20 * minute;
+        expect((await sessions.introspect(token)).status).toBe("active");
+      }
+      now += 30 * minute;
+      expect((await sessions.introspect(token)).status).toBe("expired");
+      expect(await codeOf(sessions.listOwn(token))).toBe("auth.token.expired");
+    });
+
+    it("ends a session at its absolute lifetime from its start, though in use and its token younger", async () => {
+      const { token: first } = await sessions.create(limited);
+      now += 10 * minute;
+      const token = await authorize(first);
+      for (let elapsed = 10; elapsed < 12 * 60 - 20; elapsed += 20) {
+        now += 20 * minute;
+        expect((await sessions.introspect(token)).status).toBe("active");
+      }
+      now += 20 * minute;
+      expect((await sessions.introspect(token)).status).toBe("expired");
+    });
+
+    it("caps the token's lifetime at the absolute one, and reports both deadlines", async () => {
+      const { token, session } = await sessions.create(limited);
+      const authorized = await sessions.introspect(await authorize(token));
+      expect(authorized.status === "active" && authorized.session).toMatchObject({
+        expiresAt: session.createdAt + 12 * 3600_000,
+        absoluteExpiresAt: session.createdAt + 12 * 3600_000,
+      });
+      expect(authorized.status === "active" && idleEndOf(authorized.session)).toBe(now + 30 * minute);
+    });
+
+    it("takes the limits at the move to authorized when the start had none", async () => {
+      const { token } = await sessions.create(start);
+      const authorized = await authorize(token, { idleTimeoutSeconds: 60 });
+      now += 61_000;
+      expect((await sessions.introspect(authorized)).status).toBe("expired");
+    });
+
+    it("records a use at most once a minute", async () => {
+      const token = await authorize((await sessions.create(limited)).token);
+      const seenAt = async () => {
+        const found = await sessions.introspect(token);
+        return found.status === "active" ? found.session.lastSeenAt : undefined;
+      };
+      const authorizedAt = now;
+      now += lastSeenIntervalMs - 1;
+      expect(await seenAt()).toBe(authorizedAt);
+      now += 1;
+      expect(await seenAt()).toBe(now);
+      const recorded = now;
+      now += 1_000;
+      expect(await seenAt()).toBe(recorded);
+    });
+
+    it("keeps no more of a user agent than can be shown", () => {
+      expect(shownUserAgent("Mozilla/5.0\u0000\r\n\u202eX")).toBe("Mozilla/5.0X");
+      expect(shownUserAgent("a".repeat(1_000))).toHaveLength(256);
+    });
+  });
+
+  describe("a user's own sessions", () => {
+    const authorized = async (userId = "u1") => {
+      const { token } = await sessions.create({
+        ...start,
+        userId,
+        userAgent: "Firefox",
+        clientAddress: "192.0.2.7",
+      });
+      return sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED);
+    };
+
+    it("lists the active sessions of the token's user with their client, the token's own among them", async () => {
+      const mine = await authorized();
+      now += 1;
+      const other = await authorized();
+      await authorized("u2");
+      const { token: ended } = await authorized();
+      await sessions.revoke(ended);
+      // A login under way (anyone may start one with the login ID) is not listed.
+      await sessions.create({ ...start, userAgent: "Call +1 555 0100 now" });
+      const { current, sessions: listed } = await sessions.listOwn(mine.token);
+      expect(current.sessionId).toBe(mine.session.sessionId);
+      expect(listed.map((record) => record.sessionId)).toEqual([
+        mine.session.sessionId,
+        other.session.sessionId,
+      ]);
+      expect(listed[0]).toMatchObject({ userAgent: "Firefox", clientAddress: "192.0.2.7" });
+    });
+
+    it("ends one session of the user; another user's is answered as an unknown one", async () => {
+      const mine = await authorized();
+      const other = await authorized();
+      const stranger = await authorized("u2");
+      expect(await sessions.endOwn(mine.token, { sessionId: other.session.sessionId })).toBe(1);
+      expect((await sessions.introspect(other.token)).status).toBe("invalid");
+      expect(await codeOf(sessions.endOwn(mine.token, { sessionId: other.session.sessionId }))).toBe(
+        "auth.session.notfound",
+      );
+      expect(await codeOf(sessions.endOwn(mine.token, { sessionId: stranger.session.sessionId }))).toBe(
+        "auth.session.notfound",
+      );
+      expect((await sessions.introspect(stranger.token)).status).toBe("active");
+    });
+
+    it("ends every other session of the user and keeps the caller's", async () => {
+      const mine = await authorized();
+      const others = [await authorized(), await authorized()];
+      const stranger = await authorized("u2");
+      expect(await sessions.endOwn(mine.token, { others: true })).toBe(2);
+      for (const other of others) expect((await sessions.introspect(other.token)).status).toBe("invalid");
+      expect((await sessions.introspect(mine.token)).status).toBe("active");
+      expect((await sessions.introspect(stranger.token)).status).toBe("active");
+    });
+
+    it("is for an authorized session only", async () => {
+      const { token } = await sessions.create(start);
+      expect(await codeOf(sessions.listOwn(token))).toBe("auth.session.invalid");
+      expect(await codeOf(sessions.endOwn(token, { others: true }))).toBe("auth.session.invalid");
+      expect(await codeOf(sessions.listOwn("A".repeat(64)))).toBe("auth.token.invalid");
     });
   });
 

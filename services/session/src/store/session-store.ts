@@ -1,6 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { type Clock, issueToken, type KeyValueStore, newRecordId, readToken, sameHash } from "@auth/kv";
-import type { RequiredDisclaimer, SessionState } from "@auth/proto/session";
+import { type RequiredDisclaimer, SessionState } from "@auth/proto/session";
 
 export interface SessionRecord {
   sessionId: string;
@@ -19,6 +19,26 @@ export interface SessionRecord {
   changeClaim?: ChangeClaim;
   /** The disclaimers the user owed when the session started; dropped when it moves on. */
   disclaimersRequired?: RequiredDisclaimer[];
+  /** The client's User-Agent (shown, see `shownUserAgent`) and address when the session started. */
+  userAgent?: string;
+  clientAddress?: string;
+  /**
+   * The last recorded use of the session: as stored, its last move (absent: its start); as read,
+   * the later of that and the use an introspection recorded under a key of its own (`seenKey`).
+   */
+  lastSeenAt?: number;
+  /** The end of the session's absolute lifetime, when the company sets one. */
+  absoluteExpiresAt?: number;
+  /** The inactivity timeout in milliseconds, when the company sets one. */
+  idleMs?: number;
+}
+
+/** The company's limits of a session besides its token's lifetime (docs/security.md, "Session lifetimes"). */
+export interface SessionLimits {
+  /** Seconds from the session's start after which it ends, whatever its state. */
+  absoluteLifetimeSeconds?: number;
+  /** Seconds of no use after which it ends. */
+  idleTimeoutSeconds?: number;
 }
 
 /** Who claimed a session for a password change: a retry key, or none (then no request may resume it). */
@@ -37,12 +57,26 @@ export interface Lifetimes {
  */
 export const expiredTokenMemoryMs = 24 * 60 * 60 * 1000;
 
+/**
+ * A use of a token is recorded (lastSeenAt) at most this often, so that a consumer that introspects
+ * on every request does not write on every request (docs/security.md, "Session lifetimes").
+ */
+export const lastSeenIntervalMs = 60_000;
+
+/** Client input shown to the user: no control or format characters, at most 256 characters. */
+export function shownUserAgent(userAgent: string): string {
+  return Array.from(userAgent.replace(/[\p{Cc}\p{Cf}]/gu, ""))
+    .slice(0, 256)
+    .join("")
+    .trim();
+}
+
 export type Introspection =
   | { status: "active"; session: SessionRecord }
   | { status: "expired" }
   | { status: "invalid" };
 
-export interface NewSession {
+export interface NewSession extends SessionLimits {
   companyId: string;
   userId: string;
   state: SessionState;
@@ -54,10 +88,13 @@ export interface NewSession {
   /** The user's credential generation when the secret the session starts on was checked. */
   credentialGeneration?: string;
   disclaimersRequired?: RequiredDisclaimer[];
+  /** The client's User-Agent header as sent, and address. */
+  userAgent?: string;
+  clientAddress?: string;
 }
 
 /** What a move to the next state may change besides the state. */
-export interface SessionChanges {
+export interface SessionChanges extends SessionLimits {
   profileMnemocode?: string;
   passwordChangeRequired?: boolean;
   lifetimeSeconds?: number;
@@ -69,6 +106,11 @@ const sessionKey = (sessionId: string) => `session:${sessionId}`;
 const userKey = (companyId: string, userId: string) => `user-sessions:${companyId}:${userId}`;
 const generationKey = (companyId: string, userId: string) => `credentials:${companyId}:${userId}`;
 const revokedKey = (sessionId: string) => `revoked:${sessionId}`;
+/**
+ * The last use an introspection recorded: a key of its own, so that recording a use never races a
+ * move of the session (whose compare-and-set it would make fail).
+ */
+const seenKey = (sessionId: string) => `seen:${sessionId}`;
 
 /** Which request revoked a session: the token it presented (its hash) and its retry key. */
 interface RevokedBy {
@@ -102,6 +144,10 @@ export class SessionStore {
     lifetimeSeconds,
     credentialGeneration: checkedWith,
     disclaimersRequired = [],
+    absoluteLifetimeSeconds,
+    idleTimeoutSeconds,
+    userAgent = "",
+    clientAddress = "",
     ...session
   }: NewSession): Promise<{ token: string; session: SessionRecord }> {
     const credentialGeneration = await this.generationOf(session.companyId, session.userId);
@@ -121,13 +167,19 @@ export class SessionStore {
     const sessionId = newRecordId();
     const issued = issueToken(sessionId);
     const now = this.clock.now();
+    const absoluteExpiresAt = absoluteLifetimeSeconds ? now + absoluteLifetimeSeconds * 1000 : undefined;
     const record: SessionRecord = {
       ...session,
       sessionId,
       tokenHash: issued.hash,
       createdAt: now,
-      expiresAt: now + this.#lifetime(session.state, lifetimeSeconds),
+      lastSeenAt: now,
+      expiresAt: capped(now + this.#lifetime(session.state, lifetimeSeconds), absoluteExpiresAt),
       credentialGeneration,
+      userAgent: shownUserAgent(userAgent),
+      clientAddress,
+      ...(absoluteExpiresAt !== undefined ? { absoluteExpiresAt } : {}),
+      ...(idleTimeoutSeconds ? { idleMs: idleTimeoutSeconds * 1000 } : {}),
       ...(disclaimersRequired.length > 0 ? { disclaimersRequired } : {}),
     };
     await this.kv.set(sessionKey(sessionId), JSON.stringify(record), this.#keyLifetime(record));
@@ -135,11 +187,44 @@ export class SessionStore {
     return { token: issued.token, session: record };
   }
 
+  /** What the token stands for; a use of an active session, recorded at most once a lastSeenIntervalMs. */
   async introspect(token: string): Promise<Introspection> {
     const found = await this.#find(token);
     if (!found) return { status: "invalid" };
-    if (found.record.expiresAt <= this.clock.now()) return { status: "expired" };
-    return { status: "active", session: found.record };
+    const now = this.clock.now();
+    if (endOf(found.record) <= now) return { status: "expired" };
+    return { status: "active", session: await this.#seen(found.record, now) };
+  }
+
+  /**
+   * The token's authorized session and the active authorized sessions of its user, oldest first:
+   * for the user's own session management. A login under way is not listed: anyone who knows a
+   * login ID can start one, and would write its user agent into the user's list.
+   */
+  async listOwn(token: string): Promise<{ current: SessionRecord; sessions: SessionRecord[] }> {
+    const current = await this.#authorized(token);
+    const now = this.clock.now();
+    const sessions = (await this.listUser(current.companyId, current.userId)).filter(
+      (record) => record.state === SessionState.AUTHORIZED && endOf(record) > now,
+    );
+    return { current, sessions };
+  }
+
+  /**
+   * Ends one session of the token's user that listOwn lists (auth.session.notfound when the id
+   * names none: a session of another user is answered as an unknown one), or every other session
+   * of the user, in any state; returns how many ended.
+   */
+  async endOwn(token: string, target: { sessionId: string } | { others: true }): Promise<number> {
+    if ("others" in target) {
+      const current = await this.#authorized(token);
+      return this.#endSessionsOf(current.companyId, current.userId, current.sessionId);
+    }
+    const { sessions } = await this.listOwn(token);
+    if (!sessions.some((record) => record.sessionId === target.sessionId))
+      throw new AuthError("auth.session.notfound");
+    await this.end(target.sessionId);
+    return 1;
   }
 
   /** Moves the session from `from` to `to` under a new token; the presented token stops working. */
@@ -153,7 +238,7 @@ export class SessionStore {
     if (!found) throw new AuthError("auth.token.invalid");
     const { raw, record } = found;
     const now = this.clock.now();
-    if (record.expiresAt <= now) throw new AuthError("auth.token.expired");
+    if (endOf(record) <= now) throw new AuthError("auth.token.expired");
     if (record.state !== from) throw new AuthError("auth.session.invalid");
     let { credentialGeneration } = record;
     if (changes.renewCredentialGeneration) {
@@ -164,12 +249,19 @@ export class SessionStore {
     const issued = issueToken(record.sessionId);
     // The step that moves the session has recorded the disclaimers it owed.
     const { changeClaim: _finished, disclaimersRequired: _accepted, ...unclaimed } = record;
+    const absoluteExpiresAt = changes.absoluteLifetimeSeconds
+      ? record.createdAt + changes.absoluteLifetimeSeconds * 1000
+      : record.absoluteExpiresAt;
+    const idleMs = changes.idleTimeoutSeconds ? changes.idleTimeoutSeconds * 1000 : record.idleMs;
     const next: SessionRecord = {
       ...unclaimed,
       credentialGeneration,
       state: to,
       tokenHash: issued.hash,
-      expiresAt: now + this.#lifetime(to, changes.lifetimeSeconds),
+      lastSeenAt: now,
+      ...(absoluteExpiresAt !== undefined ? { absoluteExpiresAt } : {}),
+      ...(idleMs !== undefined ? { idleMs } : {}),
+      expiresAt: capped(now + this.#lifetime(to, changes.lifetimeSeconds), absoluteExpiresAt),
       profileMnemocode: changes.profileMnemocode ?? record.profileMnemocode,
       passwordChangeRequired: changes.passwordChangeRequired ?? record.passwordChangeRequired,
     };
@@ -239,7 +331,7 @@ export class SessionStore {
     const found = await this.#find(token);
     if (!found) throw new AuthError("auth.token.invalid");
     const { raw, record } = found;
-    if (record.expiresAt <= this.clock.now()) throw new AuthError("auth.token.expired");
+    if (endOf(record) <= this.clock.now()) throw new AuthError("auth.token.expired");
     if (record.changeClaim) {
       const sameRequest = retryKey !== undefined && record.changeClaim.retryKey === retryKey;
       if (!sameRequest) throw new AuthError("auth.token.invalid", { detail: "claimed by another request" });
@@ -272,10 +364,10 @@ export class SessionStore {
   async listUser(companyId: string, userId: string): Promise<SessionRecord[]> {
     const sessionIds = await this.kv.setMembers(userKey(companyId, userId));
     const generation = await this.generationOf(companyId, userId);
-    const raws = await Promise.all(sessionIds.map((sessionId) => this.kv.get(sessionKey(sessionId))));
-    return raws
-      .filter((raw): raw is string => raw !== null)
-      .map((raw) => JSON.parse(raw) as SessionRecord)
+    const found = await Promise.all(sessionIds.map((sessionId) => this.#read(sessionId)));
+    return found
+      .filter((read) => read !== null)
+      .map(({ record }) => record)
       .filter((record) => (record.credentialGeneration ?? "") === generation)
       .sort((a, b) => a.createdAt - b.createdAt);
   }
@@ -301,6 +393,34 @@ export class SessionStore {
       : this.kv.compareAndSet(key, current, next, generationLifetimeMs);
   }
 
+  /** The token's session, active and authorized: auth.token.invalid, .expired or auth.session.invalid. */
+  async #authorized(token: string): Promise<SessionRecord> {
+    const found = await this.introspect(token);
+    if (found.status === "invalid") throw new AuthError("auth.token.invalid");
+    if (found.status === "expired") throw new AuthError("auth.token.expired");
+    if (found.session.state !== SessionState.AUTHORIZED) throw new AuthError("auth.session.invalid");
+    return found.session;
+  }
+
+  /** Records a use of the session when the last one recorded is older than lastSeenIntervalMs. */
+  async #seen(record: SessionRecord, now: number): Promise<SessionRecord> {
+    if (now - (record.lastSeenAt ?? record.createdAt) < lastSeenIntervalMs) return record;
+    await this.kv.set(seenKey(record.sessionId), String(now), this.#keyLifetime(record));
+    return { ...record, lastSeenAt: now };
+  }
+
+  /** The stored session (`raw`, for compare-and-set) with its last recorded use. */
+  async #read(sessionId: string): Promise<{ raw: string; record: SessionRecord } | null> {
+    const [raw, seen] = await Promise.all([
+      this.kv.get(sessionKey(sessionId)),
+      this.kv.get(seenKey(sessionId)),
+    ]);
+    if (raw === null) return null;
+    const record = JSON.parse(raw) as SessionRecord;
+    const lastSeenAt = Math.max(record.lastSeenAt ?? record.createdAt, Number(seen ?? 0));
+    return { raw, record: { ...record, lastSeenAt } };
+  }
+
   #lifetime(state: SessionState, lifetimeSeconds: number | undefined): number {
     return lifetimeSeconds ? lifetimeSeconds * 1000 : this.lifetimes.of(state);
   }
@@ -308,9 +428,9 @@ export class SessionStore {
   async #find(token: string): Promise<{ raw: string; record: SessionRecord } | null> {
     const presented = readToken(token);
     if (!presented) return null;
-    const raw = await this.kv.get(sessionKey(presented.id));
-    if (raw === null) return null;
-    const record = JSON.parse(raw) as SessionRecord;
+    const found = await this.#read(presented.id);
+    if (!found) return null;
+    const { raw, record } = found;
     if (!sameHash(record.tokenHash, presented.hash)) return null;
     // The user's password changed since the session started (or while it was starting).
     if ((record.credentialGeneration ?? "") !== (await this.generationOf(record.companyId, record.userId))) {
@@ -322,4 +442,19 @@ export class SessionStore {
   #keyLifetime(record: SessionRecord): number {
     return record.expiresAt - this.clock.now() + expiredTokenMemoryMs;
   }
+}
+
+/** A token's end, capped by the session's absolute lifetime. */
+function capped(tokenEnd: number, absoluteExpiresAt: number | undefined): number {
+  return absoluteExpiresAt === undefined ? tokenEnd : Math.min(tokenEnd, absoluteExpiresAt);
+}
+
+/** When the session ends unless used before: its last use plus the inactivity timeout, if any. */
+export function idleEndOf(record: SessionRecord): number | undefined {
+  return record.idleMs === undefined ? undefined : (record.lastSeenAt ?? record.createdAt) + record.idleMs;
+}
+
+/** When the session stops being active: its token's lifetime (capped by the absolute one) or idleness. */
+function endOf(record: SessionRecord): number {
+  return Math.min(record.expiresAt, idleEndOf(record) ?? Number.POSITIVE_INFINITY);
 }

@@ -33,6 +33,10 @@ export interface Answer {
   password_regex_description?: string | null;
   profile_mnemocode?: string;
   verification?: "PHONE" | "MAIL" | "QUESTION";
+  /** auth/sessions (beyond the spec): read by sessions.ts. */
+  sessions?: unknown[];
+  /** auth/sessions/end: how many sessions ended. */
+  ended?: number;
 }
 
 export interface Reply {

@@ -1,7 +1,10 @@
 import type { RequestHandler } from "express";
 
-/** Request headers the gateway reads; anything else the browser sends stays here. */
-const forwardedRequestHeaders = ["content-type", "x-api-key", "authorization"];
+/**
+ * Request headers the gateway reads (the User-Agent for the user's list of sessions); anything else
+ * the browser sends stays here.
+ */
+const forwardedRequestHeaders = ["content-type", "x-api-key", "authorization", "user-agent"];
 /** Answer headers the page reads (Retry-After on 429 and auth.restricted) or must keep (no caching). */
 const forwardedAnswerHeaders = ["content-type", "retry-after", "cache-control"];
 

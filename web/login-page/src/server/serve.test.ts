@@ -102,6 +102,7 @@ describe("the login page's server", () => {
           "content-type": "application/json",
           "x-api-key": "acme-page-key-0123456789abcdef",
           authorization: "Bearer token-1",
+          "user-agent": "Firefox/140.0",
           "x-forwarded-for": "203.0.113.9",
           cookie: "a=b",
         },
@@ -116,6 +117,7 @@ describe("the login page's server", () => {
           "content-type": "application/json",
           "x-api-key": "acme-page-key-0123456789abcdef",
           authorization: "Bearer token-1",
+          "user-agent": "Firefox/140.0",
           "x-forwarded-for": "127.0.0.1",
         },
       });

@@ -1,8 +1,9 @@
 import type { Answer } from "../api.js";
 import type { Flow } from "../flow.js";
+import { SessionList } from "../sessions.js";
 import { Step } from "../view.js";
 
-/** authorized: where a client app would take over with the session token. */
+/** authorized: where a client app would take over with the session token; the user's sessions below. */
 export function showSignedIn(flow: Flow, answer: Answer): void {
   const step = new Step("You are signed in", `Your profile: ${answer.profile_mnemocode}.`);
   step.submit("Sign out", async () => {
@@ -10,5 +11,7 @@ export function showSignedIn(flow: Flow, answer: Answer): void {
     if (reply.answer.status === "success") flow.restart({ notice: "You are signed out." });
     else flow.fail(step, reply);
   });
+  const sessions = new SessionList(flow, step);
   step.show();
+  void step.run(() => sessions.load());
 }

@@ -1,0 +1,89 @@
+import type { Flow } from "./flow.js";
+import { element, type Step } from "./view.js";
+
+/** One session as auth/sessions lists it (docs/api-contract.md, "Session management"). */
+interface ListedSession {
+  session_id: string;
+  user_agent: string;
+  client_address: string;
+  created_at: string;
+  last_seen_at: string;
+  current: boolean;
+}
+
+const when = (timestamp: string) => new Date(timestamp).toLocaleString();
+
+/**
+ * The signed-in user's sessions (auth/sessions), each but this one with a button that ends it, and
+ * a button that ends all the others (auth/sessions/end). The user agent is the client's word, shown
+ * as text.
+ */
+export class SessionList {
+  readonly #list = element("ul", { class: "sessions" });
+  readonly #endOthers: HTMLButtonElement;
+
+  constructor(
+    private readonly flow: Flow,
+    private readonly step: Step,
+  ) {
+    const headingId = "sessions-heading";
+    step.append(
+      element(
+        "section",
+        { "aria-labelledby": headingId },
+        element("h2", { id: headingId }, "Your sessions"),
+        this.#list,
+      ),
+    );
+    this.#endOthers = step.action("End all other sessions", () => this.#end({ others: true }));
+    this.#endOthers.hidden = true;
+  }
+
+  /** Asks for the sessions and shows them. */
+  async load(): Promise<void> {
+    const reply = await this.flow.send("sessions");
+    if (reply.answer.status !== "success") {
+      this.flow.fail(this.step, reply);
+      return;
+    }
+    const sessions = (reply.answer.sessions ?? []) as ListedSession[];
+    this.#list.replaceChildren(...sessions.map((session) => this.#item(session)));
+    this.#endOthers.hidden = !sessions.some((session) => !session.current);
+  }
+
+  #item(session: ListedSession): HTMLLIElement {
+    const device = session.user_agent || "Unknown device";
+    const item = element(
+      "li",
+      {},
+      element("span", { class: "device" }, device),
+      element(
+        "span",
+        { class: "hint" },
+        `${session.current ? "This session. " : ""}From ${session.client_address}, signed in ${when(session.created_at)}, last active ${when(session.last_seen_at)}.`,
+      ),
+    );
+    if (!session.current) {
+      const end = element("button", { type: "button", class: "secondary end-session" }, "End this session");
+      end.setAttribute("aria-label", `End the session of ${device}`);
+      end.addEventListener(
+        "click",
+        () => void this.step.run(() => this.#end({ session_id: session.session_id })),
+      );
+      item.append(end);
+    }
+    return item;
+  }
+
+  async #end(body: { session_id: string } | { others: true }): Promise<void> {
+    const reply = await this.flow.send("sessions/end", body);
+    if (reply.answer.status !== "success") {
+      this.flow.fail(this.step, reply);
+      return;
+    }
+    this.step.notice(
+      reply.answer.ended === 1 ? "The session has ended." : `${reply.answer.ended} sessions have ended.`,
+    );
+    await this.load();
+  }
+}
