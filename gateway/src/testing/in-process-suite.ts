@@ -8,14 +8,13 @@ import { startDisclaimerForTests } from "@auth/disclaimer/testing";
 import { createServiceClient, type RunningGrpcServer, transportOf } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import {
-  type GuessBudget,
   providerSettings,
+  type SessionCalls,
   seedCompany,
   seedUser,
   startIdentityForTests,
   type TestUser,
   type UserOptions,
-  type UserSessions,
 } from "@auth/identity/testing";
 import { SmsOutboxForTests, startOtpForTests } from "@auth/otp/testing";
 import { createTestDatabase } from "@auth/pg/testing";
@@ -129,16 +128,14 @@ export async function startInProcessSuite() {
   const stores = await databases();
   // identity and session call each other: identity's client of the session service is made once
   // the session service listens, before any test calls.
-  let identitysSession: (GuessBudget & UserSessions) | undefined;
+  let identitysSession: SessionCalls | undefined;
   const sessionOfIdentity = () => {
     if (!identitysSession) throw new Error("the session service is not started yet");
     return identitysSession;
   };
-  const guesses: GuessBudget = {
+  const sessionCalls: SessionCalls = {
     reserveSecretCheck: (request, options) => sessionOfIdentity().reserveSecretCheck(request, options),
     reportSecretCheck: (request, options) => sessionOfIdentity().reportSecretCheck(request, options),
-  };
-  const sessionsOfUsers: UserSessions = {
     revokeUserSessions: (request, options) => sessionOfIdentity().revokeUserSessions(request, options),
   };
   const [identity, disclaimer] = await Promise.all([
@@ -146,8 +143,7 @@ export async function startInProcessSuite() {
     startIdentityForTests({
       env: envOf("identity", { OAUTH_ALLOW_INSECURE_HTTP: "true" }),
       databaseUrl: stores.identity,
-      guesses,
-      sessions: sessionsOfUsers,
+      session: sessionCalls,
       logger,
     }).then(started),
     startDisclaimerForTests({ env: envOf("disclaimer"), databaseUrl: stores.disclaimer, logger }).then(

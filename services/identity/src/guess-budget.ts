@@ -14,8 +14,12 @@ export type GuessBudget = Pick<
   "reserveSecretCheck" | "reportSecretCheck"
 >;
 
-/** What identity asks of the session service beside guesses: ending a user's sessions. */
-export type UserSessions = Pick<ServiceClient<typeof SessionServiceService>, "revokeUserSessions">;
+/**
+ * What identity asks of the session service: to spend budgets of guesses, and to end a user's
+ * sessions when the user's authenticators change.
+ */
+export type SessionCalls = GuessBudget &
+  Pick<ServiceClient<typeof SessionServiceService>, "revokeUserSessions">;
 
 export interface PasswordGuess {
   companyId: string;

@@ -125,8 +125,11 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
             timeoutMs: 5_000,
             logger: createLogger("identity", "silent"),
           }),
-          guesses: budget,
-          sessions: userSessions,
+          session: {
+            reserveSecretCheck: budget.reserveSecretCheck,
+            reportSecretCheck: budget.reportSecretCheck,
+            revokeUserSessions: userSessions.revokeUserSessions,
+          },
           adminToken,
           companies: new TtlCache(0),
         },

@@ -4,7 +4,7 @@ import { IdentityServiceService } from "@auth/proto/identity";
 import type { Logger, TtlCache } from "@auth/runtime";
 import { identityAccess } from "./access.js";
 import type { CaptchaCheck } from "./captcha/captcha-check.js";
-import type { GuessBudget, UserSessions } from "./guess-budget.js";
+import type { SessionCalls } from "./guess-budget.js";
 import { adminHandlers } from "./handlers/admin.js";
 import { flowHandlers } from "./handlers/flows.js";
 import { lookups } from "./handlers/lookups.js";
@@ -22,10 +22,11 @@ export interface IdentityDependencies {
   oauth: OAuthExchange;
   /** Checks captcha responses with the companies' providers (whose secrets stay here). */
   captcha: CaptchaCheck;
-  /** The session service's budgets of guesses, spent before a password is compared. */
-  guesses: GuessBudget;
-  /** The session service, which ends a user's sessions when the user's authenticators change. */
-  sessions: UserSessions;
+  /**
+   * The session service: its budgets of guesses are spent before a password is compared, and it
+   * ends a user's sessions when the user's authenticators change.
+   */
+  session: SessionCalls;
   adminToken: string;
   /** Companies read by id, kept a few seconds (they are read on almost every call). */
   companies: TtlCache<CompanyRow>;

@@ -21,10 +21,10 @@ import {
 import { type Logger, TtlCache } from "@auth/runtime";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { configSchema } from "./config.js";
-import type { GuessBudget, UserSessions } from "./guess-budget.js";
+import type { SessionCalls } from "./guess-budget.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 
-export type { GuessBudget, UserSessions } from "./guess-budget.js";
+export type { SessionCalls } from "./guess-budget.js";
 export { TestOAuth2Provider } from "./oauth/oauth2-provider.testing.js";
 
 import { PasswordHasher } from "./passwords.js";
@@ -43,15 +43,13 @@ const testHashing = { memoryCost: 8_192, timeCost: 1, parallelism: 1 };
  * The identity service in the test's process, as main.ts builds it but over the test's own
  * database (in-memory PGlite unless given one), with the dev captcha allowed (as the suite does) and cheap hashes: a real gRPC server
  * on a free loopback port, under its access table. `env` is what the process would read (its
- * TLS_* files, ADMIN_TOKEN); `guesses` and `sessions` are its client of the session service.
+ * TLS_* files, ADMIN_TOKEN); `session` is its client of the session service.
  */
 export async function startIdentityForTests(options: {
   env: NodeJS.ProcessEnv;
   /** A PostgreSQL database of the test's own; in-memory PGlite when absent. */
   databaseUrl?: string;
-  guesses: GuessBudget;
-  /** Its client of the session service for ending a user's sessions. */
-  sessions: UserSessions;
+  session: SessionCalls;
   logger: Logger;
 }): Promise<RunningGrpcServer> {
   const config = configSchema.parse({ ...options.env, GRPC_PORT: "0" });
@@ -79,8 +77,7 @@ export async function startIdentityForTests(options: {
             timeoutMs: config.CAPTCHA_TIMEOUT_MS,
             logger: options.logger,
           }),
-          guesses: options.guesses,
-          sessions: options.sessions,
+          session: options.session,
           adminToken: config.ADMIN_TOKEN,
           companies: new TtlCache(0),
         },

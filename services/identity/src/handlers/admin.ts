@@ -33,7 +33,7 @@ import type { Lookups } from "./lookups.js";
 
 /** What only operators call (authctl, with the admin token): companies, their keys, users and OAuth providers. */
 export function adminHandlers(
-  { store, hasher, secrets, companies, sessions }: IdentityDependencies,
+  { store, hasher, secrets, companies, session }: IdentityDependencies,
   { companyById, userById }: Lookups,
 ) {
   return {
@@ -139,7 +139,7 @@ export function adminHandlers(
       // the sessions: before the write (a failure leaves the user as it was, for the retry) and
       // after it (a login that raced the write on the old factor) (docs/security.md, "What ends a session").
       const endSessions = authenticationChanges(row, changes, company.policy)
-        ? () => sessions.revokeUserSessions({ companyId: row.companyId, userId: row.id })
+        ? () => session.revokeUserSessions({ companyId: row.companyId, userId: row.id })
         : async () => {};
       await endSessions();
       const updated = await store.updateUser(row.companyId, row.id, changes);

@@ -39,7 +39,7 @@ const recoveryMessageWindowSeconds = 3600;
  * getUser and findUser serve operators too.
  */
 export function flowHandlers(
-  { store, hasher, secrets, oauth, captcha, guesses }: IdentityDependencies,
+  { store, hasher, secrets, oauth, captcha, session }: IdentityDependencies,
   { companyById, userById, recipient, lookUp }: Lookups,
 ) {
   /**
@@ -93,7 +93,7 @@ export function flowHandlers(
       const company = await companyById(input.companyId);
       const row = await store.findUser(input.companyId, input.userId);
       const { check, verdict } = await compareUnderBudget(
-        guesses,
+        session,
         { ...guessOf(input), subject: { userId: input.userId } },
         () => checkPassword(row, company, input.password),
       );
@@ -110,7 +110,7 @@ export function flowHandlers(
       const company = await companyById(input.companyId);
       const { normalizedLoginId, row } = await lookUp(company, input.loginId);
       const { check, verdict } = await compareUnderBudget(
-        guesses,
+        session,
         { ...guessOf(input), subject: checkSubjectOf(row, normalizedLoginId) },
         () => checkPassword(row, company, input.password),
       );
