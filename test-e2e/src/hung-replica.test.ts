@@ -178,8 +178,11 @@ describe.runIf(realStores)("a hung replica of each service, under load", () => {
       // The product's deadlines: what a request in the detection window waits is the point.
       {
         gateway: { REQUEST_DEADLINE_MS: "5000", GRPC_DEADLINE_MS: "3000" },
+        identity: { GRPC_DEADLINE_MS: "3000" },
+        session: { GRPC_DEADLINE_MS: "3000" },
+        recovery: { GRPC_DEADLINE_MS: "3000" },
         // The load logs its few users in by SMS many times an hour.
-        otp: { OTP_SENDS_PER_USER_PER_HOUR: "1000000" },
+        otp: { OTP_SENDS_PER_USER_PER_HOUR: "1000000", GRPC_DEADLINE_MS: "3000" },
       },
       { realStores: true, replicas: 2 },
     );

@@ -24,15 +24,12 @@ export async function authenticateCompany(
   if (!apiKey) throw new AuthError("auth.apikey.missing");
   const companyCode = String(request.params.company ?? "");
   if (!companyCodeShape.test(companyCode) || apiKey.length > 256) throw new AuthError("auth.apikey.invalid");
-  const key = CompanyCache.key(companyCode, apiKey);
-  const cached = cache.get(key);
-  if (cached) return cached;
-  const { company } = await backends.identity.authenticateApiKey({ companyCode, apiKey });
-  if (!company?.policy)
-    throw new AuthError("internal.error", { detail: "identity returned no company policy" });
-  const tenant = { ...company, policy: company.policy };
-  cache.set(key, tenant);
-  return tenant;
+  return cache.getOrLoad(CompanyCache.key(companyCode, apiKey), async () => {
+    const { company } = await backends.identity.authenticateApiKey({ companyCode, apiKey });
+    if (!company?.policy)
+      throw new AuthError("internal.error", { detail: "identity returned no company policy" });
+    return { ...company, policy: company.policy };
+  });
 }
 
 /** spec 5.2 and 5.4: the token of the `Authorization: Bearer` header. */

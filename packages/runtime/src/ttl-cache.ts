@@ -4,6 +4,7 @@
  */
 export class TtlCache<V> {
   readonly #entries = new Map<string, { value: V; expiresAt: number }>();
+  readonly #loading = new Map<string, Promise<V>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -31,7 +32,30 @@ export class TtlCache<V> {
     this.#entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
   }
 
+  /**
+   * The value of a key, loaded once however many callers miss it at the same moment: a burst of
+   * requests on a cold cache makes one call or query, not one each. A failed load is kept by no one.
+   */
+  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+    const cached = this.get(key);
+    if (cached !== undefined) return cached;
+    const pending = this.#loading.get(key);
+    if (pending) return pending;
+    const loading = load().then((value) => {
+      // Set only when no delete came while it loaded: the value read may be the one deleted.
+      if (this.#loading.get(key) === loading) this.set(key, value);
+      return value;
+    });
+    this.#loading.set(key, loading);
+    try {
+      return await loading;
+    } finally {
+      if (this.#loading.get(key) === loading) this.#loading.delete(key);
+    }
+  }
+
   delete(key: string): void {
     this.#entries.delete(key);
+    this.#loading.delete(key);
   }
 }

@@ -16,11 +16,7 @@ export class CompanyRules {
   ) {}
 
   async policyOf(companyId: string): Promise<CheckPolicy> {
-    const cached = this.policies.get(companyId);
-    if (cached) return cached;
-    const policy = await this.identity.getCheckPolicy({ companyId });
-    this.policies.set(companyId, policy);
-    return policy;
+    return this.policies.getOrLoad(companyId, () => this.identity.getCheckPolicy({ companyId }));
   }
 
   async captchaPasses(companyId: string, captchaResponse: string, clientAddress: string): Promise<boolean> {

@@ -13,18 +13,19 @@ export interface OwnSuiteOptions extends Omit<SuiteOptions, "dataDir"> {
 }
 
 /**
- * What the e2e suites' processes run with on top of their own settings: a Redis command on a loaded
- * machine may take a second, and these suites test flows, not store faults (faults.test.ts does,
- * with the product's defaults).
+ * What the e2e suites' processes run with on top of their own settings: a Redis command or a call
+ * to another service on a loaded machine may take seconds (a burst of 50 logins on a cold suite,
+ * while other files run), and these suites test flows, not store faults or deadlines (faults.test.ts,
+ * isolated.test.ts and hung-replica.test.ts do, with their own settings).
  */
 export function patientWithStores(env: SuiteOptions["env"] = {}): SuiteOptions["env"] {
-  const patient = { REDIS_COMMAND_TIMEOUT_MS: "10000" };
+  const patient = { REDIS_COMMAND_TIMEOUT_MS: "10000", GRPC_DEADLINE_MS: "20000" };
   return {
     ...env,
+    identity: { GRPC_DEADLINE_MS: patient.GRPC_DEADLINE_MS, ...env.identity },
     session: { ...patient, ...env.session },
     otp: { ...patient, ...env.otp },
     recovery: { ...patient, ...env.recovery },
-    // A whole request on a loaded machine may take seconds; the files that test deadlines set theirs.
     gateway: { ...patient, REQUEST_DEADLINE_MS: "30000", ...env.gateway },
   };
 }

@@ -24,13 +24,11 @@ export function lookups(store: IdentityStore, companies: TtlCache<CompanyRow>) {
   }
 
   async function companyById(companyId: string) {
-    const cached = companies.get(companyId);
-    if (cached) return cached;
-    const stored = await store.findCompanyById(companyId);
-    if (!stored) throw new AuthError("resource.notfound", { detail: "no such company" });
-    const company = withDefaults(stored);
-    companies.set(companyId, company);
-    return company;
+    return companies.getOrLoad(companyId, async () => {
+      const stored = await store.findCompanyById(companyId);
+      if (!stored) throw new AuthError("resource.notfound", { detail: "no such company" });
+      return withDefaults(stored);
+    });
   }
 
   /**
