@@ -2,8 +2,7 @@ import { AuthorizedSession, TokenStatus } from "@auth/proto/introspection";
 import { Session } from "@auth/proto/session";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
-
-const describe = (s: Session) => `${s.sessionId}\t${s.state}\texpires ${s.expiresAt?.toISOString()}`;
+import { sessionTable } from "./session-table.js";
 
 export function sessionCommands(program: Command, cli: () => Cli): void {
   const session = program.command("session").description("session tokens: introspect, revoke, list");
@@ -54,7 +53,7 @@ export function sessionCommands(program: Command, cli: () => Cli): void {
         .listUserSessions({ companyId: await cli().companyId(company), userId });
       cli().print(
         sessions.map((s) => Session.toJSON(s)),
-        sessions.map(describe).join("\n"),
+        sessionTable(sessions),
       );
     });
 }
