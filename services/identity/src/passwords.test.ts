@@ -16,6 +16,22 @@ describe("password hashing", () => {
     expect(await hasher.verify(passwordHash, "correct horse ")).toBe(false);
   });
 
+  it("verifies the whole password as typed: one differing only in the last of 256 characters, or only in case, is refused", async () => {
+    const long = `${"correct horse battery staple ".repeat(8)}${"x".repeat(24)}`;
+    expect([...long]).toHaveLength(256);
+    const passwordHash = await hasher.hash(long);
+    expect(await hasher.verify(passwordHash, long)).toBe(true);
+    expect(await hasher.verify(passwordHash, `${long.slice(0, -1)}y`)).toBe(false);
+    expect(await hasher.verify(passwordHash, long.toUpperCase())).toBe(false);
+  });
+
+  it("salts every hash with 128 random bits, stored with it: two hashes of one password differ", async () => {
+    const [first, second] = [await hasher.hash("correct horse"), await hasher.hash("correct horse")];
+    expect(first).not.toBe(second);
+    const salt = first.split("$")[4] ?? "";
+    expect(Buffer.from(salt, "base64").length).toBe(16);
+  });
+
   it("refuses rather than throws for a malformed stored hash", async () => {
     expect(await hasher.verify("not a hash", "x")).toBe(false);
   });
