@@ -95,12 +95,17 @@ export async function startRedisServer(args: string[] = []): Promise<RunningClus
 /** A real Redis Cluster of `masters` redis-server processes on loopback ports, for the contract suites. */
 export async function startRedisCluster(masters = 3, args: string[] = []): Promise<RunningCluster> {
   const dir = mkdtempSync(join(tmpdir(), "redis-cluster-"));
-  const ports: number[] = [];
-  for (let i = 0; i < masters; i += 1) ports.push(await freePort());
-  const servers = ports.map((port) =>
+  // Each node's cluster bus gets a free port of its own: by default it is the port + 10,000, which
+  // no one checked and which may fall in the kernel's range for outgoing connections.
+  const chosen = new Set<number>();
+  while (chosen.size < 2 * masters) chosen.add(await freePort());
+  const [ports, busPorts] = [[...chosen].slice(0, masters), [...chosen].slice(masters)];
+  const servers = ports.map((port, index) =>
     spawnRedisServer(port, dir, [
       "--cluster-enabled",
       "yes",
+      "--cluster-port",
+      String(busPorts[index]),
       "--cluster-config-file",
       `nodes-${port}.conf`,
       "--cluster-node-timeout",
