@@ -1,4 +1,9 @@
-import { createServiceClient, type GrpcTransport, type ServiceClient } from "@auth/grpc-kit";
+import {
+  createServiceClient,
+  type GrpcCallSettings,
+  type GrpcTransport,
+  type ServiceClient,
+} from "@auth/grpc-kit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService } from "@auth/proto/identity";
 import { OtpServiceService } from "@auth/proto/otp";
@@ -25,10 +30,14 @@ export interface BackendAddresses {
 /** The gateway's clients, each presenting the gateway's certificate and checking the service's. */
 export function connectBackends(
   addresses: BackendAddresses,
-  deadlineMs: number,
+  calls: GrpcCallSettings,
   transport: GrpcTransport,
 ): Backends {
-  const options = { deadlineMs, transport };
+  const options = {
+    deadlineMs: calls.GRPC_DEADLINE_MS,
+    keepaliveTimeoutMs: calls.GRPC_KEEPALIVE_TIMEOUT_MS,
+    transport,
+  };
   return {
     identity: createServiceClient(IdentityServiceService, addresses.identity, {
       ...options,

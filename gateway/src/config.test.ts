@@ -21,3 +21,17 @@ describe("RATE_LIMIT_IPV6_PREFIX", () => {
     );
   });
 });
+
+describe("GRPC_KEEPALIVE_TIMEOUT_MS", () => {
+  it("is a second when unset: a hung replica is left within a second and a half", () => {
+    expect(configOf({}).GRPC_KEEPALIVE_TIMEOUT_MS).toBe(1_000);
+  });
+
+  it("takes a longer wait for a machine whose disk holds the processes", () => {
+    expect(configOf({ GRPC_KEEPALIVE_TIMEOUT_MS: "20000" }).GRPC_KEEPALIVE_TIMEOUT_MS).toBe(20_000);
+  });
+
+  it.each(["0", "-5", "x"])("refuses %j, naming the variable", (value) => {
+    expect(() => configOf({ GRPC_KEEPALIVE_TIMEOUT_MS: value })).toThrow("GRPC_KEEPALIVE_TIMEOUT_MS");
+  });
+});

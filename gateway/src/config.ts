@@ -1,4 +1,4 @@
-import { checkTransportSettings, grpcTransportEnvironment } from "@auth/grpc-kit";
+import { checkTransportSettings, grpcCallEnvironment, grpcTransportEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
@@ -14,8 +14,8 @@ export const configSchema = z
     OTP_ADDR: env.address("127.0.0.1:50053"),
     RECOVERY_ADDR: env.address("127.0.0.1:50054"),
     DISCLAIMER_ADDR: env.address("127.0.0.1:50055"),
-    /** Milliseconds a call to a service may take before the gateway answers service.unavailable. */
-    GRPC_DEADLINE_MS: env.positiveInt(3_000),
+    /** The deadline of a call to a service (then the gateway answers service.unavailable), and its keepalive. */
+    ...grpcCallEnvironment,
     /**
      * Milliseconds a whole request may take: every call it makes gets at most what is left, so a
      * request of several calls answers service.unavailable in time too.

@@ -32,12 +32,16 @@ const addresses = {
 };
 const transport = transportOf(config);
 if (transport.kind === "plaintext") logger.error(plaintextWarning);
-const backends = connectBackends(addresses, config.GRPC_DEADLINE_MS, transport);
+const backends = connectBackends(addresses, config, transport);
 const redisTarget = redisTargetOf(config);
 // Connecting until Redis answers, while the gateway listens: meanwhile /readyz says so, and the rate
 // limits count in the process as they do whenever Redis is gone (http/rate-limits.ts).
 const redis = redisTarget && openRedis(redisTarget, redisOptionsOf(config, logger));
-const health = backendHealth(addresses, transport, { rateLimitStore: redis?.ready, logger });
+const health = backendHealth(addresses, transport, {
+  rateLimitStore: redis?.ready,
+  keepaliveTimeoutMs: config.GRPC_KEEPALIVE_TIMEOUT_MS,
+  logger,
+});
 
 function trustProxySetting(value: string): boolean | number | string {
   if (value === "true" || value === "false") return value === "true";

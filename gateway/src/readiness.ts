@@ -24,11 +24,18 @@ export const rateLimitStoreNotReached = "the rate limits' redis (not reached yet
 export function backendHealth(
   addresses: BackendAddresses,
   transport: GrpcTransport,
-  { rateLimitStore, logger }: { rateLimitStore?: Promise<void>; logger: Logger },
+  {
+    rateLimitStore,
+    keepaliveTimeoutMs,
+    logger,
+  }: { rateLimitStore?: Promise<void>; keepaliveTimeoutMs: number; logger: Logger },
 ) {
   const clients = neededForReadiness.map(
     (name) =>
-      [name, healthClient(addresses[name], channelCredentialsOf(transport, name))] as [string, HealthClient],
+      [name, healthClient(addresses[name], channelCredentialsOf(transport, name), keepaliveTimeoutMs)] as [
+        string,
+        HealthClient,
+      ],
   );
   let storeReached = rateLimitStore === undefined;
   rateLimitStore?.then(

@@ -1,3 +1,4 @@
+import { defaultKeepaliveTimeoutMs } from "@auth/grpc-kit";
 import { type RunningSuite, type ServiceName, serviceNames } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,6 +36,11 @@ const recoveredWithinMs = 4_000;
 const beforeMs = 3_000;
 /** A request of the load with no answer in this long is aborted and counts as a hang. */
 const hangMs = 30_000;
+/** The product's defaults, which the other e2e suites make patient (support/own-suite.ts). */
+const productCalls = {
+  GRPC_DEADLINE_MS: "3000",
+  GRPC_KEEPALIVE_TIMEOUT_MS: String(defaultKeepaliveTimeoutMs),
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What one request of the load got. */
@@ -175,14 +181,14 @@ describe.runIf(realStores)("a hung replica of each service, under load", () => {
 
   beforeAll(async () => {
     own = await startOwnSuite(
-      // The product's deadlines: what a request in the detection window waits is the point.
+      // The product's deadlines and keepalive: what a request in the detection window waits is the point.
       {
-        gateway: { REQUEST_DEADLINE_MS: "5000", GRPC_DEADLINE_MS: "3000" },
-        identity: { GRPC_DEADLINE_MS: "3000" },
-        session: { GRPC_DEADLINE_MS: "3000" },
-        recovery: { GRPC_DEADLINE_MS: "3000" },
+        gateway: { REQUEST_DEADLINE_MS: "5000", ...productCalls },
+        identity: productCalls,
+        session: productCalls,
+        recovery: productCalls,
         // The load logs its few users in by SMS many times an hour.
-        otp: { OTP_SENDS_PER_USER_PER_HOUR: "1000000", GRPC_DEADLINE_MS: "3000" },
+        otp: { OTP_SENDS_PER_USER_PER_HOUR: "1000000", ...productCalls },
       },
       { realStores: true, replicas: 2 },
     );

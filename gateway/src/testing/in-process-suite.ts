@@ -181,8 +181,11 @@ export async function startInProcessSuite() {
     DISCLAIMER_ADDR: addresses.disclaimer,
   });
   const transport = transportOf(config);
-  const backends = connectBackends(addresses, config.GRPC_DEADLINE_MS, transport);
-  const health = backendHealth(addresses, transport, { logger });
+  const backends = connectBackends(addresses, config, transport);
+  const health = backendHealth(addresses, transport, {
+    keepaliveTimeoutMs: config.GRPC_KEEPALIVE_TIMEOUT_MS,
+    logger,
+  });
   const app = createApp({
     answers: IdempotentAnswers.on(undefined),
     rateLimits: new RateLimits(

@@ -31,6 +31,8 @@ export interface ClientOptions {
   server: GrpcServiceName;
   /** Sent with every call: an operator's client (the CLI, the demo seed, tests). */
   adminToken?: string;
+  /** How long a keepalive ping may go unanswered before the connection counts as dead (channelOptions). */
+  keepaliveTimeoutMs?: number;
 }
 
 /**
@@ -49,16 +51,20 @@ const retriedOnUnavailable = {
   },
 };
 
+/** The product's GRPC_KEEPALIVE_TIMEOUT_MS (docs/operations.md, "A replica that hangs"). */
+export const defaultKeepaliveTimeoutMs = 1_000;
+
 /**
  * How every channel to a service behaves (the services' clients and the gateway's health probes);
  * docs/operations.md, "A replica that hangs".
  */
-export const channelOptions = {
-  // A hung replica (stopped, stalled, cut off) is declared dead within 1.5 s, whether or not calls
-  // are under way: its calls fail (reads are retried on another replica) and round_robin leaves it
-  // until it answers a new connection. The servers (grpc-js) enforce no minimum ping interval.
+export const channelOptions = (keepaliveTimeoutMs = defaultKeepaliveTimeoutMs) => ({
+  // A hung replica (stopped, stalled, cut off) is declared dead within half a second plus the
+  // keepalive timeout, whether or not calls are under way: its calls fail (reads are retried on
+  // another replica) and round_robin leaves it until it answers a new connection. The servers
+  // (grpc-js) enforce no minimum ping interval.
   "grpc.keepalive_time_ms": 500,
-  "grpc.keepalive_timeout_ms": 1_000,
+  "grpc.keepalive_timeout_ms": keepaliveTimeoutMs,
   "grpc.keepalive_permit_without_calls": 1,
   // A restarted service is found again within a second, however long it was away.
   "grpc.initial_reconnect_backoff_ms": 200,
@@ -70,7 +76,7 @@ export const channelOptions = {
   }),
   // channelz is not served, and costs CPU on every call.
   "grpc.enable_channelz": 0,
-};
+});
 
 export function createServiceClient<D extends ServiceDefinition>(
   definition: D,
@@ -78,7 +84,10 @@ export function createServiceClient<D extends ServiceDefinition>(
   options: ClientOptions,
 ): ServiceClient<D> {
   const channel = channelCredentialsOf(options.transport, options.server);
-  const client = new Client(address, channel.credentials, { ...channel.options, ...channelOptions });
+  const client = new Client(address, channel.credentials, {
+    ...channel.options,
+    ...channelOptions(options.keepaliveTimeoutMs),
+  });
   const methods: Record<string, unknown> = { close: () => client.close() };
   for (const [name, method] of Object.entries(definition)) {
     methods[name] = (request: unknown, callOptions: CallOptions = {}) =>

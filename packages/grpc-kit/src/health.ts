@@ -34,8 +34,15 @@ export interface HealthClient {
 }
 
 /** In plain text (a health-only port) unless given the credentials of a TLS port. */
-export function healthClient(address: string, channel: HealthChannel = plaintext()): HealthClient {
-  const client = new Client(address, channel.credentials, { ...channel.options, ...channelOptions });
+export function healthClient(
+  address: string,
+  channel: HealthChannel = plaintext(),
+  keepaliveTimeoutMs?: number,
+): HealthClient {
+  const client = new Client(address, channel.credentials, {
+    ...channel.options,
+    ...channelOptions(keepaliveTimeoutMs),
+  });
   return {
     check: (service, deadlineMs) =>
       new Promise<ServingStatus>((resolve) => {

@@ -1,6 +1,12 @@
 export { type AccessTable, checkAccessTable } from "./access.js";
 export { adminMetadata, assertAdmin } from "./admin.js";
-export { type CallOptions, type ClientOptions, createServiceClient, type ServiceClient } from "./client.js";
+export {
+  type CallOptions,
+  type ClientOptions,
+  createServiceClient,
+  defaultKeepaliveTimeoutMs,
+  type ServiceClient,
+} from "./client.js";
 export { companyPolicy } from "./company-policy.js";
 export { assertTimeLeft, callDeadline, withDeadline } from "./deadline.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
@@ -18,6 +24,8 @@ export { grpcServerEnvironment, grpcServerOptionsOf } from "./server-config.js";
 export {
   connectIdentity,
   connectSession,
+  type GrpcCallSettings,
+  grpcCallEnvironment,
   identityClientEnvironment,
   sessionClientEnvironment,
 } from "./service-clients.js";
