@@ -65,6 +65,26 @@ export class PasswordHasher {
   }
 
   /**
+   * A hash of a look-up secret with the given salt. A user's backup codes share one salt, so that a
+   * code presented is hashed once and found among them by equality (hashLike).
+   */
+  hashWithSalt(secret: string, salt: Uint8Array): Promise<string> {
+    return this.#semaphore.run(() => hash(secret, { algorithm: argon2id, ...this.#parameters, salt }));
+  }
+
+  /**
+   * The secret hashed with the salt and parameters of an existing hash (hashWithSalt's): equal to
+   * it when the secret is the same.
+   */
+  hashLike(existing: string, secret: string): Promise<string> {
+    const { algorithm, version, memoryCost, timeCost, parallelism, outputLen } = parseOptions(existing);
+    const salt = Buffer.from(existing.split("$")[4] ?? "", "base64");
+    return this.#semaphore.run(() =>
+      hash(secret, { algorithm, version, memoryCost, timeCost, parallelism, outputLen, salt }),
+    );
+  }
+
+  /**
    * Spends the time of one verification and fails: what an unknown login ID costs, so that the
    * answer time does not tell whether it exists.
    */

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -38,6 +38,7 @@ import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { normalizeBackupCode } from "./backup-codes.js";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 import { owaspMinimum, PasswordHasher } from "./passwords.js";
@@ -748,6 +749,52 @@ describe("backup codes", () => {
   it("are refused when wrong", async () => {
     await identity.generateBackupCodes({ companyId: company.id, userId });
     expect(await use("0000-0000-0000")).toEqual({ valid: false });
+  });
+
+  it("are stored as argon2id with 128 random bits of salt per set, never as the code (NIST SP 800-63B-4 3.1.2.2, ASVS 5.0 6.5.2)", async () => {
+    const storedCodes = async () =>
+      (await database.db.select().from(schema.backupCodes).where(eq(schema.backupCodes.userId, userId))).map(
+        (row) => row.codeHash,
+      );
+    const { backupCodes } = await identity.generateBackupCodes({ companyId: company.id, userId });
+    const first = await storedCodes();
+    await identity.generateBackupCodes({ companyId: company.id, userId });
+    const second = await storedCodes();
+    const saltOf = (stored: string) => stored.split("$")[4] ?? "";
+    for (const stored of [...first, ...second]) {
+      expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(Buffer.from(saltOf(stored), "base64")).toHaveLength(16);
+      for (const backupCode of backupCodes) expect(stored).not.toContain(normalizeBackupCode(backupCode));
+    }
+    expect(new Set(first.map(saltOf)).size).toBe(1);
+    expect(saltOf(second[0] ?? "")).not.toBe(saltOf(first[0] ?? ""));
+  });
+
+  it("issued before argon2id (SHA-256 salted with the user id) still work once each", async () => {
+    const legacy = (backupCode: string) =>
+      createHash("sha256")
+        .update(`${userId}:${normalizeBackupCode(backupCode)}`)
+        .digest("base64url");
+    await new IdentityStore(database.db).replaceBackupCodes(company.id, userId, [
+      legacy("AAAA-BBBB-CCCC"),
+      legacy("DDDD-EEEE-FFFF"),
+    ]);
+    expect(await use("0000-0000-0000")).toEqual({ valid: false });
+    expect(await use("aaaa bbbb cccc")).toEqual({ valid: true });
+    expect(await use("AAAA-BBBB-CCCC")).toEqual({ valid: false });
+    expect(await remaining()).toBe(1);
+  });
+
+  it("are refused to a user who has none", async () => {
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "no-codes", password: "password-1" }),
+    );
+    const backupCode = "AAAA-BBBB-CCCC";
+    expect(
+      await identity.useBackupCode({ companyId: company.id, userId: user?.id ?? "", backupCode }),
+    ).toEqual({
+      valid: false,
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { AuthError } from "@auth/errors";
 import type { AsyncService } from "@auth/grpc-kit";
 import type { IdentityServiceService } from "@auth/proto/identity";
 import { generateApiKey, hashApiKey } from "../api-keys.js";
-import { backupCodesPerUser, generateBackupCode, hashBackupCode } from "../backup-codes.js";
+import { backupCodesPerUser, generateBackupCode, hashBackupCodes } from "../backup-codes.js";
 import { toCompany, withPolicyDefaults } from "../companies.js";
 import { toProvider, toProviderRow } from "../oauth/providers.js";
 import { keepStoredSecrets, sealPolicySecrets } from "../policy-secrets.js";
@@ -161,11 +161,7 @@ export function adminHandlers(
       const input = parseStorableRequest(generateBackupCodesRequest, request);
       const row = await userById(input.companyId, input.userId);
       const backupCodes = Array.from({ length: backupCodesPerUser }, generateBackupCode);
-      await store.replaceBackupCodes(
-        row.companyId,
-        row.id,
-        backupCodes.map((code) => hashBackupCode(row.id, code)),
-      );
+      await store.replaceBackupCodes(row.companyId, row.id, await hashBackupCodes(hasher, backupCodes));
       return { backupCodes };
     },
 

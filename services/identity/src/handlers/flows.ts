@@ -4,7 +4,7 @@ import { checkSubjectOf } from "@auth/login-ids";
 import { type IdentityServiceService, PasswordProblem } from "@auth/proto/identity";
 import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
-import { hashBackupCode } from "../backup-codes.js";
+import { storedFormOf } from "../backup-codes.js";
 import { toCompany } from "../companies.js";
 import { normalizeControlAnswer } from "../control-answers.js";
 import { compareUnderBudget } from "../guess-budget.js";
@@ -145,12 +145,10 @@ export function flowHandlers(
     async useBackupCode(request) {
       const input = parseStorableRequest(useBackupCodeRequest, request);
       metrics.secretsCompared.inc({ kind: "backup_code" });
-      const valid = await store.useBackupCode(
-        input.companyId,
-        input.userId,
-        hashBackupCode(input.userId, input.backupCode),
-      );
-      return { valid };
+      const stored = await store.anyBackupCode(input.companyId, input.userId);
+      if (stored === undefined) return { valid: await hasher.verifyNothing(input.backupCode) };
+      const presented = await storedFormOf(hasher, stored, input.userId, input.backupCode);
+      return { valid: await store.useBackupCode(input.companyId, input.userId, presented) };
     },
 
     async verifyControlAnswer(request) {

@@ -272,6 +272,16 @@ export class IdentityStore {
     return row?.remaining ?? 0;
   }
 
+  /** One of the user's stored codes (a set shares its salt and parameters), if the user has any left. */
+  async anyBackupCode(companyId: string, userId: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ codeHash: backupCodes.codeHash })
+      .from(backupCodes)
+      .where(and(eq(backupCodes.companyId, companyId), eq(backupCodes.userId, userId)))
+      .limit(1);
+    return row?.codeHash;
+  }
+
   /** Deletes the code if the user has it; true for exactly one of any number of racing uses. */
   async useBackupCode(companyId: string, userId: string, codeHash: string): Promise<boolean> {
     const deleted = await this.db
