@@ -9,6 +9,7 @@ import {
   startLogin,
   type TestCompany,
   updateCompany,
+  updateUserAuthentication,
   useInProcessSuite,
 } from "../testing/fixtures.js";
 
@@ -81,6 +82,37 @@ describe("lock-out (docs/api-contract.md, Captcha and lock-out)", () => {
       });
     for (let i = 0; i < 3; i += 1) expect((await attempt()).body.error_code).toBe("auth.credentials.invalid");
     expectError(await attempt(), 403, "auth.restricted");
+  });
+});
+
+describe("a run of wrong passwords (docs/security.md, A run of wrong passwords)", () => {
+  it("refuses the user's password after 100 wrong ones without a right one, across windows, until an operator sets a new one", async () => {
+    const company = await createCompany({
+      captchaAfterFailures: 1_000,
+      lockoutAfterFailures: 10,
+      failureWindowSeconds: windowSeconds,
+    });
+    const user = await createUser(company);
+    const checkcredentials = (password: string) =>
+      call(company.code, "checkcredentials", {
+        apiKey: company.apiKey,
+        body: { login_id: user.loginName, password },
+      });
+    for (let window = 0; window < 10; window += 1) {
+      for (let i = 0; i < 10; i += 1) {
+        expect((await checkcredentials(`wrong-${window}-${i}`)).body.error_code).toBe(
+          "auth.credentials.invalid",
+        );
+      }
+      suite().clock.advance(windowSeconds * 1000);
+    }
+    const refused = await checkcredentials(user.password ?? "");
+    expectError(refused, 403, "auth.restricted");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(windowSeconds);
+    suite().clock.advance(windowSeconds * 1000);
+    expectError(await checkcredentials(user.password ?? ""), 403, "auth.restricted");
+    await updateUserAuthentication(company, user, { password: "set-by-the-operator-1" });
+    expect((await checkcredentials("set-by-the-operator-1")).body.session_state).toBe("authorized");
   });
 });
 

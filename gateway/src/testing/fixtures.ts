@@ -66,7 +66,7 @@ export const updateUserStatus = (company: TestCompany, user: TestUser, status: U
 export const updateUserAuthentication = (
   company: TestCompany,
   user: TestUser,
-  changes: { phone?: string; secondFactorRequired?: boolean },
+  changes: { phone?: string; secondFactorRequired?: boolean; password?: string },
 ) => company.updateUserAuthentication(user, changes);
 
 /** POST /{company}/v2/auth/{operation} of the company with this code, with the options' API key. */

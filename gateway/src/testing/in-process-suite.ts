@@ -137,6 +137,7 @@ export async function startInProcessSuite() {
     reserveSecretCheck: (request, options) => sessionOfIdentity().reserveSecretCheck(request, options),
     reportSecretCheck: (request, options) => sessionOfIdentity().reportSecretCheck(request, options),
     revokeUserSessions: (request, options) => sessionOfIdentity().revokeUserSessions(request, options),
+    forgetFailedChecks: (request, options) => sessionOfIdentity().forgetFailedChecks(request, options),
   };
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
@@ -258,7 +259,7 @@ export async function startInProcessSuite() {
       /** An operator's UpdateUser of the user's phone or need of a second factor. */
       async updateUserAuthentication(
         user: TestUser,
-        changes: { phone?: string; secondFactorRequired?: boolean },
+        changes: { phone?: string; secondFactorRequired?: boolean; password?: string },
       ): Promise<void> {
         await operator.identity.updateUser({ companyId: company.id, userId: user.id, ...changes });
       },

@@ -16,10 +16,11 @@ export type GuessBudget = Pick<
 
 /**
  * What identity asks of the session service: to spend budgets of guesses, and to end a user's
- * sessions when the user's authenticators change.
+ * sessions (and forget the user's failed checks, for a new password) when the user's
+ * authenticators change.
  */
 export type SessionCalls = GuessBudget &
-  Pick<ServiceClient<typeof SessionServiceService>, "revokeUserSessions">;
+  Pick<ServiceClient<typeof SessionServiceService>, "revokeUserSessions" | "forgetFailedChecks">;
 
 export interface PasswordGuess {
   companyId: string;

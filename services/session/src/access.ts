@@ -20,7 +20,8 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   getCheckBudget: ["gateway"],
   reserveSecretCheck: ["gateway", "identity"],
   reportSecretCheck: ["gateway", "identity"],
-  forgetFailedChecks: ["gateway"],
+  // Identity too: an operator's new password ends a run of wrong ones.
+  forgetFailedChecks: ["gateway", "identity"],
 };
 
 /** The read-only contract of the company's other products: the one service a consumer may call. */

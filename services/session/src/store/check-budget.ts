@@ -16,6 +16,15 @@ export type SecretKind = "password" | "otp" | "backupCode" | "controlAnswer";
 /** A recovery session ends after this many wrong control answers (docs/decisions.md, "Recovery"). */
 export const answersPerRecoverySession = 3;
 
+/**
+ * A user's password is refused after this many wrong ones without a right one, whatever the
+ * windows (NIST SP 800-63B-4 3.2.2), until the user sets a new one through recovery or a right one
+ * is found in a check already reserved (docs/security.md, "Guesses per hour at one user").
+ */
+export const passwordFailuresInARun = 100;
+/** How long a run of wrong passwords is remembered from its first. */
+const passwordRunLifetimeMs = 365 * 24 * 60 * 60_000;
+
 export interface Reservation {
   companyId: string;
   subject: Subject;
@@ -38,6 +47,8 @@ export type ReserveOutcome = (
 
 interface CheckRecord {
   failuresKey: string;
+  /** A password of a user: the run of wrong passwords it counts in. */
+  runKey?: string;
   kind: SecretKind;
   sessionId?: string;
   sessionTtlMs?: number;
@@ -50,6 +61,8 @@ const failuresKey = (companyId: string, subject: Subject) =>
   `check-failures:${companyId}:${createHash("sha256")
     .update("userId" in subject ? `user:${subject.userId}` : `login:${subject.loginId}`)
     .digest("base64url")}`;
+const runKey = (companyId: string, userId: string) =>
+  `password-run:${companyId}:${createHash("sha256").update(userId).digest("base64url")}`;
 const checkKey = (checkId: string) => `check:${checkId}`;
 const answersKey = (sessionId: string) => `answers:${sessionId}`;
 const wrongAnswersKey = (sessionId: string) => `wrong-answers:${sessionId}`;
@@ -66,12 +79,23 @@ const checkLifetimeMs = 10 * 60_000;
 export class CheckBudget {
   constructor(private readonly kv: KeyValueStore) {}
 
-  /** Whether the subject is locked out, and whether its next password needs a captcha. */
+  /**
+   * Whether the subject is locked out (its window, or a user's run of wrong passwords), and whether
+   * its next password needs a captcha.
+   */
   async status(companyId: string, subject: Subject, policy: CheckPolicy) {
     const { count, ttlMs } = await this.kv.readCounter(failuresKey(companyId, subject));
+    const run =
+      "userId" in subject ? await this.kv.readCounter(runKey(companyId, subject.userId)) : undefined;
+    const runLocked = run !== undefined && run.count >= passwordFailuresInARun;
+    const windowLocked = count >= policy.lockoutAfterFailures;
     return {
-      lockedOut: count >= policy.lockoutAfterFailures,
-      retryAfterSeconds: count >= policy.lockoutAfterFailures ? Math.ceil(ttlMs / 1000) : 0,
+      lockedOut: windowLocked || runLocked,
+      retryAfterSeconds: runLocked
+        ? Math.ceil((run?.ttlMs ?? 0) / 1000)
+        : windowLocked
+          ? Math.ceil(ttlMs / 1000)
+          : 0,
       captchaRequired: count >= policy.captchaAfterFailures,
     };
   }
@@ -93,9 +117,22 @@ export class CheckBudget {
     const ceiling = needsCaptchaPast
       ? Math.min(policy.captchaAfterFailures, policy.lockoutAfterFailures)
       : policy.lockoutAfterFailures;
+    // A user's password also spends the run, first: a burst never gets past it either.
+    const run =
+      reservation.kind === "password" && "userId" in reservation.subject
+        ? runKey(reservation.companyId, reservation.subject.userId)
+        : undefined;
+    if (run !== undefined) {
+      const inRun = await this.kv.incrementBelow(run, passwordRunLifetimeMs, passwordFailuresInARun);
+      if (!inRun.counted) {
+        const { captchaRequired } = await this.status(reservation.companyId, reservation.subject, policy);
+        return { outcome: "lockedOut", retryAfterSeconds: Math.ceil(inRun.ttlMs / 1000), captchaRequired };
+      }
+    }
     const counted = await this.kv.incrementBelow(key, policy.failureWindowSeconds * 1000, ceiling);
     const captchaRequired = counted.count >= policy.captchaAfterFailures;
     if (!counted.counted) {
+      if (run !== undefined) await this.kv.decrement(run);
       // A refused answer still spends its session's answer, as a wrong one.
       const endSession =
         session && (await this.#wrongAnswer(session.sessionId, session.ttlMs))
@@ -113,6 +150,7 @@ export class CheckBudget {
     const checkId = newRecordId();
     const record: CheckRecord = {
       failuresKey: key,
+      ...(run !== undefined ? { runKey: run } : {}),
       kind: reservation.kind,
       ...(session ? { sessionId: session.sessionId, sessionTtlMs: session.ttlMs } : {}),
       ...(counted.count === policy.lockoutAfterFailures ? { last: true } : {}),
@@ -121,9 +159,10 @@ export class CheckBudget {
     return { outcome: "allowed", checkId, captchaRequired };
   }
 
-  /** Forgets the subject's failures. */
+  /** Forgets the subject's failures, and a user's run of wrong passwords (a new password was set). */
   async forget(companyId: string, subject: Subject): Promise<void> {
     await this.kv.delete(failuresKey(companyId, subject));
+    if ("userId" in subject) await this.kv.delete(runKey(companyId, subject.userId));
   }
 
   /**
@@ -140,10 +179,12 @@ export class CheckBudget {
     const record = JSON.parse(raw) as CheckRecord;
     if (result === "right") {
       await this.kv.delete(record.failuresKey);
+      if (record.runKey) await this.kv.delete(record.runKey);
       return {};
     }
     if (result === "unchecked") {
       await this.kv.decrement(record.failuresKey);
+      if (record.runKey) await this.kv.decrement(record.runKey);
       if (record.sessionId) await this.kv.decrement(answersKey(record.sessionId));
       return {};
     }

@@ -1,9 +1,10 @@
+import { createHash } from "node:crypto";
 import { AuthError } from "@auth/errors";
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
 import { SessionState } from "@auth/proto/session";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CheckBudget, type ReserveOutcome } from "./check-budget.js";
+import { CheckBudget, passwordFailuresInARun, type ReserveOutcome } from "./check-budget.js";
 import {
   expiredTokenMemoryMs,
   idleEndOf,
@@ -23,6 +24,8 @@ const start = {
   loginId: "ann@example.com",
   passwordChangeRequired: false,
 };
+
+const userHash = (userId: string) => createHash("sha256").update(`user:${userId}`).digest("base64url");
 
 const codeOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -584,6 +587,72 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     for (const key of ["check-failures:c1:ann@example.com", "check-failures:c1:login:ann@example.com"]) {
       expect((await kv.readCounter(key)).count).toBe(0);
     }
+  });
+
+  describe("a run of wrong passwords (NIST SP 800-63B-4 3.2.2)", () => {
+    // Windows that never close in the test: only the run holds.
+    const open = { captchaAfterFailures: 1_000, lockoutAfterFailures: 1_000, failureWindowSeconds: 900 };
+    const reserveWrong = async (count: number) => {
+      const results = await Promise.all(
+        Array.from({ length: count }, () => budget.reserve(password(), open)),
+      );
+      await Promise.all(
+        results.map((result) => (result.outcome === "allowed" ? budget.report(result.checkId, "wrong") : {})),
+      );
+      return outcomes(results);
+    };
+
+    it(`checks ${passwordFailuresInARun} of a burst of 150, and refuses the user's password after them whatever the window`, async () => {
+      expect(await reserveWrong(150)).toEqual({ allowed: passwordFailuresInARun, lockedOut: 50 });
+      const refused = await budget.reserve(password(), open);
+      expect(refused.outcome).toBe("lockedOut");
+      expect(refused).toMatchObject({ retryAfterSeconds: 365 * 24 * 60 * 60 });
+      expect(await budget.status("c1", ann, open)).toMatchObject({ lockedOut: true });
+      // The window's failures are what they were: the refused ones spent nothing.
+      expect((await kv.readCounter(`check-failures:c1:${userHash("u-ann")}`)).count).toBe(
+        passwordFailuresInARun,
+      );
+    });
+
+    it("leaves the user's other secrets to the window, so that recovery stays open", async () => {
+      await reserveWrong(passwordFailuresInARun);
+      const otp = await budget.reserve(
+        { companyId: "c1", subject: ann, kind: "otp", captchaPassed: false },
+        open,
+      );
+      expect(otp.outcome).toBe("allowed");
+    });
+
+    it("ends at a right password, and at a new one (forget)", async () => {
+      await reserveWrong(passwordFailuresInARun - 1);
+      const right = await budget.reserve(password(), open);
+      if (right.outcome !== "allowed") throw new Error("not reserved");
+      await budget.report(right.checkId, "right");
+      expect(await reserveWrong(passwordFailuresInARun)).toEqual({ allowed: passwordFailuresInARun });
+      expect((await budget.reserve(password(), open)).outcome).toBe("lockedOut");
+      await budget.forget("c1", ann);
+      expect((await budget.reserve(password(), open)).outcome).toBe("allowed");
+    });
+
+    it("gives back a check that compared nothing, and counts no password of an unknown login ID", async () => {
+      const results = await Promise.all(
+        Array.from({ length: passwordFailuresInARun }, () => budget.reserve(password(), open)),
+      );
+      await Promise.all(
+        results.map((result) =>
+          result.outcome === "allowed" ? budget.report(result.checkId, "unchecked") : {},
+        ),
+      );
+      expect((await budget.reserve(password(), open)).outcome).toBe("allowed");
+      const stranger = {
+        companyId: "c1",
+        subject: { loginId: "x@example.com" },
+        kind: "password",
+        captchaPassed: false,
+      } as const;
+      const strangers = await Promise.all(Array.from({ length: 150 }, () => budget.reserve(stranger, open)));
+      expect(outcomes(strangers)).toEqual({ allowed: 150 });
+    });
   });
 
   describe("a recovery session's control answers", () => {
