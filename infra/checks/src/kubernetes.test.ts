@@ -13,6 +13,7 @@ import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitorin
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
 import { Job } from "kubernetes-models/batch/v1/Job";
+import { Ingress } from "kubernetes-models/networking.k8s.io/v1/Ingress";
 import { type INetworkPolicy, NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
 import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
@@ -39,6 +40,7 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   "cert-manager.io/v1/Issuer": Issuer,
   "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
   "batch/v1/Job": Job,
+  "networking.k8s.io/v1/Ingress": Ingress,
   "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
   "v1/ConfigMap": ConfigMap,
@@ -88,6 +90,23 @@ describe("infra/k8s, rendered with kustomize", () => {
         `${object.kind}/${object.metadata.name}`,
       ).not.toThrow();
     }
+  });
+
+  it("serves the public API over TLS only: an Ingress to the gateway's HTTP port with a certificate of the public issuer, redirecting plain HTTP", () => {
+    const ingress = find("Ingress", "gateway") as unknown as Ingress;
+    const hosts = ingress.spec?.rules?.map((rule) => rule.host) ?? [];
+    expect(hosts.length).toBeGreaterThan(0);
+    expect(ingress.spec?.tls?.flatMap((tls) => tls.hosts ?? [])).toEqual(hosts);
+    expect(ingress.spec?.tls?.[0]?.secretName).toBeTruthy();
+    expect(ingress.metadata?.annotations).toMatchObject({
+      "cert-manager.io/cluster-issuer": "public",
+      "nginx.ingress.kubernetes.io/force-ssl-redirect": "true",
+    });
+    const backends = ingress.spec?.rules?.flatMap((rule) =>
+      rule.http?.paths.map((path) => path.backend.service),
+    );
+    expect(backends).toEqual([{ name: "gateway", port: { name: "http" } }]);
+    expect(generated("ConfigMap", "gateway-config")?.data?.TRUST_PROXY).toBe("1");
   });
 
   it.each(processes)("gives %s a Deployment, a Service, an autoscaler and a disruption budget", (name) => {
