@@ -119,6 +119,39 @@ describe("authctl", () => {
     expect((await json(["session", "introspect", "--", body.session_token])).status).toBe(
       "TOKEN_STATUS_INVALID",
     );
+
+    // Every user's sessions at once.
+    await json([
+      "user",
+      "create",
+      code,
+      "--role",
+      "customer",
+      "--profile",
+      "P-CLI-2",
+      "--login-name",
+      "carl",
+      "--password",
+      "password-2",
+    ]);
+    const tokens = await Promise.all(
+      [
+        ["cleo", "password-1"],
+        ["carl", "password-2"],
+        ["cleo", "password-1"],
+      ].map(async ([loginId, password]) => {
+        const answer = await fetch(`${suite.gatewayUrl}/${code}/v2/auth/checkcredentials`, {
+          method: "POST",
+          headers: { "x-api-key": apiKey, "content-type": "application/json" },
+          body: JSON.stringify({ login_id: loginId, password }),
+        });
+        return ((await answer.json()) as { session_token: string }).session_token;
+      }),
+    );
+    expect(await json(["session", "revoke-company", code])).toEqual({ users: 2, revoked: 3 });
+    for (const token of tokens) {
+      expect((await json(["session", "introspect", "--", token])).status).toBe("TOKEN_STATUS_INVALID");
+    }
   });
 
   it.each(["policy.dev.json", "policy.production.json"])(

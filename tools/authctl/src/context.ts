@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { AuthError } from "@auth/errors";
 import { createServiceClient, type GrpcTransport, type ServiceClient } from "@auth/grpc-kit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
-import { IdentityServiceService } from "@auth/proto/identity";
+import { IdentityServiceService, type User } from "@auth/proto/identity";
 import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import { SessionServiceService } from "@auth/proto/session";
 
@@ -111,6 +111,16 @@ export class Cli {
     const { company } = await this.identity().getCompany({ code });
     if (!company) throw new AuthError("resource.notfound", { detail: `no company ${code}` });
     return company.id;
+  }
+
+  /** The company's users, a page of 500 at a time. */
+  async *usersOf(companyId: string): AsyncGenerator<User[]> {
+    let pageToken = "";
+    do {
+      const page = await this.identity().listUsers({ companyId, pageSize: 500, pageToken });
+      yield page.users;
+      pageToken = page.nextPageToken;
+    } while (pageToken);
   }
 
   /** Prints the result: as JSON with --json, else as the text given. */

@@ -45,6 +45,25 @@ export function sessionCommands(program: Command, cli: () => Cli): void {
     });
 
   session
+    .command("revoke-company <company>")
+    .description(
+      "invalidate every session of every user of the company (ASVS 5.0 7.4.5); suspend the company first so that no login starts meanwhile",
+    )
+    .action(async (company: string) => {
+      const companyId = await cli().companyId(company);
+      let users = 0;
+      let revoked = 0;
+      for await (const page of cli().usersOf(companyId)) {
+        const results = await Promise.all(
+          page.map((user) => cli().session().revokeUserSessions({ companyId, userId: user.id })),
+        );
+        users += page.length;
+        revoked += results.reduce((sum, result) => sum + result.revoked, 0);
+      }
+      cli().print({ users, revoked }, `revoked ${revoked} sessions of ${users} users`);
+    });
+
+  session
     .command("list <company> <user-id>")
     .description("list a user's sessions (never the tokens)")
     .action(async (company: string, userId: string) => {

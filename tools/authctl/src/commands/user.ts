@@ -140,12 +140,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
     .action(async (company: string) => {
       const companyId = await cli().companyId(company);
       const users: User[] = [];
-      let pageToken = "";
-      do {
-        const page = await cli().identity().listUsers({ companyId, pageSize: 500, pageToken });
-        users.push(...page.users);
-        pageToken = page.nextPageToken;
-      } while (pageToken);
+      for await (const page of cli().usersOf(companyId)) users.push(...page);
       cli().print(
         users.map((u) => User.toJSON(u)),
         users.map(describe).join("\n"),
