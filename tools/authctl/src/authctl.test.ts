@@ -46,6 +46,22 @@ describe("authctl", () => {
     return JSON.parse(result.stdout);
   };
 
+  /** A customer of the company `code` with a login name and a password, made by authctl. */
+  const createUser = (loginName: string, password: string) =>
+    json([
+      "user",
+      "create",
+      code,
+      "--role",
+      "customer",
+      "--profile",
+      `P-${loginName}`,
+      "--login-name",
+      loginName,
+      "--password",
+      password,
+    ]);
+
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "authctl-"));
     suite = await startSuite({ dataDir, logLevel: "error", startTimeoutMs: testBudgets.suiteStartMs });
@@ -86,19 +102,7 @@ describe("authctl", () => {
       policy: { passwordRegex: "[0-9]", captchaAfterFailures: 3 },
     });
     const { apiKey } = await json(["apikey", "create", code, "--label", "cli test"]);
-    const user = await json([
-      "user",
-      "create",
-      code,
-      "--role",
-      "customer",
-      "--profile",
-      "P-CLI",
-      "--login-name",
-      "cleo",
-      "--password",
-      "password-1",
-    ]);
+    const user = await createUser("cleo", "password-1");
     expect(user).toMatchObject({ loginName: "cleo", status: "USER_STATUS_ACTIVE" });
 
     const response = await fetch(`${suite.gatewayUrl}/${code}/v2/auth/checkcredentials`, {
@@ -112,7 +116,7 @@ describe("authctl", () => {
     const introspected = await json(["session", "introspect", "--", body.session_token]);
     expect(introspected).toMatchObject({
       status: "TOKEN_STATUS_ACTIVE",
-      session: { profileMnemocode: "P-CLI" },
+      session: { profileMnemocode: "P-cleo" },
     });
     expect(await json(["session", "list", code, user.id])).toHaveLength(1);
     expect(await json(["session", "revoke-user", code, user.id])).toEqual({ revoked: 1 });
@@ -121,19 +125,7 @@ describe("authctl", () => {
     );
 
     // Every user's sessions at once.
-    await json([
-      "user",
-      "create",
-      code,
-      "--role",
-      "customer",
-      "--profile",
-      "P-CLI-2",
-      "--login-name",
-      "carl",
-      "--password",
-      "password-2",
-    ]);
+    await createUser("carl", "password-2");
     const tokens = await Promise.all(
       [
         ["cleo", "password-1"],
