@@ -137,7 +137,6 @@ export async function startInProcessSuite() {
     reserveSecretCheck: (request, options) => sessionOfIdentity().reserveSecretCheck(request, options),
     reportSecretCheck: (request, options) => sessionOfIdentity().reportSecretCheck(request, options),
     revokeUserSessions: (request, options) => sessionOfIdentity().revokeUserSessions(request, options),
-    forgetFailedChecks: (request, options) => sessionOfIdentity().forgetFailedChecks(request, options),
   };
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.

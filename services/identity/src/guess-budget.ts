@@ -16,11 +16,10 @@ export type GuessBudget = Pick<
 
 /**
  * What identity asks of the session service: to spend budgets of guesses, and to end a user's
- * sessions (and forget the user's failed checks, for a new password) when the user's
- * authenticators change.
+ * sessions when the user's authenticators change.
  */
 export type SessionCalls = GuessBudget &
-  Pick<ServiceClient<typeof SessionServiceService>, "revokeUserSessions" | "forgetFailedChecks">;
+  Pick<ServiceClient<typeof SessionServiceService>, "revokeUserSessions">;
 
 export interface PasswordGuess {
   companyId: string;

@@ -26,7 +26,6 @@ import { SmsProvider } from "@auth/proto/otp";
 import {
   CheckOutcome,
   CheckResult,
-  type ForgetFailedChecksRequest,
   type ReportSecretCheckRequest,
   type ReserveSecretCheckRequest,
   type ReserveSecretCheckResponse,
@@ -90,20 +89,12 @@ const budget = {
   },
 };
 
-/**
- * The session service as identity asks it to end a user's sessions and forget the user's failed
- * checks: every request is kept.
- */
+/** The session service as identity asks it to end a user's sessions: every request is kept. */
 const userSessions = {
   revoked: [] as RevokeUserSessionsRequest[],
-  forgotten: [] as ForgetFailedChecksRequest[],
   async revokeUserSessions(request: RevokeUserSessionsRequest) {
     userSessions.revoked.push(request);
     return { revoked: 1 };
-  },
-  async forgetFailedChecks(request: ForgetFailedChecksRequest) {
-    userSessions.forgotten.push(request);
-    return {};
   },
 };
 
@@ -139,7 +130,6 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
             reserveSecretCheck: budget.reserveSecretCheck,
             reportSecretCheck: budget.reportSecretCheck,
             revokeUserSessions: userSessions.revokeUserSessions,
-            forgetFailedChecks: userSessions.forgetFailedChecks,
           },
           adminToken,
           companies: new TtlCache(0),
@@ -1325,14 +1315,6 @@ describe("UpdateUser and ListUsers", () => {
     expect(await revokedAfter({ phone: "+1 201 555 0199" })).toEqual([]);
     expect(await revokedAfter({ password: "another-admin-password" })).toEqual(ended);
     expect(await revokedAfter({ email: "fay@example.org", profileMnemocode: "P-9" })).toEqual([]);
-  });
-
-  it("forgets the user's failed checks when it sets a new password, and only then (NIST SP 800-63B-4 3.2.2)", async () => {
-    userSessions.forgotten = [];
-    await update({ phone: "+12015550177" });
-    expect(userSessions.forgotten).toEqual([]);
-    await update({ password: "yet-another-admin-password" });
-    expect(userSessions.forgotten).toEqual([{ companyId: company.id, subject: { userId } }]);
   });
 
   it("keeps a password or a phone", async () => {

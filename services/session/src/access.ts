@@ -20,8 +20,7 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   getCheckBudget: ["gateway"],
   reserveSecretCheck: ["gateway", "identity"],
   reportSecretCheck: ["gateway", "identity"],
-  // Identity too: an operator's new password ends a run of wrong ones.
-  forgetFailedChecks: ["gateway", "identity"],
+  forgetFailedChecks: ["gateway"],
 };
 
 /** The read-only contract of the company's other products: the one service a consumer may call. */

@@ -315,7 +315,14 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
           ? await rules.captchaPasses(input.companyId, input.captchaResponse, input.clientAddress)
           : false;
       const reserved = await budget.reserve(
-        { companyId: input.companyId, subject: input.subject, kind: input.kind, captchaPassed, session },
+        {
+          companyId: input.companyId,
+          subject: input.subject,
+          kind: input.kind,
+          captchaPassed,
+          session,
+          credentialGeneration,
+        },
         policy,
       );
       if (reserved.endSession) await sessions.end(reserved.endSession);

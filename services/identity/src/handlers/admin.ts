@@ -145,10 +145,6 @@ export function adminHandlers(
       const updated = await store.updateUser(row.companyId, row.id, changes);
       if (!updated) throw new AuthError("resource.notfound", { detail: "no such user" });
       await endSessions();
-      // A new password is a fresh start: a run of wrong ones no longer holds it (docs/security.md,
-      // "Guesses per hour at one user").
-      if (changes.passwordHash)
-        await session.forgetFailedChecks({ companyId: row.companyId, subject: { userId: row.id } });
       return { user: toUser(updated, company.policy) };
     },
 

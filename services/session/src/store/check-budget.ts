@@ -18,8 +18,9 @@ export const answersPerRecoverySession = 3;
 
 /**
  * A user's password is refused after this many wrong ones without a right one, whatever the
- * windows (NIST SP 800-63B-4 3.2.2), until the user sets a new one through recovery or a right one
- * is found in a check already reserved (docs/security.md, "Guesses per hour at one user").
+ * windows (NIST SP 800-63B-4 3.2.2), until the user's credentials change: a run belongs to a
+ * credential generation, which a new password (recovery, an operator) replaces
+ * (docs/security.md, "A run of wrong passwords").
  */
 export const passwordFailuresInARun = 100;
 /** How long a run of wrong passwords is remembered from its first. */
@@ -33,6 +34,8 @@ export interface Reservation {
   captchaPassed: boolean;
   /** The recovery session a control answer spends; its lifetime bounds its counters. */
   session?: { sessionId: string; ttlMs: number };
+  /** The user's credential generation now (session-store.ts): the run of wrong passwords it counts in. */
+  credentialGeneration: string;
 }
 
 export type ReserveOutcome = (
@@ -61,8 +64,8 @@ const failuresKey = (companyId: string, subject: Subject) =>
   `check-failures:${companyId}:${createHash("sha256")
     .update("userId" in subject ? `user:${subject.userId}` : `login:${subject.loginId}`)
     .digest("base64url")}`;
-const runKey = (companyId: string, userId: string) =>
-  `password-run:${companyId}:${createHash("sha256").update(userId).digest("base64url")}`;
+const runKey = (companyId: string, userId: string, generation: string) =>
+  `password-run:${companyId}:${createHash("sha256").update(`${userId}:${generation}`).digest("base64url")}`;
 const checkKey = (checkId: string) => `check:${checkId}`;
 const answersKey = (sessionId: string) => `answers:${sessionId}`;
 const wrongAnswersKey = (sessionId: string) => `wrong-answers:${sessionId}`;
@@ -80,22 +83,15 @@ export class CheckBudget {
   constructor(private readonly kv: KeyValueStore) {}
 
   /**
-   * Whether the subject is locked out (its window, or a user's run of wrong passwords), and whether
-   * its next password needs a captcha.
+   * Whether the subject is locked out, and whether its next password needs a captcha. A run of
+   * wrong passwords is left out: it refuses passwords alone, when they are reserved, so that the
+   * steps before them and recovery stay open.
    */
   async status(companyId: string, subject: Subject, policy: CheckPolicy) {
     const { count, ttlMs } = await this.kv.readCounter(failuresKey(companyId, subject));
-    const run =
-      "userId" in subject ? await this.kv.readCounter(runKey(companyId, subject.userId)) : undefined;
-    const runLocked = run !== undefined && run.count >= passwordFailuresInARun;
-    const windowLocked = count >= policy.lockoutAfterFailures;
     return {
-      lockedOut: windowLocked || runLocked,
-      retryAfterSeconds: runLocked
-        ? Math.ceil((run?.ttlMs ?? 0) / 1000)
-        : windowLocked
-          ? Math.ceil(ttlMs / 1000)
-          : 0,
+      lockedOut: count >= policy.lockoutAfterFailures,
+      retryAfterSeconds: count >= policy.lockoutAfterFailures ? Math.ceil(ttlMs / 1000) : 0,
       captchaRequired: count >= policy.captchaAfterFailures,
     };
   }
@@ -120,7 +116,7 @@ export class CheckBudget {
     // A user's password also spends the run, first: a burst never gets past it either.
     const run =
       reservation.kind === "password" && "userId" in reservation.subject
-        ? runKey(reservation.companyId, reservation.subject.userId)
+        ? runKey(reservation.companyId, reservation.subject.userId, reservation.credentialGeneration)
         : undefined;
     if (run !== undefined) {
       const inRun = await this.kv.incrementBelow(run, passwordRunLifetimeMs, passwordFailuresInARun);
@@ -159,10 +155,9 @@ export class CheckBudget {
     return { outcome: "allowed", checkId, captchaRequired };
   }
 
-  /** Forgets the subject's failures, and a user's run of wrong passwords (a new password was set). */
+  /** Forgets the subject's failures. */
   async forget(companyId: string, subject: Subject): Promise<void> {
     await this.kv.delete(failuresKey(companyId, subject));
-    if ("userId" in subject) await this.kv.delete(runKey(companyId, subject.userId));
   }
 
   /**

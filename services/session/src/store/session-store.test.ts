@@ -486,8 +486,8 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
   let budget: CheckBudget;
   const policy = { captchaAfterFailures: 3, lockoutAfterFailures: 10, failureWindowSeconds: 900 };
   const ann = { userId: "u-ann" };
-  const password = (captchaPassed = false) =>
-    ({ companyId: "c1", subject: ann, kind: "password", captchaPassed }) as const;
+  const password = (captchaPassed = false, credentialGeneration = "") =>
+    ({ companyId: "c1", subject: ann, kind: "password", captchaPassed, credentialGeneration }) as const;
   beforeEach(async () => {
     kv = await kind.open();
     budget = new CheckBudget(kv);
@@ -523,7 +523,13 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     const results = await Promise.all(
       Array.from({ length: 40 }, (_, index) =>
         budget.reserve(
-          { companyId: "c1", subject: ann, kind: kinds[index % 4] ?? "otp", captchaPassed: true },
+          {
+            companyId: "c1",
+            subject: ann,
+            kind: kinds[index % 4] ?? "otp",
+            captchaPassed: true,
+            credentialGeneration: "",
+          },
           policy,
         ),
       ),
@@ -581,7 +587,13 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     expect((await budget.status("c1", { userId: "u-bob" }, policy)).lockedOut).toBe(false);
     expect((await budget.status("c1", { loginId: "u-ann" }, policy)).lockedOut).toBe(false);
     await budget.reserve(
-      { companyId: "c1", subject: { loginId: "ann@example.com" }, kind: "password", captchaPassed: false },
+      {
+        companyId: "c1",
+        subject: { loginId: "ann@example.com" },
+        kind: "password",
+        captchaPassed: false,
+        credentialGeneration: "",
+      },
       policy,
     );
     for (const key of ["check-failures:c1:ann@example.com", "check-failures:c1:login:ann@example.com"]) {
@@ -607,7 +619,8 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       const refused = await budget.reserve(password(), open);
       expect(refused.outcome).toBe("lockedOut");
       expect(refused).toMatchObject({ retryAfterSeconds: 365 * 24 * 60 * 60 });
-      expect(await budget.status("c1", ann, open)).toMatchObject({ lockedOut: true });
+      // The steps before a password, and recovery, are not held by the run.
+      expect(await budget.status("c1", ann, open)).toMatchObject({ lockedOut: false });
       // The window's failures are what they were: the refused ones spent nothing.
       expect((await kv.readCounter(`check-failures:c1:${userHash("u-ann")}`)).count).toBe(
         passwordFailuresInARun,
@@ -617,21 +630,20 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     it("leaves the user's other secrets to the window, so that recovery stays open", async () => {
       await reserveWrong(passwordFailuresInARun);
       const otp = await budget.reserve(
-        { companyId: "c1", subject: ann, kind: "otp", captchaPassed: false },
+        { companyId: "c1", subject: ann, kind: "otp", captchaPassed: false, credentialGeneration: "" },
         open,
       );
       expect(otp.outcome).toBe("allowed");
     });
 
-    it("ends at a right password, and at a new one (forget)", async () => {
+    it("ends at a right password, and with the credentials: a new generation (a new password) starts a new run", async () => {
       await reserveWrong(passwordFailuresInARun - 1);
       const right = await budget.reserve(password(), open);
       if (right.outcome !== "allowed") throw new Error("not reserved");
       await budget.report(right.checkId, "right");
       expect(await reserveWrong(passwordFailuresInARun)).toEqual({ allowed: passwordFailuresInARun });
       expect((await budget.reserve(password(), open)).outcome).toBe("lockedOut");
-      await budget.forget("c1", ann);
-      expect((await budget.reserve(password(), open)).outcome).toBe("allowed");
+      expect((await budget.reserve(password(false, "generation-2"), open)).outcome).toBe("allowed");
     });
 
     it("gives back a check that compared nothing, and counts no password of an unknown login ID", async () => {
@@ -649,6 +661,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         subject: { loginId: "x@example.com" },
         kind: "password",
         captchaPassed: false,
+        credentialGeneration: "",
       } as const;
       const strangers = await Promise.all(Array.from({ length: 150 }, () => budget.reserve(stranger, open)));
       expect(outcomes(strangers)).toEqual({ allowed: 150 });
@@ -659,7 +672,14 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     const session = { sessionId: "s-1", ttlMs: 60_000 };
     const answer = () =>
       budget.reserve(
-        { companyId: "c1", subject: ann, kind: "controlAnswer", captchaPassed: false, session },
+        {
+          companyId: "c1",
+          subject: ann,
+          kind: "controlAnswer",
+          captchaPassed: false,
+          session,
+          credentialGeneration: "",
+        },
         policy,
       );
 
