@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { SmsMessage, SmsSender } from "@auth/delivery";
 import {
   closingAfterStop,
   connectIdentity,
@@ -12,7 +13,6 @@ import { configSchema } from "./config.js";
 import { OtpHasher } from "./otp-codes.js";
 import { type OtpRules, Otps } from "./otps.js";
 import { otpService } from "./server.js";
-import type { SmsMessage, SmsSender } from "./sms/sender.js";
 import { OtpStore } from "./store/otp-store.js";
 
 /** The deployment's SMS sender of the tests: it keeps what it is given, oldest first. */

@@ -1,3 +1,4 @@
+import type { MailMessage, MailSender } from "@auth/delivery";
 import {
   closingAfterStop,
   connectIdentity,
@@ -8,7 +9,6 @@ import {
 import { type Clock, MemoryKeyValueStore } from "@auth/kv";
 import type { Logger } from "@auth/runtime";
 import { configSchema } from "./config.js";
-import type { MailMessage, MailSender } from "./mail/sender.js";
 import { recoveryService } from "./server.js";
 import { RecoveryStore } from "./store/recovery-store.js";
 
