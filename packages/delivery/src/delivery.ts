@@ -11,6 +11,7 @@ export {
 export { HttpSmsProvider, type HttpSmsProviderOptions } from "./http-sms-provider.js";
 export type { MailMessage, MailSender } from "./mail-sender.js";
 export { sendMail } from "./mail-senders.js";
+export { MemoryOutbox } from "./memory-outbox.js";
 export type { SmsMessage, SmsSender } from "./sms-sender.js";
 export { type HttpDefaults, senderFor } from "./sms-senders.js";
 export { SmtpMailSender, type SmtpOptions } from "./smtp.js";

@@ -1,4 +1,4 @@
-import type { MailMessage, MailSender } from "@auth/delivery";
+import { type MailMessage, type MailSender, MemoryOutbox } from "@auth/delivery";
 import {
   closingAfterStop,
   connectIdentity,
@@ -13,15 +13,7 @@ import { recoveryService } from "./server.js";
 import { RecoveryStore } from "./store/recovery-store.js";
 
 /** The deployment's mail sender of the tests: it keeps what it is given, oldest first. */
-export class MailOutboxForTests implements MailSender {
-  readonly messages: MailMessage[] = [];
-
-  async send(message: MailMessage): Promise<void> {
-    this.messages.push(message);
-  }
-
-  close(): void {}
-}
+export class MailOutboxForTests extends MemoryOutbox<MailMessage> {}
 
 /**
  * The recovery service in the test's process, as main.ts builds it but over the in-process store

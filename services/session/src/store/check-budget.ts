@@ -43,6 +43,15 @@ interface CheckRecord {
   sessionTtlMs?: number;
   /** The check took the subject's last failure before the lock-out: wrong, it locks the subject out. */
   last?: boolean;
+  /** With last, the company and, for a user's subject, the user: told of the lock-out. */
+  companyId?: string;
+  userId?: string;
+}
+
+/** A wrong check that locked its subject out: the user's, when the subject is one. */
+export interface LockOut {
+  companyId: string;
+  userId?: string;
 }
 
 // Login IDs are e-mails and phone numbers: keys hold a hash of the subject, not the personal data.
@@ -115,7 +124,13 @@ export class CheckBudget {
       failuresKey: key,
       kind: reservation.kind,
       ...(session ? { sessionId: session.sessionId, sessionTtlMs: session.ttlMs } : {}),
-      ...(counted.count === policy.lockoutAfterFailures ? { last: true } : {}),
+      ...(counted.count === policy.lockoutAfterFailures
+        ? {
+            last: true,
+            companyId: reservation.companyId,
+            ...("userId" in reservation.subject ? { userId: reservation.subject.userId } : {}),
+          }
+        : {}),
     };
     await this.kv.set(checkKey(checkId), JSON.stringify(record), checkLifetimeMs);
     return { outcome: "allowed", checkId, captchaRequired };
@@ -134,7 +149,7 @@ export class CheckBudget {
   async report(
     checkId: string,
     result: "right" | "wrong" | "unchecked",
-  ): Promise<{ endSession?: string; lockedOut?: boolean }> {
+  ): Promise<{ endSession?: string; lockedOut?: LockOut }> {
     const raw = await this.kv.take(checkKey(checkId));
     if (raw === null) return {};
     const record = JSON.parse(raw) as CheckRecord;
@@ -147,7 +162,9 @@ export class CheckBudget {
       if (record.sessionId) await this.kv.decrement(answersKey(record.sessionId));
       return {};
     }
-    const lockedOut = record.last ? { lockedOut: true } : {};
+    const lockedOut = record.last
+      ? { lockedOut: { companyId: record.companyId ?? "", userId: record.userId } }
+      : {};
     if (record.sessionId && (await this.#wrongAnswer(record.sessionId, record.sessionTtlMs ?? 0))) {
       return { endSession: record.sessionId, ...lockedOut };
     }
