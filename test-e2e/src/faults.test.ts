@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { channelCredentialsOf, checkHealth, createServiceClient, type ServiceClient } from "@auth/grpc-kit";
@@ -18,7 +18,7 @@ import {
   type TestUser,
 } from "./support/fixtures.js";
 import { recoverToSetpassword } from "./support/flows.js";
-import { lastOtp } from "./support/outbox.js";
+import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
 import {
   type PrivatePostgres,
   type PrivateRedis,
@@ -198,16 +198,8 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
     createUser(company, { password: "first-password-1", ...question, ...options });
 
   /** The newest recovery link the dev outbox e-mailed to this address. */
-  const linkTo = (email: string) => {
-    const lines = readFileSync(suite.mailOutboxFile, "utf8").split("\n").filter(Boolean);
-    const mails = lines
-      .map((line) => JSON.parse(line) as { companyId: string; to: string; text: string })
-      .filter((mail) => mail.companyId === company.id && mail.to === email);
-    const link = /https?:\/\/\S+/.exec(mails.at(-1)?.text ?? "")?.[0];
-    const token = link && new URL(link).searchParams.get("token");
-    if (!token) throw new Error(`no recovery link to ${email}`);
-    return token;
-  };
+  const linkTo = (email: string) =>
+    linkToken(mailTo(company.id, email, suite.mailOutboxFile).at(-1)?.text ?? "");
 
   /** Every flow, once: password login and logout, OTP login, recovery by e-mail link to a new password. */
   async function flowsWork(): Promise<void> {

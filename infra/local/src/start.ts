@@ -142,7 +142,8 @@ Recover access (PHONE, MAIL or QUESTION; the answer is "${demoControlQuestion.an
   curl -s ${base}/recovery/recover -H 'X-API-Key: ${apiKey}' -H 'Content-Type: application/json' \\
     -d '{"login_id":"${alice.loginName}","captcha_response":"dev-captcha-pass","method":"QUESTION"}'
 
-SMS codes and recovery e-mails of the dev outbox print below and are kept in ${suite.smsOutboxFile}
+SMS codes, recovery e-mails and notices to users (password changed, recovery, lock-out; marked
+"notification") of the dev outbox print below and are kept in ${suite.smsOutboxFile}
 and ${suite.mailOutboxFile}.
 Press Ctrl-C to stop.
 

@@ -22,6 +22,7 @@ export function companyPolicy(fields: Partial<CompanyPolicy> = {}): CompanyPolic
     minPasswordLengthWithSecondFactor: 0,
     sessionAbsoluteSeconds: 0,
     sessionIdleSeconds: 0,
+    notificationTemplates: [],
     ...fields,
   };
 }

@@ -183,6 +183,9 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
       ALLOW_DEV_CAPTCHA: "true",
       DATA_DIR: join(options.dataDir, "identity"),
+      // Notices to users go where the other messages of the suite go.
+      MAIL_OUTBOX_FILE: mailOutboxFile,
+      SMS_OUTBOX_FILE: smsOutboxFile,
       ...(options.databaseUrls
         ? { DATABASE_URL: options.databaseUrls.identity, SECRETS_KEY: secretsKey }
         : {}),

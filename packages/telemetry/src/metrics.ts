@@ -77,6 +77,12 @@ export const metrics = {
     help: "Recovery e-mails sent",
     registers: [registry],
   }),
+  notifications: new Counter({
+    name: "auth_notifications_total",
+    help: 'Notices to users (docs/security.md, "Notifications"), by event, channel (email, sms, none) and outcome (sent, failed, skipped)',
+    labelNames: ["event", "channel", "outcome"] as const,
+    registers: [registry],
+  }),
   redisCommands: new Counter({
     name: "auth_redis_commands_total",
     help: "Commands sent to Redis (a Lua script counts as one), by command",

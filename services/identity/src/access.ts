@@ -38,4 +38,5 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   getSmsDelivery: ["otp"],
   getMailDelivery: ["recovery"],
   spendRecoveryMessage: ["otp", "recovery"],
+  notifyUser: ["session"],
 };

@@ -10,6 +10,7 @@ import {
 import { SmsProvider } from "@auth/proto/otp";
 import { companyCodeShape, minPasswordLengthFloor } from "@auth/runtime";
 import { z } from "zod";
+import { notificationTemplatesInput } from "./notifications/templates.js";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow } from "./schema.js";
 import type { SecretBox } from "./secret-box.js";
@@ -168,6 +169,7 @@ export const policyInput = messageSchema<CompanyPolicy>()(
         path: ["url"],
       })
       .optional(),
+    notificationTemplates: notificationTemplatesInput,
   }),
 );
 
@@ -192,6 +194,7 @@ export function withPolicyDefaults(policy: CompanyPolicy): CompanyPolicy {
     ),
     sessionAbsoluteSeconds: policy.sessionAbsoluteSeconds || policyDefaults.sessionAbsoluteSeconds,
     sessionIdleSeconds: policy.sessionIdleSeconds || policyDefaults.sessionIdleSeconds,
+    notificationTemplates: policy.notificationTemplates ?? [],
   };
 }
 

@@ -1,3 +1,4 @@
+import { checkDeliverySettings, mailEnvironment, smsEnvironment } from "@auth/delivery";
 import { checkTransportSettings, grpcServerEnvironment, sessionClientEnvironment } from "@auth/grpc-kit";
 import { databaseStartEnvironment } from "@auth/pg";
 import { env } from "@auth/runtime";
@@ -36,12 +37,16 @@ export const configSchema = z
     /** Seconds each request to an OAuth provider may take. */
     OAUTH_TIMEOUT_SECONDS: env.positiveInt(5),
     ADMIN_TOKEN: env.adminToken(),
+    /** The deployment's senders of notices to users, for companies without their own (docs/security.md, "Notifications"). */
+    ...mailEnvironment,
+    ...smsEnvironment,
     /** Seconds a company read by id is kept; changes made through another replica wait this long. */
     COMPANY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {
     checkTransportSettings(config, context);
+    checkDeliverySettings(config, context);
     if (config.DATABASE_URL && !config.SECRETS_KEY) {
       context.addIssue({ code: "custom", path: ["SECRETS_KEY"], message: "is required with DATABASE_URL" });
     }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { deploymentMailSender, deploymentSmsSender, smsHttpDefaultsOf } from "@auth/delivery";
 import { connectSession, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
@@ -52,33 +53,39 @@ const oauth = new OAuthExchange({
 });
 // Connects when first called: the session service, which calls identity too, may start later.
 const session = connectSession(config);
+const service = identityService(
+  {
+    store: new IdentityStore(database.db),
+    hasher,
+    secrets: new SecretBox(secretsKey()),
+    oauth,
+    captcha: captchaCheck({
+      allowDev: config.ALLOW_DEV_CAPTCHA,
+      timeoutMs: config.CAPTCHA_TIMEOUT_MS,
+      logger,
+    }),
+    session,
+    adminToken: config.ADMIN_TOKEN,
+    companies: new TtlCache(config.COMPANY_CACHE_SECONDS * 1000),
+    notices: {
+      mail: deploymentMailSender(config),
+      sms: deploymentSmsSender(config),
+      smtpTimeoutMs: config.SMTP_TIMEOUT_MS,
+      smsHttp: smsHttpDefaultsOf(config),
+    },
+  },
+  logger,
+);
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
-  services: [
-    identityService(
-      {
-        store: new IdentityStore(database.db),
-        hasher,
-        secrets: new SecretBox(secretsKey()),
-        oauth,
-        captcha: captchaCheck({
-          allowDev: config.ALLOW_DEV_CAPTCHA,
-          timeoutMs: config.CAPTCHA_TIMEOUT_MS,
-          logger,
-        }),
-        session,
-        adminToken: config.ADMIN_TOKEN,
-        companies: new TtlCache(config.COMPANY_CACHE_SECONDS * 1000),
-      },
-      logger,
-    ),
-  ],
+  services: [service],
   ready: database.ready,
 });
 
 stopOnSignals(logger, async () => {
   await server.stop();
+  await service.noticesSent();
   session.close();
   await database.close();
 });

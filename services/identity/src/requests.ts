@@ -19,6 +19,7 @@ import type {
   ListCompaniesRequest,
   ListOAuthProvidersRequest,
   ListUsersRequest,
+  NotifyUserRequest,
   RevokeApiKeyRequest,
   RotateApiKeyRequest,
   SetOAuthProviderRequest,
@@ -33,7 +34,7 @@ import type {
   VerifyCredentialsRequest,
   VerifyPasswordRequest,
 } from "@auth/proto/identity";
-import { UserStatus } from "@auth/proto/identity";
+import { NotificationEvent, UserStatus } from "@auth/proto/identity";
 import { passwordLength } from "@auth/runtime";
 import { z } from "zod";
 import { companyCode, policyInput } from "./companies.js";
@@ -221,6 +222,21 @@ export const verifyCaptchaRequest = messageSchema<VerifyCaptchaRequest>()(
 export const deliveryRequest = messageSchema<
   GetSmsDeliveryRequest & GetMailDeliveryRequest & SpendRecoveryMessageRequest
 >()(z.object({ companyId: id, userId: id }));
+/** The events the session service sees; identity reports the others itself. */
+export const notifyUserRequest = messageSchema<NotifyUserRequest>()(
+  z.object({
+    companyId: id,
+    userId: id,
+    event: z.enum(
+      [
+        NotificationEvent.RECOVERY_STARTED,
+        NotificationEvent.RECOVERY_COMPLETED,
+        NotificationEvent.LOCKED_OUT,
+      ],
+      "must be RECOVERY_STARTED, RECOVERY_COMPLETED or LOCKED_OUT",
+    ),
+  }),
+);
 export const checkPolicyRequest = messageSchema<GetCheckPolicyRequest>()(z.object({ companyId: id }));
 export const exchangeOAuthCodeRequest = messageSchema<ExchangeOAuthCodeRequest>()(
   z.object({

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { MemoryOutbox } from "@auth/delivery";
 import { type AuthError, errorCodes } from "@auth/errors";
 import {
   companyPolicy,
@@ -133,6 +134,12 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
           },
           adminToken,
           companies: new TtlCache(0),
+          notices: {
+            mail: new MemoryOutbox(),
+            sms: new MemoryOutbox(),
+            smtpTimeoutMs: 1_000,
+            smsHttp: { timeoutMs: 1_000, retries: 0 },
+          },
         },
         log,
       ),

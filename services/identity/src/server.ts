@@ -8,6 +8,7 @@ import type { SessionCalls } from "./guess-budget.js";
 import { adminHandlers } from "./handlers/admin.js";
 import { flowHandlers } from "./handlers/flows.js";
 import { lookups } from "./handlers/lookups.js";
+import { Notifier, type NotifierOptions } from "./notifications/notifier.js";
 import type { OAuthExchange } from "./oauth/exchange.js";
 import type { PasswordHasher } from "./passwords.js";
 import type { CompanyRow } from "./schema.js";
@@ -30,17 +31,25 @@ export interface IdentityDependencies {
   adminToken: string;
   /** Companies read by id, kept a few seconds (they are read on almost every call). */
   companies: TtlCache<CompanyRow>;
+  /** The deployment's senders of notices to users, and their limits. */
+  notices: Omit<NotifierOptions, "secrets" | "logger">;
 }
 
 /** The identity service: the operators' handlers and the other services' (access.ts says who calls which). */
 export function identityService(dependencies: IdentityDependencies, logger: Logger) {
   const shared = lookups(dependencies.store, dependencies.companies);
+  const notifier = new Notifier({ ...dependencies.notices, secrets: dependencies.secrets, logger }, shared);
   return {
+    /** Resolves once every notice started is sent or has failed. */
+    noticesSent: () => notifier.idle(),
     name: "auth.identity.v1.IdentityService",
     definition: IdentityServiceService,
     implementation: implement(
       IdentityServiceService,
-      { ...adminHandlers(dependencies, shared), ...flowHandlers(dependencies, shared) },
+      {
+        ...adminHandlers(dependencies, shared, notifier),
+        ...flowHandlers(dependencies, shared, notifier),
+      },
       {
         logger,
         translateError: translateDatabaseError,

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { type MailSender, MemoryOutbox, type SmsSender, smsHttpDefaultsOf } from "@auth/delivery";
 import {
   closingAfterStop,
   companyPolicy,
@@ -51,6 +52,8 @@ export async function startIdentityForTests(options: {
   databaseUrl?: string;
   session: SessionCalls;
   logger: Logger;
+  /** Where notices to users go; dropped when absent. */
+  notices?: { mail?: MailSender; sms?: SmsSender };
 }): Promise<RunningGrpcServer> {
   const config = configSchema.parse({ ...options.env, GRPC_PORT: "0" });
   const database = await openDatabase({
@@ -80,6 +83,12 @@ export async function startIdentityForTests(options: {
           session: options.session,
           adminToken: config.ADMIN_TOKEN,
           companies: new TtlCache(0),
+          notices: {
+            mail: options.notices?.mail ?? new MemoryOutbox(),
+            sms: options.notices?.sms ?? new MemoryOutbox(),
+            smtpTimeoutMs: config.SMTP_TIMEOUT_MS,
+            smsHttp: smsHttpDefaultsOf(config),
+          },
         },
         options.logger,
       ),

@@ -1,3 +1,4 @@
+import { checkDeliverySettings, smsEnvironment } from "@auth/delivery";
 import { checkTransportSettings, grpcServerEnvironment, identityClientEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment, redisTargetOf } from "@auth/kv";
 import { env } from "@auth/runtime";
@@ -18,13 +19,7 @@ export const configSchema = z
     OTP_RESEND_COOLDOWN_SECONDS: env.positiveInt(designRules.cooldownMs / 1000),
     OTP_SENDS_PER_SESSION: env.positiveInt(designRules.sendsPerSession),
     OTP_SENDS_PER_USER_PER_HOUR: env.positiveInt(designRules.sendsPerUserPerHour),
-    SMS_SENDER: z.enum(["dev", "http"]).default("dev"),
-    /** Where the dev sender appends its messages. */
-    SMS_OUTBOX_FILE: z.string().min(1).default(".data/sms-outbox.jsonl"),
-    SMS_HTTP_URL: env.url(["http:", "https:"]).optional(),
-    SMS_HTTP_TOKEN: z.string().optional(),
-    SMS_HTTP_TIMEOUT_MS: env.positiveInt(3_000),
-    SMS_HTTP_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+    ...smsEnvironment,
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {
@@ -33,11 +28,5 @@ export const configSchema = z
     if (redisTargetOf(config) && !config.OTP_HASH_SECRET) {
       context.addIssue({ code: "custom", path: ["OTP_HASH_SECRET"], message: "is required with Redis" });
     }
-    if (config.SMS_SENDER === "http" && !config.SMS_HTTP_URL) {
-      context.addIssue({
-        code: "custom",
-        path: ["SMS_HTTP_URL"],
-        message: "is required with SMS_SENDER=http",
-      });
-    }
+    checkDeliverySettings(config, context);
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { deploymentSmsSender, smsHttpDefaultsOf } from "@auth/delivery";
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
@@ -6,9 +7,6 @@ import { configSchema } from "./config.js";
 import { OtpHasher } from "./otp-codes.js";
 import { type OtpRules, Otps } from "./otps.js";
 import { otpService } from "./server.js";
-import { DevSmsOutbox } from "./sms/dev-outbox.js";
-import { HttpSmsProvider } from "./sms/http-provider.js";
-import type { SmsSender } from "./sms/sender.js";
 import { OtpStore } from "./store/otp-store.js";
 
 const config = loadConfig("otp", configSchema);
@@ -16,11 +14,8 @@ const logger = createLogger("otp", config.LOG_LEVEL);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
 
-const http = { timeoutMs: config.SMS_HTTP_TIMEOUT_MS, retries: config.SMS_HTTP_RETRIES };
-const fallback: SmsSender =
-  config.SMS_SENDER === "http" && config.SMS_HTTP_URL
-    ? new HttpSmsProvider({ url: config.SMS_HTTP_URL, token: config.SMS_HTTP_TOKEN ?? "", ...http })
-    : new DevSmsOutbox(config.SMS_OUTBOX_FILE);
+const http = smsHttpDefaultsOf(config);
+const fallback = deploymentSmsSender(config);
 logger.info({ store: describeTarget(redisTargetOf(config)), sms: config.SMS_SENDER }, "otp service starting");
 
 const rules: OtpRules = {

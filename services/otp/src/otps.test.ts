@@ -1,10 +1,10 @@
+import type { SmsMessage, SmsSender } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OtpHasher } from "./otp-codes.js";
 import { designRules, type OtpRules, Otps } from "./otps.js";
-import type { SmsMessage, SmsSender } from "./sms/sender.js";
 import { OtpStore } from "./store/otp-store.js";
 
 class RecordingSender implements SmsSender {

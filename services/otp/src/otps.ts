@@ -1,8 +1,8 @@
+import type { SmsSender } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import type { Counter } from "@auth/kv";
 import { metrics } from "@auth/telemetry";
 import { generateOtp, type OtpHasher } from "./otp-codes.js";
-import type { SmsSender } from "./sms/sender.js";
 import type { OtpStore } from "./store/otp-store.js";
 
 export interface OtpRules {

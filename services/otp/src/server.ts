@@ -1,3 +1,4 @@
+import { type HttpDefaults, type SmsSender, senderFor } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import {
   type AsyncService,
@@ -15,8 +16,6 @@ import { otpAccess } from "./access.js";
 import { maskPhone } from "./mask-phone.js";
 import { otpMessage } from "./messages.js";
 import type { OtpRules, Otps } from "./otps.js";
-import type { SmsSender } from "./sms/sender.js";
-import { type HttpDefaults, senderFor } from "./sms/senders.js";
 
 const id = z.string().min(1, "is required").max(200);
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { MemoryOutbox, type SmsMessage, type SmsSender } from "@auth/delivery";
 import {
   closingAfterStop,
   connectIdentity,
@@ -12,17 +13,10 @@ import { configSchema } from "./config.js";
 import { OtpHasher } from "./otp-codes.js";
 import { type OtpRules, Otps } from "./otps.js";
 import { otpService } from "./server.js";
-import type { SmsMessage, SmsSender } from "./sms/sender.js";
 import { OtpStore } from "./store/otp-store.js";
 
 /** The deployment's SMS sender of the tests: it keeps what it is given, oldest first. */
-export class SmsOutboxForTests implements SmsSender {
-  readonly messages: SmsMessage[] = [];
-
-  async send(message: SmsMessage): Promise<void> {
-    this.messages.push(message);
-  }
-}
+export class SmsOutboxForTests extends MemoryOutbox<SmsMessage> {}
 
 /**
  * The OTP service in the test's process, as main.ts builds it but over the in-process store and

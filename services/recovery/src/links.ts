@@ -1,5 +1,5 @@
+import type { MailMessage } from "@auth/delivery";
 import type { MailSettings } from "@auth/proto/recovery";
-import type { MailMessage } from "./mail/sender.js";
 
 export const linkLifetimeMs = 30 * 60_000;
 

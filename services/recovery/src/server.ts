@@ -1,3 +1,4 @@
+import { type MailSender, sendMail } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import {
   type AsyncService,
@@ -18,8 +19,6 @@ import { metrics } from "@auth/telemetry";
 import { z } from "zod";
 import { recoveryAccess } from "./access.js";
 import { linkLifetimeMs, recoveryLink, recoveryMail } from "./links.js";
-import type { MailSender } from "./mail/sender.js";
-import { SmtpMailSender } from "./mail/smtp.js";
 import type { RecoveryStore } from "./store/recovery-store.js";
 
 const id = z.string().min(1, "is required").max(200);
@@ -57,17 +56,7 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
         linkLifetimeMs,
       );
       const message = recoveryMail(input.companyId, email, companyName, recoveryLink(linkBase, token), mail);
-      const smtpUrl = mail?.smtpUrl;
-      if (smtpUrl) {
-        const sender = new SmtpMailSender({
-          url: smtpUrl,
-          from: mail?.from ?? "",
-          timeoutMs: delivery.timeoutMs,
-        });
-        await sender.send(message).finally(() => sender.close());
-      } else {
-        await delivery.fallback.send(message);
-      }
+      await sendMail(message, mail, delivery.fallback, delivery.timeoutMs);
       metrics.emailsSent.inc();
       logger.info({ companyId: input.companyId, userId: input.userId }, "recovery link sent");
       return {};

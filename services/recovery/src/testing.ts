@@ -1,3 +1,4 @@
+import { type MailMessage, type MailSender, MemoryOutbox } from "@auth/delivery";
 import {
   closingAfterStop,
   connectIdentity,
@@ -8,20 +9,11 @@ import {
 import { type Clock, MemoryKeyValueStore } from "@auth/kv";
 import type { Logger } from "@auth/runtime";
 import { configSchema } from "./config.js";
-import type { MailMessage, MailSender } from "./mail/sender.js";
 import { recoveryService } from "./server.js";
 import { RecoveryStore } from "./store/recovery-store.js";
 
 /** The deployment's mail sender of the tests: it keeps what it is given, oldest first. */
-export class MailOutboxForTests implements MailSender {
-  readonly messages: MailMessage[] = [];
-
-  async send(message: MailMessage): Promise<void> {
-    this.messages.push(message);
-  }
-
-  close(): void {}
-}
+export class MailOutboxForTests extends MemoryOutbox<MailMessage> {}
 
 /**
  * The recovery service in the test's process, as main.ts builds it but over the in-process store

@@ -8,6 +8,7 @@ import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
 import { SessionStore } from "./store/session-store.js";
+import { UserNotices } from "./user-notices.js";
 
 const config = loadConfig("session", configSchema);
 const logger = createLogger("session", config.LOG_LEVEL);
@@ -28,7 +29,13 @@ const server = await startGrpcServer({
   logger,
   services: [
     sessionService(
-      { sessions, budget: new CheckBudget(kv.store), rules, adminToken: config.ADMIN_TOKEN },
+      {
+        sessions,
+        budget: new CheckBudget(kv.store),
+        rules,
+        notices: new UserNotices(identity, logger),
+        adminToken: config.ADMIN_TOKEN,
+      },
       logger,
     ),
     introspectionService(sessions, config.ADMIN_TOKEN, logger),

@@ -7,6 +7,7 @@ import {
 } from "@auth/grpc-kit";
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
+import { NotificationEvent, type NotifyUserRequest } from "@auth/proto/identity";
 import { TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
 import { CheckResult, SecretKind, SessionServiceService, SessionState } from "@auth/proto/session";
 import { createLogger, TtlCache } from "@auth/runtime";
@@ -16,6 +17,7 @@ import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
 import { SessionStore } from "./store/session-store.js";
+import { UserNotices } from "./user-notices.js";
 
 type Client = ServiceClient<typeof SessionServiceService>;
 const adminToken = "admin-token-for-the-session-tests-0123456789";
@@ -49,12 +51,18 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   let server: RunningGrpcServer;
   let session: Client;
   let introspection: ServiceClient<typeof TokenIntrospectionServiceService>;
+  let notified: NotifyUserRequest[];
 
   beforeEach(async () => {
     kv = await kind.open();
+    notified = [];
     const identity = {
       getCheckPolicy: async () => policy,
       verifyCaptcha: async () => ({ valid: false }),
+      notifyUser: async (request: NotifyUserRequest) => {
+        notified.push(request);
+        return {};
+      },
     };
     const logger = createLogger("session", "silent");
     const sessions = new SessionStore(kv, { now: () => Date.now() }, { of: () => 15 * 60_000 });
@@ -69,6 +77,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
             sessions,
             budget: new CheckBudget(kv),
             rules: new CompanyRules(identity, new TtlCache(0)),
+            notices: new UserNotices(identity, logger),
             adminToken,
           },
           logger,
@@ -140,6 +149,37 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         "auth.restricted",
       );
       expect((await budget()).retryAfterSeconds).toBeGreaterThan(0);
+    });
+  });
+
+  describe('the notices the user is sent (docs/security.md, "Notifications")', () => {
+    const told = (event: NotificationEvent) => ({ companyId, userId, event });
+
+    it("asks identity to tell the user when a recovery session starts, in any of its first states", async () => {
+      await session.createSession(start);
+      expect(notified).toEqual([]);
+      for (const state of [
+        SessionState.RECOVERY_CHECKOTP,
+        SessionState.RECOVERY_CHECKQUESTION,
+        SessionState.RECOVERY_SETPASSWORD,
+      ])
+        await session.createSession({ ...start, state });
+      expect(notified).toEqual(Array(3).fill(told(NotificationEvent.RECOVERY_STARTED)));
+    });
+
+    it("asks identity to tell the user when a finished recovery forgets the user's failures", async () => {
+      await session.forgetFailedChecks({ companyId, subject: { loginId: "nobody@example.com" } });
+      await session.forgetFailedChecks({ companyId, subject: { userId } });
+      expect(notified).toEqual([told(NotificationEvent.RECOVERY_COMPLETED)]);
+    });
+
+    it("asks identity to tell the user once, when the wrong check that locks the user out is reported", async () => {
+      for (let i = 0; i < policy.lockoutAfterFailures + 2; i++) {
+        const checkId = await reserve();
+        if (checkId) await session.reportSecretCheck({ companyId, checkId, result: CheckResult.WRONG });
+      }
+      expect((await budget()).lockedOut).toBe(true);
+      expect(notified).toEqual([told(NotificationEvent.LOCKED_OUT)]);
     });
   });
 

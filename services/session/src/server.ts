@@ -1,5 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { type AsyncService, implement, messageSchema, parseRequest } from "@auth/grpc-kit";
+import { NotificationEvent } from "@auth/proto/identity";
 import {
   type AdvanceSessionRequest,
   CheckOutcome,
@@ -29,6 +30,7 @@ import { sessionAccess } from "./access.js";
 import type { CompanyRules } from "./check-policies.js";
 import type { CheckBudget, SecretKind as Kind, ReserveOutcome, Subject } from "./store/check-budget.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
+import type { UserNotices } from "./user-notices.js";
 
 const state = z
   .enum(SessionState)
@@ -206,10 +208,22 @@ export interface SessionDependencies {
   budget: CheckBudget;
   /** The companies' limits and captcha checks, from the identity service. */
   rules: CompanyRules;
+  /** Tells users of recoveries and lock-outs, through the identity service. */
+  notices: UserNotices;
   adminToken: string;
 }
 
-export function sessionService({ sessions, budget, rules, adminToken }: SessionDependencies, logger: Logger) {
+/** The states a recovery session starts in: the start of a recovery, as the user is told. */
+const recoveryStates = new Set([
+  SessionState.RECOVERY_CHECKOTP,
+  SessionState.RECOVERY_CHECKQUESTION,
+  SessionState.RECOVERY_SETPASSWORD,
+]);
+
+export function sessionService(
+  { sessions, budget, rules, notices, adminToken }: SessionDependencies,
+  logger: Logger,
+) {
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request) {
       const { refuseWhenLockedOut, rightCheckId, ...input } = parseRequest(createSessionRequest, request);
@@ -230,6 +244,8 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
         captchaRequired = status.captchaRequired;
       }
       const created = await sessions.create(input);
+      if (recoveryStates.has(input.state))
+        notices.tell(input.companyId, input.userId, NotificationEvent.RECOVERY_STARTED);
       return { sessionToken: created.token, session: toSession(created.session), captchaRequired };
     },
     async introspectSession(request) {
@@ -340,12 +356,16 @@ export function sessionService({ sessions, budget, rules, adminToken }: SessionD
     async forgetFailedChecks(request) {
       const input = parseRequest(subjectRequest, request);
       await budget.forget(input.companyId, input.subject);
+      if ("userId" in input.subject)
+        notices.tell(input.companyId, input.subject.userId, NotificationEvent.RECOVERY_COMPLETED);
       return {};
     },
     async reportSecretCheck(request) {
       const input = parseRequest(reportSecretCheckRequest, request);
       const { endSession, lockedOut } = await budget.report(input.checkId, results[input.result]);
       if (lockedOut) metrics.lockouts.inc();
+      if (lockedOut?.userId)
+        notices.tell(lockedOut.companyId, lockedOut.userId, NotificationEvent.LOCKED_OUT);
       if (endSession) await sessions.end(endSession);
       return { sessionEnded: endSession !== undefined };
     },

@@ -14,6 +14,7 @@ import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
 import { SessionStore } from "./store/session-store.js";
+import { UserNotices } from "./user-notices.js";
 
 /**
  * The session service in the test's process, as main.ts builds it but over the in-process store and
@@ -40,7 +41,13 @@ export async function startSessionForTests(options: {
     logger: options.logger,
     services: [
       sessionService(
-        { sessions, budget: new CheckBudget(kv), rules, adminToken: config.ADMIN_TOKEN },
+        {
+          sessions,
+          budget: new CheckBudget(kv),
+          rules,
+          notices: new UserNotices(identity, options.logger),
+          adminToken: config.ADMIN_TOKEN,
+        },
         options.logger,
       ),
       introspectionService(sessions, config.ADMIN_TOKEN, options.logger),

@@ -6,6 +6,8 @@ interface OutboxLine {
   to: string;
   text: string;
   subject?: string;
+  /** Set on a notice to the user (docs/security.md, "Notifications"): the event it tells of. */
+  notification?: string;
 }
 
 function lines(file: string): OutboxLine[] {
@@ -19,11 +21,15 @@ function lines(file: string): OutboxLine[] {
   }
 }
 
-/** The SMS messages the dev outbox delivered to this phone of this company, oldest first. */
+/** The messages of the flows (codes, links) to this address of this company: no notices. */
+const flowMessagesTo = (file: string, companyId: string, to: string) =>
+  lines(file).filter(
+    (message) => message.companyId === companyId && message.to === to && message.notification === undefined,
+  );
+
+/** The SMS messages with codes the dev outbox delivered to this phone of this company, oldest first. */
 export function smsTo(companyId: string, phone: string, outboxFile = inject("smsOutboxFile")): string[] {
-  return lines(outboxFile)
-    .filter((message) => message.companyId === companyId && message.to === phone)
-    .map((message) => message.text);
+  return flowMessagesTo(outboxFile, companyId, phone).map((message) => message.text);
 }
 
 /** The code in the newest SMS to this phone. */
@@ -40,9 +46,39 @@ export function mailTo(
   email: string,
   outboxFile = inject("mailOutboxFile"),
 ): Array<{ subject: string; text: string }> {
-  return lines(outboxFile)
-    .filter((message) => message.companyId === companyId && message.to === email)
-    .map((message) => ({ subject: message.subject ?? "", text: message.text }));
+  return flowMessagesTo(outboxFile, companyId, email).map((message) => ({
+    subject: message.subject ?? "",
+    text: message.text,
+  }));
+}
+
+export interface Notice {
+  /** The event, as identity names it: password_changed, recovery_started, ... */
+  notification: string;
+  channel: "email" | "sms";
+  subject: string;
+  text: string;
+}
+
+/**
+ * The notices the dev outboxes delivered to this user of this company (e-mails to `email`, SMS to
+ * `phone`), oldest first within each channel. Notices are sent in the background: wait for them.
+ */
+export function notificationsTo(
+  companyId: string,
+  to: { email?: string; phone?: string },
+  files = { mail: inject("mailOutboxFile"), sms: inject("smsOutboxFile") },
+): Notice[] {
+  const of = (file: string, address: string | undefined, channel: Notice["channel"]) =>
+    lines(file)
+      .filter((message) => message.companyId === companyId && message.to === address && message.notification)
+      .map((message) => ({
+        notification: message.notification ?? "",
+        channel,
+        subject: message.subject ?? "",
+        text: message.text,
+      }));
+  return [...of(files.mail, to.email, "email"), ...of(files.sms, to.phone, "sms")];
 }
 
 /** The link in a recovery e-mail. */

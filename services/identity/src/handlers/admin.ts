@@ -1,9 +1,10 @@
 import { AuthError } from "@auth/errors";
 import type { AsyncService } from "@auth/grpc-kit";
-import type { IdentityServiceService } from "@auth/proto/identity";
+import { type IdentityServiceService, NotificationEvent } from "@auth/proto/identity";
 import { generateApiKey, hashApiKey } from "../api-keys.js";
 import { backupCodesPerUser, generateBackupCode, hashBackupCodes } from "../backup-codes.js";
 import { toCompany, withPolicyDefaults } from "../companies.js";
+import type { Notifier } from "../notifications/notifier.js";
 import { toProvider, toProviderRow } from "../oauth/providers.js";
 import { keepStoredSecrets, sealPolicySecrets } from "../policy-secrets.js";
 import {
@@ -35,6 +36,7 @@ import type { Lookups } from "./lookups.js";
 export function adminHandlers(
   { store, hasher, secrets, companies, session }: IdentityDependencies,
   { companyById, userById }: Lookups,
+  notifier: Notifier,
 ) {
   return {
     async createCompany(request) {
@@ -145,6 +147,8 @@ export function adminHandlers(
       const updated = await store.updateUser(row.companyId, row.id, changes);
       if (!updated) throw new AuthError("resource.notfound", { detail: "no such user" });
       await endSessions();
+      if (input.password !== undefined)
+        notifier.notify(row.companyId, row.id, NotificationEvent.PASSWORD_CHANGED);
       return { user: toUser(updated, company.policy) };
     },
 
@@ -162,6 +166,7 @@ export function adminHandlers(
       const row = await userById(input.companyId, input.userId);
       const backupCodes = Array.from({ length: backupCodesPerUser }, generateBackupCode);
       await store.replaceBackupCodes(row.companyId, row.id, await hashBackupCodes(hasher, backupCodes));
+      notifier.notify(row.companyId, row.id, NotificationEvent.BACKUP_CODES_ISSUED);
       return { backupCodes };
     },
 

@@ -1,13 +1,14 @@
 import { AuthError } from "@auth/errors";
 import { type AsyncService, assertTimeLeft } from "@auth/grpc-kit";
 import { checkSubjectOf } from "@auth/login-ids";
-import { type IdentityServiceService, PasswordProblem } from "@auth/proto/identity";
+import { type IdentityServiceService, NotificationEvent, PasswordProblem } from "@auth/proto/identity";
 import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
 import { storedFormOf } from "../backup-codes.js";
 import { toCompany } from "../companies.js";
 import { normalizeControlAnswer } from "../control-answers.js";
 import { compareUnderBudget } from "../guess-budget.js";
+import type { Notifier } from "../notifications/notifier.js";
 import { passwordProblem } from "../password-policy.js";
 import { openPolicySecrets } from "../policy-secrets.js";
 import {
@@ -17,6 +18,7 @@ import {
   exchangeOAuthCodeRequest,
   findUserRequest,
   getUserRequest,
+  notifyUserRequest,
   setPasswordRequest,
   useBackupCodeRequest,
   verifyCaptchaRequest,
@@ -35,12 +37,14 @@ const recoveryMessageWindowSeconds = 3600;
 
 /**
  * What the other services call in their flows: the gateway (logins, passwords, second factors,
- * OAuth), the session service (its check policy, captchas), otp and recovery (their deliveries).
+ * OAuth), the session service (its check policy, captchas, the notices of what it saw), otp and
+ * recovery (their deliveries).
  * getUser and findUser serve operators too.
  */
 export function flowHandlers(
   { store, hasher, secrets, oauth, captcha, session }: IdentityDependencies,
   { companyById, userById, recipient, lookUp }: Lookups,
+  notifier: Notifier,
 ) {
   /**
    * One argon2id verification whatever the case; a hash with weaker parameters, or made before
@@ -139,6 +143,7 @@ export function flowHandlers(
       await store.setPasswordHash(row.companyId, row.id, passwordHash, {
         passwordChangeRequired: false,
       });
+      notifier.notify(row.companyId, row.id, NotificationEvent.PASSWORD_CHANGED);
       return {};
     },
 
@@ -217,6 +222,12 @@ export function flowHandlers(
           detail: "no more recovery messages for this user this hour",
         });
       }
+      return {};
+    },
+
+    async notifyUser(request) {
+      const input = parseStorableRequest(notifyUserRequest, request);
+      notifier.notify(input.companyId, input.userId, input.event);
       return {};
     },
   } satisfies Partial<AsyncService<typeof IdentityServiceService>>;

@@ -57,6 +57,15 @@ interface CheckRecord {
   sessionTtlMs?: number;
   /** The check took the subject's last failure before the lock-out: wrong, it locks the subject out. */
   last?: boolean;
+  /** With last, the company and, for a user's subject, the user: told of the lock-out. */
+  companyId?: string;
+  userId?: string;
+}
+
+/** A wrong check that locked its subject out: the user's, when the subject is one. */
+export interface LockOut {
+  companyId: string;
+  userId?: string;
 }
 
 // Login IDs are e-mails and phone numbers: keys hold a hash of the subject, not the personal data.
@@ -118,8 +127,10 @@ export class CheckBudget {
       reservation.kind === "password" && "userId" in reservation.subject
         ? runKey(reservation.companyId, reservation.subject.userId, reservation.credentialGeneration)
         : undefined;
+    let runCount = 0;
     if (run !== undefined) {
       const inRun = await this.kv.incrementBelow(run, passwordRunLifetimeMs, passwordFailuresInARun);
+      runCount = inRun.count;
       if (!inRun.counted) {
         const { captchaRequired } = await this.status(reservation.companyId, reservation.subject, policy);
         return { outcome: "lockedOut", retryAfterSeconds: Math.ceil(inRun.ttlMs / 1000), captchaRequired };
@@ -149,7 +160,14 @@ export class CheckBudget {
       ...(run !== undefined ? { runKey: run } : {}),
       kind: reservation.kind,
       ...(session ? { sessionId: session.sessionId, sessionTtlMs: session.ttlMs } : {}),
-      ...(counted.count === policy.lockoutAfterFailures ? { last: true } : {}),
+      // The check that takes the last failure of the window or of the run: wrong, it locks out.
+      ...(counted.count === policy.lockoutAfterFailures || runCount === passwordFailuresInARun
+        ? {
+            last: true,
+            companyId: reservation.companyId,
+            ...("userId" in reservation.subject ? { userId: reservation.subject.userId } : {}),
+          }
+        : {}),
     };
     await this.kv.set(checkKey(checkId), JSON.stringify(record), checkLifetimeMs);
     return { outcome: "allowed", checkId, captchaRequired };
@@ -168,7 +186,7 @@ export class CheckBudget {
   async report(
     checkId: string,
     result: "right" | "wrong" | "unchecked",
-  ): Promise<{ endSession?: string; lockedOut?: boolean }> {
+  ): Promise<{ endSession?: string; lockedOut?: LockOut }> {
     const raw = await this.kv.take(checkKey(checkId));
     if (raw === null) return {};
     const record = JSON.parse(raw) as CheckRecord;
@@ -183,7 +201,9 @@ export class CheckBudget {
       if (record.sessionId) await this.kv.decrement(answersKey(record.sessionId));
       return {};
     }
-    const lockedOut = record.last ? { lockedOut: true } : {};
+    const lockedOut = record.last
+      ? { lockedOut: { companyId: record.companyId ?? "", userId: record.userId } }
+      : {};
     if (record.sessionId && (await this.#wrongAnswer(record.sessionId, record.sessionTtlMs ?? 0))) {
       return { endSession: record.sessionId, ...lockedOut };
     }

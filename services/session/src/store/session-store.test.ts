@@ -627,6 +627,20 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       );
     });
 
+    it("tells that the wrong password that filled the run locked the user out, once", async () => {
+      const results = await Promise.all(
+        Array.from({ length: passwordFailuresInARun }, () => budget.reserve(password(), open)),
+      );
+      const reports = await Promise.all(
+        results.flatMap((result) =>
+          result.outcome === "allowed" ? [budget.report(result.checkId, "wrong")] : [],
+        ),
+      );
+      expect(reports.filter((report) => report.lockedOut)).toEqual([
+        { lockedOut: { companyId: "c1", userId: "u-ann" } },
+      ]);
+    });
+
     it("leaves the user's other secrets to the window, so that recovery stays open", async () => {
       await reserveWrong(passwordFailuresInARun);
       const otp = await budget.reserve(

@@ -1,5 +1,5 @@
 import { JsonLinesOutbox } from "@auth/runtime";
-import type { MailMessage, MailSender } from "./sender.js";
+import type { MailMessage, MailSender } from "./mail-sender.js";
 
 /** The embedded default's e-mail sender: the dev outbox file, and a line on the console. */
 export class DevMailOutbox implements MailSender {

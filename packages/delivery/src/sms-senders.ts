@@ -1,6 +1,6 @@
 import { SmsProvider, type SmsSettings } from "@auth/proto/otp";
-import { HttpSmsProvider } from "./http-provider.js";
-import type { SmsSender } from "./sender.js";
+import { HttpSmsProvider } from "./http-sms-provider.js";
+import type { SmsSender } from "./sms-sender.js";
 
 export interface HttpDefaults {
   timeoutMs: number;

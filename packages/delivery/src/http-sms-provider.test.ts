@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthError } from "@auth/errors";
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpSmsProvider } from "./http-provider.js";
+import { HttpSmsProvider } from "./http-sms-provider.js";
 
 interface Received {
   authorization: string | undefined;

@@ -1,5 +1,5 @@
 import { JsonLinesOutbox } from "@auth/runtime";
-import type { SmsMessage, SmsSender } from "./sender.js";
+import type { SmsMessage, SmsSender } from "./sms-sender.js";
 
 /** The embedded default's SMS sender: the dev outbox file, and a line on the console. */
 export class DevSmsOutbox implements SmsSender {

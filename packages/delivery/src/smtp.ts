@@ -1,6 +1,6 @@
 import { AuthError } from "@auth/errors";
 import nodemailer, { type Transporter } from "nodemailer";
-import type { MailMessage, MailSender } from "./sender.js";
+import type { MailMessage, MailSender } from "./mail-sender.js";
 
 export interface SmtpOptions {
   /** smtp:// or smtps:// URL with credentials, as nodemailer reads it. */

@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import type { SmsMessage, SmsSender } from "./sender.js";
+import type { SmsMessage, SmsSender } from "./sms-sender.js";
 
 export interface HttpSmsProviderOptions {
   url: string;

@@ -1,0 +1,17 @@
+export { DevMailOutbox } from "./dev-mail-outbox.js";
+export { DevSmsOutbox } from "./dev-sms-outbox.js";
+export {
+  checkDeliverySettings,
+  deploymentMailSender,
+  deploymentSmsSender,
+  mailEnvironment,
+  smsEnvironment,
+  smsHttpDefaultsOf,
+} from "./environment.js";
+export { HttpSmsProvider, type HttpSmsProviderOptions } from "./http-sms-provider.js";
+export type { MailMessage, MailSender } from "./mail-sender.js";
+export { sendMail } from "./mail-senders.js";
+export { MemoryOutbox } from "./memory-outbox.js";
+export type { SmsMessage, SmsSender } from "./sms-sender.js";
+export { type HttpDefaults, senderFor } from "./sms-senders.js";
+export { SmtpMailSender, type SmtpOptions } from "./smtp.js";

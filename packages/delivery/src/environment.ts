@@ -1,0 +1,67 @@
+import { env } from "@auth/runtime";
+import { z } from "zod";
+import { DevMailOutbox } from "./dev-mail-outbox.js";
+import { DevSmsOutbox } from "./dev-sms-outbox.js";
+import { HttpSmsProvider } from "./http-sms-provider.js";
+import type { MailSender } from "./mail-sender.js";
+import type { SmsSender } from "./sms-sender.js";
+import { SmtpMailSender } from "./smtp.js";
+
+/** The deployment's e-mail sender, for companies without their own SMTP server. */
+export const mailEnvironment = {
+  MAIL_SENDER: z.enum(["dev", "smtp"]).default("dev"),
+  /** Where the dev sender appends its messages. */
+  MAIL_OUTBOX_FILE: z.string().min(1).default(".data/mail-outbox.jsonl"),
+  SMTP_URL: env.url(["smtp:", "smtps:"]).optional(),
+  MAIL_FROM: z.string().min(3).default("Access recovery <no-reply@localhost>"),
+  SMTP_TIMEOUT_MS: env.positiveInt(10_000),
+};
+
+/** The deployment's SMS sender, for companies without their own provider. */
+export const smsEnvironment = {
+  SMS_SENDER: z.enum(["dev", "http"]).default("dev"),
+  /** Where the dev sender appends its messages. */
+  SMS_OUTBOX_FILE: z.string().min(1).default(".data/sms-outbox.jsonl"),
+  SMS_HTTP_URL: env.url(["http:", "https:"]).optional(),
+  SMS_HTTP_TOKEN: z.string().optional(),
+  SMS_HTTP_TIMEOUT_MS: env.positiveInt(3_000),
+  SMS_HTTP_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+};
+
+type MailConfig = z.infer<z.ZodObject<typeof mailEnvironment>>;
+type SmsConfig = z.infer<z.ZodObject<typeof smsEnvironment>>;
+
+/** The settings a chosen sender needs. */
+export function checkDeliverySettings(
+  config: Partial<MailConfig & SmsConfig>,
+  context: z.RefinementCtx,
+): void {
+  if (config.MAIL_SENDER === "smtp" && !config.SMTP_URL) {
+    context.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required with MAIL_SENDER=smtp" });
+  }
+  if (config.SMS_SENDER === "http" && !config.SMS_HTTP_URL) {
+    context.addIssue({ code: "custom", path: ["SMS_HTTP_URL"], message: "is required with SMS_SENDER=http" });
+  }
+}
+
+export function deploymentMailSender(config: MailConfig): MailSender {
+  return config.MAIL_SENDER === "smtp" && config.SMTP_URL
+    ? new SmtpMailSender({ url: config.SMTP_URL, from: config.MAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS })
+    : new DevMailOutbox(config.MAIL_OUTBOX_FILE);
+}
+
+/** The HTTP provider's timeout and retries, for companies' own providers too. */
+export const smsHttpDefaultsOf = (config: SmsConfig) => ({
+  timeoutMs: config.SMS_HTTP_TIMEOUT_MS,
+  retries: config.SMS_HTTP_RETRIES,
+});
+
+export function deploymentSmsSender(config: SmsConfig): SmsSender {
+  return config.SMS_SENDER === "http" && config.SMS_HTTP_URL
+    ? new HttpSmsProvider({
+        url: config.SMS_HTTP_URL,
+        token: config.SMS_HTTP_TOKEN ?? "",
+        ...smsHttpDefaultsOf(config),
+      })
+    : new DevSmsOutbox(config.SMS_OUTBOX_FILE);
+}

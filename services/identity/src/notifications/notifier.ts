@@ -1,0 +1,93 @@
+import { type HttpDefaults, type MailSender, type SmsSender, senderFor, sendMail } from "@auth/delivery";
+import { AuthError } from "@auth/errors";
+import type { Logger } from "@auth/runtime";
+import { metrics } from "@auth/telemetry";
+import type { Lookups } from "../handlers/lookups.js";
+import { openPolicySecrets } from "../policy-secrets.js";
+import type { SecretBox } from "../secret-box.js";
+import { eventNames, type KnownEvent, wordingOf } from "./templates.js";
+
+export interface NotifierOptions {
+  /** The deployment's senders, for companies without their own SMTP server or SMS provider. */
+  mail: MailSender;
+  sms: SmsSender;
+  smtpTimeoutMs: number;
+  smsHttp: HttpDefaults;
+  secrets: SecretBox;
+  logger: Logger;
+}
+
+/**
+ * Tells users of what happened to their accounts (docs/security.md, "Notifications"): by e-mail,
+ * by SMS when the user has no e-mail, not at all without either. Best-effort: a notice is sent
+ * after what it tells of is done, in the background, and a failure is counted and logged (without
+ * address or login ID), never the caller's.
+ */
+export class Notifier {
+  readonly #inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly options: NotifierOptions,
+    private readonly lookups: Pick<Lookups, "recipient">,
+  ) {}
+
+  /** Starts the notice; returns at once. */
+  notify(companyId: string, userId: string, event: KnownEvent): void {
+    const delivery = this.#deliver(companyId, userId, event).finally(() => this.#inFlight.delete(delivery));
+    this.#inFlight.add(delivery);
+  }
+
+  /** Resolves when every notice started so far is sent or has failed: for shutdown and tests. */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+  }
+
+  async #deliver(companyId: string, userId: string, event: KnownEvent): Promise<void> {
+    const name = eventNames[event];
+    let channel = "none";
+    try {
+      // No notice to a suspended company's users or a user who is not active, as no other message.
+      const { company, user } = await this.lookups.recipient(companyId, userId);
+      const policy = openPolicySecrets(company.policy, this.options.secrets);
+      const wording = wordingOf(event, policy.notificationTemplates ?? [], {
+        company: company.name,
+        time: new Date(),
+      });
+      if (user.email) {
+        channel = "email";
+        await sendMail(
+          { companyId, to: user.email, subject: wording.subject, text: wording.body, notification: name },
+          policy.mail,
+          this.options.mail,
+          this.options.smtpTimeoutMs,
+        );
+      } else if (user.phone) {
+        channel = "sms";
+        await senderFor(policy.sms, this.options.sms, this.options.smsHttp).send({
+          companyId,
+          to: user.phone,
+          text: wording.smsText,
+          notification: name,
+        });
+      } else {
+        metrics.notifications.inc({ event: name, channel, outcome: "skipped" });
+        return;
+      }
+      metrics.notifications.inc({ event: name, channel, outcome: "sent" });
+    } catch (error) {
+      const refused = error instanceof AuthError && channel === "none";
+      metrics.notifications.inc({ event: name, channel, outcome: refused ? "skipped" : "failed" });
+      // A sender's AuthError says what failed without the address; its cause (the SMTP server's
+      // answer) may hold it, and is left out.
+      const log = {
+        companyId,
+        userId,
+        event: name,
+        channel,
+        ...(error instanceof AuthError ? { code: error.code, problem: error.message } : { err: error }),
+      };
+      if (refused) this.options.logger.debug(log, "no notice: the user may not be sent messages");
+      else this.options.logger.warn(log, "notice not sent");
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { NotificationEvent, type NotificationTemplate } from "@auth/proto/identity";
+import { z } from "zod";
+
+/** The events a notice is sent for (docs/security.md, "Notifications"). */
+export type KnownEvent = Exclude<
+  NotificationEvent,
+  NotificationEvent.UNSPECIFIED | NotificationEvent.UNRECOGNIZED
+>;
+
+/** The event's name in the dev outbox and the metric's label. */
+export const eventNames: Record<KnownEvent, string> = {
+  [NotificationEvent.PASSWORD_CHANGED]: "password_changed",
+  [NotificationEvent.RECOVERY_STARTED]: "recovery_started",
+  [NotificationEvent.RECOVERY_COMPLETED]: "recovery_completed",
+  [NotificationEvent.BACKUP_CODES_ISSUED]: "backup_codes_issued",
+  [NotificationEvent.LOCKED_OUT]: "locked_out",
+};
+
+export interface Wording {
+  subject: string;
+  body: string;
+  smsText: string;
+}
+
+// Each tells the user what happened, when, and what to do if it was not them (NIST SP 800-63B-4
+// 4.2.3, 4.6); none holds a secret, and no placeholder can bring one in.
+const notYou =
+  "If this was not you, start access recovery on the {company} login page or contact your administrator.";
+const defaults: Record<KnownEvent, Wording> = {
+  [NotificationEvent.PASSWORD_CHANGED]: {
+    subject: "Your {company} password was changed",
+    body: `The password of your {company} account was changed at {time}.\n\n${notYou}`,
+    smsText:
+      "{company}: your password was changed at {time}. Not you? Start access recovery or contact your administrator.",
+  },
+  [NotificationEvent.RECOVERY_STARTED]: {
+    subject: "Access recovery of your {company} account started",
+    body: "An access recovery of your {company} account started at {time}.\n\nIf this was not you, your password stays as it is unless the recovery completes; contact your administrator.",
+    smsText:
+      "{company}: an access recovery of your account started at {time}. Not you? Contact your administrator.",
+  },
+  [NotificationEvent.RECOVERY_COMPLETED]: {
+    subject: "Access to your {company} account was recovered",
+    body: "Access to your {company} account was recovered at {time}: a new password was set and every session of the account ended.\n\nIf this was not you, contact your administrator at once.",
+    smsText:
+      "{company}: access to your account was recovered at {time} with a new password. Not you? Contact your administrator at once.",
+  },
+  [NotificationEvent.BACKUP_CODES_ISSUED]: {
+    subject: "New backup codes for your {company} account",
+    body: `A new set of backup codes for your {company} account was issued at {time}; the old codes no longer work.\n\n${notYou}`,
+    smsText:
+      "{company}: new backup codes were issued for your account at {time}. Not you? Contact your administrator.",
+  },
+  [NotificationEvent.LOCKED_OUT]: {
+    subject: "Your {company} account is locked",
+    body: `Your {company} account was locked at {time} after too many failed attempts to sign in. It unlocks by itself after a while, or at once when you recover access.\n\n${notYou}`,
+    smsText:
+      "{company}: your account was locked at {time} after failed sign-in attempts. Not you? Start access recovery or contact your administrator.",
+  },
+};
+
+const placeholders = ["company", "time"] as const;
+const placeholder = /\{([^{}]*)\}/g;
+
+function fill(template: string, values: Record<(typeof placeholders)[number], string>): string {
+  return template.replace(placeholder, (whole, name: string) =>
+    name in values ? values[name as keyof typeof values] : whole,
+  );
+}
+
+/** The notice's wording: the company's template where it has one, the service's otherwise; filled. */
+export function wordingOf(
+  event: KnownEvent,
+  templates: readonly NotificationTemplate[],
+  values: { company: string; time: Date },
+): Wording {
+  const own = templates.find((template) => template.event === event);
+  const base = defaults[event];
+  const filled = {
+    company: values.company,
+    time: `${values.time.toISOString().slice(0, 16).replace("T", " ")} UTC`,
+  };
+  return {
+    subject: fill(own?.subject ?? base.subject, filled),
+    body: fill(own?.body ?? base.body, filled),
+    smsText: fill(own?.smsText ?? base.smsText, filled),
+  };
+}
+
+const onlyKnownPlaceholders = (text: string) =>
+  [...text.matchAll(placeholder)].every((match) =>
+    (placeholders as readonly string[]).includes(match[1] ?? ""),
+  );
+const templateText = (max: number) =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .max(max)
+    .refine(onlyKnownPlaceholders, "may use only the placeholders {company} and {time}")
+    .optional();
+
+const knownEvent = z.enum(NotificationEvent).refine((event) => event in eventNames, {
+  message:
+    "must be PASSWORD_CHANGED, RECOVERY_STARTED, RECOVERY_COMPLETED, BACKUP_CODES_ISSUED or LOCKED_OUT",
+});
+
+/** A company's templates as an administrator sends them: one per event at most. */
+export const notificationTemplatesInput = z
+  .array(
+    z.object({
+      event: knownEvent,
+      subject: templateText(200),
+      body: templateText(5_000),
+      smsText: templateText(320),
+    }),
+  )
+  .max(Object.keys(eventNames).length)
+  .refine(
+    (templates) => new Set(templates.map((t) => t.event)).size === templates.length,
+    "must not repeat an event",
+  )
+  .default([]);

@@ -1,0 +1,27 @@
+import { AuthError } from "@auth/errors";
+import type { ServiceClient } from "@auth/grpc-kit";
+import type { IdentityServiceService, NotificationEvent } from "@auth/proto/identity";
+import type { Logger } from "@auth/runtime";
+
+type Identity = Pick<ServiceClient<typeof IdentityServiceService>, "notifyUser">;
+
+/**
+ * What the session service sees happen to a user and the user is told of (docs/security.md,
+ * "Notifications"): identity, which owns the user's addresses, sends the notice. Not waited for:
+ * the request that caused it goes on, and a failure is only logged.
+ */
+export class UserNotices {
+  constructor(
+    private readonly identity: Identity,
+    private readonly logger: Logger,
+  ) {}
+
+  tell(companyId: string, userId: string, event: NotificationEvent): void {
+    this.identity.notifyUser({ companyId, userId, event }).catch((error: unknown) => {
+      this.logger.warn(
+        { companyId, userId, event, code: error instanceof AuthError ? error.code : undefined },
+        "the user's notice was not asked for",
+      );
+    });
+  }
+}
