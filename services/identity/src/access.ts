@@ -38,4 +38,8 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   getSmsDelivery: ["otp"],
   getMailDelivery: ["recovery"],
   spendRecoveryMessage: ["otp", "recovery"],
+  beginTotpEnrolment: ["gateway"],
+  confirmTotpEnrolment: ["gateway"],
+  verifyTotp: ["gateway"],
+  removeTotp: ["operator"],
 };

@@ -8,6 +8,7 @@ import type { SessionCalls } from "./guess-budget.js";
 import { adminHandlers } from "./handlers/admin.js";
 import { flowHandlers } from "./handlers/flows.js";
 import { lookups } from "./handlers/lookups.js";
+import { totpHandlers } from "./handlers/totp.js";
 import type { OAuthExchange } from "./oauth/exchange.js";
 import type { PasswordHasher } from "./passwords.js";
 import type { CompanyRow } from "./schema.js";
@@ -40,7 +41,11 @@ export function identityService(dependencies: IdentityDependencies, logger: Logg
     definition: IdentityServiceService,
     implementation: implement(
       IdentityServiceService,
-      { ...adminHandlers(dependencies, shared), ...flowHandlers(dependencies, shared) },
+      {
+        ...adminHandlers(dependencies, shared),
+        ...flowHandlers(dependencies, shared),
+        ...totpHandlers(dependencies, shared),
+      },
       {
         logger,
         translateError: translateDatabaseError,
