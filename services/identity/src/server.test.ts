@@ -853,10 +853,12 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
     expect(right.check?.checkId).not.toBe("");
   });
 
-  it("is removed by RemoveTotp: the user is no longer enrolled", async () => {
+  it("is removed by RemoveTotp: the user is no longer enrolled, and the user's sessions end", async () => {
     await enrol();
+    userSessions.revoked.length = 0;
     expect(await identity.removeTotp(ids())).toEqual({ removed: true });
     expect((await identity.getUser(ids())).user?.totpEnrolled).toBe(false);
+    expect(userSessions.revoked).toEqual([{ companyId: company.id, userId }]);
     expect(await identity.removeTotp(ids())).toEqual({ removed: false });
   });
 });

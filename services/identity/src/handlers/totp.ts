@@ -74,7 +74,10 @@ export function totpHandlers(
 
     async removeTotp(request) {
       const input = parseStorableRequest(removeTotpRequest, request);
-      return { removed: await store.removeTotp(input.companyId, input.userId) };
+      const removed = await store.removeTotp(input.companyId, input.userId);
+      // A factor changed: the user's sessions end (docs/security.md, "What ends a session").
+      if (removed) await session.revokeUserSessions({ companyId: input.companyId, userId: input.userId });
+      return { removed };
     },
   } satisfies Partial<AsyncService<typeof IdentityServiceService>>;
 }
