@@ -7,6 +7,7 @@ import {
   expectError,
   expectSuccess,
   generateBackupCodes,
+  lastOtp,
   smsTo,
   startLogin,
   type TestCompany,
@@ -51,6 +52,28 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
     expectSuccess(atOtp, ["session_token", "session_state"]);
     expect(atOtp.body.session_state).toBe("checkotp");
     expect(smsTo(company.id, user.phone)).toEqual([]);
+    const checked = await post(
+      "checkotp",
+      { otp: await codeOf(secret, 1) },
+      String(atOtp.body.session_token),
+    );
+    expect(checked.body.session_state, JSON.stringify(checked.body)).toBe("authorized");
+  });
+
+  it("login of a user without a password goes to checkotp with no SMS once the user has an app", async () => {
+    const user = await createUser(company, { password: null });
+    const bySms = await post("login", { login_id: user.loginName });
+    const authorized = await post(
+      "checkotp",
+      { otp: lastOtp(company.id, user.phone) },
+      String(bySms.body.session_token),
+    );
+    const token = String(authorized.body.session_token);
+    const secret = String((await post("totp/enrol", {}, token)).body.secret);
+    expectSuccess(await post("totp/confirm", { code: await codeOf(secret) }, token), ["sessions_ended"]);
+    const atOtp = await post("login", { login_id: user.loginName });
+    expectSuccess(atOtp, ["session_token", "session_state", "disclaimers_required"]);
+    expect(smsTo(company.id, user.phone)).toHaveLength(1);
     const checked = await post(
       "checkotp",
       { otp: await codeOf(secret, 1) },
