@@ -15,10 +15,13 @@ import { renewotp } from "./flows/renewotp.js";
 import { sessionsEnd } from "./flows/sessions/end.js";
 import { sessionsList } from "./flows/sessions/list.js";
 import { setpassword } from "./flows/setpassword.js";
+import { totpConfirm } from "./flows/totp/confirm.js";
+import { totpEnrol } from "./flows/totp/enrol.js";
 
 /**
  * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery") and
- * the user's own session management (docs/api-contract.md, "Session management"): the
+ * the user's own session management and authenticator app (docs/api-contract.md, "Session
+ * management", "Authenticator app"): the
  * routes and the OpenAPI document are made from this list, in its order.
  */
 export const endpoints = [
@@ -38,4 +41,6 @@ export const endpoints = [
   checklink,
   sessionsList,
   sessionsEnd,
+  totpEnrol,
+  totpConfirm,
 ] as const satisfies readonly Endpoint[];

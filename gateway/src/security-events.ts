@@ -9,7 +9,8 @@ export type SecurityEvent =
   | "recovery.started"
   | "recovery.finished"
   | "session.revoked"
-  | "disclaimer.accepted";
+  | "disclaimer.accepted"
+  | "totp.enrolled";
 
 /**
  * Writes a security event as one structured log line with the request's trace id. Never a secret:

@@ -12,6 +12,7 @@ import {
 import { recoverByQuestion } from "./support/flows.js";
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
 import { startOwnSuite } from "./support/own-suite.js";
+import { enrolAuthenticator, totpCode } from "./support/totp.js";
 
 const captcha = "dev-captcha-pass";
 const burst = 50;
@@ -59,7 +60,9 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
   const post = (operation: string, body: Record<string, unknown>, token?: string) =>
     call(company.code, operation, { apiKey: company.apiKey, gatewayUrl: suite.gatewayUrl, body, token });
   /** How many secrets of a kind identity or otp has compared so far. */
-  async function compared(kind: "password" | "backup_code" | "control_answer" | "otp"): Promise<number> {
+  async function compared(
+    kind: "password" | "backup_code" | "control_answer" | "otp" | "totp",
+  ): Promise<number> {
     const url = kind === "otp" ? suite.metricsUrls.otp : suite.metricsUrls.identity;
     const text = await (await fetch(url ?? "")).text();
     return Number(new RegExp(`auth_secrets_compared_total\\{kind="${kind}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
@@ -186,6 +189,25 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
         ["success", "auth.otp.invalid", "auth.restricted", "auth.token.invalid"].includes(code),
       ),
     ).toBe(true);
+  });
+
+  it("TOTP codes: 10 compared of 50 wrong ones at once, and the right one after them is refused", async () => {
+    const user = await createUser(company);
+    const signedIn = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    const secret = await enrolAuthenticator(post, String(signedIn.body.session_token));
+    const atOtp = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    expect(atOtp.body.session_state).toBe("checkotp");
+    const token = String(atOtp.body.session_token);
+    const right = await totpCode(secret, 1);
+    const wrong = right === "000000" ? "111111" : "000000";
+    const before = await compared("totp");
+    const answers = await Promise.all(
+      Array.from({ length: burst }, () => post("checkotp", { otp: wrong }, token)),
+    );
+    expect((await compared("totp")) - before).toBe(10);
+    expect(tally(answers)).toEqual({ "auth.otp.invalid": 10, "auth.restricted": burst - 10 });
+    expect((await post("checkotp", { otp: right }, token)).body.error_code).toBe("auth.restricted");
+    expect((await compared("totp")) - before).toBe(10);
   });
 
   it("control answers: 3 compared of 12 wrong ones at once in one recovery, which then ends", async () => {

@@ -28,6 +28,7 @@ import {
 import { oidcClient, TestOidcProvider } from "./support/oidc-provider.js";
 import { lastOtp, mailTo, recoveryLink, smsTo } from "./support/outbox.js";
 import { startOwnSuite } from "./support/own-suite.js";
+import { totpCode } from "./support/totp.js";
 
 const passwordRules = "At least 10 characters, with letters and digits.";
 /** The rules every company's users have, before the company's regex, for a user without a second factor. */
@@ -403,6 +404,41 @@ describe.skipIf(!chromiumInstalled())(
         await screenshots.take(tab, "sessions", "others-ended");
         await tab.getByRole("button", { name: "Sign out" }).click();
         await heading(tab, "Sign in");
+      });
+    });
+
+    describe("an authenticator app: auth/totp/enrol and auth/totp/confirm, then checkotp with its code", () => {
+      it("sets up the app from the signed-in view with a QR code, then asks for its code at the next sign-in, sending no SMS", async () => {
+        const hana = await user(plain);
+        const tab = await open(plain);
+        await identify(tab, hana);
+        await heading(tab, "Enter your password");
+        await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
+        await tab.keyboard.press("Enter");
+        await signedIn(tab, hana);
+        await tab.getByRole("button", { name: "Set up authenticator app" }).click();
+        await tab.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
+        const uri = new URL((await tab.locator(".otpauth-uri").textContent()) ?? "");
+        const secret = uri.searchParams.get("secret") ?? "";
+        expect(uri.protocol).toBe("otpauth:");
+        await screenshots.take(tab, "authenticator", "qr-code");
+        await tab.getByLabel("Code from the app", { exact: true }).fill(await totpCode(secret));
+        await tab.getByRole("button", { name: "Confirm" }).click();
+        await tab.getByText("Your authenticator app is set up").waitFor();
+        await tab.getByRole("button", { name: "Sign out" }).click();
+        await heading(tab, "Sign in");
+
+        await identify(tab, hana);
+        await heading(tab, "Enter your password");
+        await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
+        await tab.keyboard.press("Enter");
+        await heading(tab, "Enter the code from your authenticator app");
+        expect(await tab.getByRole("button", { name: "Send a new code" }).count()).toBe(0);
+        expect(smsTo(plain.company.id, hana.phone, suite.suite.smsOutboxFile)).toEqual([]);
+        await screenshots.take(tab, "authenticator", "code");
+        await tab.getByLabel("Code from the app", { exact: true }).fill(await totpCode(secret, 1));
+        await tab.keyboard.press("Enter");
+        await signedIn(tab, hana);
       });
     });
 

@@ -18,12 +18,10 @@ const nameOf = (operation: Operation): string =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join("");
 
-const tagOf = (operation: Operation): string =>
-  operation.split("/")[0] === "recovery"
-    ? "recovery"
-    : operation.startsWith("sessions")
-      ? "sessions"
-      : "login";
+const tagOf = (operation: Operation): string => {
+  const first = operation.split("/")[0];
+  return first === "recovery" || first === "sessions" || first === "totp" ? first : "login";
+};
 
 const schemaRef = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -206,6 +204,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
       { name: "login", description: "Logging in, and the session" },
       { name: "recovery", description: "Recovering lost access" },
       { name: "sessions", description: "The signed-in user's own sessions (beyond the spec)" },
+      { name: "totp", description: "The signed-in user's authenticator app (beyond the spec)" },
     ],
     paths,
     components: {

@@ -40,7 +40,8 @@ export function inState<State extends StateName, Shape extends z.ZodRawShape>(st
 }
 
 // Factories, so that every endpoint's schema is its own instance (a document component of its own).
-export const toCheckotp = () => inState("checkotp", { user_phone: userPhone });
+/** `user_phone` is absent for a user with an authenticator app: no SMS was sent (docs/decisions.md, "TOTP"). */
+export const toCheckotp = () => inState("checkotp", { user_phone: userPhone.optional() });
 export const toSetpassword = () => inState("setpassword", passwordRules.shape);
 export const toAuthorized = () =>
   inState("authorized", {

@@ -19,6 +19,8 @@ describe("the transition table (spec section 3)", () => {
     ["logout", ["any"]],
     ["sessions", ["authorized"]],
     ["sessions/end", ["authorized"]],
+    ["totp/enrol", ["authorized"]],
+    ["totp/confirm", ["authorized"]],
   ])("%s takes a token in %j", (operation, states) => {
     expect([...statesFor(operation)].sort()).toEqual(states);
   });

@@ -74,6 +74,14 @@ export const transitions = [
     to: "authorized",
   },
   { from: "authorized", operation: "sessions/end", condition: "the caller's own session ended", to: null },
+  // Beyond the spec (docs/api-contract.md, "Authenticator app"): the token stays as it is.
+  { from: "authorized", operation: "totp/enrol", condition: "always", to: "authorized" },
+  {
+    from: "authorized",
+    operation: "totp/confirm",
+    condition: "code of the pending secret",
+    to: "authorized",
+  },
 ] as const satisfies readonly TransitionOf<string>[];
 
 /** The operations of the table: every endpoint is one of them (routes.ts has one endpoint for each). */

@@ -1,5 +1,4 @@
 import { AuthError } from "@auth/errors";
-import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
@@ -13,8 +12,8 @@ import {
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { countLoginId } from "../steps/login-lookup.js";
 import { continueAfterPassword } from "../steps/next-step.js";
-import { startSessionWithOtp } from "../steps/otp-delivery.js";
-import { afterPasswordCheck } from "../steps/secret-checks.js";
+import { startLoginSessionAtOtp } from "../steps/otp-delivery.js";
+import { afterIdentityCheck } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -71,7 +70,7 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
   const { user, passwordChangeRequired, normalizedLoginId, check } = verdict;
   const wrongCredentials = () =>
     new AuthError("auth.credentials.invalid", { fields: { captcha_required: check?.captchaRequired } });
-  const answer = await afterPasswordCheck(context, check, user, async (user, rightCheckId) => {
+  const answer = await afterIdentityCheck(context, check, user, async (user, rightCheckId) => {
     assertUserMayLogIn(user);
     const disclaimersRequired = await requiredDisclaimers(context, user.id);
     assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
@@ -83,10 +82,7 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
       passwordChangeRequired,
       move: (to, changes) => startSession(context, user, to, normalizedLoginId, { ...changes, ...start }),
       toSecondFactor: (changes) =>
-        startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {
-          ...changes,
-          ...start,
-        }),
+        startLoginSessionAtOtp(context, user, normalizedLoginId, { ...changes, ...start }),
     });
     return outcome.catch((error: unknown) => {
       throw error instanceof AuthError && error.code === "auth.credentials.invalid"

@@ -15,9 +15,9 @@ import {
 import { assertAllAccepted, recordAcceptance, sessionDisclaimers } from "../steps/disclaimers.js";
 import { continueToAuthorization } from "../steps/next-step.js";
 import { otpValid } from "../steps/otp-check.js";
-import { loginRefusal, reserveCheck } from "../steps/secret-checks.js";
+import { afterIdentityCheck, guardSubject, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
-import { currentUser } from "../steps/user-status.js";
+import { assertUserMayLogIn, sessionUser } from "../steps/user-status.js";
 
 const body = z
   .object({
@@ -33,7 +33,7 @@ const body = z
 
 type Body = z.infer<typeof body>;
 
-/** The second factor: the session's SMS OTP (burnt by any attempt) or one of the user's backup codes (single use). */
+/** The SMS second factor: the session's OTP (burnt by any attempt) or one of the user's backup codes (single use). */
 async function secondFactorValid(context: SessionFlowContext<Body>, userId: string): Promise<boolean> {
   if (context.body.otp !== undefined) return otpValid(context, context.body.otp);
   const { valid } = await context.backends.identity.useBackupCode({
@@ -46,10 +46,13 @@ async function secondFactorValid(context: SessionFlowContext<Body>, userId: stri
 
 const responses = z.discriminatedUnion("session_state", [toSetpassword(), toAuthorized()]);
 
-/** spec 4.3: the SMS OTP, or a backup code when the phone is not at hand. */
+/**
+ * spec 4.3: the SMS OTP, or a backup code when the phone is not at hand. For a user with an
+ * authenticator app, `otp` takes its TOTP code (docs/decisions.md, "TOTP").
+ */
 export const checkotp = defineEndpoint({
   operation: "checkotp",
-  summary: "Check the SMS one-time password or a backup code",
+  summary: "Check the one-time password (SMS or authenticator app) or a backup code",
   body,
   responses,
   examples: {
@@ -68,23 +71,22 @@ export const checkotp = defineEndpoint({
   handle,
 });
 
-async function handle(
-  context: SessionFlowContext<z.infer<typeof body>>,
-): Promise<SuccessFields<typeof responses>> {
-  const { userId } = context.session;
+async function handle(context: SessionFlowContext<Body>): Promise<SuccessFields<typeof responses>> {
+  const user = await sessionUser(context, context.session.userId);
+  const disclaimersRequired = sessionDisclaimers(context);
+  if (context.body.otp !== undefined && user.totpEnrolled)
+    return checkTotp(context, user, context.body.otp, disclaimersRequired);
   const otp = context.body.otp !== undefined;
   // The order of docs/api-contract.md ("Login"): lock-out, the user's status, disclaimers, the secret. The check is
   // reserved first (its refusal is the lock-out) and given back if the user or the disclaimers fail:
   // a missing code must never burn the OTP.
   const check = await reserveCheck(
     context,
-    { subject: { userId }, kind: otp ? SecretKind.OTP : SecretKind.BACKUP_CODE },
+    { subject: { userId: user.id }, kind: otp ? SecretKind.OTP : SecretKind.BACKUP_CODE },
     loginRefusal,
   );
-  const disclaimersRequired = sessionDisclaimers(context);
-  let user: User;
   try {
-    user = await currentUser(context, userId);
+    assertUserMayLogIn(user);
     assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
   } catch (error) {
     await check.giveBack();
@@ -94,13 +96,51 @@ async function handle(
   const answer = await check.runBeforeMove(
     () => secondFactorValid(context, user.id),
     (valid) => valid || undefined,
-    async (_, rightCheckId) => {
-      await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-      return continueToAuthorization(context, user, context.session.passwordChangeRequired, (to, changes) =>
-        moveSession(context, to, { ...changes, rightCheckId }),
-      );
-    },
+    (_, rightCheckId) => authorize(context, user, disclaimersRequired, rightCheckId),
   );
   if (!answer) throw new AuthError(otp ? "auth.otp.invalid" : "auth.backupcode.invalid");
   return answer;
+}
+
+/**
+ * The authenticator app's code, in the same order of checks; identity reserves the check in the
+ * user's OTP budget before it compares the code (docs/security.md, "Guesses per hour").
+ */
+async function checkTotp(
+  context: SessionFlowContext<Body>,
+  user: User,
+  code: string,
+  disclaimersRequired: ReturnType<typeof sessionDisclaimers>,
+): Promise<SuccessFields<typeof responses>> {
+  await guardSubject(context, { userId: user.id });
+  assertUserMayLogIn(user);
+  assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+  const verdict = await context.backends.identity.verifyTotp({
+    companyId: context.company.id,
+    userId: user.id,
+    code,
+    clientAddress: context.clientAddress,
+  });
+  const answer = await afterIdentityCheck(
+    context,
+    verdict.check,
+    verdict.valid ? user : undefined,
+    (_, rightCheckId) => authorize(context, user, disclaimersRequired, rightCheckId),
+    SecretKind.OTP,
+  );
+  if (!answer) throw new AuthError("auth.otp.invalid");
+  return answer;
+}
+
+/** After a right second factor: the disclaimers accepted, then setpassword or authorized. */
+async function authorize(
+  context: SessionFlowContext<Body>,
+  user: User,
+  disclaimersRequired: ReturnType<typeof sessionDisclaimers>,
+  rightCheckId: string,
+): Promise<SuccessFields<typeof responses>> {
+  await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+  return continueToAuthorization(context, user, context.session.passwordChangeRequired, (to, changes) =>
+    moveSession(context, to, { ...changes, rightCheckId }),
+  );
 }

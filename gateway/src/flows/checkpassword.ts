@@ -12,8 +12,8 @@ import {
 } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, sessionDisclaimers } from "../steps/disclaimers.js";
 import { continueAfterPassword } from "../steps/next-step.js";
-import { sendOtp } from "../steps/otp-delivery.js";
-import { afterPasswordCheck, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
+import { sendLoginOtp } from "../steps/otp-delivery.js";
+import { afterIdentityCheck, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -75,7 +75,7 @@ async function handle(
     captchaResponse,
     clientAddress: context.clientAddress,
   });
-  const answer = await afterPasswordCheck(
+  const answer = await afterIdentityCheck(
     context,
     verdict.check,
     verdict.valid ? verdict.user : undefined,
@@ -89,7 +89,7 @@ async function handle(
         move: (to, changes) => moveSession(context, to, { ...changes, rightCheckId }),
         // The OTP goes out before the move, so that a failed send leaves the session as it was.
         toSecondFactor: async (changes) => {
-          const userPhone = await sendOtp(context, user, context.session.sessionId);
+          const userPhone = await sendLoginOtp(context, user, context.session.sessionId);
           return { ...(await moveSession(context, "checkotp", { ...changes, rightCheckId })), userPhone };
         },
       });

@@ -1,7 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { checkSubjectOf } from "@auth/login-ids";
 import { UserStatus } from "@auth/proto/identity";
-import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
@@ -18,7 +17,7 @@ import {
 } from "../endpoint/responses.js";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
 import { lookUpAndCountLoginId } from "../steps/login-lookup.js";
-import { startSessionWithOtp } from "../steps/otp-delivery.js";
+import { startLoginSessionAtOtp } from "../steps/otp-delivery.js";
 import { guardSubject } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
@@ -30,7 +29,7 @@ const responses = z.discriminatedUnion("session_state", [
     disclaimers_required: disclaimersRequired,
     captcha_required: z.boolean().describe("true: checkpassword must carry captcha_response"),
   }),
-  inState("checkotp", { disclaimers_required: disclaimersRequired, user_phone: userPhone }),
+  inState("checkotp", { disclaimers_required: disclaimersRequired, user_phone: userPhone.optional() }),
 ]);
 
 /**
@@ -86,7 +85,7 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
       captcha_required: started.captchaRequired,
     };
   }
-  const started = await startSessionWithOtp(context, user, "checkotp", normalizedLoginId, OtpPurpose.LOGIN, {
+  const started = await startLoginSessionAtOtp(context, user, normalizedLoginId, {
     passwordChangeRequired: user.passwordChangeRequired,
     ...guard,
   });

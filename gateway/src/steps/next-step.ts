@@ -22,16 +22,18 @@ export interface FirstFactorOutcome {
   passwordChangeRequired: boolean;
   /** Moves (or starts) the session in the given state. */
   move(to: StateName, changes?: SessionChanges): Promise<MovedSession>;
-  /** Moves (or starts) the session in checkotp and sends the OTP. */
-  toSecondFactor(changes: SessionChanges): Promise<MovedSession & { userPhone: string }>;
+  /** Moves (or starts) the session in checkotp and sends the OTP (none to a user with an authenticator app). */
+  toSecondFactor(changes: SessionChanges): Promise<MovedSession & { userPhone?: string }>;
 }
 
-/** spec section 3 after a password: the second factor if required, else a new password if one must be set, else authorized. */
+/**
+ * spec section 3 after a password: the second factor if required (always for a user with an
+ * authenticator app, docs/decisions.md, "TOTP"), else a new password if one must be set, else authorized. */
 export async function continueAfterPassword(
   context: FlowContext,
   outcome: FirstFactorOutcome,
 ): Promise<AnswerLeadingTo<"checkotp" | "setpassword" | "authorized">> {
-  if (outcome.user.secondFactorRequired) {
+  if (outcome.user.secondFactorRequired || outcome.user.totpEnrolled) {
     const moved = await outcome.toSecondFactor({ passwordChangeRequired: outcome.passwordChangeRequired });
     return { session_token: moved.token, session_state: "checkotp", user_phone: moved.userPhone };
   }

@@ -28,6 +28,7 @@ const user = (overrides: Partial<User> = {}): User => ({
   phone: "+12015550123",
   email: "ann@example.com",
   controlQuestion: "Pet?",
+  totpEnrolled: false,
   ...overrides,
 });
 const codeOf = (run: () => MethodName) => {

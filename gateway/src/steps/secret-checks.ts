@@ -152,21 +152,22 @@ async function afterRightCheck<R>(
 }
 
 /**
- * A password identity compared under its subject's budget: identity reserves the check itself
- * before it compares (docs/security.md, "Guesses per hour"). A refused check is thrown as the login
- * steps tell it; a wrong password (`right` undefined) counts as a failed login and gives undefined;
- * after a right one, `rest` runs as runBeforeMove's does.
+ * A password or TOTP code identity compared under its subject's budget: identity reserves the check
+ * itself before it compares (docs/security.md, "Guesses per hour"). A refused check is thrown as the
+ * login steps tell it; a wrong secret (`right` undefined) counts as a failed login and gives
+ * undefined; after a right one, `rest` runs as runBeforeMove's does.
  */
-export async function afterPasswordCheck<U, R>(
+export async function afterIdentityCheck<U, R>(
   context: FlowContext,
   check: ReserveSecretCheckResponse | undefined,
   right: U | undefined,
   rest: (right: U, rightCheckId: string) => Promise<R>,
+  kind: SecretKind = SecretKind.PASSWORD,
 ): Promise<R | undefined> {
   if (!check) throw new AuthError("service.unavailable", { detail: "identity answered no check" });
   if (check.outcome !== CheckOutcome.ALLOWED) throw loginRefusal(check.outcome, check.retryAfterSeconds);
   if (right === undefined) {
-    securityEvent(context, "login.failed", { kind: SecretKind.PASSWORD });
+    securityEvent(context, "login.failed", { kind });
     return undefined;
   }
   return afterRightCheck(context, check.checkId, (rightCheckId) => rest(right, rightCheckId));

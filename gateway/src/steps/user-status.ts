@@ -19,10 +19,16 @@ export function assertUserMayLogIn(user: User): void {
   }
 }
 
-/** The session's user as it is now (an administrator may have closed it since the session began). */
-export async function currentUser(context: FlowContext, userId: string): Promise<User> {
+/** The session's user as it is now, whatever its status. */
+export async function sessionUser(context: FlowContext, userId: string): Promise<User> {
   const { user } = await context.backends.identity.getUser({ companyId: context.company.id, userId });
   if (!user) throw new AuthError("auth.token.invalid", { detail: "the session's user is gone" });
+  return user;
+}
+
+/** The session's user as it is now (an administrator may have closed it since the session began). */
+export async function currentUser(context: FlowContext, userId: string): Promise<User> {
+  const user = await sessionUser(context, userId);
   assertUserMayLogIn(user);
   return user;
 }

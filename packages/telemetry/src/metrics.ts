@@ -57,7 +57,7 @@ export const metrics = {
   }),
   secretsCompared: new Counter({
     name: "auth_secrets_compared_total",
-    help: "Secrets compared with what is stored (passwords, control answers, backup codes, OTPs), by kind: what the budgets of checks let through",
+    help: "Secrets compared with what is stored (passwords, control answers, backup codes, OTPs, TOTP codes), by kind: what the budgets of checks let through",
     labelNames: ["kind"] as const,
     registers: [registry],
   }),

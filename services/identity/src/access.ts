@@ -39,4 +39,8 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   getMailDelivery: ["recovery"],
   spendRecoveryMessage: ["otp", "recovery"],
   notifyUser: ["session"],
+  beginTotpEnrolment: ["gateway"],
+  confirmTotpEnrolment: ["gateway"],
+  verifyTotp: ["gateway"],
+  removeTotp: ["operator"],
 };

@@ -8,7 +8,7 @@ import {
   type SessionServiceService,
 } from "@auth/proto/session";
 
-/** The session service's budgets of secret checks, which identity spends before it compares a password. */
+/** The session service's budgets of secret checks, which identity spends before it compares a password or TOTP code. */
 export type GuessBudget = Pick<
   ServiceClient<typeof SessionServiceService>,
   "reserveSecretCheck" | "reportSecretCheck"
@@ -24,6 +24,8 @@ export type SessionCalls = GuessBudget &
 export interface PasswordGuess {
   companyId: string;
   subject: CheckSubject;
+  /** The budget's kind of secret: a password unless given (a TOTP code spends the OTP budget). */
+  kind?: SecretKind;
   captchaResponse?: string;
   clientAddress: string;
 }
@@ -40,7 +42,7 @@ export async function compareUnderBudget<T extends { valid: boolean }>(
   guess: PasswordGuess,
   compare: () => Promise<T>,
 ): Promise<{ check: ReserveSecretCheckResponse; verdict?: T }> {
-  const check = await budget.reserveSecretCheck({ ...guess, kind: SecretKind.PASSWORD });
+  const check = await budget.reserveSecretCheck({ ...guess, kind: guess.kind ?? SecretKind.PASSWORD });
   if (check.outcome !== CheckOutcome.ALLOWED) return { check };
   const report = (result: CheckResult) =>
     budget.reportSecretCheck({ companyId: guess.companyId, checkId: check.checkId, result });

@@ -1,6 +1,8 @@
 import { messageSchema } from "@auth/grpc-kit";
 import type {
   AuthenticateApiKeyRequest,
+  BeginTotpEnrolmentRequest,
+  ConfirmTotpEnrolmentRequest,
   CountBackupCodesRequest,
   CreateApiKeyRequest,
   CreateCompanyRequest,
@@ -20,6 +22,7 @@ import type {
   ListOAuthProvidersRequest,
   ListUsersRequest,
   NotifyUserRequest,
+  RemoveTotpRequest,
   RevokeApiKeyRequest,
   RotateApiKeyRequest,
   SetOAuthProviderRequest,
@@ -33,6 +36,7 @@ import type {
   VerifyControlAnswerRequest,
   VerifyCredentialsRequest,
   VerifyPasswordRequest,
+  VerifyTotpRequest,
 } from "@auth/proto/identity";
 import { NotificationEvent, UserStatus } from "@auth/proto/identity";
 import { passwordLength } from "@auth/runtime";
@@ -187,6 +191,16 @@ export const countBackupCodesRequest = messageSchema<CountBackupCodesRequest>()(
 );
 export const useBackupCodeRequest = messageSchema<UseBackupCodeRequest>()(
   z.object({ companyId: id, userId: id, backupCode: text(100) }),
+);
+export const beginTotpEnrolmentRequest = messageSchema<BeginTotpEnrolmentRequest>()(
+  z.object({ companyId: id, userId: id }),
+);
+export const removeTotpRequest = messageSchema<RemoveTotpRequest>()(z.object({ companyId: id, userId: id }));
+export const confirmTotpEnrolmentRequest = messageSchema<ConfirmTotpEnrolmentRequest>()(
+  z.object({ companyId: id, userId: id, code: text(100) }),
+);
+export const verifyTotpRequest = messageSchema<VerifyTotpRequest>()(
+  z.object({ companyId: id, userId: id, code: text(100), clientAddress: text(100) }),
 );
 export const verifyControlAnswerRequest = messageSchema<VerifyControlAnswerRequest>()(
   z.object({ companyId: id, userId: id, answer: text(1_024) }),

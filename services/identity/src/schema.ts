@@ -1,5 +1,6 @@
 import type { CompanyPolicy } from "@auth/proto/identity";
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -68,6 +69,12 @@ export const users = pgTable(
     controlAnswerHash: text("control_answer_hash"),
     secondFactorRequired: boolean("second_factor_required").notNull().default(false),
     passwordChangeRequired: boolean("password_change_required").notNull().default(false),
+    /** The authenticator app's TOTP secret, sealed (SecretBox); null while the user has none. */
+    totpSecret: text("totp_secret"),
+    /** A secret being enrolled, sealed, until the user proves a code of it. */
+    totpPendingSecret: text("totp_pending_secret"),
+    /** The last time step whose code was accepted: only a later one is (each code works once). */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }).notNull().default(-1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -37,6 +37,7 @@ import { createLogger, type Logger, TtlCache } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
+import { generate } from "otplib";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { normalizeBackupCode } from "./backup-codes.js";
@@ -802,6 +803,117 @@ describe("backup codes", () => {
     ).toEqual({
       valid: false,
     });
+  });
+});
+
+describe("TOTP (docs/decisions.md, TOTP)", () => {
+  let company: Company;
+  let userId: string;
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "Totp Co" })).company as Company;
+    const { user } = await identity.createUser(
+      newUser(company, { loginName: "tom", email: "tom@totp.example", password: "password-1" }),
+    );
+    userId = user?.id ?? "";
+  });
+  const ids = () => ({ companyId: company.id, userId });
+  const storedRow = async () => {
+    const [row] = await database.db.select().from(schema.users).where(eq(schema.users.id, userId));
+    return row;
+  };
+  const verify = (code: string) => identity.verifyTotp({ ...ids(), code, clientAddress });
+  /** Enrols a new secret and returns it; the code that confirmed it is used up. */
+  async function enrol(): Promise<string> {
+    const { secret } = await identity.beginTotpEnrolment(ids());
+    expect(await identity.confirmTotpEnrolment({ ...ids(), code: await generate({ secret }) })).toEqual({
+      enrolled: true,
+    });
+    return secret;
+  }
+  /** A code of the secret for a step after every one used so far (the next step's: ±1 allows it). */
+  const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+
+  it("begins an enrolment with an otpauth URI of the company and the user, and is not enrolled until confirmed", async () => {
+    const { otpauthUri, secret } = await identity.beginTotpEnrolment(ids());
+    const uri = new URL(otpauthUri);
+    expect(uri.searchParams.get("secret")).toBe(secret);
+    expect(uri.searchParams.get("issuer")).toBe("Totp Co");
+    expect(decodeURIComponent(uri.pathname)).toContain("tom@totp.example");
+    expect((await identity.getUser(ids())).user?.totpEnrolled).toBe(false);
+    expect(await identity.confirmTotpEnrolment({ ...ids(), code: "000000" })).toEqual({ enrolled: false });
+    expect(await identity.confirmTotpEnrolment({ ...ids(), code: await generate({ secret }) })).toEqual({
+      enrolled: true,
+    });
+    expect((await identity.getUser(ids())).user?.totpEnrolled).toBe(true);
+  });
+
+  it("stores the secret sealed: the row never holds it in the clear", async () => {
+    const { secret } = await identity.beginTotpEnrolment(ids());
+    expect(JSON.stringify(await storedRow())).not.toContain(secret);
+    await identity.confirmTotpEnrolment({ ...ids(), code: await generate({ secret }) });
+    const row = await storedRow();
+    expect(JSON.stringify(row)).not.toContain(secret);
+    expect(secrets.open(row?.totpSecret ?? "")).toBe(secret);
+  });
+
+  it("accepts a login's code once: the same code again is refused", async () => {
+    const secret = await enrol();
+    const code = await nextCode(secret);
+    expect((await verify(code)).valid).toBe(true);
+    expect((await verify(code)).valid).toBe(false);
+  });
+
+  it("lets one of many parallel uses of a code pass", async () => {
+    const secret = await enrol();
+    const code = await nextCode(secret);
+    const results = await Promise.all(Array.from({ length: 8 }, () => verify(code)));
+    expect(results.filter((result) => result.valid)).toHaveLength(1);
+  });
+
+  it("refuses a wrong code, and a code of a secret only pending", async () => {
+    const enrolled = await enrol();
+    const { secret: pending } = await identity.beginTotpEnrolment(ids());
+    expect((await verify(await nextCode(pending))).valid).toBe(false);
+    expect((await verify((Number(await nextCode(enrolled)) ^ 1).toString().padStart(6, "0"))).valid).toBe(
+      false,
+    );
+  });
+
+  it("spends the user's OTP budget before it compares, and compares nothing when the budget refuses", async () => {
+    const secret = await enrol();
+    budget.reserved.length = 0;
+    budget.reported.length = 0;
+    expect((await verify("000000")).check?.outcome).toBe(CheckOutcome.ALLOWED);
+    expect(budget.reserved).toEqual([
+      expect.objectContaining({
+        companyId: company.id,
+        subject: { userId },
+        kind: SecretKind.OTP,
+        clientAddress,
+      }),
+    ]);
+    expect(budget.reported).toEqual([expect.objectContaining({ result: CheckResult.WRONG })]);
+    budget.refuse = CheckOutcome.LOCKED_OUT;
+    try {
+      const refused = await verify(await nextCode(secret));
+      expect(refused.valid).toBe(false);
+      expect(refused.check?.outcome).toBe(CheckOutcome.LOCKED_OUT);
+    } finally {
+      budget.refuse = undefined;
+    }
+    // The right code was never compared, so it still works.
+    const right = await verify(await nextCode(secret));
+    expect(right.valid).toBe(true);
+    expect(right.check?.checkId).not.toBe("");
+  });
+
+  it("is removed by RemoveTotp: the user is no longer enrolled, and the user's sessions end", async () => {
+    await enrol();
+    userSessions.revoked.length = 0;
+    expect(await identity.removeTotp(ids())).toEqual({ removed: true });
+    expect((await identity.getUser(ids())).user?.totpEnrolled).toBe(false);
+    expect(userSessions.revoked).toEqual([{ companyId: company.id, userId }]);
+    expect(await identity.removeTotp(ids())).toEqual({ removed: false });
   });
 });
 

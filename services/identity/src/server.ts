@@ -8,6 +8,7 @@ import type { SessionCalls } from "./guess-budget.js";
 import { adminHandlers } from "./handlers/admin.js";
 import { flowHandlers } from "./handlers/flows.js";
 import { lookups } from "./handlers/lookups.js";
+import { totpHandlers } from "./handlers/totp.js";
 import { Notifier, type NotifierOptions } from "./notifications/notifier.js";
 import type { OAuthExchange } from "./oauth/exchange.js";
 import type { PasswordHasher } from "./passwords.js";
@@ -49,6 +50,7 @@ export function identityService(dependencies: IdentityDependencies, logger: Logg
       {
         ...adminHandlers(dependencies, shared, notifier),
         ...flowHandlers(dependencies, shared, notifier),
+        ...totpHandlers(dependencies, shared, notifier),
       },
       {
         logger,

@@ -173,6 +173,7 @@ export function toUser(row: UserRow, policy: CompanyPolicy): User {
     secondFactorRequired: hasSecondFactor(row, policy),
     passwordChangeRequired: row.passwordChangeRequired,
     controlQuestion: row.controlQuestion ?? undefined,
+    totpEnrolled: row.totpSecret !== null,
   };
 }
 

@@ -81,7 +81,16 @@ describe("authctl", () => {
   });
 
   it("explains every command with --help", async () => {
-    for (const group of ["company", "apikey", "user", "backupcodes", "disclaimer", "oauth", "session"]) {
+    for (const group of [
+      "company",
+      "apikey",
+      "user",
+      "backupcodes",
+      "totp",
+      "disclaimer",
+      "oauth",
+      "session",
+    ]) {
       const { stdout, exitCode } = await authctl([group, "--help"]);
       expect(exitCode, group).toBe(0);
       expect(stdout).toMatch(/Commands:/);
@@ -187,6 +196,7 @@ describe("authctl", () => {
     });
     expect((await json(["backupcodes", "generate", code, user.id])).backupCodes).toHaveLength(10);
     expect(await json(["backupcodes", "count", code, user.id])).toEqual({ remaining: 10 });
+    expect(await json(["totp", "remove", code, user.id])).toEqual({ removed: false });
     await json([
       "disclaimer",
       "create",

@@ -17,6 +17,7 @@ import { CheckOutcome } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { testBudgets } from "@auth/testing";
+import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { identityAccess } from "../access.js";
 import { seedCompany, seedUser, startIdentityForTests, type UserOptions } from "../testing.js";
@@ -172,6 +173,30 @@ describe("the notices identity sends itself", () => {
   });
 });
 
+describe("the notices of an authenticator app", () => {
+  it("tell of an app set up (ConfirmTotpEnrolment) and of its removal (RemoveTotp), without its secret or code", async () => {
+    const company = await companyWith();
+    const user = await userOf(company);
+    const { secret } = await clients.gateway.beginTotpEnrolment({ companyId: company.id, userId: user.id });
+    const code = await generate({ secret });
+    const confirmed = await clients.gateway.confirmTotpEnrolment({
+      companyId: company.id,
+      userId: user.id,
+      code,
+    });
+    expect(confirmed.enrolled).toBe(true);
+    const [added] = await noticesTo(mail, user.email);
+    expect(added?.notification).toBe("authenticator_app_added");
+    await clients.operator.removeTotp({ companyId: company.id, userId: user.id });
+    const [, removed] = await noticesTo(mail, user.email, 2);
+    expect(removed?.notification).toBe("authenticator_app_removed");
+    for (const notice of [added, removed]) {
+      expect(JSON.stringify(notice)).not.toContain(secret);
+      expect(JSON.stringify(notice)).not.toContain(code);
+    }
+  });
+});
+
 describe("the channel of a notice", () => {
   it("is the user's e-mail when the user has one, and only that", async () => {
     const company = await companyWith();
@@ -252,7 +277,11 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
       [{ event: NotificationEvent.LOCKED_OUT }, { event: NotificationEvent.LOCKED_OUT }],
       "must not repeat an event",
     ],
-    ["no event", [{ event: NotificationEvent.UNSPECIFIED }], "must be PASSWORD_CHANGED"],
+    [
+      "no event",
+      [{ event: NotificationEvent.UNSPECIFIED }],
+      "must be one of PASSWORD_CHANGED, RECOVERY_STARTED",
+    ],
     [
       "an SMS text over 320 characters",
       [{ event: NotificationEvent.LOCKED_OUT, smsText: "x".repeat(321) }],

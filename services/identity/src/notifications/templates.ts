@@ -14,6 +14,8 @@ export const eventNames: Record<KnownEvent, string> = {
   [NotificationEvent.RECOVERY_COMPLETED]: "recovery_completed",
   [NotificationEvent.BACKUP_CODES_ISSUED]: "backup_codes_issued",
   [NotificationEvent.LOCKED_OUT]: "locked_out",
+  [NotificationEvent.AUTHENTICATOR_APP_ADDED]: "authenticator_app_added",
+  [NotificationEvent.AUTHENTICATOR_APP_REMOVED]: "authenticator_app_removed",
 };
 
 export interface Wording {
@@ -53,9 +55,21 @@ const defaults: Record<KnownEvent, Wording> = {
   },
   [NotificationEvent.LOCKED_OUT]: {
     subject: "Your {company} account is locked",
-    body: `Your {company} account was locked at {time} after too many failed attempts to sign in. It unlocks by itself after a while, or at once when you recover access.\n\n${notYou}`,
+    body: `Your {company} account was locked at {time} after too many failed attempts to sign in. It unlocks by itself after a while; after very many failed attempts in a row, only when you recover access.\n\n${notYou}`,
     smsText:
       "{company}: your account was locked at {time} after failed sign-in attempts. Not you? Start access recovery or contact your administrator.",
+  },
+  [NotificationEvent.AUTHENTICATOR_APP_ADDED]: {
+    subject: "An authenticator app was set up for your {company} account",
+    body: `An authenticator app became the second factor of your {company} account at {time}; sign-ins now ask for its code instead of a code by SMS.\n\nIf this was not you, contact your administrator at once: they can remove the app.`,
+    smsText:
+      "{company}: an authenticator app was set up for your account at {time}. Not you? Contact your administrator at once.",
+  },
+  [NotificationEvent.AUTHENTICATOR_APP_REMOVED]: {
+    subject: "The authenticator app of your {company} account was removed",
+    body: `Your administrator removed the authenticator app of your {company} account at {time}, and every session of the account ended.\n\n${notYou}`,
+    smsText:
+      "{company}: the authenticator app of your account was removed at {time}. Not you? Contact your administrator.",
   },
 };
 
@@ -100,8 +114,9 @@ const templateText = (max: number) =>
     .optional();
 
 const knownEvent = z.enum(NotificationEvent).refine((event) => event in eventNames, {
-  message:
-    "must be PASSWORD_CHANGED, RECOVERY_STARTED, RECOVERY_COMPLETED, BACKUP_CODES_ISSUED or LOCKED_OUT",
+  message: `must be one of ${Object.values(eventNames)
+    .map((name) => name.toUpperCase())
+    .join(", ")}`,
 });
 
 /** A company's templates as an administrator sends them: one per event at most. */

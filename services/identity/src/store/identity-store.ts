@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import type { CompanyPolicy } from "@auth/proto/identity";
-import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import {
   type ApiKeyRow,
   apiKeys,
@@ -295,6 +295,65 @@ export class IdentityStore {
       )
       .returning({ codeHash: backupCodes.codeHash });
     return deleted.length === 1;
+  }
+
+  /** Stores a secret being enrolled, sealed; the enrolled one, if any, stays until it is confirmed. */
+  async setPendingTotp(companyId: string, userId: string, sealedSecret: string): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ totpPendingSecret: sealedSecret, updatedAt: new Date() })
+      .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  }
+
+  /**
+   * Makes the pending secret the user's, with `step` used, if it is still the one that was checked
+   * (a newer enrolment in between wins).
+   */
+  async confirmTotp(companyId: string, userId: string, sealedSecret: string, step: number): Promise<boolean> {
+    const confirmed = await this.db
+      .update(users)
+      .set({ totpSecret: sealedSecret, totpPendingSecret: null, totpLastStep: step, updatedAt: new Date() })
+      .where(
+        and(eq(users.companyId, companyId), eq(users.id, userId), eq(users.totpPendingSecret, sealedSecret)),
+      )
+      .returning({ id: users.id });
+    return confirmed.length === 1;
+  }
+
+  /**
+   * Uses a time step of the user's authenticator if it is later than the last one used: true for
+   * exactly one of any number of racing uses of one code (one conditional update).
+   */
+  async useTotpStep(companyId: string, userId: string, step: number): Promise<boolean> {
+    const used = await this.db
+      .update(users)
+      .set({ totpLastStep: step })
+      .where(
+        and(
+          eq(users.companyId, companyId),
+          eq(users.id, userId),
+          isNotNull(users.totpSecret),
+          lt(users.totpLastStep, step),
+        ),
+      )
+      .returning({ id: users.id });
+    return used.length === 1;
+  }
+
+  /** Removes the user's authenticator and any pending one; false when there was neither. */
+  async removeTotp(companyId: string, userId: string): Promise<boolean> {
+    const removed = await this.db
+      .update(users)
+      .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: -1, updatedAt: new Date() })
+      .where(
+        and(
+          eq(users.companyId, companyId),
+          eq(users.id, userId),
+          or(isNotNull(users.totpSecret), isNotNull(users.totpPendingSecret)),
+        ),
+      )
+      .returning({ id: users.id });
+    return removed.length === 1;
   }
 
   /** Puts a provider in its slot, replacing what was there (its links stay: the subjects are the same). */

@@ -157,6 +157,17 @@ export function userCommands(program: Command, cli: () => Cli): void {
         .generateBackupCodes({ companyId: await cli().companyId(company), userId });
       cli().print({ backupCodes }, backupCodes.join("\n"));
     });
+  program
+    .command("totp")
+    .description("a user's authenticator app (TOTP)")
+    .command("remove <company> <user-id>")
+    .description("remove the user's authenticator app (a lost phone); the user's sessions end")
+    .action(async (company: string, userId: string) => {
+      const removed = await cli()
+        .identity()
+        .removeTotp({ companyId: await cli().companyId(company), userId });
+      cli().print(removed, removed.removed ? "removed" : "the user has no authenticator app");
+    });
   backup
     .command("count <company> <user-id>")
     .description("how many unused backup codes the user has")

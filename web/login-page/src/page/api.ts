@@ -37,6 +37,11 @@ export interface Answer {
   sessions?: unknown[];
   /** auth/sessions/end: how many sessions ended. */
   ended?: number;
+  /** auth/totp/enrol (beyond the spec): read by authenticator.ts. */
+  otpauth_uri?: string;
+  secret?: string;
+  /** auth/totp/confirm: how many other sessions ended. */
+  sessions_ended?: number;
 }
 
 export interface Reply {

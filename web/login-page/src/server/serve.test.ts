@@ -149,4 +149,25 @@ describe("the login page's server", () => {
       }
     });
   });
+
+  describe("the QR code of an authenticator app (POST /totp/qr)", () => {
+    const qr = (body: unknown) =>
+      fetch(`${page.url}/totp/qr`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+
+    it("draws an otpauth URI as SVG, the secret in the body and never in an address", async () => {
+      const response = await qr({ uri: "otpauth://totp/Acme:ann?secret=JBSWY3DPEHPK3PXP&issuer=Acme" });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+      expect(await response.text()).toMatch(/^<svg/);
+    });
+
+    it("draws nothing but an otpauth URI", async () => {
+      for (const body of [{ uri: "https://evil.example" }, {}, { uri: 7 }])
+        expect((await qr(body)).status).toBe(400);
+    });
+  });
 });

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import express from "express";
 import helmet from "helmet";
-import { type OAuthButton, type PageConfig, pageRoutes } from "../shared/page-config.js";
+import { type OAuthButton, type PageConfig, pageRoutes, totpQrPath } from "../shared/page-config.js";
 import { gatewayProxy } from "./gateway-proxy.js";
+import { totpQr } from "./totp-qr.js";
 
 export interface LoginPageOptions {
   /** Where the page's calls go (the page calls its own origin, which passes them on). */
@@ -73,6 +74,7 @@ export async function serveLoginPage(options: LoginPageOptions): Promise<Running
   for (const scripts of ["page", "shared"])
     app.use(`/js/${scripts}`, express.static(join(scriptsDir, scripts)));
   app.post(`/${options.companyCode}/v2/auth/*operation`, gatewayProxy(options.gatewayUrl));
+  app.post(totpQrPath, express.json({ limit: "2kb" }), totpQr);
 
   const host = options.host ?? "127.0.0.1";
   const server = app.listen(options.port ?? 0, host);

@@ -28,3 +28,6 @@ export const pageRoutes = {
   recoveryLink: "/recover",
   oauthCallback: "/oauth/callback",
 } as const;
+
+/** The page server's QR code of an otpauth URI (POST `{ uri }`, answers SVG). */
+export const totpQrPath = "/totp/qr";

@@ -22,9 +22,16 @@ export const recoveryOtp: OtpCalls = {
  * code instead (with the disclaimers to accept, for a user without a password).
  */
 export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, backupCode = false): void {
+  // No user_phone: no SMS was sent, the user has an authenticator app (docs/decisions.md, "TOTP").
+  const app = answer.user_phone === undefined;
   const step = backupCode
     ? new Step("Enter a backup code", "Use one of the backup codes you saved. Each works once.")
-    : new Step("Enter the code from the SMS", `We sent a 6-digit code to ${answer.user_phone}.`);
+    : app
+      ? new Step(
+          "Enter the code from your authenticator app",
+          "Open the app and enter the 6-digit code it shows.",
+        )
+      : new Step("Enter the code from the SMS", `We sent a 6-digit code to ${answer.user_phone}.`);
   const code = backupCode
     ? step.field({
         label: "Backup code",
@@ -33,7 +40,7 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, backupCode 
         hint: "Like ABCD-EFGH-JKMN.",
       })
     : step.field({
-        label: "Code from the SMS",
+        label: app ? "Code from the app" : "Code from the SMS",
         name: "otp",
         autocomplete: "one-time-code",
         inputmode: "numeric",
@@ -50,7 +57,7 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, backupCode 
     code.value = "";
     code.focus();
   });
-  if (!backupCode) {
+  if (!backupCode && !app) {
     const renew = step.action("Send a new code", async () => {
       const reply = await flow.send(calls.renew);
       if (reply.answer.status === "success") {
@@ -62,7 +69,8 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, backupCode 
     });
   }
   if (calls.backupCodes) {
-    step.action(backupCode ? "Use a code from an SMS instead" : "Use a backup code instead", () =>
+    const other = app ? "Use a code from the app instead" : "Use a code from an SMS instead";
+    step.action(backupCode ? other : "Use a backup code instead", () =>
       showOtp(flow, answer, calls, !backupCode),
     );
   }

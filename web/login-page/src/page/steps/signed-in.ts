@@ -1,9 +1,13 @@
 import type { Answer } from "../api.js";
+import { AuthenticatorSetup } from "../authenticator.js";
 import type { Flow } from "../flow.js";
 import { SessionList } from "../sessions.js";
 import { Step } from "../view.js";
 
-/** authorized: where a client app would take over with the session token; the user's sessions below. */
+/**
+ * authorized: where a client app would take over with the session token; the user's sessions
+ * below, and the setup of an authenticator app.
+ */
 export function showSignedIn(flow: Flow, answer: Answer): void {
   const step = new Step("You are signed in", `Your profile: ${answer.profile_mnemocode}.`);
   step.submit("Sign out", async () => {
@@ -12,6 +16,7 @@ export function showSignedIn(flow: Flow, answer: Answer): void {
     else flow.fail(step, reply);
   });
   const sessions = new SessionList(flow, step);
+  new AuthenticatorSetup(flow, step, () => sessions.load());
   step.show();
   void step.run(() => sessions.load());
 }

@@ -1,0 +1,108 @@
+import { generate } from "otplib";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  call,
+  createCompany,
+  createUser,
+  expectError,
+  expectSuccess,
+  generateBackupCodes,
+  lastOtp,
+  smsTo,
+  startLogin,
+  type TestCompany,
+  type TestUser,
+  useInProcessSuite,
+} from "../testing/fixtures.js";
+
+useInProcessSuite();
+
+/** The app's code for now, or for a step later (±1 step is accepted). */
+const codeOf = (secret: string, stepsLater = 0) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + stepsLater * 30 });
+
+/**
+ * docs/decisions.md, "TOTP": a user with an authenticator app reaches checkotp by the spec's
+ * transitions with no SMS and no user_phone, and checkotp's otp takes the app's code.
+ */
+describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", () => {
+  let company: TestCompany;
+  beforeAll(async () => {
+    company = await createCompany();
+  });
+  const post = (operation: string, body: Record<string, unknown> = {}, token?: string) =>
+    call(company.code, operation, { apiKey: company.apiKey, body, token });
+
+  /** Signs the user in with the password and enrols an app; its secret. */
+  async function enrol(user: TestUser): Promise<string> {
+    const signedIn = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    const token = String(signedIn.body.session_token);
+    const enrolled = await post("totp/enrol", {}, token);
+    expectSuccess(enrolled, ["otpauth_uri", "secret"]);
+    const secret = String(enrolled.body.secret);
+    expectSuccess(await post("totp/confirm", { code: await codeOf(secret) }, token), ["sessions_ended"]);
+    return secret;
+  }
+
+  it("checkpassword moves to checkotp without an SMS and without user_phone, and the app's code authorizes", async () => {
+    const user = await createUser(company);
+    const secret = await enrol(user);
+    const token = await startLogin(company, user.loginName);
+    const atOtp = await post("checkpassword", { password: user.password }, token);
+    expectSuccess(atOtp, ["session_token", "session_state"]);
+    expect(atOtp.body.session_state).toBe("checkotp");
+    expect(smsTo(company.id, user.phone)).toEqual([]);
+    const checked = await post(
+      "checkotp",
+      { otp: await codeOf(secret, 1) },
+      String(atOtp.body.session_token),
+    );
+    expect(checked.body.session_state, JSON.stringify(checked.body)).toBe("authorized");
+  });
+
+  it("login of a user without a password goes to checkotp with no SMS once the user has an app", async () => {
+    const user = await createUser(company, { password: null });
+    const bySms = await post("login", { login_id: user.loginName });
+    const authorized = await post(
+      "checkotp",
+      { otp: lastOtp(company.id, user.phone) },
+      String(bySms.body.session_token),
+    );
+    const token = String(authorized.body.session_token);
+    const secret = String((await post("totp/enrol", {}, token)).body.secret);
+    expectSuccess(await post("totp/confirm", { code: await codeOf(secret) }, token), ["sessions_ended"]);
+    const atOtp = await post("login", { login_id: user.loginName });
+    expectSuccess(atOtp, ["session_token", "session_state", "disclaimers_required"]);
+    expect(smsTo(company.id, user.phone)).toHaveLength(1);
+    const checked = await post(
+      "checkotp",
+      { otp: await codeOf(secret, 1) },
+      String(atOtp.body.session_token),
+    );
+    expect(checked.body.session_state, JSON.stringify(checked.body)).toBe("authorized");
+  });
+
+  it("renewotp sends nothing to such a user and answers without user_phone", async () => {
+    const user = await createUser(company);
+    await enrol(user);
+    const atOtp = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    expectSuccess(await post("renewotp", {}, String(atOtp.body.session_token)), []);
+    expect(smsTo(company.id, user.phone)).toEqual([]);
+  });
+
+  it("refuses a wrong code with auth.otp.invalid, and a backup code still works", async () => {
+    const user = await createUser(company);
+    const secret = await enrol(user);
+    const atOtp = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    const token = String(atOtp.body.session_token);
+    const right = await codeOf(secret, 1);
+    expectError(
+      await post("checkotp", { otp: right === "000000" ? "111111" : "000000" }, token),
+      401,
+      "auth.otp.invalid",
+    );
+    const backupCodes = await generateBackupCodes(company, user);
+    const checked = await post("checkotp", { backup_code: backupCodes[0] }, token);
+    expect(checked.body.session_state).toBe("authorized");
+  });
+});
