@@ -266,6 +266,8 @@ describe.skipIf(!chromiumInstalled())(
         await identify(tab, carl);
         await heading(tab, "Enter the code from the SMS");
         await tab.getByText(/We sent a 6-digit code to \+1\*+\d\d\./).waitFor();
+        // The risks of an SMS code, and the safer factor (NIST SP 800-63B-4 3.2.9, ASVS 5.0 6.6.1).
+        await tab.getByText(/A code by SMS can be taken .* An authenticator app is safer/).waitFor();
         await screenshots.take(tab, "sms-code", "code-sent");
 
         // Right after the first SMS, within the cooldown.

@@ -41,7 +41,11 @@ export class AuthenticatorSetup {
       "section",
       { "aria-labelledby": headingId },
       element("h2", { id: headingId }, "Authenticator app"),
-      element("p", { class: "hint" }, "Sign in with a code from an app instead of an SMS."),
+      element(
+        "p",
+        { class: "hint" },
+        "Sign in with a code from an app instead of an SMS, which someone who takes over your phone number or reads your messages could use.",
+      ),
       this.#start,
     );
     step.append(this.#section);

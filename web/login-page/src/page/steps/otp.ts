@@ -18,6 +18,13 @@ export const recoveryOtp: OtpCalls = {
 };
 
 /**
+ * What an SMS code risks, told where one is asked for (NIST SP 800-63B-4 3.2.9, ASVS 5.0 6.6.1;
+ * docs/security.md, "TOTP").
+ */
+const smsRisk =
+  "A code by SMS can be taken by someone who moves your number to their SIM card or reads your messages. An authenticator app is safer: you can set one up once you are signed in.";
+
+/**
  * checkotp and recovery-checkotp: the code of the SMS, a new SMS on request, and at login a backup
  * code instead (with the disclaimers to accept, for a user without a password).
  */
@@ -44,6 +51,7 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, backupCode 
         name: "otp",
         autocomplete: "one-time-code",
         inputmode: "numeric",
+        ...(app ? {} : { hint: smsRisk }),
       });
   const disclaimers = new Disclaimers(step, answer.disclaimers_required ?? []);
   step.submit("Continue", async () => {
