@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { MailMessage, MailSender } from "./mail-sender.js";
 
 export interface SmtpOptions {
@@ -9,25 +9,38 @@ export interface SmtpOptions {
   timeoutMs: number;
 }
 
+/**
+ * nodemailer is loaded with the first SMTP sender, not with the package: a process that sends
+ * through the dev outbox only never holds its 9 MiB of heap (docs/performance.md).
+ */
+const loadNodemailer = () => import("nodemailer").then((module) => module.default);
+
 /** Sends over SMTP with nodemailer; a refused or failed delivery is service.unavailable. */
 export class SmtpMailSender implements MailSender {
-  readonly #transport: Transporter;
-  readonly #from: string;
+  readonly #options: SmtpOptions;
+  #transport: Promise<Transporter> | undefined;
 
   constructor(options: SmtpOptions) {
-    this.#transport = nodemailer.createTransport({
-      url: options.url,
-      connectionTimeout: options.timeoutMs,
-      greetingTimeout: options.timeoutMs,
-      socketTimeout: options.timeoutMs,
-    });
-    this.#from = options.from;
+    this.#options = options;
+  }
+
+  #open(): Promise<Transporter> {
+    const { url, timeoutMs } = this.#options;
+    this.#transport ??= loadNodemailer().then((nodemailer) =>
+      nodemailer.createTransport({
+        url,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+      }),
+    );
+    return this.#transport;
   }
 
   async send(message: MailMessage): Promise<void> {
     try {
-      await this.#transport.sendMail({
-        from: this.#from,
+      await (await this.#open()).sendMail({
+        from: this.#options.from,
         to: message.to,
         subject: message.subject,
         text: message.text,
@@ -38,6 +51,11 @@ export class SmtpMailSender implements MailSender {
   }
 
   close(): void {
-    this.#transport.close();
+    void this.#transport?.then(
+      (transport) => transport.close(),
+      () => {
+        // Never opened: nothing to close.
+      },
+    );
   }
 }
