@@ -129,9 +129,10 @@ describe("context words", () => {
 });
 
 describe("the rules of a user's password", () => {
-  it("ask 15 characters of a user without a second factor and 8 of one with it", () => {
+  it("ask 15 characters of a user without a second factor and 8 of one with it (the flag, the role or an authenticator app)", () => {
     expect(passwordRulesOf(user(), company()).minLength).toBe(15);
     expect(passwordRulesOf(user({ secondFactorRequired: true }), company()).minLength).toBe(8);
+    expect(passwordRulesOf(user({ totpSecret: "sealed-secret" }), company()).minLength).toBe(8);
     const byRole = company(companyPolicy({ twoFactorRoles: ["admin"] }));
     expect(hasSecondFactor(user({ role: "admin" }), byRole.policy)).toBe(true);
     expect(passwordRulesOf(user({ role: "admin" }), byRole).minLength).toBe(8);

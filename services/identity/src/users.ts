@@ -211,7 +211,8 @@ export function passwordRulesOf(row: UserRow, company: CompanyRow): PasswordRule
   ];
   return {
     policy,
-    minLength: minPasswordLengthOf(policy, hasSecondFactor(row, policy)),
+    // An authenticator app is a second factor at every login, whatever the flag (docs/decisions.md, "TOTP").
+    minLength: minPasswordLengthOf(policy, hasSecondFactor(row, policy) || row.totpSecret !== null),
     contextWords: contextWords(values.filter((value): value is string => Boolean(value))),
   };
 }
