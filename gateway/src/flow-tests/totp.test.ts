@@ -1,5 +1,6 @@
 import { generate } from "otplib";
 import { beforeAll, describe, expect, it } from "vitest";
+import { freshLoginSeconds } from "../flows/totp/fresh-login.js";
 import {
   call,
   createCompany,
@@ -15,7 +16,7 @@ import {
   useInProcessSuite,
 } from "../testing/fixtures.js";
 
-useInProcessSuite();
+const suite = useInProcessSuite();
 
 /** The app's code for now, or for a step later (±1 step is accepted). */
 const codeOf = (secret: string, stepsLater = 0) =>
@@ -104,5 +105,22 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
     const backupCodes = await generateBackupCodes(company, user);
     const checked = await post("checkotp", { backup_code: backupCodes[0] }, token);
     expect(checked.body.session_state).toBe("authorized");
+  });
+
+  it("asks for a fresh login: 10 minutes after it, enrol and confirm answer 403 auth.reauthentication.required (ASVS 5.0 7.5.1)", async () => {
+    const user = await createUser(company);
+    const signedIn = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    const token = String(signedIn.body.session_token);
+    const secret = String((await post("totp/enrol", {}, token)).body.secret);
+    suite().clock.advance((freshLoginSeconds + 1) * 1000);
+    expectError(await post("totp/enrol", {}, token), 403, "auth.reauthentication.required");
+    expectError(
+      await post("totp/confirm", { code: await codeOf(secret) }, token),
+      403,
+      "auth.reauthentication.required",
+    );
+    // A new login may.
+    const again = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    expectSuccess(await post("totp/enrol", {}, String(again.body.session_token)), ["otpauth_uri", "secret"]);
   });
 });

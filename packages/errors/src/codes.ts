@@ -35,6 +35,7 @@ export const errorCodes = {
   "request.validation.failed": { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
   // Beyond the spec (docs/api-contract.md, "Error codes and HTTP statuses", and docs/decisions.md).
   "auth.session.notfound": { http: 404, grpc: GrpcStatus.NOT_FOUND },
+  "auth.reauthentication.required": { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   "request.ratelimit.exceeded": { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   "request.route.notfound": { http: 404, grpc: GrpcStatus.UNIMPLEMENTED },
   "request.method.notallowed": { http: 405, grpc: GrpcStatus.UNIMPLEMENTED },

@@ -46,7 +46,7 @@ const lifetime = z
   .max(30 * 24 * 3600)
   .optional();
 
-const toSession = (record: SessionRecord): Session => ({
+const toSession = (record: SessionRecord, now: number): Session => ({
   sessionId: record.sessionId,
   companyId: record.companyId,
   userId: record.userId,
@@ -63,6 +63,7 @@ const toSession = (record: SessionRecord): Session => ({
   lastSeenAt: new Date(record.lastSeenAt ?? record.createdAt),
   absoluteExpiresAt: optionalDate(record.absoluteExpiresAt),
   idleExpiresAt: optionalDate(idleEndOf(record)),
+  ageSeconds: Math.max(0, Math.floor((now - record.createdAt) / 1000)),
 });
 
 export const optionalDate = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms));
@@ -246,13 +247,17 @@ export function sessionService(
       const created = await sessions.create(input);
       if (recoveryStates.has(input.state))
         notices.tell(input.companyId, input.userId, NotificationEvent.RECOVERY_STARTED);
-      return { sessionToken: created.token, session: toSession(created.session), captchaRequired };
+      return {
+        sessionToken: created.token,
+        session: toSession(created.session, sessions.now()),
+        captchaRequired,
+      };
     },
     async introspectSession(request) {
       const result = await sessions.introspect(parseRequest(introspectSessionRequest, request).sessionToken);
       switch (result.status) {
         case "active":
-          return { status: TokenStatus.ACTIVE, session: toSession(result.session) };
+          return { status: TokenStatus.ACTIVE, session: toSession(result.session, sessions.now()) };
         case "expired":
           return { status: TokenStatus.EXPIRED };
         case "invalid":
@@ -264,7 +269,7 @@ export function sessionService(
       const { sessionToken, fromState, toState, rightCheckId, ...changes } = input;
       if (rightCheckId !== undefined) await budget.report(rightCheckId, "right");
       const advanced = await sessions.advance(sessionToken, fromState, toState, changes);
-      return { sessionToken: advanced.token, session: toSession(advanced.session) };
+      return { sessionToken: advanced.token, session: toSession(advanced.session, sessions.now()) };
     },
     async revokeSession(request) {
       const input = parseRequest(revokeSessionRequest, request);
@@ -284,7 +289,11 @@ export function sessionService(
       );
       // The user's own list: neither login IDs nor the gateway's retry keys.
       return {
-        sessions: own.map((record) => ({ ...toSession(record), loginId: "", changeRetryKey: undefined })),
+        sessions: own.map((record) => ({
+          ...toSession(record, sessions.now()),
+          loginId: "",
+          changeRetryKey: undefined,
+        })),
         currentSessionId: current.sessionId,
       };
     },
@@ -296,7 +305,12 @@ export function sessionService(
       const input = parseRequest(listUserSessionsRequest, request);
       // An operator's list: the gateway's retry keys are the gateway's.
       const listed = await sessions.listUser(input.companyId, input.userId);
-      return { sessions: listed.map((record) => ({ ...toSession(record), changeRetryKey: undefined })) };
+      return {
+        sessions: listed.map((record) => ({
+          ...toSession(record, sessions.now()),
+          changeRetryKey: undefined,
+        })),
+      };
     },
     async getCheckBudget(request) {
       const input = parseRequest(subjectRequest, request);

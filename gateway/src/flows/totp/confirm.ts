@@ -6,6 +6,7 @@ import { fields } from "../../endpoint/fields.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { securityEvent } from "../../security-events.js";
 import { assertUserMayLogIn, sessionUser } from "../../steps/user-status.js";
+import { assertFreshLogin } from "./fresh-login.js";
 
 const body = z.object({
   code: fields.secret.describe("A code the authenticator app shows for the new secret"),
@@ -26,7 +27,7 @@ export const totpConfirm = defineEndpoint({
   body,
   responses,
   examples: { request: { code: "492039" }, answers: [{ sessions_ended: 1 }] },
-  errors: ["auth.otp.invalid"],
+  errors: ["auth.otp.invalid", "auth.reauthentication.required"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   handle,
@@ -35,6 +36,7 @@ export const totpConfirm = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
+  assertFreshLogin(context);
   const user = await sessionUser(context, context.session.userId);
   assertUserMayLogIn(user);
   const { enrolled } = await context.backends.identity.confirmTotpEnrolment({

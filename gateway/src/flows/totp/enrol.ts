@@ -3,6 +3,7 @@ import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { assertUserMayLogIn, sessionUser } from "../../steps/user-status.js";
+import { assertFreshLogin } from "./fresh-login.js";
 
 const body = z.object({});
 
@@ -33,7 +34,7 @@ export const totpEnrol = defineEndpoint({
       },
     ],
   },
-  errors: [],
+  errors: ["auth.reauthentication.required"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   handle,
@@ -42,6 +43,7 @@ export const totpEnrol = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
+  assertFreshLogin(context);
   const user = await sessionUser(context, context.session.userId);
   assertUserMayLogIn(user);
   const { otpauthUri, secret } = await context.backends.identity.beginTotpEnrolment({

@@ -140,6 +140,11 @@ export class SessionStore {
     private readonly lifetimes: Lifetimes,
   ) {}
 
+  /** The store's time: what sessions' times are measured against. */
+  now(): number {
+    return this.clock.now();
+  }
+
   async create({
     lifetimeSeconds,
     credentialGeneration: checkedWith,
