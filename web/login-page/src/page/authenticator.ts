@@ -98,6 +98,9 @@ export class AuthenticatorSetup {
       return;
     }
     const ended = reply.answer.sessions_ended ?? 0;
+    // The list first: the step takes no other action until this handler returns, so the message
+    // below comes when the page is ready for the next click.
+    await this.onEnrolled();
     this.#section.replaceChildren(
       element("h2", {}, "Authenticator app"),
       element(
@@ -106,6 +109,5 @@ export class AuthenticatorSetup {
         `Your authenticator app is set up: sign in with its codes from now on.${ended > 0 ? ` ${ended} other sessions have ended.` : ""}`,
       ),
     );
-    await this.onEnrolled();
   }
 }

@@ -81,9 +81,10 @@ export class SessionList {
       this.flow.fail(this.step, reply);
       return;
     }
+    // The list first, then the notice: the step takes no other action until this handler returns.
+    await this.load();
     this.step.notice(
       reply.answer.ended === 1 ? "The session has ended." : `${reply.answer.ended} sessions have ended.`,
     );
-    await this.load();
   }
 }
