@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, assertTimeLeft } from "@auth/grpc-kit";
+import { type AsyncService, assertTimeLeft, compareUnderBudget } from "@auth/grpc-kit";
 import { checkSubjectOf } from "@auth/login-ids";
 import { type IdentityServiceService, NotificationEvent, PasswordProblem } from "@auth/proto/identity";
 import { metrics } from "@auth/telemetry";
@@ -7,7 +7,7 @@ import { hashApiKey } from "../api-keys.js";
 import { storedFormOf } from "../backup-codes.js";
 import { toCompany } from "../companies.js";
 import { normalizeControlAnswer } from "../control-answers.js";
-import { compareUnderBudget } from "../guess-budget.js";
+
 import type { Notifier } from "../notifications/notifier.js";
 import { passwordProblem } from "../password-policy.js";
 import { openPolicySecrets } from "../policy-secrets.js";

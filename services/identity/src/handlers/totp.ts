@@ -1,8 +1,8 @@
-import { type AsyncService, assertTimeLeft } from "@auth/grpc-kit";
+import { type AsyncService, assertTimeLeft, compareUnderBudget } from "@auth/grpc-kit";
 import { type IdentityServiceService, NotificationEvent } from "@auth/proto/identity";
 import { SecretKind } from "@auth/proto/session";
 import { metrics } from "@auth/telemetry";
-import { compareUnderBudget } from "../guess-budget.js";
+
 import type { Notifier } from "../notifications/notifier.js";
 import {
   beginTotpEnrolmentRequest,
