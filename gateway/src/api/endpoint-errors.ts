@@ -22,10 +22,14 @@ function pipelineErrors(endpoint: Endpoint): ErrorCode[] {
 /** An Idempotency-Key used before with another body (http/idempotency.ts). */
 const keyReused: ErrorAnswer = { code: "request.validation.failed", status: 422 };
 
-/** Every error the endpoint answers, with its HTTP status from the error table unless its declaration gives one. */
+/**
+ * Every error the endpoint answers: the pipeline's, its steps', its own; with its HTTP status from
+ * the error table unless its declaration gives one.
+ */
 export function errorAnswers(endpoint: Endpoint): ErrorAnswer[] {
   const codes = new Set<ErrorCode>([
     ...pipelineErrors(endpoint),
+    ...endpoint.steps.flatMap((step) => step.errors),
     ...endpoint.errors.filter((error) => typeof error === "string"),
     "service.unavailable",
     "internal.error",

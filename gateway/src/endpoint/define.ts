@@ -2,6 +2,7 @@ import { AuthError, type ErrorCode } from "@auth/errors";
 import type { z } from "zod";
 import type { EndedToken, FlowContext, ResponseFields, SessionFlowContext } from "./context.js";
 import type { SuccessFields } from "./responses.js";
+import type { Step } from "./step.js";
 import { type Operation, type TakesToken, takesToken } from "./transitions.js";
 
 /**
@@ -44,10 +45,12 @@ export interface EndpointDeclaration<
   /** The success answer; the flow returns its fields. */
   responses: Responses;
   /**
-   * What the flow answers beyond the checks every request goes through (spec section 4 with
-   * docs/api-contract.md, "Requests and responses"): the business rules, each with the error
-   * table's status unless given.
+   * The steps the flow runs that may refuse a request (endpoint/step.ts): what the flow answers
+   * beyond the checks every request goes through (spec section 4 with docs/api-contract.md,
+   * "Requests and responses") is their codes and `errors`.
    */
+  steps: readonly Step[];
+  /** The codes the flow answers itself, each with the error table's status unless given. */
   errors: readonly (ErrorCode | ErrorAnswer)[];
   /**
    * The OpenAPI document's examples: a realistic request, and a success answer for each outcome

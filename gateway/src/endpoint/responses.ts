@@ -167,6 +167,3 @@ export const retryAfter: Partial<Record<ErrorCode, "always" | "sometimes">> = {
   "request.ratelimit.exceeded": "always",
   "auth.restricted": "sometimes",
 };
-
-/** The user's status, which most flows check. */
-export const userStatusErrors: ErrorCode[] = ["auth.user.restricted", "auth.user.closed", "auth.user.denied"];

@@ -38,6 +38,8 @@ export const transitions = [
   { from: "checkotp", operation: "checkotp", condition: "nothing further required", to: "authorized" },
   { from: "checkotp", operation: "renewotp", condition: "always", to: "checkotp" },
   { from: "setpassword", operation: "setpassword", condition: "success", to: "authorized" },
+  // Beyond the spec's table (docs/decisions.md, "OAuth"): the company's second factor after a provider's login.
+  { from: null, operation: "oauth", condition: "second factor required", to: "checkotp" },
   { from: null, operation: "oauth", condition: "disclaimers must be accepted", to: "acceptdisclaimers" },
   { from: null, operation: "oauth", condition: "no disclaimers needed", to: "authorized" },
   {

@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
-import { answerExamples, type SuccessFields, toAuthorized, userStatusErrors } from "../endpoint/responses.js";
+import { answerExamples, type SuccessFields, toAuthorized } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
-import { guardSubject } from "../steps/secret-checks.js";
+import { guardLockout } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
 
@@ -19,7 +19,8 @@ export const acceptdisclaimers = defineEndpoint({
   body,
   responses,
   examples: { request: { accept_disclaimers: ["terms"] }, answers: [answerExamples.authorized] },
-  errors: ["auth.restricted", ...userStatusErrors, "auth.disclaimer.invalid"],
+  steps: [guardLockout, currentUser, assertAllAccepted, recordAcceptance],
+  errors: [],
   whileSuspended: "auth.restricted",
   // Accepting is recorded again harmlessly; the move is the session's compare-and-set, made once.
   idempotent: true,
@@ -29,7 +30,7 @@ export const acceptdisclaimers = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
-  await guardSubject(context, { userId: context.session.userId });
+  await guardLockout(context, { userId: context.session.userId });
   const user = await currentUser(context, context.session.userId);
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
   assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);

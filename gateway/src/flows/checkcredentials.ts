@@ -1,19 +1,14 @@
 import { AuthError } from "@auth/errors";
+import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
-import {
-  afterPassword,
-  answerExamples,
-  type SuccessFields,
-  userStatusErrors,
-} from "../endpoint/responses.js";
+import { afterPassword, answerExamples, type SuccessFields } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
 import { countLoginId } from "../steps/login-lookup.js";
-import { continueAfterPassword } from "../steps/next-step.js";
-import { startLoginSessionAtOtp } from "../steps/otp-delivery.js";
-import { afterIdentityCheck } from "../steps/secret-checks.js";
+import { continueAfterFirstFactor, startAtSecondFactor } from "../steps/next-step.js";
+import { afterCheck } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -45,14 +40,15 @@ export const checkcredentials = defineEndpoint({
     },
     answers: [answerExamples.checkotp, answerExamples.setpassword, answerExamples.authorized],
   },
-  errors: [
-    "auth.restricted",
-    "auth.captcha.missing",
-    "auth.captcha.invalid",
-    "auth.credentials.invalid",
-    ...userStatusErrors,
-    "auth.disclaimer.invalid",
+  steps: [
+    countLoginId,
+    afterCheck,
+    assertUserMayLogIn,
+    assertAllAccepted,
+    recordAcceptance,
+    continueAfterFirstFactor,
   ],
+  errors: ["auth.credentials.invalid"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   handle,
@@ -70,26 +66,32 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
   const { user, passwordChangeRequired, normalizedLoginId, check } = verdict;
   const wrongCredentials = () =>
     new AuthError("auth.credentials.invalid", { fields: { captcha_required: check?.captchaRequired } });
-  const answer = await afterIdentityCheck(context, check, user, async (user, rightCheckId) => {
-    assertUserMayLogIn(user);
-    const disclaimersRequired = await requiredDisclaimers(context, user.id);
-    assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
-    await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-    // A password changed since the check refuses the session: the password is no longer the user's.
-    const start = { credentialGeneration: check?.credentialGeneration ?? "", rightCheckId };
-    const outcome = continueAfterPassword(context, {
-      user,
-      passwordChangeRequired,
-      move: (to, changes) => startSession(context, user, to, normalizedLoginId, { ...changes, ...start }),
-      toSecondFactor: (changes) =>
-        startLoginSessionAtOtp(context, user, normalizedLoginId, { ...changes, ...start }),
-    });
-    return outcome.catch((error: unknown) => {
-      throw error instanceof AuthError && error.code === "auth.credentials.invalid"
-        ? wrongCredentials()
-        : error;
-    });
-  });
+  const answer = await afterCheck(
+    context,
+    check,
+    user,
+    async (user, rightCheckId) => {
+      assertUserMayLogIn(user);
+      const disclaimersRequired = await requiredDisclaimers(context, user.id);
+      assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+      await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+      // A password changed since the check refuses the session: the password is no longer the user's.
+      const start = { credentialGeneration: check?.credentialGeneration ?? "", rightCheckId };
+      const outcome = continueAfterFirstFactor(context, {
+        user,
+        passwordChangeRequired,
+        move: (to, changes) => startSession(context, user, to, normalizedLoginId, { ...changes, ...start }),
+        toSecondFactor: (changes) =>
+          startAtSecondFactor(context, user, normalizedLoginId, { ...changes, ...start }),
+      });
+      return outcome.catch((error: unknown) => {
+        throw error instanceof AuthError && error.code === "auth.credentials.invalid"
+          ? wrongCredentials()
+          : error;
+      });
+    },
+    SecretKind.PASSWORD,
+  );
   if (!answer) throw wrongCredentials();
   return answer;
 }

@@ -4,16 +4,11 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
-import {
-  afterPassword,
-  answerExamples,
-  type SuccessFields,
-  userStatusErrors,
-} from "../endpoint/responses.js";
+import { afterPassword, answerExamples, type SuccessFields } from "../endpoint/responses.js";
+import { challengeSecondFactors } from "../factors/second-factors.js";
 import { assertAllAccepted, recordAcceptance, sessionDisclaimers } from "../steps/disclaimers.js";
-import { continueAfterPassword } from "../steps/next-step.js";
-import { sendLoginOtp } from "../steps/otp-delivery.js";
-import { afterIdentityCheck, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
+import { continueAfterFirstFactor } from "../steps/next-step.js";
+import { afterCheck, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -35,14 +30,15 @@ export const checkpassword = defineEndpoint({
     request: { password: "correct horse battery staple", accept_disclaimers: ["terms"] },
     answers: [answerExamples.checkotp, answerExamples.setpassword, answerExamples.authorized],
   },
-  errors: [
-    "auth.restricted",
-    "auth.captcha.missing",
-    "auth.captcha.invalid",
-    "auth.disclaimer.invalid",
-    "auth.password.invalid",
-    ...userStatusErrors,
+  steps: [
+    assertAllAccepted,
+    loginRefusal,
+    afterCheck,
+    assertUserMayLogIn,
+    recordAcceptance,
+    continueAfterFirstFactor,
   ],
+  errors: ["auth.password.invalid"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   handle,
@@ -74,8 +70,9 @@ async function handle(
     password: context.body.password,
     captchaResponse,
     clientAddress: context.clientAddress,
+    sessionToken: context.token,
   });
-  const answer = await afterIdentityCheck(
+  const answer = await afterCheck(
     context,
     verdict.check,
     verdict.valid ? verdict.user : undefined,
@@ -83,17 +80,18 @@ async function handle(
       // The user as it is now (an administrator may have closed the account since the login).
       assertUserMayLogIn(user);
       await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-      return continueAfterPassword(context, {
+      return continueAfterFirstFactor(context, {
         user,
         passwordChangeRequired: verdict.passwordChangeRequired,
         move: (to, changes) => moveSession(context, to, { ...changes, rightCheckId }),
-        // The OTP goes out before the move, so that a failed send leaves the session as it was.
+        // The challenge (an SMS) goes out before the move, so that a failed send leaves the session as it was.
         toSecondFactor: async (changes) => {
-          const userPhone = await sendLoginOtp(context, user, context.session.sessionId);
-          return { ...(await moveSession(context, "checkotp", { ...changes, rightCheckId })), userPhone };
+          const told = await challengeSecondFactors(context, user, context.session.sessionId);
+          return { ...(await moveSession(context, "checkotp", { ...changes, rightCheckId })), ...told };
         },
       });
     },
+    SecretKind.PASSWORD,
   );
   if (!answer) {
     throw new AuthError("auth.password.invalid", {

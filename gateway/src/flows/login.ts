@@ -1,6 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { checkSubjectOf } from "@auth/login-ids";
-import { UserStatus } from "@auth/proto/identity";
+import { type User, UserStatus } from "@auth/proto/identity";
+import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
@@ -13,12 +14,12 @@ import {
   inState,
   type SuccessFields,
   userPhone,
-  userStatusErrors,
 } from "../endpoint/responses.js";
+import { firstSecondFactor } from "../factors/second-factors.js";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
 import { lookUpAndCountLoginId } from "../steps/login-lookup.js";
-import { startLoginSessionAtOtp } from "../steps/otp-delivery.js";
-import { guardSubject } from "../steps/secret-checks.js";
+import { startAtSecondFactor } from "../steps/next-step.js";
+import { guardLockout } from "../steps/secret-checks.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -59,7 +60,9 @@ export const login = defineEndpoint({
       },
     ],
   },
-  errors: ["auth.restricted", "auth.loginid.notfound", ...userStatusErrors],
+  steps: [lookUpAndCountLoginId, guardLockout, assertUserMayLogIn, startAtSecondFactor],
+  // auth.restricted also from the session service, which checks the lock-out as it creates the session.
+  errors: ["auth.loginid.notfound", "auth.restricted"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   handle,
@@ -68,13 +71,13 @@ export const login = defineEndpoint({
 async function handle(context: FlowContext<z.infer<typeof body>>): Promise<SuccessFields<typeof responses>> {
   const { normalizedLoginId, user } = await lookUpAndCountLoginId(context, context.body.login_id);
   if (user?.status !== UserStatus.ACTIVE) {
-    await guardSubject(context, checkSubjectOf(user, normalizedLoginId));
+    await guardLockout(context, checkSubjectOf(user, normalizedLoginId), user && nextStepKind(user));
     if (!user) throw new AuthError("auth.loginid.notfound");
     assertUserMayLogIn(user);
   }
   const disclaimersRequired = await requiredDisclaimers(context, user.id);
   // The session carries the disclaimers to the next step, which need not read them again.
-  const guard = { refuseWhenLockedOut: true, disclaimersRequired };
+  const guard = { lockoutKind: nextStepKind(user), disclaimersRequired };
 
   if (user.hasPassword) {
     const started = await startSession(context, user, "checkpassword", normalizedLoginId, guard);
@@ -85,7 +88,7 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
       captcha_required: started.captchaRequired,
     };
   }
-  const started = await startLoginSessionAtOtp(context, user, normalizedLoginId, {
+  const started = await startAtSecondFactor(context, user, normalizedLoginId, {
     passwordChangeRequired: user.passwordChangeRequired,
     ...guard,
   });
@@ -95,4 +98,14 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
     disclaimers_required: disclaimersRequired,
     user_phone: started.userPhone,
   };
+}
+
+/**
+ * The budget whose lock-out refuses the login (docs/api-contract.md, "Captcha and lock-out"): of the
+ * secret the next step takes, the password, or for a user without one the first second factor.
+ */
+function nextStepKind(user: User): SecretKind {
+  return user.hasPassword
+    ? SecretKind.PASSWORD
+    : (firstSecondFactor(user)?.secretKind ?? SecretKind.PASSWORD);
 }

@@ -16,6 +16,7 @@ export const logout = defineEndpoint({
   body,
   responses,
   examples: { request: {}, answers: [{}] },
+  steps: [],
   errors: [],
   whileSuspended: "serve",
   idempotent: true,

@@ -1,14 +1,8 @@
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
-import {
-  answerExamples,
-  type SuccessFields,
-  success,
-  userPhone,
-  userStatusErrors,
-} from "../endpoint/responses.js";
-import { sendLoginOtp } from "../steps/otp-delivery.js";
+import { answerExamples, type SuccessFields, success, userPhone } from "../endpoint/responses.js";
+import { challengeSecondFactors } from "../factors/second-factors.js";
 import { currentUser } from "../steps/user-status.js";
 
 const body = z.object({});
@@ -16,12 +10,15 @@ const body = z.object({});
 const responses = success({
   user_phone: userPhone
     .optional()
-    .describe("The user's phone, masked; absent for a user with an authenticator app: nothing was sent"),
+    .describe(
+      "The user's phone, masked; absent when the user's second factor sends nothing (an authenticator app)",
+    ),
 });
 
 /**
- * spec 4.4: a new OTP to the user's primary phone; the token stays the same. A user with an
- * authenticator app is sent nothing: the app shows a new code every 30 seconds (docs/decisions.md, "TOTP").
+ * spec 4.4: a new OTP to the user's primary phone; the token stays the same. The user's second
+ * factors are challenged again: one that sends nothing (an authenticator app, which shows a new code
+ * every 30 seconds) sends nothing (docs/decisions.md, "Second factors").
  */
 export const renewotp = defineEndpoint({
   operation: "renewotp",
@@ -29,7 +26,8 @@ export const renewotp = defineEndpoint({
   body,
   responses,
   examples: { request: {}, answers: [{ user_phone: answerExamples.checkotp.user_phone }] },
-  errors: userStatusErrors,
+  steps: [currentUser, challengeSecondFactors],
+  errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.user.restricted",
   handle,
@@ -39,5 +37,6 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   const user = await currentUser(context, context.session.userId);
-  return { user_phone: await sendLoginOtp(context, user, context.session.sessionId) };
+  const told = await challengeSecondFactors(context, user, context.session.sessionId);
+  return { user_phone: told.userPhone };
 }

@@ -3,13 +3,7 @@ import { PasswordProblem, type User } from "@auth/proto/identity";
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
-import {
-  answerExamples,
-  type SuccessFields,
-  success,
-  toAuthorized,
-  userStatusErrors,
-} from "../endpoint/responses.js";
+import { answerExamples, type SuccessFields, success, toAuthorized } from "../endpoint/responses.js";
 import { assertTransition } from "../endpoint/transitions.js";
 import { securityEvent } from "../security-events.js";
 import { describePasswordProblem } from "../steps/password-rules.js";
@@ -44,7 +38,8 @@ export const setpassword = defineEndpoint({
     request: { new_password: "a new and long passphrase" },
     answers: [answerExamples.authorized, {}],
   },
-  errors: [...userStatusErrors, { code: "request.validation.failed", status: weakPasswordStatus }],
+  steps: [currentUser],
+  errors: [{ code: "request.validation.failed", status: weakPasswordStatus }],
   whileSuspended: "auth.user.restricted",
   idempotent: true,
   handle,

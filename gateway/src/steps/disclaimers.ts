@@ -3,6 +3,7 @@ import type { RequiredDisclaimer } from "@auth/proto/session";
 import type { z } from "zod";
 import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
 import type { disclaimer } from "../endpoint/responses.js";
+import { step } from "../endpoint/step.js";
 import { securityEvent } from "../security-events.js";
 
 /** The disclaimer object of spec 2.3. */
@@ -37,29 +38,38 @@ export function sessionDisclaimers(context: SessionFlowContext): DisclaimerObjec
 }
 
 /** spec 4.2 rule 3: every required code must be in accept_disclaimers. */
-export function assertAllAccepted(required: DisclaimerObject[], accepted: readonly string[] = []): void {
-  const given = new Set(accepted);
-  if (required.some((disclaimer) => !given.has(disclaimer.code))) throw disclaimerInvalid(required);
-}
+export const assertAllAccepted = step(
+  ["auth.disclaimer.invalid"],
+  (required: DisclaimerObject[], accepted: readonly string[] = []): void => {
+    const given = new Set(accepted);
+    if (required.some((disclaimer) => !given.has(disclaimer.code))) throw disclaimerInvalid(required);
+  },
+);
 
-/** Stores the acceptances durably (who, which version, when, from where). */
-export async function recordAcceptance(
-  context: FlowContext,
-  userId: string,
-  required: DisclaimerObject[],
-  accepted: readonly string[] = [],
-): Promise<void> {
-  if (required.length === 0) return;
-  const { missing } = await context.backends.disclaimer.acceptDisclaimers({
-    companyId: context.company.id,
-    userId,
-    codes: [...accepted],
-    clientAddress: context.clientAddress,
-  });
-  // A disclaimer published between the check and the acceptance.
-  if (missing.length > 0) throw disclaimerInvalid(await requiredDisclaimers(context, userId));
-  securityEvent(context, "disclaimer.accepted", {
-    userId,
-    codes: required.map((disclaimer) => disclaimer.code),
-  });
-}
+/**
+ * Stores the acceptances durably (who, which version, when, from where); a disclaimer published
+ * since the check is auth.disclaimer.invalid.
+ */
+export const recordAcceptance = step(
+  ["auth.disclaimer.invalid"],
+  async function recordAcceptance(
+    context: FlowContext,
+    userId: string,
+    required: DisclaimerObject[],
+    accepted: readonly string[] = [],
+  ): Promise<void> {
+    if (required.length === 0) return;
+    const { missing } = await context.backends.disclaimer.acceptDisclaimers({
+      companyId: context.company.id,
+      userId,
+      codes: [...accepted],
+      clientAddress: context.clientAddress,
+    });
+    // A disclaimer published between the check and the acceptance.
+    if (missing.length > 0) throw disclaimerInvalid(await requiredDisclaimers(context, userId));
+    securityEvent(context, "disclaimer.accepted", {
+      userId,
+      codes: required.map((disclaimer) => disclaimer.code),
+    });
+  },
+);

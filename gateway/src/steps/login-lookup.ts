@@ -1,16 +1,23 @@
 import { normalizeLoginId } from "@auth/login-ids";
 import type { FlowContext } from "../endpoint/context.js";
+import { step } from "../endpoint/step.js";
 
 /**
  * Spends one request of a login ID's rate limit, counted by the login ID as identity compares it,
  * so that `+1 555 010 0000` and `5550100000`, or two cases of one e-mail, share one count.
  */
-export async function countLoginId(context: FlowContext, loginId: string): Promise<void> {
-  await context.countLoginId(normalizeLoginId(loginId, context.company.policy.defaultPhoneRegion).value);
-}
+export const countLoginId = step(
+  ["request.ratelimit.exceeded"],
+  async (context: FlowContext, loginId: string): Promise<void> => {
+    await context.countLoginId(normalizeLoginId(loginId, context.company.policy.defaultPhoneRegion).value);
+  },
+);
 
 /** The user a login ID from the request body names, and the login ID normalised, once counted. */
-export async function lookUpAndCountLoginId(context: FlowContext, loginId: string) {
-  await countLoginId(context, loginId);
-  return context.backends.identity.findUser({ companyId: context.company.id, loginId });
-}
+export const lookUpAndCountLoginId = step(
+  countLoginId.errors,
+  async (context: FlowContext, loginId: string) => {
+    await countLoginId(context, loginId);
+    return context.backends.identity.findUser({ companyId: context.company.id, loginId });
+  },
+);

@@ -3,8 +3,17 @@ import type { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import type { AnswerLeadingTo, passwordRules } from "../endpoint/responses.js";
 import type { StateName } from "../endpoint/states.js";
+import { step } from "../endpoint/step.js";
+import type { Challenge } from "../factors/second-factor.js";
+import { challengeSecondFactors, secondFactorRequired } from "../factors/second-factors.js";
 import { describePasswordRules } from "./password-rules.js";
-import type { MovedSession, SessionChanges } from "./session-moves.js";
+import {
+  type MovedSession,
+  type SessionChanges,
+  type SessionStart,
+  type StartedSession,
+  startSessionThen,
+} from "./session-moves.js";
 
 /**
  * The fields that come with state setpassword and recovery-setpassword (spec 2.4): the company's
@@ -22,23 +31,28 @@ export interface FirstFactorOutcome {
   passwordChangeRequired: boolean;
   /** Moves (or starts) the session in the given state. */
   move(to: StateName, changes?: SessionChanges): Promise<MovedSession>;
-  /** Moves (or starts) the session in checkotp and sends the OTP (none to a user with an authenticator app). */
-  toSecondFactor(changes: SessionChanges): Promise<MovedSession & { userPhone?: string }>;
+  /** Moves (or starts) the session in checkotp with the user's second factors challenged. */
+  toSecondFactor(changes: SessionChanges): Promise<MovedSession & Challenge>;
 }
 
 /**
- * spec section 3 after a password: the second factor if required (always for a user with an
- * authenticator app, docs/decisions.md, "TOTP"), else a new password if one must be set, else authorized. */
-export async function continueAfterPassword(
-  context: FlowContext,
-  outcome: FirstFactorOutcome,
-): Promise<AnswerLeadingTo<"checkotp" | "setpassword" | "authorized">> {
-  if (outcome.user.secondFactorRequired || outcome.user.totpEnrolled) {
-    const moved = await outcome.toSecondFactor({ passwordChangeRequired: outcome.passwordChangeRequired });
-    return { session_token: moved.token, session_state: "checkotp", user_phone: moved.userPhone };
-  }
-  return continueToAuthorization(context, outcome.user, outcome.passwordChangeRequired, outcome.move);
-}
+ * spec section 3 after a first factor (a password, a provider's login): the second factor if the
+ * user must pass one (identity's answer, docs/decisions.md, "Second factors"), else a new password
+ * if one must be set, else authorized.
+ */
+export const continueAfterFirstFactor = step(
+  challengeSecondFactors.errors,
+  async (
+    context: FlowContext,
+    outcome: FirstFactorOutcome,
+  ): Promise<AnswerLeadingTo<"checkotp" | "setpassword" | "authorized">> => {
+    if (secondFactorRequired(outcome.user)) {
+      const moved = await outcome.toSecondFactor({ passwordChangeRequired: outcome.passwordChangeRequired });
+      return { session_token: moved.token, session_state: "checkotp", user_phone: moved.userPhone };
+    }
+    return continueToAuthorization(context, outcome.user, outcome.passwordChangeRequired, outcome.move);
+  },
+);
 
 /** spec section 3 after the last factor: setpassword when a new password must be set, else authorized. */
 export async function continueToAuthorization(
@@ -58,3 +72,20 @@ export async function continueToAuthorization(
     profile_mnemocode: user.profileMnemocode,
   };
 }
+
+/**
+ * Starts a login session in checkotp with the user's second factors challenged (an SMS sent). When
+ * a challenge fails, the session is revoked again.
+ */
+export const startAtSecondFactor = step(
+  challengeSecondFactors.errors,
+  (
+    context: FlowContext,
+    user: User,
+    loginId: string,
+    start: SessionStart = {},
+  ): Promise<StartedSession & Challenge> =>
+    startSessionThen(context, user, "checkotp", loginId, start, (sessionId) =>
+      challengeSecondFactors(context, user, sessionId),
+    ),
+);

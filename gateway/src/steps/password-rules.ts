@@ -1,5 +1,5 @@
 import { type CompanyPolicy, PasswordProblem, type User } from "@auth/proto/identity";
-import { minPasswordLengthOf, passwordLength } from "@auth/runtime";
+import { passwordLength } from "@auth/runtime";
 
 /**
  * What a user is told of the rules of a new password (docs/security.md, "Passwords"): the whole
@@ -7,8 +7,9 @@ import { minPasswordLengthOf, passwordLength } from "@auth/runtime";
  * The one table of these messages.
  */
 const rules = {
-  length: (policy: CompanyPolicy, user: User) =>
-    `At least ${minPasswordLengthOf(policy, user.secondFactorRequired)} and at most ${passwordLength.max} characters.`,
+  // Identity's answer for this user, which its SetPassword enforces (docs/decisions.md, "Second factors").
+  length: (_policy: CompanyPolicy, user: User) =>
+    `At least ${user.authenticators?.minPasswordLength ?? passwordLength.min} and at most ${passwordLength.max} characters.`,
   common: () => "Not a common or breached password.",
   context: () =>
     "Not containing the company's name or code, nor your login name, the name of your e-mail or your phone number.",

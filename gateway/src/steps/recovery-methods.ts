@@ -1,6 +1,7 @@
 import { AuthError, type ErrorCode } from "@auth/errors";
 import { RecoveryMethod, type User } from "@auth/proto/identity";
 import type { TenantCompany } from "../endpoint/context.js";
+import { step } from "../endpoint/step.js";
 
 export type MethodName = "PHONE" | "MAIL" | "QUESTION";
 
@@ -52,19 +53,18 @@ function enabledMethods(company: TenantCompany, user: User): MethodName[] {
  * company's order that the user has set up. A switched-off method is recovery.method.restricted;
  * one the user lacks is its `*.notset` code.
  */
-export function chooseRecoveryMethod(
-  company: TenantCompany,
-  user: User,
-  requested: MethodName | undefined,
-): MethodName {
-  const enabled = enabledMethods(company, user);
-  if (requested !== undefined) {
-    if (!enabled.includes(requested)) throw new AuthError("recovery.method.restricted");
-    if (!setUp(user, requested)) throw new AuthError(notSet[requested]);
-    return requested;
-  }
-  const chosen = enabled.find((method) => setUp(user, method));
-  if (chosen) return chosen;
-  const [first] = enabled;
-  throw new AuthError(first ? notSet[first] : "recovery.method.restricted");
-}
+export const chooseRecoveryMethod = step(
+  ["recovery.method.restricted", ...Object.values(notSet)],
+  (company: TenantCompany, user: User, requested: MethodName | undefined): MethodName => {
+    const enabled = enabledMethods(company, user);
+    if (requested !== undefined) {
+      if (!enabled.includes(requested)) throw new AuthError("recovery.method.restricted");
+      if (!setUp(user, requested)) throw new AuthError(notSet[requested]);
+      return requested;
+    }
+    const chosen = enabled.find((method) => setUp(user, method));
+    if (chosen) return chosen;
+    const [first] = enabled;
+    throw new AuthError(first ? notSet[first] : "recovery.method.restricted");
+  },
+);

@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import { compareUnderBudget } from "@auth/grpc-kit";
 import {
   CheckOutcome,
   CheckResult,
@@ -6,84 +7,95 @@ import {
   type ReserveSecretCheckResponse,
   SecretKind,
 } from "@auth/proto/session";
-import type { FlowContext } from "../endpoint/context.js";
+import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
+import { type Step, step } from "../endpoint/step.js";
 import { securityEvent } from "../security-events.js";
 
 /**
- * The lock-out (docs/security.md, "Guesses per hour"), for the steps that answer auth.restricted before anything else (the login
- * steps, in the spec's order of checks). Returns whether the subject's next password needs a captcha.
+ * The lock-out of one of the subject's budgets (docs/security.md, "Guesses per hour at one user"),
+ * for the steps that answer auth.restricted before anything else (the login steps, in the spec's
+ * order of checks): the password's unless another kind is given. Returns whether the subject's next
+ * password needs a captcha.
  */
-export async function guardSubject(context: FlowContext, subject: CheckSubject): Promise<boolean> {
-  const budget = await context.backends.session.getCheckBudget({ companyId: context.company.id, subject });
-  if (budget.lockedOut) {
-    throw new AuthError("auth.restricted", {
-      retryAfterSeconds: budget.retryAfterSeconds,
-      detail: "locked out",
+export const guardLockout = step(
+  ["auth.restricted"],
+  async (context: FlowContext, subject: CheckSubject, kind: SecretKind = SecretKind.PASSWORD) => {
+    const budget = await context.backends.session.getCheckBudget({
+      companyId: context.company.id,
+      subject,
+      kind,
     });
-  }
-  return budget.captchaRequired;
-}
+    if (budget.lockedOut) {
+      throw new AuthError("auth.restricted", {
+        retryAfterSeconds: budget.retryAfterSeconds,
+        detail: "locked out",
+      });
+    }
+    return budget.captchaRequired;
+  },
+);
 
 /** How a step answers a check the budget refused. */
-export type Refusal = (outcome: CheckOutcome, retryAfterSeconds: number) => AuthError;
-
-/** The login steps tell the lock-out and the captcha (spec 4.2, 4.3, 4.6). */
-export const loginRefusal: Refusal = (outcome, retryAfterSeconds) => {
-  switch (outcome) {
-    case CheckOutcome.CAPTCHA_MISSING:
-      return new AuthError("auth.captcha.missing", { fields: { captcha_required: true } });
-    case CheckOutcome.CAPTCHA_INVALID:
-      return new AuthError("auth.captcha.invalid", { fields: { captcha_required: true } });
-    default:
-      return new AuthError("auth.restricted", { retryAfterSeconds, detail: "locked out" });
-  }
-};
+export type Refusal = ((outcome: CheckOutcome, retryAfterSeconds: number) => AuthError) & Step;
 
 /**
- * A recovery step's secret under the same budget, although the spec gives those steps no
+ * A session checks one secret at a time (docs/security.md, "Guesses per hour at one user"): the
+ * requests of a race with one token that find a check under way are answered as the losers of the
+ * race for the session's move are, and spend nothing.
+ */
+const anotherCheckUnderWay = () =>
+  new AuthError("auth.token.invalid", { detail: "another check of this session is under way" });
+
+/**
+ * The login steps tell the lock-out and the captcha (spec 4.2, 4.3, 4.6); a busy session is
+ * auth.token.invalid, which every endpoint that takes a token lists already.
+ */
+export const loginRefusal: Refusal = step(
+  ["auth.captcha.missing", "auth.captcha.invalid", "auth.restricted"],
+  (outcome: CheckOutcome, retryAfterSeconds: number) => {
+    switch (outcome) {
+      case CheckOutcome.CAPTCHA_MISSING:
+        return new AuthError("auth.captcha.missing", { fields: { captcha_required: true } });
+      case CheckOutcome.CAPTCHA_INVALID:
+        return new AuthError("auth.captcha.invalid", { fields: { captcha_required: true } });
+      case CheckOutcome.SESSION_BUSY:
+        return anotherCheckUnderWay();
+      default:
+        return new AuthError("auth.restricted", { retryAfterSeconds, detail: "locked out" });
+    }
+  },
+);
+
+/**
+ * A recovery step's secret under the same budgets, although the spec gives those steps no
  * auth.restricted: a refused check answers as a wrong secret would, so every request of a burst
  * gets the same code, whichever was right.
  */
-export const wrongSecret =
-  (code: "auth.otp.invalid" | "auth.controlanswer.invalid"): Refusal =>
-  () =>
-    new AuthError(code);
+export const wrongSecret = (code: "auth.otp.invalid" | "auth.controlanswer.invalid"): Refusal =>
+  step([code], (outcome: CheckOutcome) =>
+    outcome === CheckOutcome.SESSION_BUSY ? anotherCheckUnderWay() : new AuthError(code),
+  );
 
 export interface ReservedCheck {
-  /** Whether the subject's next password needs a captcha should this check prove wrong. */
-  captchaRequiredIfWrong: boolean;
-  /** The user's credential generation as the check was reserved, for a session it starts. */
-  credentialGeneration: string;
   /**
-   * Compares the secret and reports what it found (a right one forgets the subject's failures). A
-   * comparison that fails gives the check back, as does a request that fails before it.
+   * Compares the secret and reports what it found (a right one forgets the failures of its kind). A
+   * comparison that fails gives the check back.
    */
   run<T>(
     compare: () => Promise<T>,
     isRight: (found: T) => boolean,
   ): Promise<{ found: T; sessionEnded: boolean }>;
-  /**
-   * Compares the secret as run does, but leaves a right one for the session move that rests on it
-   * to report in the same call (its rightCheckId): `rest` is the request after a right secret, the
-   * move included, and should it fail the check is reported right here (a second report does
-   * nothing). `rightOf` is what a right secret found, undefined for a wrong one: then runBeforeMove
-   * reports it at once and returns undefined.
-   */
-  runBeforeMove<T, U, R>(
-    compare: () => Promise<T>,
-    rightOf: (found: T) => U | undefined,
-    rest: (right: U, rightCheckId: string) => Promise<R>,
-  ): Promise<R | undefined>;
   giveBack(): Promise<void>;
 }
 
 /**
- * Reserves one check of a secret before it is compared, in one atomic step at the session service,
- * which owns the budget: no burst of parallel requests gets more checks than the budget has.
+ * Reserves one check of a secret in the request's session before it is compared, in one atomic
+ * step at the session service, which owns the budgets: no burst of parallel requests gets more
+ * checks than the budget has.
  */
 export async function reserveCheck(
-  context: FlowContext,
-  request: { subject: CheckSubject; kind: SecretKind; captchaResponse?: string; sessionToken?: string },
+  context: SessionFlowContext,
+  request: { subject: CheckSubject; kind: SecretKind; captchaResponse?: string },
   refuse: Refusal,
 ): Promise<ReservedCheck> {
   const companyId = context.company.id;
@@ -91,39 +103,24 @@ export async function reserveCheck(
     companyId,
     ...request,
     clientAddress: context.clientAddress,
+    sessionToken: context.token,
   });
   if (reserved.outcome !== CheckOutcome.ALLOWED) throw refuse(reserved.outcome, reserved.retryAfterSeconds);
   const report = (result: CheckResult) =>
     context.backends.session.reportSecretCheck({ companyId, checkId: reserved.checkId, result });
-  async function compareOnce<T>(compare: () => Promise<T>): Promise<T> {
-    try {
-      return await compare();
-    } catch (error) {
-      await report(CheckResult.UNCHECKED).catch(() => {});
-      throw error;
-    }
-  }
-  async function reportWrong(): Promise<boolean> {
-    const { sessionEnded } = await report(CheckResult.WRONG);
-    securityEvent(context, "login.failed", { kind: request.kind });
-    return sessionEnded;
-  }
   return {
-    captchaRequiredIfWrong: reserved.captchaRequired,
-    credentialGeneration: reserved.credentialGeneration,
     async run(compare, isRight) {
-      const found = await compareOnce(compare);
-      if (!isRight(found)) return { found, sessionEnded: await reportWrong() };
-      const { sessionEnded } = await report(CheckResult.RIGHT);
-      return { found, sessionEnded };
-    },
-    async runBeforeMove(compare, rightOf, rest) {
-      const right = rightOf(await compareOnce(compare));
-      if (right === undefined) {
-        await reportWrong();
-        return undefined;
+      let found: Awaited<ReturnType<typeof compare>>;
+      try {
+        found = await compare();
+      } catch (error) {
+        await report(CheckResult.UNCHECKED).catch(() => {});
+        throw error;
       }
-      return afterRightCheck(context, reserved.checkId, (rightCheckId) => rest(right, rightCheckId));
+      const right = isRight(found);
+      if (!right) securityEvent(context, "login.failed", { kind: request.kind });
+      const { sessionEnded } = await report(right ? CheckResult.RIGHT : CheckResult.WRONG);
+      return { found, sessionEnded };
     },
     giveBack: async () => {
       await report(CheckResult.UNCHECKED);
@@ -132,48 +129,67 @@ export async function reserveCheck(
 }
 
 /**
- * The request after a right secret whose check the session move that rests on it reports (its
- * rightCheckId); should the request fail before, the check is reported right here (a second report
- * does nothing).
+ * Compares a secret of the request's user in the request's session under the user's budget of its
+ * kind, reserved by the gateway (the secrets whose comparing service does not reserve itself): as
+ * identity's VerifyPassword does, a right one's check is left for the session move that rests on it.
  */
-async function afterRightCheck<R>(
-  context: FlowContext,
-  checkId: string,
-  rest: (rightCheckId: string) => Promise<R>,
-): Promise<R> {
-  try {
-    return await rest(checkId);
-  } catch (error) {
-    await context.backends.session
-      .reportSecretCheck({ companyId: context.company.id, checkId, result: CheckResult.RIGHT })
-      .catch(() => {});
-    throw error;
-  }
+export async function compareInSession(
+  context: SessionFlowContext,
+  kind: SecretKind,
+  compare: () => Promise<boolean>,
+): Promise<{ valid: boolean; check: ReserveSecretCheckResponse }> {
+  const { check, verdict } = await compareUnderBudget(
+    context.backends.session,
+    {
+      companyId: context.company.id,
+      subject: { userId: context.session.userId },
+      kind,
+      clientAddress: context.clientAddress,
+      sessionToken: context.token,
+    },
+    async () => ({ valid: await compare() }),
+  );
+  return { valid: verdict?.valid ?? false, check };
 }
 
 /**
- * A password or TOTP code identity compared under its subject's budget: identity reserves the check
- * itself before it compares (docs/security.md, "Guesses per hour"). A refused check is thrown as the
- * login steps tell it; a wrong secret (`right` undefined) counts as a failed login and gives
- * undefined; after a right one, `rest` runs as runBeforeMove's does.
+ * After a secret compared under its subject's budget, by identity or by the gateway: a refused check
+ * is thrown as the login steps tell it; a wrong secret (`right` undefined) counts as a failed login
+ * and gives undefined; after a right one, `rest` runs with the check for the session move that rests
+ * on it to report (its rightCheckId), and should the request fail before, the check is reported
+ * right here (a second report does nothing).
  */
-export async function afterIdentityCheck<U, R>(
-  context: FlowContext,
-  check: ReserveSecretCheckResponse | undefined,
-  right: U | undefined,
-  rest: (right: U, rightCheckId: string) => Promise<R>,
-  kind: SecretKind = SecretKind.PASSWORD,
-): Promise<R | undefined> {
-  if (!check) throw new AuthError("service.unavailable", { detail: "identity answered no check" });
-  if (check.outcome !== CheckOutcome.ALLOWED) throw loginRefusal(check.outcome, check.retryAfterSeconds);
-  if (right === undefined) {
-    securityEvent(context, "login.failed", { kind });
-    return undefined;
-  }
-  return afterRightCheck(context, check.checkId, (rightCheckId) => rest(right, rightCheckId));
-}
+export const afterCheck = step(
+  loginRefusal.errors,
+  async <U, R>(
+    context: FlowContext,
+    check: ReserveSecretCheckResponse | undefined,
+    right: U | undefined,
+    rest: (right: U, rightCheckId: string) => Promise<R>,
+    kind: SecretKind,
+  ): Promise<R | undefined> => {
+    if (!check) throw new AuthError("service.unavailable", { detail: "no check was answered" });
+    if (check.outcome !== CheckOutcome.ALLOWED) throw loginRefusal(check.outcome, check.retryAfterSeconds);
+    if (right === undefined) {
+      securityEvent(context, "login.failed", { kind });
+      return undefined;
+    }
+    try {
+      return await rest(right, check.checkId);
+    } catch (error) {
+      await context.backends.session
+        .reportSecretCheck({
+          companyId: context.company.id,
+          checkId: check.checkId,
+          result: CheckResult.RIGHT,
+        })
+        .catch(() => {});
+      throw error;
+    }
+  },
+);
 
-/** Forgets the subject's failures: a finished recovery proved who the user is. */
+/** Forgets the subject's failures of every kind: a finished recovery proved who the user is. */
 export async function forgetFailedChecks(context: FlowContext, subject: CheckSubject): Promise<void> {
   await context.backends.session.forgetFailedChecks({ companyId: context.company.id, subject });
 }

@@ -1,5 +1,5 @@
 import type { User } from "@auth/proto/identity";
-import type { Session } from "@auth/proto/session";
+import { SecretKind, type Session } from "@auth/proto/session";
 import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
 import { type StateName, stateOfName } from "../endpoint/states.js";
 import { assertTransition } from "../endpoint/transitions.js";
@@ -24,8 +24,11 @@ export interface SessionMove extends SessionChanges {
 }
 
 export interface SessionStart extends SessionChanges {
-  /** No session while the user is locked out (login, which checks no secret). */
-  refuseWhenLockedOut?: boolean;
+  /**
+   * No session while the user's budget of this kind is locked out (login, which checks no secret:
+   * the kind its next step takes).
+   */
+  lockoutKind?: SecretKind;
   /** The user's credential generation when the password the session starts on was checked. */
   credentialGeneration?: string;
   /** The disclaimers the user owes, for the session's next step. */
@@ -69,7 +72,7 @@ export async function startSession(
     profileMnemocode: start.profileMnemocode,
     passwordChangeRequired: start.passwordChangeRequired ?? false,
     lifetimeSeconds: lifetimeSeconds(context, to),
-    refuseWhenLockedOut: start.refuseWhenLockedOut ?? false,
+    lockoutKind: start.lockoutKind ?? SecretKind.UNSPECIFIED,
     credentialGeneration: start.credentialGeneration,
     disclaimersRequired: start.disclaimersRequired ?? [],
     rightCheckId: start.rightCheckId,
@@ -81,6 +84,27 @@ export async function startSession(
   if (to === "authorized")
     securityEvent(context, "login.succeeded", { userId: user.id, sessionId: created.session.sessionId });
   return { token: created.sessionToken, session: created.session, captchaRequired: created.captchaRequired };
+}
+
+/**
+ * Starts a session, then does what must go with it (sends a code); should that fail, the session is
+ * revoked again: the client gets the error, and no session it cannot use is left.
+ */
+export async function startSessionThen<Told>(
+  context: FlowContext,
+  user: User,
+  to: StateName,
+  loginId: string,
+  start: SessionStart,
+  then: (sessionId: string) => Promise<Told>,
+): Promise<StartedSession & Told> {
+  const started = await startSession(context, user, to, loginId, start);
+  try {
+    return { ...started, ...(await then(started.session.sessionId)) };
+  } catch (error) {
+    await context.backends.session.revokeSession({ sessionToken: started.token });
+    throw error;
+  }
 }
 
 /** Moves the request's session on under a new token, as the transition table allows. */

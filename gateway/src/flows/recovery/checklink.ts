@@ -1,12 +1,7 @@
 import { z } from "zod";
 import type { FlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
-import {
-  answerExamples,
-  type SuccessFields,
-  toRecoverySetpassword,
-  userStatusErrors,
-} from "../../endpoint/responses.js";
+import { answerExamples, type SuccessFields, toRecoverySetpassword } from "../../endpoint/responses.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { startSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
@@ -30,7 +25,8 @@ export const checklink = defineEndpoint({
     answers: [answerExamples.recoverySetpassword],
   },
   // The link's token is checked by the flow: the endpoint takes no Authorization header.
-  errors: ["auth.token.invalid", "auth.token.expired", ...userStatusErrors],
+  steps: [currentUser],
+  errors: ["auth.token.invalid", "auth.token.expired"],
   rateLimit: "address",
   whileSuspended: "auth.user.restricted",
   handle,

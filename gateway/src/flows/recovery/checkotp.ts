@@ -4,12 +4,7 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { fields } from "../../endpoint/fields.js";
-import {
-  answerExamples,
-  type SuccessFields,
-  toRecoverySetpassword,
-  userStatusErrors,
-} from "../../endpoint/responses.js";
+import { answerExamples, type SuccessFields, toRecoverySetpassword } from "../../endpoint/responses.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { otpValid } from "../../steps/otp-check.js";
 import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
@@ -20,6 +15,8 @@ const body = z.object({ otp: fields.secret });
 
 const responses = toRecoverySetpassword();
 
+const wrongOtp = wrongSecret("auth.otp.invalid");
+
 /** spec 4.11: the recovery OTP; a wrong one is burnt like at login. */
 export const recoveryCheckotp = defineEndpoint({
   operation: "recovery/checkotp",
@@ -27,7 +24,8 @@ export const recoveryCheckotp = defineEndpoint({
   body,
   responses,
   examples: { request: { otp: "482913" }, answers: [answerExamples.recoverySetpassword] },
-  errors: [...userStatusErrors, "auth.otp.invalid"],
+  steps: [currentUser, wrongOtp],
+  errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.user.restricted",
   handle,
@@ -39,8 +37,8 @@ async function handle(
   const user = await currentUser(context, context.session.userId);
   const check = await reserveCheck(
     context,
-    { subject: { userId: user.id }, kind: SecretKind.OTP },
-    wrongSecret("auth.otp.invalid"),
+    { subject: { userId: user.id }, kind: SecretKind.SMS_CODE },
+    wrongOtp,
   );
   const { found: valid } = await check.run(
     () => otpValid(context, context.body.otp),

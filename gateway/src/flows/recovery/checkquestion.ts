@@ -4,12 +4,7 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { fields } from "../../endpoint/fields.js";
-import {
-  answerExamples,
-  type SuccessFields,
-  toRecoverySetpassword,
-  userStatusErrors,
-} from "../../endpoint/responses.js";
+import { answerExamples, type SuccessFields, toRecoverySetpassword } from "../../endpoint/responses.js";
 import { securityEvent } from "../../security-events.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
@@ -19,6 +14,8 @@ import { currentUser } from "../../steps/user-status.js";
 const body = z.object({ control_answer: fields.secret });
 
 const responses = toRecoverySetpassword();
+
+const wrongAnswer = wrongSecret("auth.controlanswer.invalid");
 
 /**
  * spec 4.13 with docs/decisions.md ("Recovery"): the answer to the control question, in state recovery-checkquestion. The
@@ -34,7 +31,8 @@ export const checkquestion = defineEndpoint({
     request: { control_answer: "Hillside Primary" },
     answers: [answerExamples.recoverySetpassword],
   },
-  errors: [...userStatusErrors, "auth.controlanswer.invalid"],
+  steps: [currentUser, wrongAnswer],
+  errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.user.restricted",
   handle,
@@ -46,8 +44,8 @@ async function handle(
   const user = await currentUser(context, context.session.userId);
   const check = await reserveCheck(
     context,
-    { subject: { userId: user.id }, kind: SecretKind.CONTROL_ANSWER, sessionToken: context.token },
-    wrongSecret("auth.controlanswer.invalid"),
+    { subject: { userId: user.id }, kind: SecretKind.CONTROL_ANSWER },
+    wrongAnswer,
   );
   const { found: verdict, sessionEnded } = await check.run(
     () =>

@@ -11,14 +11,13 @@ import {
   type SuccessFields,
   success,
   userPhone,
-  userStatusErrors,
 } from "../../endpoint/responses.js";
 import { assertTransition } from "../../endpoint/transitions.js";
 import { securityEvent } from "../../security-events.js";
 import { identityAcceptsCaptcha } from "../../steps/identity-captcha-check.js";
 import { lookUpAndCountLoginId } from "../../steps/login-lookup.js";
 import { maskEmail } from "../../steps/mask-email.js";
-import { startSessionWithOtp } from "../../steps/otp-delivery.js";
+import { sendOtp, startSessionWithOtp } from "../../steps/otp-delivery.js";
 import { chooseRecoveryMethod } from "../../steps/recovery-methods.js";
 import { startSession } from "../../steps/session-moves.js";
 import { assertUserMayLogIn } from "../../steps/user-status.js";
@@ -65,15 +64,8 @@ export const recover = defineEndpoint({
       { verification: "MAIL", user_email: "a***@acme.example" },
     ],
   },
-  errors: [
-    "auth.captcha.invalid",
-    "auth.loginid.notfound",
-    ...userStatusErrors,
-    "recovery.method.restricted",
-    "recovery.phone.notset",
-    "recovery.email.notset",
-    "recovery.question.notset",
-  ],
+  steps: [lookUpAndCountLoginId, assertUserMayLogIn, chooseRecoveryMethod, sendOtp],
+  errors: ["auth.captcha.invalid", "auth.loginid.notfound"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.user.restricted",
   handle,

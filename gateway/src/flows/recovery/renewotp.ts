@@ -2,7 +2,7 @@ import { OtpPurpose } from "@auth/proto/otp";
 import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
-import { type SuccessFields, success, userStatusErrors } from "../../endpoint/responses.js";
+import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { sendOtp } from "../../steps/otp-delivery.js";
 import { currentUser } from "../../steps/user-status.js";
 
@@ -17,7 +17,8 @@ export const recoveryRenewotp = defineEndpoint({
   body,
   responses,
   examples: { request: {}, answers: [{}] },
-  errors: userStatusErrors,
+  steps: [currentUser, sendOtp],
+  errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.user.restricted",
   handle,

@@ -31,6 +31,7 @@ export const sessionsEnd = defineEndpoint({
   body,
   responses,
   examples: { request: { others: true }, answers: [{ ended: 2 }] },
+  steps: [],
   errors: ["auth.session.notfound"],
   whileSuspended: "serve",
   handle,

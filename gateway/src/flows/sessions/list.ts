@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { authentication, authenticationOf } from "../../endpoint/authentication.js";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
@@ -17,6 +18,7 @@ const responses = success({
         created_at: timestamp("When the session started"),
         last_seen_at: timestamp("The last recorded use of the session, to the minute"),
         current: z.boolean().describe("The session of the token that asked"),
+        authentication,
       }),
     )
     .describe("The user's active authorized sessions, oldest first"),
@@ -45,11 +47,21 @@ export const sessionsList = defineEndpoint({
             created_at: "2026-11-24T07:02:11.000Z",
             last_seen_at: "2026-11-24T07:40:00.000Z",
             current: true,
+            authentication: {
+              level: 2,
+              amr: ["pwd", "otp", "mfa"],
+              factors: [
+                { kind: "password", amr: "pwd", authenticated_at: "2026-11-24T07:01:40.000Z" },
+                { kind: "app_code", amr: "otp", authenticated_at: "2026-11-24T07:02:11.000Z" },
+              ],
+              authenticated_at: "2026-11-24T07:02:11.000Z",
+            },
           },
         ],
       },
     ],
   },
+  steps: [],
   errors: [],
   whileSuspended: "serve",
   handle,
@@ -67,6 +79,7 @@ async function handle(
       created_at: isoOf(session.createdAt),
       last_seen_at: isoOf(session.lastSeenAt),
       current: session.sessionId === listed.currentSessionId,
+      authentication: authenticationOf(session.authentication),
     })),
   };
 }

@@ -1,15 +1,22 @@
 import { AuthError } from "@auth/errors";
+import { CheckOutcome } from "@auth/proto/session";
 import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { fields } from "../../endpoint/fields.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
+import { authenticatorApp } from "../../factors/authenticator-app.js";
+import { owns } from "../../factors/second-factors.js";
 import { securityEvent } from "../../security-events.js";
-import { assertUserMayLogIn, sessionUser } from "../../steps/user-status.js";
-import { assertFreshLogin } from "./fresh-login.js";
+import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { loginRefusal } from "../../steps/secret-checks.js";
+import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({
-  code: fields.secret.describe("A code the authenticator app shows for the new secret"),
+  code: fields.secret.describe("A code the new authenticator app shows for the new secret"),
+  current_code: fields.secret
+    .optional()
+    .describe("A code of the authenticator app the user has now: required to replace it"),
 });
 
 const responses = success({
@@ -19,7 +26,9 @@ const responses = success({
 /**
  * Beyond the spec (docs/api-contract.md, "Authenticator app"): the signed-in user proves a code of
  * the pending secret, which becomes the login's second factor; the user's other sessions end, as
- * after any change of an authenticator (ASVS 5.0 7.4.3), and this one goes on.
+ * after any change of an authenticator (ASVS 5.0 7.4.3), and this one goes on. An app replaces the
+ * user's app only with a code of that app, checked by identity under the user's budget of app codes
+ * (docs/security.md, "Changing a factor").
  */
 export const totpConfirm = defineEndpoint({
   operation: "totp/confirm",
@@ -27,7 +36,8 @@ export const totpConfirm = defineEndpoint({
   body,
   responses,
   examples: { request: { code: "492039" }, answers: [{ sessions_ended: 1 }] },
-  errors: ["auth.otp.invalid", "auth.reauthentication.required"],
+  steps: [currentUser, assertMayChangeFactors, loginRefusal],
+  errors: ["auth.otp.invalid"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   handle,
@@ -36,15 +46,28 @@ export const totpConfirm = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
-  assertFreshLogin(context);
-  const user = await sessionUser(context, context.session.userId);
-  assertUserMayLogIn(user);
-  const { enrolled } = await context.backends.identity.confirmTotpEnrolment({
+  const user = await currentUser(context, context.session.userId);
+  assertMayChangeFactors(context, user);
+  if (owns(user, authenticatorApp) && context.body.current_code === undefined) {
+    throw new AuthError("request.validation.failed", {
+      detail: "current_code: a code of the authenticator app the user has is needed to replace it",
+    });
+  }
+  const confirmed = await context.backends.identity.confirmTotpEnrolment({
     companyId: context.company.id,
     userId: user.id,
     code: context.body.code,
+    currentCode: context.body.current_code,
+    clientAddress: context.clientAddress,
+    sessionToken: context.token,
   });
-  if (!enrolled) throw new AuthError("auth.otp.invalid", { detail: "not a code of the pending secret" });
+  const currentCheck = confirmed.currentCheck;
+  if (currentCheck && currentCheck.outcome !== CheckOutcome.ALLOWED)
+    throw loginRefusal(currentCheck.outcome, currentCheck.retryAfterSeconds);
+  if (confirmed.currentCodeRefused)
+    throw new AuthError("auth.otp.invalid", { detail: "not a code of the current authenticator app" });
+  if (!confirmed.enrolled)
+    throw new AuthError("auth.otp.invalid", { detail: "not a code of the pending secret" });
   securityEvent(context, "totp.enrolled", { userId: user.id });
   const { ended } = await context.backends.session.endOwnSessions({
     sessionToken: context.token,

@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
-import { assertUserMayLogIn, sessionUser } from "../../steps/user-status.js";
-import { assertFreshLogin } from "./fresh-login.js";
+import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({});
 
@@ -16,8 +16,9 @@ const responses = success({
 
 /**
  * Beyond the spec (docs/api-contract.md, "Authenticator app"): the signed-in user starts enrolling
- * an authenticator app (TOTP). The new secret is pending until auth/totp/confirm proves a code of
- * it; an app enrolled before keeps working until then.
+ * an authenticator app (TOTP), from a session whose authentication is fresh and complete
+ * (steps/factor-change.ts). The new secret is pending until auth/totp/confirm proves a code of it;
+ * an app enrolled before keeps working until then.
  */
 export const totpEnrol = defineEndpoint({
   operation: "totp/enrol",
@@ -34,7 +35,8 @@ export const totpEnrol = defineEndpoint({
       },
     ],
   },
-  errors: ["auth.reauthentication.required"],
+  steps: [currentUser, assertMayChangeFactors],
+  errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   handle,
@@ -43,9 +45,8 @@ export const totpEnrol = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
-  assertFreshLogin(context);
-  const user = await sessionUser(context, context.session.userId);
-  assertUserMayLogIn(user);
+  const user = await currentUser(context, context.session.userId);
+  assertMayChangeFactors(context, user);
   const { otpauthUri, secret } = await context.backends.identity.beginTotpEnrolment({
     companyId: context.company.id,
     userId: user.id,
