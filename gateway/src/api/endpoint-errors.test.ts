@@ -77,7 +77,9 @@ describe("an endpoint's errors come from its steps", () => {
 
   const stepFiles = [...modulesUnder("steps"), ...modulesUnder("factors")];
   it.each(
-    stepFiles.flatMap((file) => stepSources(file).map(([name, source]) => [`${relative(src, file)} ${name}`, name, source])),
+    stepFiles.flatMap((file) =>
+      stepSources(file).map(([name, source]) => [`${relative(src, file)} ${name}`, name, source]),
+    ),
   )("%s declares every code it throws and every code of the steps it runs", (_, name, source) => {
     const declared = new Set(steps.get(name)?.errors);
     const missing = [

@@ -1,6 +1,6 @@
-import { generate } from "otplib";
+import { UserStatus } from "@auth/proto/identity";
 import { beforeAll, describe, expect, it } from "vitest";
-import { freshLoginSeconds } from "../flows/totp/fresh-login.js";
+import { freshAuthenticationSeconds } from "../steps/factor-change.js";
 import {
   call,
   createCompany,
@@ -13,14 +13,15 @@ import {
   startLogin,
   type TestCompany,
   type TestUser,
+  totpCode,
+  updateUserStatus,
   useInProcessSuite,
+  wrongTotpCode,
 } from "../testing/fixtures.js";
 
 const suite = useInProcessSuite();
 
-/** The app's code for now, or for a step later (±1 step is accepted). */
-const codeOf = (secret: string, stepsLater = 0) =>
-  generate({ secret, epoch: Math.floor(Date.now() / 1000) + stepsLater * 30 });
+const codeOf = totpCode;
 
 /**
  * docs/decisions.md, "TOTP": a user with an authenticator app reaches checkotp by the spec's
@@ -107,12 +108,12 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
     expect(checked.body.session_state).toBe("authorized");
   });
 
-  it("asks for a fresh login: 10 minutes after it, enrol and confirm answer 403 auth.reauthentication.required (ASVS 5.0 7.5.1)", async () => {
+  it("asks for a fresh authentication: 10 minutes after it, enrol and confirm answer 403 auth.reauthentication.required (ASVS 5.0 7.5.1)", async () => {
     const user = await createUser(company);
     const signedIn = await post("checkcredentials", { login_id: user.loginName, password: user.password });
     const token = String(signedIn.body.session_token);
     const secret = String((await post("totp/enrol", {}, token)).body.secret);
-    suite().clock.advance((freshLoginSeconds + 1) * 1000);
+    suite().clock.advance((freshAuthenticationSeconds + 1) * 1000);
     expectError(await post("totp/enrol", {}, token), 403, "auth.reauthentication.required");
     expectError(
       await post("totp/confirm", { code: await codeOf(secret) }, token),
@@ -122,5 +123,54 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
     // A new login may.
     const again = await post("checkcredentials", { login_id: user.loginName, password: user.password });
     expectSuccess(await post("totp/enrol", {}, String(again.body.session_token)), ["otpauth_uri", "secret"]);
+  });
+
+  describe("replacing the app (docs/security.md, Changing a factor)", () => {
+    it("needs a code of the current app: none is 400, a wrong one 401 and nothing changes, a right one replaces it", async () => {
+      const user = await createUser(company);
+      const old = await enrol(user);
+      // A fresh login with both factors; a backup code, since each step of the app is accepted once
+      // and the enrolment used the current one.
+      const [backupCode] = await generateBackupCodes(company, user);
+      const atOtp = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+      const signedIn = await post("checkotp", { backup_code: backupCode }, String(atOtp.body.session_token));
+      const token = String(signedIn.body.session_token);
+      const next = String((await post("totp/enrol", {}, token)).body.secret);
+      expectError(
+        await post("totp/confirm", { code: await codeOf(next) }, token),
+        400,
+        "request.validation.failed",
+      );
+      expectError(
+        await post(
+          "totp/confirm",
+          { code: await codeOf(next), current_code: await wrongTotpCode(old) },
+          token,
+        ),
+        401,
+        "auth.otp.invalid",
+      );
+      const replaced = await post(
+        "totp/confirm",
+        { code: await codeOf(next), current_code: await codeOf(old, 1) },
+        token,
+      );
+      expectSuccess(replaced, ["sessions_ended"]);
+      const withNew = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+      expect(
+        (await post("checkotp", { otp: await codeOf(next, 1) }, String(withNew.body.session_token))).body
+          .session_state,
+      ).toBe("authorized");
+    });
+
+    it("answers the user's status on enrol and confirm: a closed user gets auth.user.closed", async () => {
+      const user = await createUser(company);
+      const signedIn = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+      const token = String(signedIn.body.session_token);
+      const secret = String((await post("totp/enrol", {}, token)).body.secret);
+      await updateUserStatus(company, user, UserStatus.CLOSED);
+      expectError(await post("totp/enrol", {}, token), 403, "auth.user.closed");
+      expectError(await post("totp/confirm", { code: await codeOf(secret) }, token), 403, "auth.user.closed");
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { AuthError } from "@auth/errors";
-import { RecoveryMethod, type User, UserStatus } from "@auth/proto/identity";
+import { RecoveryMethod, SecondFactorKind, type User, UserStatus } from "@auth/proto/identity";
 import { describe, expect, it } from "vitest";
 import type { TenantCompany } from "../endpoint/context.js";
 import { tenantCompany } from "../endpoint/tenant-company.testing.js";
@@ -23,12 +23,15 @@ const user = (overrides: Partial<User> = {}): User => ({
   status: UserStatus.ACTIVE,
   profileMnemocode: "P",
   hasPassword: true,
-  secondFactorRequired: false,
   passwordChangeRequired: false,
   phone: "+12015550123",
   email: "ann@example.com",
   controlQuestion: "Pet?",
-  totpEnrolled: false,
+  authenticators: {
+    secondFactors: [SecondFactorKind.SMS],
+    secondFactorRequired: false,
+    minPasswordLength: 15,
+  },
   ...overrides,
 });
 const codeOf = (run: () => MethodName) => {

@@ -1,6 +1,7 @@
 import type { TestUser, UserOptions } from "@auth/identity/testing";
 import type { CompanyPolicy, UserStatus } from "@auth/proto/identity";
 import { type Answer, ApiDocument, type ApiResponse, loginSteps } from "@auth/testing/api";
+import { generate } from "otplib";
 import { afterAll, beforeAll, expect } from "vitest";
 import {
   type CallOptions,
@@ -74,6 +75,35 @@ export async function call(code: string, operation: string, options: CallOptions
   const answer = await suite().call(code, operation, options);
   answers.push({ operation, method: "POST", ...answer });
   return answer;
+}
+
+/** How many secrets of a kind the services have compared so far: what the budgets let through. */
+export const compared = (kind: Parameters<InProcessSuite["compared"]>[0]) => suite().compared(kind);
+
+/** The authenticator app's code for now, or for a step later (±1 step is accepted). */
+export const totpCode = (secret: string, stepsLater = 0) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + stepsLater * 30 });
+
+/** A code the app never shows around now (not within ±1 step). */
+export async function wrongTotpCode(secret: string): Promise<string> {
+  const near = await Promise.all([-1, 0, 1, 2].map((steps) => totpCode(secret, steps)));
+  for (let candidate = 0; ; candidate += 1) {
+    const code = String(candidate).padStart(6, "0");
+    if (!near.includes(code)) return code;
+  }
+}
+
+/** Signs the user in with the password and enrols an authenticator app; its secret. */
+export async function enrolAuthenticator(company: TestCompany, user: TestUser): Promise<string> {
+  const post = (operation: string, body: Record<string, unknown>, token?: string) =>
+    call(company.code, operation, { apiKey: company.apiKey, body, token });
+  const signedIn = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+  const token = String(signedIn.body.session_token);
+  const secret = String((await post("totp/enrol", {}, token)).body.secret);
+  const confirmed = await post("totp/confirm", { code: await totpCode(secret) }, token);
+  if (confirmed.body.status !== "success")
+    throw new Error(`enrolment failed: ${JSON.stringify(confirmed.body)}`);
+  return secret;
 }
 
 /** The SMS texts sent to this phone of the company, oldest first. */

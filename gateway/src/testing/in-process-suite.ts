@@ -29,6 +29,7 @@ import { SessionServiceService } from "@auth/proto/session";
 import { MailOutboxForTests, startRecoveryForTests } from "@auth/recovery/testing";
 import { createLogger } from "@auth/runtime";
 import { startSessionForTests } from "@auth/session/testing";
+import { metrics } from "@auth/telemetry";
 import type { ApiResponse } from "@auth/testing/api";
 import { createApp } from "../app.js";
 import { closeBackends, connectBackends } from "../backends.js";
@@ -137,6 +138,7 @@ export async function startInProcessSuite() {
     reserveSecretCheck: (request, options) => sessionOfIdentity().reserveSecretCheck(request, options),
     reportSecretCheck: (request, options) => sessionOfIdentity().reportSecretCheck(request, options),
     revokeUserSessions: (request, options) => sessionOfIdentity().revokeUserSessions(request, options),
+    recordFederatedLogin: (request, options) => sessionOfIdentity().recordFederatedLogin(request, options),
   };
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
@@ -328,6 +330,14 @@ export async function startInProcessSuite() {
       sms.messages
         .filter((message) => message.companyId === companyId && message.to === phone)
         .map((message) => message.text),
+    /**
+     * How many secrets of a kind the services have compared so far (auth_secrets_compared_total: the
+     * services run in this process): what the budgets let through.
+     */
+    async compared(kind: "password" | "backup_code" | "control_answer" | "otp" | "totp"): Promise<number> {
+      const { values } = await metrics.secretsCompared.get();
+      return values.find((value) => value.labels.kind === kind)?.value ?? 0;
+    },
     /** The e-mails sent to this address of the company, oldest first. */
     mailTo: (companyId: string, email: string): Array<{ subject: string; text: string }> =>
       mail.messages
