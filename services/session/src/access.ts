@@ -21,6 +21,8 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   reserveSecretCheck: ["gateway", "identity"],
   reportSecretCheck: ["gateway", "identity"],
   forgetFailedChecks: ["gateway"],
+  // The federated logins identity verified (ExchangeOAuthCode): no one else may state one.
+  recordFederatedLogin: ["identity"],
 };
 
 /** The read-only contract of the company's other products: the one service a consumer may call. */

@@ -8,6 +8,7 @@ import { SessionState } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
 import { z } from "zod";
 import { introspectionAccess } from "./access.js";
+import { authenticationOf } from "./authentication.js";
 import { optionalDate } from "./server.js";
 import { idleEndOf, type SessionStore } from "./store/session-store.js";
 
@@ -17,7 +18,8 @@ const introspectTokenRequest = messageSchema<IntrospectTokenRequest>()(
 
 /**
  * What a session token stands for, as the company's other products may know it: active only once
- * the session is authorized, and then only whose it is (docs/decisions.md, "Token introspection").
+ * the session is authorized, and then only whose it is and how it was authenticated
+ * (docs/decisions.md, "Token introspection").
  */
 export function introspectionService(sessions: SessionStore, adminToken: string, logger: Logger) {
   const methods: AsyncService<typeof TokenIntrospectionServiceService> = {
@@ -38,6 +40,7 @@ export function introspectionService(sessions: SessionStore, adminToken: string,
               expiresAt: new Date(session.expiresAt),
               absoluteExpiresAt: optionalDate(session.absoluteExpiresAt),
               idleExpiresAt: optionalDate(idleEndOf(session)),
+              authentication: authenticationOf(session.factors ?? []),
             },
           };
         }

@@ -31,7 +31,7 @@ const server = await startGrpcServer({
     sessionService(
       {
         sessions,
-        budget: new CheckBudget(kv.store),
+        budget: new CheckBudget(kv.store, systemClock),
         rules,
         notices: new UserNotices(identity, logger),
         adminToken: config.ADMIN_TOKEN,

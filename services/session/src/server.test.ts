@@ -8,8 +8,14 @@ import {
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
 import { NotificationEvent, type NotifyUserRequest } from "@auth/proto/identity";
-import { TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
-import { CheckResult, SecretKind, SessionServiceService, SessionState } from "@auth/proto/session";
+import { FactorKind, TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
+import {
+  CheckOutcome,
+  CheckResult,
+  SecretKind,
+  SessionServiceService,
+  SessionState,
+} from "@auth/proto/session";
 import { createLogger, TtlCache } from "@auth/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CompanyRules } from "./check-policies.js";
@@ -30,13 +36,16 @@ const policy = {
 const terms = { code: "terms", title: "Terms", description: "The terms", link: "https://example.com/terms" };
 const companyId = "c1";
 const userId = "u-ann";
+const clientAddress = "192.0.2.1";
+/** The captcha response the faked identity service accepts; "unreachable" makes it fail. */
+const solved = "solved";
 const start = {
   companyId,
   userId,
   state: SessionState.CHECKPASSWORD,
   loginId: "ann@example.com",
   passwordChangeRequired: false,
-  refuseWhenLockedOut: false,
+  lockoutKind: SecretKind.UNSPECIFIED,
   disclaimersRequired: [],
   userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
   clientAddress: "192.0.2.1",
@@ -52,20 +61,27 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   let session: Client;
   let introspection: ServiceClient<typeof TokenIntrospectionServiceService>;
   let notified: NotifyUserRequest[];
+  let captchasVerified: number;
 
   beforeEach(async () => {
     kv = await kind.open();
     notified = [];
+    captchasVerified = 0;
     const identity = {
       getCheckPolicy: async () => policy,
-      verifyCaptcha: async () => ({ valid: false }),
+      verifyCaptcha: async ({ captchaResponse }: { captchaResponse: string }) => {
+        captchasVerified += 1;
+        if (captchaResponse === "unreachable") throw new Error("the captcha provider did not answer");
+        return { valid: captchaResponse === solved };
+      },
       notifyUser: async (request: NotifyUserRequest) => {
         notified.push(request);
         return {};
       },
     };
     const logger = createLogger("session", "silent");
-    const sessions = new SessionStore(kv, { now: () => Date.now() }, { of: () => 15 * 60_000 });
+    const clock = { now: () => Date.now() };
+    const sessions = new SessionStore(kv, clock, { of: () => 15 * 60_000 });
     server = await startGrpcServer({
       host: "127.0.0.1",
       port: 0,
@@ -75,7 +91,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         sessionService(
           {
             sessions,
-            budget: new CheckBudget(kv),
+            budget: new CheckBudget(kv, clock),
             rules: new CompanyRules(identity, new TtlCache(0)),
             notices: new UserNotices(identity, logger),
             adminToken,
@@ -110,21 +126,42 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       () => "ok",
       (error: AuthError) => error.code,
     );
-  /** Reserves a check of the user's OTP (no captcha asked) and reports it as the test says. */
-  const reserve = async () => {
-    const reserved = await session.reserveSecretCheck({
+  /** Reserves a check of one of the user's secrets (a password with a solved captchas). */
+  const reserveCheck = (kind: SecretKind, options: { sessionToken?: string; user?: string } = {}) =>
+    session.reserveSecretCheck({
       companyId,
-      subject: { userId },
-      kind: SecretKind.OTP,
-      clientAddress: "192.0.2.1",
+      subject: { userId: options.user ?? userId },
+      kind,
+      clientAddress,
+      captchaResponse: kind === SecretKind.PASSWORD ? solved : undefined,
+      sessionToken: options.sessionToken,
     });
-    return reserved.checkId;
-  };
+  /** The id of a reserved check ("" when refused). */
+  const reserve = async (
+    kind = SecretKind.PASSWORD,
+    options: { sessionToken?: string; user?: string } = {},
+  ) => (await reserveCheck(kind, options)).checkId;
+  const report = (checkId: string, result: CheckResult) =>
+    session.reportSecretCheck({ companyId, checkId, result });
   const failThrice = async () => {
     for (const checkId of [await reserve(), await reserve(), await reserve()])
-      await session.reportSecretCheck({ companyId, checkId, result: CheckResult.WRONG });
+      await report(checkId, CheckResult.WRONG);
   };
-  const budget = () => session.getCheckBudget({ companyId, subject: { userId } });
+  const budget = (kind = SecretKind.UNSPECIFIED) =>
+    session.getCheckBudget({ companyId, subject: { userId }, kind });
+  const move = (
+    sessionToken: string,
+    fromState: SessionState,
+    toState: SessionState,
+    rightCheckId?: string,
+  ) =>
+    session.advanceSession({
+      sessionToken,
+      fromState,
+      toState,
+      renewCredentialGeneration: false,
+      rightCheckId,
+    });
 
   describe("CreateSession", () => {
     it("keeps the disclaimers the login found with the session, for the next step's lookup", async () => {
@@ -142,13 +179,22 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       expect(await budget()).toEqual({ lockedOut: false, retryAfterSeconds: 0, captchaRequired: false });
     });
 
-    it("refuses while the user is locked out, when asked, with auth.restricted and the time left", async () => {
+    it("refuses while the user's budget of lockout_kind is locked out, with auth.restricted and the time left; UNSPECIFIED checks none", async () => {
       // A reserved check counts as failed until it is reported.
-      for (let i = 0; i < policy.lockoutAfterFailures; i++) await reserve();
-      expect(await codeOf(session.createSession({ ...start, refuseWhenLockedOut: true }))).toBe(
+      for (let i = 0; i < policy.lockoutAfterFailures; i++) await reserve(SecretKind.APP_CODE);
+      expect(await codeOf(session.createSession({ ...start, lockoutKind: SecretKind.APP_CODE }))).toBe(
         "auth.restricted",
       );
-      expect((await budget()).retryAfterSeconds).toBeGreaterThan(0);
+      expect((await budget(SecretKind.APP_CODE)).retryAfterSeconds).toBeGreaterThan(0);
+      const other = await session.createSession({ ...start, lockoutKind: SecretKind.PASSWORD });
+      expect(other.captchaRequired).toBe(false);
+      expect(await codeOf(session.createSession(start))).toBe("ok");
+    });
+
+    it("tells whether the user's next password needs a captcha, whatever lockout_kind", async () => {
+      await failThrice();
+      for (const lockoutKind of [SecretKind.PASSWORD, SecretKind.SMS_CODE])
+        expect((await session.createSession({ ...start, lockoutKind })).captchaRequired).toBe(true);
     });
   });
 
@@ -173,13 +219,20 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       expect(notified).toEqual([told(NotificationEvent.RECOVERY_COMPLETED)]);
     });
 
-    it("asks identity to tell the user once, when the wrong check that locks the user out is reported", async () => {
-      for (let i = 0; i < policy.lockoutAfterFailures + 2; i++) {
-        const checkId = await reserve();
-        if (checkId) await session.reportSecretCheck({ companyId, checkId, result: CheckResult.WRONG });
-      }
-      expect((await budget()).lockedOut).toBe(true);
+    it("asks identity to tell the user once per filling of a budget, when the wrong check that fills it is reported", async () => {
+      const fill = async () => {
+        for (let i = 0; i < policy.lockoutAfterFailures + 2; i++) {
+          const checkId = await reserve(SecretKind.APP_CODE);
+          if (checkId) await report(checkId, CheckResult.WRONG);
+        }
+      };
+      await fill();
+      expect((await budget(SecretKind.APP_CODE)).lockedOut).toBe(true);
       expect(notified).toEqual([told(NotificationEvent.LOCKED_OUT)]);
+      // A right SMS code forgets the app code's failures: the next filling is told again.
+      await report(await reserve(SecretKind.SMS_CODE), CheckResult.RIGHT);
+      await fill();
+      expect(notified).toEqual(Array(2).fill(told(NotificationEvent.LOCKED_OUT)));
     });
   });
 
@@ -267,6 +320,359 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       expect(await codeOf(session.endOwnSessions({ sessionToken, sessionId: "x", others: true }))).toBe(
         "request.validation.failed",
       );
+    });
+  });
+
+  describe("GetCheckBudget", () => {
+    it("answers the lock-out of the kind asked, PASSWORD when unspecified, and the captcha always of passwords", async () => {
+      await failThrice();
+      for (let i = 0; i < policy.lockoutAfterFailures; i++) await reserve(SecretKind.APP_CODE);
+      expect(await budget(SecretKind.APP_CODE)).toMatchObject({ lockedOut: true, captchaRequired: true });
+      expect(await budget(SecretKind.SMS_CODE)).toEqual({
+        lockedOut: false,
+        retryAfterSeconds: 0,
+        captchaRequired: true,
+      });
+      expect(await budget()).toEqual(await budget(SecretKind.PASSWORD));
+      expect(await budget()).toMatchObject({ lockedOut: false, captchaRequired: true });
+    });
+  });
+
+  describe("one check at a time per session", () => {
+    const outcomesOf = (answers: { outcome: CheckOutcome }[]) =>
+      answers.reduce<Record<string, number>>((counts, { outcome }) => {
+        counts[outcome] = (counts[outcome] ?? 0) + 1;
+        return counts;
+      }, {});
+    /** Reserves and reports wrong checks until one is refused: how many were allowed, and the refusal. */
+    const checksLeft = async (kind: SecretKind, sessionToken?: string) => {
+      for (let allowed = 0; ; allowed++) {
+        const reserved = await reserveCheck(kind, { sessionToken });
+        if (reserved.outcome !== CheckOutcome.ALLOWED) return { allowed, refused: reserved.outcome };
+        await report(reserved.checkId, CheckResult.WRONG);
+      }
+    };
+
+    it("of 5 parallel passwords with one token, checks 1 and answers 4 SESSION_BUSY, which spend nothing: no captcha, no failure", async () => {
+      const { sessionToken } = await session.createSession(start);
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => reserveCheck(SecretKind.PASSWORD, { sessionToken })),
+      );
+      expect(outcomesOf(answers)).toEqual({
+        [CheckOutcome.ALLOWED]: 1,
+        [CheckOutcome.SESSION_BUSY]: 4,
+      });
+      expect(captchasVerified).toBe(1);
+      for (const busy of answers.filter(({ outcome }) => outcome === CheckOutcome.SESSION_BUSY))
+        expect(busy).toMatchObject({ checkId: "", retryAfterSeconds: 0 });
+      const checked = answers.find(({ outcome }) => outcome === CheckOutcome.ALLOWED);
+      await report(checked?.checkId ?? "", CheckResult.WRONG);
+      expect(await checksLeft(SecretKind.PASSWORD, sessionToken)).toEqual({
+        allowed: policy.lockoutAfterFailures - 1,
+        refused: CheckOutcome.LOCKED_OUT,
+      });
+    });
+
+    it("of 5 parallel control answers in a recovery session, checks 1: the session keeps its other answers", async () => {
+      const { sessionToken } = await session.createSession({
+        ...start,
+        state: SessionState.RECOVERY_CHECKQUESTION,
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => reserveCheck(SecretKind.CONTROL_ANSWER, { sessionToken })),
+      );
+      expect(outcomesOf(answers)).toEqual({
+        [CheckOutcome.ALLOWED]: 1,
+        [CheckOutcome.SESSION_BUSY]: 4,
+      });
+      const checked = answers.find(({ outcome }) => outcome === CheckOutcome.ALLOWED);
+      await report(checked?.checkId ?? "", CheckResult.WRONG);
+      expect(await checksLeft(SecretKind.CONTROL_ANSWER, sessionToken)).toEqual({
+        allowed: 2,
+        refused: CheckOutcome.SESSION_SPENT,
+      });
+    });
+
+    it.each([CheckResult.RIGHT, CheckResult.WRONG, CheckResult.UNCHECKED])(
+      "holds the session until the check is reported %s, then takes the next",
+      async (result) => {
+        const { sessionToken } = await session.createSession(start);
+        const first = await reserve(SecretKind.APP_CODE, { sessionToken });
+        expect((await reserveCheck(SecretKind.PASSWORD, { sessionToken })).outcome).toBe(
+          CheckOutcome.SESSION_BUSY,
+        );
+        await report(first, result);
+        expect((await reserveCheck(SecretKind.PASSWORD, { sessionToken })).outcome).toBe(
+          CheckOutcome.ALLOWED,
+        );
+      },
+    );
+
+    it("gives the session back when the move that rests on the check reports it", async () => {
+      const { sessionToken } = await session.createSession(start);
+      const checkId = await reserve(SecretKind.PASSWORD, { sessionToken });
+      const moved = await move(sessionToken, SessionState.CHECKPASSWORD, SessionState.CHECKOTP, checkId);
+      expect((await reserveCheck(SecretKind.APP_CODE, { sessionToken: moved.sessionToken })).outcome).toBe(
+        CheckOutcome.ALLOWED,
+      );
+      expect((await reserveCheck(SecretKind.APP_CODE, { sessionToken })).outcome).toBe(CheckOutcome.ALLOWED);
+    });
+
+    it("gives the session back at once when the reservation is refused or fails", async () => {
+      const { sessionToken } = await session.createSession(start);
+      for (let i = 0; i < policy.lockoutAfterFailures; i++) await reserve(SecretKind.APP_CODE);
+      expect((await reserveCheck(SecretKind.APP_CODE, { sessionToken })).outcome).toBe(
+        CheckOutcome.LOCKED_OUT,
+      );
+      await failThrice();
+      const withoutCaptcha = { companyId, subject: { userId }, kind: SecretKind.PASSWORD, clientAddress };
+      expect((await session.reserveSecretCheck({ ...withoutCaptcha, sessionToken })).outcome).toBe(
+        CheckOutcome.CAPTCHA_MISSING,
+      );
+      expect(
+        await codeOf(
+          session.reserveSecretCheck({ ...withoutCaptcha, sessionToken, captchaResponse: "unreachable" }),
+        ),
+      ).toBe("internal.error");
+      expect((await reserveCheck(SecretKind.PASSWORD, { sessionToken })).outcome).toBe(CheckOutcome.ALLOWED);
+    });
+
+    it("keeps the sessions apart, and checks without a session as before", async () => {
+      const [one, other] = [await session.createSession(start), await session.createSession(start)];
+      await reserve(SecretKind.PASSWORD, { sessionToken: one.sessionToken });
+      expect((await reserveCheck(SecretKind.PASSWORD, { sessionToken: other.sessionToken })).outcome).toBe(
+        CheckOutcome.ALLOWED,
+      );
+      const without = await Promise.all(Array.from({ length: 3 }, () => reserveCheck(SecretKind.SMS_CODE)));
+      expect(outcomesOf(without)).toEqual({ [CheckOutcome.ALLOWED]: 3 });
+    });
+  });
+
+  describe('the authentication a session carries (docs/api-contract.md, "Assurance")', () => {
+    const factor = (kind: FactorKind, amr: string, multiFactor = false) =>
+      expect.objectContaining({ kind, amr, multiFactor });
+    const password = factor(FactorKind.PASSWORD, "pwd");
+    const sms = factor(FactorKind.SMS_CODE, "sms");
+    const appCode = factor(FactorKind.APP_CODE, "otp");
+    const backupCode = factor(FactorKind.BACKUP_CODE, "otp");
+    const federated = (multiFactor = false) => factor(FactorKind.FEDERATED, "fed", multiFactor);
+    const federatedLogin = async (options: { multiFactor?: boolean; at?: Date; user?: string } = {}) =>
+      (
+        await session.recordFederatedLogin({
+          companyId,
+          userId: options.user ?? userId,
+          authenticatedAt: options.at ?? new Date(),
+          multiFactor: options.multiFactor ?? false,
+        })
+      ).checkId;
+    /** A login through the steps: each secret's check reported by the move that rests on it. */
+    const logIn = async (first: SecretKind, second?: SecretKind) => {
+      const created = await session.createSession(start);
+      const firstCheck = await reserve(first);
+      if (second === undefined)
+        return move(created.sessionToken, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, firstCheck);
+      const atOtp = await move(
+        created.sessionToken,
+        SessionState.CHECKPASSWORD,
+        SessionState.CHECKOTP,
+        firstCheck,
+      );
+      return move(atOtp.sessionToken, SessionState.CHECKOTP, SessionState.AUTHORIZED, await reserve(second));
+    };
+
+    it("is level 0, with no amr, factor or time, before the first factor", async () => {
+      const created = await session.createSession(start);
+      expect(created.session?.authentication).toEqual({ level: 0, amr: [], factors: [] });
+    });
+
+    it("is level 1 with a password alone: amr pwd, the factor's time the check's", async () => {
+      const before = Date.now();
+      const { session: authorized } = await logIn(SecretKind.PASSWORD);
+      const authentication = authorized?.authentication;
+      expect(authentication).toMatchObject({ level: 1, amr: ["pwd"], factors: [password] });
+      const at = authentication?.authenticatedAt?.getTime() ?? 0;
+      expect(at).toBeGreaterThanOrEqual(before);
+      expect(at).toBeLessThanOrEqual(Date.now());
+      expect(authentication?.factors[0]?.authenticatedAt?.getTime()).toBe(at);
+    });
+
+    it.each([
+      ["an SMS code", SecretKind.SMS_CODE, sms, "sms"],
+      ["an app code", SecretKind.APP_CODE, appCode, "otp"],
+      ["a backup code", SecretKind.BACKUP_CODE, backupCode, "otp"],
+    ])("is level 2 with a password and %s: amr pwd, %s and mfa", async (_name, second, secondFactor, amr) => {
+      const { session: authorized } = await logIn(SecretKind.PASSWORD, second);
+      const authentication = authorized?.authentication;
+      expect(authentication).toMatchObject({
+        level: 2,
+        amr: ["pwd", amr, "mfa"],
+        factors: [password, secondFactor],
+      });
+      expect(authentication?.authenticatedAt).toEqual(authentication?.factors[1]?.authenticatedAt);
+    });
+
+    it("is level 1 with an SMS code alone (a user without a password)", async () => {
+      const created = await session.createSession({ ...start, state: SessionState.CHECKOTP });
+      const { session: authorized } = await move(
+        created.sessionToken,
+        SessionState.CHECKOTP,
+        SessionState.AUTHORIZED,
+        await reserve(SecretKind.SMS_CODE),
+      );
+      expect(authorized?.authentication).toMatchObject({ level: 1, amr: ["sms"], factors: [sms] });
+    });
+
+    it("is level 1 with a provider's login, at the provider's time of authentication", async () => {
+      const at = new Date(Date.now() - 5 * 60_000);
+      const created = await session.createSession({
+        ...start,
+        state: SessionState.AUTHORIZED,
+        rightCheckId: await federatedLogin({ at }),
+      });
+      expect(created.session?.authentication).toEqual({
+        level: 1,
+        amr: ["fed"],
+        factors: [{ kind: FactorKind.FEDERATED, amr: "fed", authenticatedAt: at, multiFactor: false }],
+        authenticatedAt: at,
+      });
+    });
+
+    it("takes a provider's time of authentication later than now as now", async () => {
+      const created = await session.createSession({
+        ...start,
+        state: SessionState.AUTHORIZED,
+        rightCheckId: await federatedLogin({ at: new Date(Date.now() + 3_600_000) }),
+      });
+      expect(created.session?.authentication?.authenticatedAt?.getTime()).toBeLessThanOrEqual(Date.now());
+    });
+
+    it("is level 2 with a provider's login and an app code: amr fed, otp and mfa", async () => {
+      const created = await session.createSession({
+        ...start,
+        state: SessionState.CHECKOTP,
+        rightCheckId: await federatedLogin(),
+      });
+      expect(created.session?.authentication).toMatchObject({ level: 1, amr: ["fed"] });
+      const { session: authorized } = await move(
+        created.sessionToken,
+        SessionState.CHECKOTP,
+        SessionState.AUTHORIZED,
+        await reserve(SecretKind.APP_CODE),
+      );
+      expect(authorized?.authentication).toMatchObject({
+        level: 2,
+        amr: ["fed", "otp", "mfa"],
+        factors: [federated(), appCode],
+      });
+    });
+
+    it("is level 2 with a provider's login whose multi-factor proof the company trusts", async () => {
+      const created = await session.createSession({
+        ...start,
+        state: SessionState.AUTHORIZED,
+        rightCheckId: await federatedLogin({ multiFactor: true }),
+      });
+      expect(created.session?.authentication).toMatchObject({
+        level: 2,
+        amr: ["fed", "mfa"],
+        factors: [federated(true)],
+      });
+    });
+
+    it("is carried through every later move, a password change's included", async () => {
+      const created = await session.createSession(start);
+      const atOtp = await move(
+        created.sessionToken,
+        SessionState.CHECKPASSWORD,
+        SessionState.CHECKOTP,
+        await reserve(SecretKind.PASSWORD),
+      );
+      const atSetPassword = await move(
+        atOtp.sessionToken,
+        SessionState.CHECKOTP,
+        SessionState.SETPASSWORD,
+        await reserve(SecretKind.APP_CODE),
+      );
+      const expected = atSetPassword.session?.authentication;
+      expect(expected).toMatchObject({ level: 2, factors: [password, appCode] });
+      await session.claimCredentialChange({ sessionToken: atSetPassword.sessionToken });
+      const changed = await session.advanceSession({
+        sessionToken: atSetPassword.sessionToken,
+        fromState: SessionState.SETPASSWORD,
+        toState: SessionState.ACCEPTDISCLAIMERS,
+        renewCredentialGeneration: true,
+      });
+      const authorized = await move(
+        changed.sessionToken,
+        SessionState.ACCEPTDISCLAIMERS,
+        SessionState.AUTHORIZED,
+      );
+      expect(authorized.session?.authentication).toEqual(expected);
+    });
+
+    it("adds no factor for a control answer: a recovery proves no login", async () => {
+      const created = await session.createSession({ ...start, state: SessionState.RECOVERY_CHECKQUESTION });
+      const moved = await move(
+        created.sessionToken,
+        SessionState.RECOVERY_CHECKQUESTION,
+        SessionState.RECOVERY_SETPASSWORD,
+        await reserve(SecretKind.CONTROL_ANSWER, { sessionToken: created.sessionToken }),
+      );
+      expect(moved.session?.authentication).toMatchObject({ level: 0, factors: [] });
+    });
+
+    it("refuses another user's right check with auth.token.invalid: no session is created, none moves", async () => {
+      const sessionsOfAnn = async () =>
+        (await session.listUserSessions({ companyId, userId })).sessions.map((listed) => listed.sessionId);
+      expect(
+        await codeOf(
+          session.createSession({
+            ...start,
+            rightCheckId: await reserve(SecretKind.PASSWORD, { user: "u-bob" }),
+          }),
+        ),
+      ).toBe("auth.token.invalid");
+      expect(
+        await codeOf(
+          session.createSession({
+            ...start,
+            state: SessionState.AUTHORIZED,
+            rightCheckId: await federatedLogin({ user: "u-bob" }),
+          }),
+        ),
+      ).toBe("auth.token.invalid");
+      expect(await sessionsOfAnn()).toEqual([]);
+      const created = await session.createSession(start);
+      const bobs = await reserve(SecretKind.PASSWORD, { user: "u-bob" });
+      expect(
+        await codeOf(move(created.sessionToken, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, bobs)),
+      ).toBe("auth.token.invalid");
+      const found = await session.introspectSession({ sessionToken: created.sessionToken });
+      expect(found).toMatchObject({
+        status: TokenStatus.ACTIVE,
+        session: { state: SessionState.CHECKPASSWORD, authentication: { level: 0 } },
+      });
+      expect(await sessionsOfAnn()).toEqual([created.session?.sessionId]);
+    });
+
+    it("refuses a right_check_id that names no check waiting for its report: unknown, or used already", async () => {
+      expect(await codeOf(session.createSession({ ...start, rightCheckId: "no-such-check" }))).toBe(
+        "auth.token.invalid",
+      );
+      const login = await federatedLogin();
+      const once = { ...start, state: SessionState.AUTHORIZED, rightCheckId: login };
+      expect(await codeOf(session.createSession(once))).toBe("ok");
+      expect(await codeOf(session.createSession(once))).toBe("auth.token.invalid");
+    });
+
+    it("is told to consumers (IntrospectToken) and in the user's own list of sessions", async () => {
+      const { sessionToken, session: authorized } = await logIn(SecretKind.PASSWORD, SecretKind.SMS_CODE);
+      const expected = authorized?.authentication;
+      expect(expected).toMatchObject({ level: 2, amr: ["pwd", "sms", "mfa"] });
+      const consumer = await introspection.introspectToken({ sessionToken });
+      expect(consumer.session?.authentication).toEqual(expected);
+      const listed = await session.listOwnSessions({ sessionToken });
+      expect(listed.sessions.map((own) => own.authentication)).toEqual([expected]);
     });
   });
 });

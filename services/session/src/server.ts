@@ -13,8 +13,10 @@ import {
   type IntrospectSessionRequest,
   type ListOwnSessionsRequest,
   type ListUserSessionsRequest,
+  type RecordFederatedLoginRequest,
   type ReportSecretCheckRequest,
   type ReserveSecretCheckRequest,
+  type ReserveSecretCheckResponse,
   type RevokeSessionRequest,
   type RevokeUserSessionsRequest,
   SecretKind,
@@ -27,8 +29,17 @@ import type { Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { z } from "zod";
 import { sessionAccess } from "./access.js";
+import { authenticationOf } from "./authentication.js";
 import type { CompanyRules } from "./check-policies.js";
-import type { CheckBudget, SecretKind as Kind, ReserveOutcome, Subject } from "./store/check-budget.js";
+import type {
+  CheckBudget,
+  Holder,
+  SecretKind as Kind,
+  ReserveOutcome,
+  RightCheck,
+  SessionTurn,
+  Subject,
+} from "./store/check-budget.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
 import type { UserNotices } from "./user-notices.js";
 
@@ -64,6 +75,7 @@ const toSession = (record: SessionRecord, now: number): Session => ({
   absoluteExpiresAt: optionalDate(record.absoluteExpiresAt),
   idleExpiresAt: optionalDate(idleEndOf(record)),
   ageSeconds: Math.max(0, Math.floor((now - record.createdAt) / 1000)),
+  authentication: authenticationOf(record.factors ?? []),
 });
 
 export const optionalDate = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms));
@@ -78,6 +90,20 @@ const limits = {
 const checkId = z.string().min(1).max(100);
 /** A reserved check whose secret proved right, reported in the call that rests on it. */
 const rightCheckId = checkId.optional();
+const kinds: Partial<Record<SecretKind, Kind>> = {
+  [SecretKind.PASSWORD]: "password",
+  [SecretKind.SMS_CODE]: "smsCode",
+  [SecretKind.APP_CODE]: "appCode",
+  [SecretKind.BACKUP_CODE]: "backupCode",
+  [SecretKind.CONTROL_ANSWER]: "controlAnswer",
+};
+/** A kind of secret; undefined when UNSPECIFIED. */
+const secretKind = z.enum(SecretKind).transform((kind, context) => {
+  const known = kinds[kind];
+  if (!known && kind !== SecretKind.UNSPECIFIED)
+    context.addIssue({ code: "custom", message: "must be a kind of secret" });
+  return known;
+});
 const createSessionRequest = messageSchema<CreateSessionRequest>()(
   z.object({
     companyId: id,
@@ -87,7 +113,7 @@ const createSessionRequest = messageSchema<CreateSessionRequest>()(
     profileMnemocode: z.string().optional(),
     passwordChangeRequired: z.boolean(),
     lifetimeSeconds: lifetime,
-    refuseWhenLockedOut: z.boolean(),
+    lockoutKind: secretKind,
     credentialGeneration: z.string().max(100).optional(),
     disclaimersRequired: z
       .array(
@@ -157,28 +183,24 @@ const subject = z
     (given): Subject =>
       given.userId !== undefined ? { userId: given.userId } : { loginId: given.loginId ?? "" },
   );
-const kinds: Partial<Record<SecretKind, Kind>> = {
-  [SecretKind.PASSWORD]: "password",
-  [SecretKind.OTP]: "otp",
-  [SecretKind.BACKUP_CODE]: "backupCode",
-  [SecretKind.CONTROL_ANSWER]: "controlAnswer",
-};
-/** GetCheckBudget and ForgetFailedChecks: a company and a subject. */
-const subjectRequest = messageSchema<GetCheckBudgetRequest & ForgetFailedChecksRequest>()(
+const forgetFailedChecksRequest = messageSchema<ForgetFailedChecksRequest>()(
   z.object({ companyId: id, subject }),
+);
+const getCheckBudgetRequest = messageSchema<GetCheckBudgetRequest>()(
+  z.object({ companyId: id, subject, kind: secretKind.transform((kind) => kind ?? "password") }),
 );
 const reserveSecretCheckRequest = messageSchema<ReserveSecretCheckRequest>()(
   z.object({
     companyId: id,
     subject,
-    kind: z.enum(SecretKind).transform((kind, context) => {
-      const known = kinds[kind];
-      if (!known) context.addIssue({ code: "custom", message: "must be a kind of secret" });
-      return known ?? "password";
+    kind: secretKind.transform((kind, context) => {
+      if (!kind) context.addIssue({ code: "custom", message: "must be a kind of secret" });
+      return kind ?? "password";
     }),
     captchaResponse: z.string().max(8_192).optional(),
     clientAddress: z.string().max(100),
-    sessionToken: token.optional(),
+    // Not empty: every request with the same token waits for the one check under way.
+    sessionToken: token.min(1).optional(),
   }),
 );
 const results = {
@@ -197,12 +219,32 @@ const reportSecretCheckRequest = messageSchema<ReportSecretCheckRequest>()(
   }),
 );
 
+const recordFederatedLoginRequest = messageSchema<RecordFederatedLoginRequest>()(
+  z.object({ companyId: id, userId: id, authenticatedAt: z.date().optional(), multiFactor: z.boolean() }),
+);
+
 const outcomes: Record<ReserveOutcome["outcome"], CheckOutcome> = {
   allowed: CheckOutcome.ALLOWED,
   lockedOut: CheckOutcome.LOCKED_OUT,
   captchaNeeded: CheckOutcome.CAPTCHA_MISSING,
   sessionSpent: CheckOutcome.SESSION_SPENT,
+  sessionBusy: CheckOutcome.SESSION_BUSY,
 };
+
+const reserveResponse = (
+  reserved: ReserveOutcome,
+  captchaSent: boolean,
+  credentialGeneration: string,
+): ReserveSecretCheckResponse => ({
+  outcome:
+    reserved.outcome === "captchaNeeded" && captchaSent
+      ? CheckOutcome.CAPTCHA_INVALID
+      : outcomes[reserved.outcome],
+  checkId: reserved.outcome === "allowed" ? reserved.checkId : "",
+  retryAfterSeconds: reserved.outcome === "lockedOut" ? reserved.retryAfterSeconds : 0,
+  captchaRequired: reserved.captchaRequired,
+  credentialGeneration,
+});
 
 export interface SessionDependencies {
   sessions: SessionStore;
@@ -225,15 +267,64 @@ export function sessionService(
   { sessions, budget, rules, notices, adminToken }: SessionDependencies,
   logger: Logger,
 ) {
+  /** Whose budgets a subject's checks spend: a user's, in the user's credential generation now. */
+  const holderOf = async (companyId: string, subject: Subject): Promise<Holder> => ({
+    companyId,
+    subject,
+    credentialGeneration: "userId" in subject ? await sessions.generationOf(companyId, subject.userId) : "",
+  });
+
+  /**
+   * Reports the right check a session starts or moves on, in the same call (docs/performance.md).
+   * A check that is none waiting for its report (unknown, expired, reported already) is refused:
+   * a session's factors rest on checks the session service saw, never on a caller's word.
+   */
+  const reportRight = async (checkId: string): Promise<RightCheck> => {
+    const { right } = await budget.report(checkId, "right");
+    if (!right) throw new AuthError("auth.token.invalid", { detail: "no reserved check to rest on" });
+    return right;
+  };
+
+  /** Reserves a check in the turn of its session, when it has one. */
+  const reserve = async (
+    input: z.output<typeof reserveSecretCheckRequest>,
+    turn: SessionTurn | undefined,
+  ): Promise<{ reserved: ReserveOutcome; credentialGeneration: string }> => {
+    const policy = await rules.policyOf(input.companyId);
+    // A control answer spends the budget of its recovery session too.
+    let session: { sessionId: string; ttlMs: number } | undefined;
+    if (input.kind === "controlAnswer" && input.sessionToken !== undefined) {
+      const found = await sessions.introspect(input.sessionToken);
+      if (found.status !== "active")
+        return { reserved: { outcome: "sessionSpent", captchaRequired: false }, credentialGeneration: "" };
+      session = {
+        sessionId: found.session.sessionId,
+        ttlMs: Math.max(1_000, found.session.expiresAt - Date.now()),
+      };
+    }
+    // Read before the secret is compared: a password change after this ends the session it starts.
+    const holder = await holderOf(input.companyId, input.subject);
+    const captchaPassed =
+      input.kind === "password" && input.captchaResponse !== undefined
+        ? await rules.captchaPasses(input.companyId, input.captchaResponse, input.clientAddress)
+        : false;
+    const reserved = await budget.reserve(
+      { ...holder, kind: input.kind, captchaPassed, session, turn },
+      policy,
+    );
+    if (reserved.endSession) await sessions.end(reserved.endSession);
+    return { reserved, credentialGeneration: holder.credentialGeneration };
+  };
+
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request) {
-      const { refuseWhenLockedOut, rightCheckId, ...input } = parseRequest(createSessionRequest, request);
-      if (rightCheckId !== undefined) await budget.report(rightCheckId, "right");
+      const { lockoutKind, rightCheckId, ...input } = parseRequest(createSessionRequest, request);
+      const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId);
       let captchaRequired = false;
-      if (refuseWhenLockedOut) {
+      if (lockoutKind !== undefined) {
         const status = await budget.status(
-          input.companyId,
-          { userId: input.userId },
+          await holderOf(input.companyId, { userId: input.userId }),
+          lockoutKind,
           await rules.policyOf(input.companyId),
         );
         if (status.lockedOut) {
@@ -244,7 +335,7 @@ export function sessionService(
         }
         captchaRequired = status.captchaRequired;
       }
-      const created = await sessions.create(input);
+      const created = await sessions.create({ ...input, rightCheck });
       if (recoveryStates.has(input.state))
         notices.tell(input.companyId, input.userId, NotificationEvent.RECOVERY_STARTED);
       return {
@@ -267,8 +358,8 @@ export function sessionService(
     async advanceSession(request) {
       const input = parseRequest(advanceSessionRequest, request);
       const { sessionToken, fromState, toState, rightCheckId, ...changes } = input;
-      if (rightCheckId !== undefined) await budget.report(rightCheckId, "right");
-      const advanced = await sessions.advance(sessionToken, fromState, toState, changes);
+      const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId);
+      const advanced = await sessions.advance(sessionToken, fromState, toState, { ...changes, rightCheck });
       return { sessionToken: advanced.token, session: toSession(advanced.session, sessions.now()) };
     },
     async revokeSession(request) {
@@ -313,63 +404,33 @@ export function sessionService(
       };
     },
     async getCheckBudget(request) {
-      const input = parseRequest(subjectRequest, request);
-      return budget.status(input.companyId, input.subject, await rules.policyOf(input.companyId));
+      const input = parseRequest(getCheckBudgetRequest, request);
+      return budget.status(
+        await holderOf(input.companyId, input.subject),
+        input.kind,
+        await rules.policyOf(input.companyId),
+      );
     },
     async reserveSecretCheck(request) {
       const input = parseRequest(reserveSecretCheckRequest, request);
-      const policy = await rules.policyOf(input.companyId);
-      // A control answer spends the budget of its recovery session too.
-      let session: { sessionId: string; ttlMs: number } | undefined;
-      if (input.kind === "controlAnswer" && input.sessionToken !== undefined) {
-        const found = await sessions.introspect(input.sessionToken);
-        if (found.status !== "active") {
-          return {
-            outcome: CheckOutcome.SESSION_SPENT,
-            checkId: "",
-            retryAfterSeconds: 0,
-            captchaRequired: false,
-            credentialGeneration: "",
-          };
-        }
-        session = {
-          sessionId: found.session.sessionId,
-          ttlMs: Math.max(1_000, found.session.expiresAt - Date.now()),
-        };
+      const captchaSent = input.captchaResponse !== undefined;
+      // One check at a time per session, taken before anything is spent, a captcha included.
+      const turn = input.sessionToken === undefined ? undefined : await budget.takeTurn(input.sessionToken);
+      if (input.sessionToken !== undefined && turn === undefined)
+        return reserveResponse({ outcome: "sessionBusy", captchaRequired: false }, captchaSent, "");
+      let allowed = false;
+      try {
+        const { reserved, credentialGeneration } = await reserve(input, turn);
+        allowed = reserved.outcome === "allowed";
+        return reserveResponse(reserved, captchaSent, credentialGeneration);
+      } finally {
+        // An allowed check keeps the turn until its report; any other gives it back now.
+        if (turn && !allowed) await budget.endTurn(turn);
       }
-      // Read before the secret is compared: a password change after this ends the session it starts.
-      const credentialGeneration =
-        "userId" in input.subject ? await sessions.generationOf(input.companyId, input.subject.userId) : "";
-      const captchaPassed =
-        input.kind === "password" && input.captchaResponse !== undefined
-          ? await rules.captchaPasses(input.companyId, input.captchaResponse, input.clientAddress)
-          : false;
-      const reserved = await budget.reserve(
-        {
-          companyId: input.companyId,
-          subject: input.subject,
-          kind: input.kind,
-          captchaPassed,
-          session,
-          credentialGeneration,
-        },
-        policy,
-      );
-      if (reserved.endSession) await sessions.end(reserved.endSession);
-      return {
-        outcome:
-          reserved.outcome === "captchaNeeded" && input.captchaResponse !== undefined
-            ? CheckOutcome.CAPTCHA_INVALID
-            : outcomes[reserved.outcome],
-        checkId: reserved.outcome === "allowed" ? reserved.checkId : "",
-        retryAfterSeconds: reserved.outcome === "lockedOut" ? reserved.retryAfterSeconds : 0,
-        captchaRequired: reserved.captchaRequired,
-        credentialGeneration,
-      };
     },
     async forgetFailedChecks(request) {
-      const input = parseRequest(subjectRequest, request);
-      await budget.forget(input.companyId, input.subject);
+      const input = parseRequest(forgetFailedChecksRequest, request);
+      await budget.forget(await holderOf(input.companyId, input.subject));
       if ("userId" in input.subject)
         notices.tell(input.companyId, input.subject.userId, NotificationEvent.RECOVERY_COMPLETED);
       return {};
@@ -382,6 +443,12 @@ export function sessionService(
         notices.tell(lockedOut.companyId, lockedOut.userId, NotificationEvent.LOCKED_OUT);
       if (endSession) await sessions.end(endSession);
       return { sessionEnded: endSession !== undefined };
+    },
+    async recordFederatedLogin(request) {
+      const { authenticatedAt, ...login } = parseRequest(recordFederatedLoginRequest, request);
+      return {
+        checkId: await budget.recordFederatedLogin({ ...login, authenticatedAt: authenticatedAt?.getTime() }),
+      };
     },
   };
   return {

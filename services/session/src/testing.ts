@@ -43,7 +43,7 @@ export async function startSessionForTests(options: {
       sessionService(
         {
           sessions,
-          budget: new CheckBudget(kv),
+          budget: new CheckBudget(kv, options.clock),
           rules,
           notices: new UserNotices(identity, options.logger),
           adminToken: config.ADMIN_TOKEN,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { type KeyValueStore, newRecordId } from "@auth/kv";
+import { type Clock, type KeyValueStore, newRecordId } from "@auth/kv";
+import type { Factor } from "../authentication.js";
 
 /** The company's limits (the identity service's policy). */
 export interface CheckPolicy {
@@ -11,7 +12,35 @@ export interface CheckPolicy {
 /** Whose failures a check counts: a user's, or an unknown login ID's (normalised). */
 export type Subject = { userId: string } | { loginId: string };
 
-export type SecretKind = "password" | "otp" | "backupCode" | "controlAnswer";
+/** The kinds of secret, each with a budget of its own per subject. */
+export type SecretKind = "password" | "smsCode" | "appCode" | "backupCode" | "controlAnswer";
+
+const secondFactors: readonly SecretKind[] = ["smsCode", "appCode", "backupCode"];
+const secretKinds: readonly SecretKind[] = ["password", ...secondFactors, "controlAnswer"];
+
+/**
+ * The failures a right secret forgets: its own kind's, and a right second factor those of every
+ * second factor, since it is what authorizes the session. Never another kind's: a right password
+ * leaves a second factor's failures counted (docs/security.md, "Guesses per hour at one user").
+ */
+const forgottenBy: Record<SecretKind, readonly SecretKind[]> = {
+  password: ["password"],
+  smsCode: secondFactors,
+  appCode: secondFactors,
+  backupCode: secondFactors,
+  controlAnswer: ["controlAnswer"],
+};
+
+/** Whose budgets a check spends. */
+export interface Holder {
+  companyId: string;
+  subject: Subject;
+  /**
+   * The user's credential generation now (session-store.ts): a user's budgets belong to it, so that
+   * new credentials start fresh ones. Not read for a login ID.
+   */
+  credentialGeneration: string;
+}
 
 /** A recovery session ends after this many wrong control answers (docs/decisions.md, "Recovery"). */
 export const answersPerRecoverySession = 3;
@@ -26,16 +55,20 @@ export const passwordFailuresInARun = 100;
 /** How long a run of wrong passwords is remembered from its first. */
 const passwordRunLifetimeMs = 365 * 24 * 60 * 60_000;
 
-export interface Reservation {
-  companyId: string;
-  subject: Subject;
+/** A check under way in a session, which holds the session's marker until it is reported. */
+export interface SessionTurn {
+  key: string;
+  checkId: string;
+}
+
+export interface Reservation extends Holder {
   kind: SecretKind;
   /** A password sent with a captcha the identity service accepted. */
   captchaPassed: boolean;
   /** The recovery session a control answer spends; its lifetime bounds its counters. */
   session?: { sessionId: string; ttlMs: number };
-  /** The user's credential generation now (session-store.ts): the run of wrong passwords it counts in. */
-  credentialGeneration: string;
+  /** The turn of the session the check happens in (takeTurn): the check takes its id, and ends it. */
+  turn?: SessionTurn;
 }
 
 export type ReserveOutcome = (
@@ -43,23 +76,32 @@ export type ReserveOutcome = (
   | { outcome: "lockedOut"; retryAfterSeconds: number; captchaRequired: boolean }
   | { outcome: "captchaNeeded"; captchaRequired: true }
   | { outcome: "sessionSpent"; captchaRequired: boolean }
+  | { outcome: "sessionBusy"; captchaRequired: false }
 ) & {
   /** The recovery session whose last answer this was: it ends now. */
   endSession?: string;
 };
 
+/** A reserved check, or a login a provider verified (recordFederatedLogin), until its report. */
 interface CheckRecord {
-  failuresKey: string;
+  kind: SecretKind | "federated";
+  companyId: string;
+  /** The user the check is for; absent for a login ID's. */
+  userId?: string;
+  /** When the check was reserved; for a federated login, when the provider authenticated the user. */
+  at: number;
+  multiFactor?: boolean;
+  /** A secret's: the failure counter it took one of, and the counters a right one forgets. */
+  failuresKey?: string;
+  forgets?: string[];
   /** A password of a user: the run of wrong passwords it counts in. */
   runKey?: string;
-  kind: SecretKind;
   sessionId?: string;
   sessionTtlMs?: number;
-  /** The check took the subject's last failure before the lock-out: wrong, it locks the subject out. */
+  /** The check took the last failure of its kind before the lock-out: wrong, it locks the subject out. */
   last?: boolean;
-  /** With last, the company and, for a user's subject, the user: told of the lock-out. */
-  companyId?: string;
-  userId?: string;
+  /** The marker of the session the check holds (takeTurn). */
+  turnKey?: string;
 }
 
 /** A wrong check that locked its subject out: the user's, when the subject is one. */
@@ -68,63 +110,107 @@ export interface LockOut {
   userId?: string;
 }
 
+/** A check reported right: whose it was and the factor it proved, for the session that rests on it. */
+export interface RightCheck {
+  /** Absent for a login ID's. */
+  userId?: string;
+  /** Absent for a control answer, which is no login factor (a recovery session never authorizes). */
+  factor?: Factor;
+}
+
+export interface Report {
+  /** The recovery session whose last wrong answer this was: it ends now. */
+  endSession?: string;
+  lockedOut?: LockOut;
+  right?: RightCheck;
+}
+
+const hashOf = (text: string) => createHash("sha256").update(text).digest("base64url");
 // Login IDs are e-mails and phone numbers: keys hold a hash of the subject, not the personal data.
-const failuresKey = (companyId: string, subject: Subject) =>
-  `check-failures:${companyId}:${createHash("sha256")
-    .update("userId" in subject ? `user:${subject.userId}` : `login:${subject.loginId}`)
-    .digest("base64url")}`;
+const failuresKey = ({ companyId, subject, credentialGeneration }: Holder, kind: SecretKind) =>
+  `check-failures:${companyId}:${kind}:${hashOf(
+    "userId" in subject ? `user:${subject.userId}:${credentialGeneration}` : `login:${subject.loginId}`,
+  )}`;
 const runKey = (companyId: string, userId: string, generation: string) =>
-  `password-run:${companyId}:${createHash("sha256").update(`${userId}:${generation}`).digest("base64url")}`;
+  `password-run:${companyId}:${hashOf(`${userId}:${generation}`)}`;
 const checkKey = (checkId: string) => `check:${checkId}`;
 const answersKey = (sessionId: string) => `answers:${sessionId}`;
 const wrongAnswersKey = (sessionId: string) => `wrong-answers:${sessionId}`;
+// Only the token's holder can take a session's turn: its id alone (listed to the user) cannot.
+const turnKey = (sessionToken: string) => `session-check:${hashOf(sessionToken)}`;
 /** A reserved check waits this long for its report; unreported, it stays counted as failed. */
 const checkLifetimeMs = 10 * 60_000;
+/** A check holds its session's turn this long at most, should its report never come. */
+const turnLifetimeMs = 30_000;
 
 /**
- * The budgets of secret checks (docs/security.md, "Guesses per hour"): failures per subject in a
- * window that opens at the first, the lock-out and the captcha at the company's counts, and the
- * control answers of a recovery session. Every check is reserved before its secret is compared, by
- * one atomic increment that refuses beyond the budget, so that no burst of parallel requests gets
- * more checks than the budget has; a right secret forgets the failures.
+ * The budgets of secret checks (docs/security.md, "Guesses per hour at one user"): failures per
+ * subject and kind of secret in a window that opens at the first, the lock-out at the company's
+ * count, the captcha and the run of wrong passwords for passwords, and the control answers of a
+ * recovery session. Every check is reserved before its secret is compared, by one atomic increment
+ * that refuses beyond the budget, so that no burst of parallel requests gets more checks than the
+ * budget has, and a session checks one secret at a time.
  */
 export class CheckBudget {
-  constructor(private readonly kv: KeyValueStore) {}
+  constructor(
+    private readonly kv: KeyValueStore,
+    private readonly clock: Clock,
+  ) {}
 
   /**
-   * Whether the subject is locked out, and whether its next password needs a captcha. A run of
-   * wrong passwords is left out: it refuses passwords alone, when they are reserved, so that the
-   * steps before them and recovery stay open.
+   * Whether the holder's budget of the kind is locked out, and whether its next password needs a
+   * captcha. A run of wrong passwords is left out: it refuses passwords alone, when they are
+   * reserved, so that the steps before them and recovery stay open.
    */
-  async status(companyId: string, subject: Subject, policy: CheckPolicy) {
-    const { count, ttlMs } = await this.kv.readCounter(failuresKey(companyId, subject));
+  async status(holder: Holder, kind: SecretKind, policy: CheckPolicy) {
+    const { count, ttlMs } = await this.kv.readCounter(failuresKey(holder, kind));
+    const lockedOut = count >= policy.lockoutAfterFailures;
     return {
-      lockedOut: count >= policy.lockoutAfterFailures,
-      retryAfterSeconds: count >= policy.lockoutAfterFailures ? Math.ceil(ttlMs / 1000) : 0,
-      captchaRequired: count >= policy.captchaAfterFailures,
+      lockedOut,
+      retryAfterSeconds: lockedOut ? Math.ceil(ttlMs / 1000) : 0,
+      captchaRequired:
+        kind === "password"
+          ? count >= policy.captchaAfterFailures
+          : await this.#captchaRequired(holder, policy),
     };
   }
 
+  /**
+   * Takes the session's one check at a time: undefined while another check of the same token is
+   * under way. An allowed check keeps the turn until it is reported; endTurn gives back any other.
+   */
+  async takeTurn(sessionToken: string): Promise<SessionTurn | undefined> {
+    const turn = { key: turnKey(sessionToken), checkId: newRecordId() };
+    return (await this.kv.setIfAbsent(turn.key, turn.checkId, turnLifetimeMs)) ? turn : undefined;
+  }
+
+  /** Ends the turn, unless it expired and passed to a later check. */
+  async endTurn(turn: SessionTurn): Promise<void> {
+    await this.kv.compareAndSet(turn.key, turn.checkId, null, 0);
+  }
+
   async reserve(reservation: Reservation, policy: CheckPolicy): Promise<ReserveOutcome> {
-    const key = failuresKey(reservation.companyId, reservation.subject);
-    const { session } = reservation;
+    const { kind, session } = reservation;
+    const key = failuresKey(reservation, kind);
     if (session) {
       const answer = await this.kv.incrementBelow(
         answersKey(session.sessionId),
         session.ttlMs,
         answersPerRecoverySession,
       );
-      if (!answer.counted) return { outcome: "sessionSpent", captchaRequired: false };
+      if (!answer.counted) {
+        return { outcome: "sessionSpent", captchaRequired: await this.#captchaRequired(reservation, policy) };
+      }
     }
     // Only a password can bring a captcha; without one that passed, it gets the checks below the
     // captcha's count, and the lock-out bounds every kind.
-    const needsCaptchaPast = reservation.kind === "password" && !reservation.captchaPassed;
+    const needsCaptchaPast = kind === "password" && !reservation.captchaPassed;
     const ceiling = needsCaptchaPast
       ? Math.min(policy.captchaAfterFailures, policy.lockoutAfterFailures)
       : policy.lockoutAfterFailures;
     // A user's password also spends the run, first: a burst never gets past it either.
     const run =
-      reservation.kind === "password" && "userId" in reservation.subject
+      kind === "password" && "userId" in reservation.subject
         ? runKey(reservation.companyId, reservation.subject.userId, reservation.credentialGeneration)
         : undefined;
     let runCount = 0;
@@ -132,12 +218,18 @@ export class CheckBudget {
       const inRun = await this.kv.incrementBelow(run, passwordRunLifetimeMs, passwordFailuresInARun);
       runCount = inRun.count;
       if (!inRun.counted) {
-        const { captchaRequired } = await this.status(reservation.companyId, reservation.subject, policy);
-        return { outcome: "lockedOut", retryAfterSeconds: Math.ceil(inRun.ttlMs / 1000), captchaRequired };
+        return {
+          outcome: "lockedOut",
+          retryAfterSeconds: Math.ceil(inRun.ttlMs / 1000),
+          captchaRequired: await this.#captchaRequired(reservation, policy),
+        };
       }
     }
     const counted = await this.kv.incrementBelow(key, policy.failureWindowSeconds * 1000, ceiling);
-    const captchaRequired = counted.count >= policy.captchaAfterFailures;
+    const captchaRequired =
+      kind === "password"
+        ? counted.count >= policy.captchaAfterFailures
+        : await this.#captchaRequired(reservation, policy);
     if (!counted.counted) {
       if (run !== undefined) await this.kv.decrement(run);
       // A refused answer still spends its session's answer, as a wrong one.
@@ -154,55 +246,81 @@ export class CheckBudget {
           }
         : { outcome: "captchaNeeded", captchaRequired: true, endSession };
     }
-    const checkId = newRecordId();
+    const checkId = reservation.turn?.checkId ?? newRecordId();
     const record: CheckRecord = {
+      kind,
+      companyId: reservation.companyId,
+      ...("userId" in reservation.subject ? { userId: reservation.subject.userId } : {}),
+      at: this.clock.now(),
       failuresKey: key,
+      forgets: [
+        ...forgottenBy[kind].map((forgotten) => failuresKey(reservation, forgotten)),
+        ...(run ? [run] : []),
+      ],
       ...(run !== undefined ? { runKey: run } : {}),
-      kind: reservation.kind,
       ...(session ? { sessionId: session.sessionId, sessionTtlMs: session.ttlMs } : {}),
       // The check that takes the last failure of the window or of the run: wrong, it locks out.
       ...(counted.count === policy.lockoutAfterFailures || runCount === passwordFailuresInARun
-        ? {
-            last: true,
-            companyId: reservation.companyId,
-            ...("userId" in reservation.subject ? { userId: reservation.subject.userId } : {}),
-          }
+        ? { last: true }
         : {}),
+      ...(reservation.turn ? { turnKey: reservation.turn.key } : {}),
     };
     await this.kv.set(checkKey(checkId), JSON.stringify(record), checkLifetimeMs);
     return { outcome: "allowed", checkId, captchaRequired };
   }
 
-  /** Forgets the subject's failures. */
-  async forget(companyId: string, subject: Subject): Promise<void> {
-    await this.kv.delete(failuresKey(companyId, subject));
+  /**
+   * Records a login a provider verified, as a right check for the session that starts on it. Its
+   * time is the provider's, but never later than now: a provider's clock ahead of ours would make
+   * the login look fresh for longer.
+   */
+  async recordFederatedLogin(login: {
+    companyId: string;
+    userId: string;
+    authenticatedAt?: number;
+    multiFactor: boolean;
+  }): Promise<string> {
+    const now = this.clock.now();
+    const record: CheckRecord = {
+      kind: "federated",
+      companyId: login.companyId,
+      userId: login.userId,
+      at: Math.min(login.authenticatedAt ?? now, now),
+      ...(login.multiFactor ? { multiFactor: true } : {}),
+    };
+    const checkId = newRecordId();
+    await this.kv.set(checkKey(checkId), JSON.stringify(record), checkLifetimeMs);
+    return checkId;
+  }
+
+  /** Forgets the holder's failures of every kind. */
+  async forget(holder: Holder): Promise<void> {
+    await Promise.all(secretKinds.map((kind) => this.kv.delete(failuresKey(holder, kind))));
   }
 
   /**
-   * What a reserved check found. A report comes once (a second, or one for an unknown check, does
-   * nothing). Returns the recovery session to end, when a wrong answer was its last, and whether a
-   * wrong secret locked the subject out.
+   * What a reserved check found; any report ends the check's turn in its session. A report comes
+   * once (a second, or one for an unknown check, does nothing and returns nothing). Returns the
+   * recovery session to end, when a wrong answer was its last, whether a wrong secret locked the
+   * subject out, and what a right check proved.
    */
-  async report(
-    checkId: string,
-    result: "right" | "wrong" | "unchecked",
-  ): Promise<{ endSession?: string; lockedOut?: LockOut }> {
+  async report(checkId: string, result: "right" | "wrong" | "unchecked"): Promise<Report> {
     const raw = await this.kv.take(checkKey(checkId));
     if (raw === null) return {};
     const record = JSON.parse(raw) as CheckRecord;
+    if (record.turnKey) await this.endTurn({ key: record.turnKey, checkId });
     if (result === "right") {
-      await this.kv.delete(record.failuresKey);
-      if (record.runKey) await this.kv.delete(record.runKey);
-      return {};
+      await Promise.all((record.forgets ?? []).map((key) => this.kv.delete(key)));
+      return { right: { userId: record.userId, factor: factorOf(record) } };
     }
     if (result === "unchecked") {
-      await this.kv.decrement(record.failuresKey);
+      if (record.failuresKey) await this.kv.decrement(record.failuresKey);
       if (record.runKey) await this.kv.decrement(record.runKey);
       if (record.sessionId) await this.kv.decrement(answersKey(record.sessionId));
       return {};
     }
     const lockedOut = record.last
-      ? { lockedOut: { companyId: record.companyId ?? "", userId: record.userId } }
+      ? { lockedOut: { companyId: record.companyId, userId: record.userId } }
       : {};
     if (record.sessionId && (await this.#wrongAnswer(record.sessionId, record.sessionTtlMs ?? 0))) {
       return { endSession: record.sessionId, ...lockedOut };
@@ -210,9 +328,21 @@ export class CheckBudget {
     return lockedOut;
   }
 
+  /** Whether the holder's next password needs a captcha: for a check of another kind. */
+  async #captchaRequired(holder: Holder, policy: CheckPolicy): Promise<boolean> {
+    const { count } = await this.kv.readCounter(failuresKey(holder, "password"));
+    return count >= policy.captchaAfterFailures;
+  }
+
   /** Counts a wrong answer of a recovery session; true when it was the last the session may give. */
   async #wrongAnswer(sessionId: string, ttlMs: number): Promise<boolean> {
     const { count } = await this.kv.increment(wrongAnswersKey(sessionId), Math.max(ttlMs, 1));
     return count >= answersPerRecoverySession;
   }
+}
+
+/** The login factor a right check proved: none for a control answer. */
+function factorOf(record: CheckRecord): Factor | undefined {
+  if (record.kind === "controlAnswer") return undefined;
+  return { kind: record.kind, at: record.at, ...(record.multiFactor ? { multiFactor: true } : {}) };
 }

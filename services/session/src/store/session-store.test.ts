@@ -4,7 +4,14 @@ import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
 import { SessionState } from "@auth/proto/session";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CheckBudget, passwordFailuresInARun, type ReserveOutcome } from "./check-budget.js";
+import {
+  CheckBudget,
+  passwordFailuresInARun,
+  type Reservation,
+  type ReserveOutcome,
+  type SecretKind,
+  type Subject,
+} from "./check-budget.js";
 import {
   expiredTokenMemoryMs,
   idleEndOf,
@@ -25,7 +32,9 @@ const start = {
   passwordChangeRequired: false,
 };
 
-const userHash = (userId: string) => createHash("sha256").update(`user:${userId}`).digest("base64url");
+/** The hash a user's failure keys hold: of the user and the credential generation (`user:generation`). */
+const userHash = (userAndGeneration: string) =>
+  createHash("sha256").update(`user:${userAndGeneration}`).digest("base64url");
 
 const codeOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -483,14 +492,31 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
 describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) => {
   let kv: KeyValueStore;
+  let now: number;
   let budget: CheckBudget;
   const policy = { captchaAfterFailures: 3, lockoutAfterFailures: 10, failureWindowSeconds: 900 };
   const ann = { userId: "u-ann" };
+  const holder = (credentialGeneration = "") => ({ companyId: "c1", subject: ann, credentialGeneration });
+  const check = (secret: SecretKind, captchaPassed = false, credentialGeneration = ""): Reservation => ({
+    ...holder(credentialGeneration),
+    kind: secret,
+    captchaPassed,
+  });
   const password = (captchaPassed = false, credentialGeneration = "") =>
-    ({ companyId: "c1", subject: ann, kind: "password", captchaPassed, credentialGeneration }) as const;
+    check("password", captchaPassed, credentialGeneration);
+  const secondFactors = ["smsCode", "appCode", "backupCode"] as const;
+  const everyKind = ["password", ...secondFactors, "controlAnswer"] as const;
+  /** The failures Ann's budget of a kind counts now. */
+  const failuresOf = async (secret: SecretKind, credentialGeneration = "") =>
+    (await kv.readCounter(`check-failures:c1:${secret}:${userHash(`u-ann:${credentialGeneration}`)}`)).count;
+  const failuresOfEveryKind = async () =>
+    Object.fromEntries(
+      await Promise.all(everyKind.map(async (secret) => [secret, await failuresOf(secret)])),
+    );
   beforeEach(async () => {
-    kv = await kind.open();
-    budget = new CheckBudget(kv);
+    now = Date.now();
+    kv = await kind.open({ now: () => now });
+    budget = new CheckBudget(kv, { now: () => now });
   });
   afterEach(async () => {
     await kv.close();
@@ -501,11 +527,24 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
       return counts;
     }, {});
+  /** Reserves a check and reports it; the reservation's outcome. */
+  const checked = async (reservation: Reservation, result: "right" | "wrong") => {
+    const reserved = await budget.reserve(reservation, policy);
+    if (reserved.outcome === "allowed") await budget.report(reserved.checkId, result);
+    return reserved.outcome;
+  };
+  /** Fails a check of the kind `count` times (passwords with a captcha). */
+  const fail = async (secret: SecretKind, count: number) => {
+    for (let i = 0; i < count; i++) await checked(check(secret, true), "wrong");
+  };
 
   it("gives a burst of 50 passwords without a captcha 3 checks, and asks the rest for one", async () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => budget.reserve(password(), policy)));
     expect(outcomes(results)).toEqual({ allowed: 3, captchaNeeded: 47 });
-    expect(await budget.status("c1", ann, policy)).toMatchObject({ lockedOut: false, captchaRequired: true });
+    expect(await budget.status(holder(), "password", policy)).toMatchObject({
+      lockedOut: false,
+      captchaRequired: true,
+    });
   });
 
   it("gives a burst of 50 passwords with a captcha 10 checks in all, then locks out until the window ends", async () => {
@@ -515,26 +554,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     expect(outcomes(results)).toEqual({ allowed: 10, lockedOut: 40 });
     const refused = results.find((result) => result.outcome === "lockedOut");
     expect(refused).toMatchObject({ retryAfterSeconds: 900 });
-    expect((await budget.status("c1", ann, policy)).lockedOut).toBe(true);
-  });
-
-  it("counts OTPs, backup codes and control answers in the same budget, without a captcha", async () => {
-    const kinds = ["otp", "backupCode", "controlAnswer", "password"] as const;
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, index) =>
-        budget.reserve(
-          {
-            companyId: "c1",
-            subject: ann,
-            kind: kinds[index % 4] ?? "otp",
-            captchaPassed: true,
-            credentialGeneration: "",
-          },
-          policy,
-        ),
-      ),
-    );
-    expect(outcomes(results)).toEqual({ allowed: 10, lockedOut: 30 });
+    expect((await budget.status(holder(), "password", policy)).lockedOut).toBe(true);
   });
 
   it("forgets the failures on a right secret, keeps them on a wrong one, gives back an unchecked one", async () => {
@@ -550,7 +570,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     expect(fourth.outcome).toBe("allowed");
     expect((await budget.reserve(password(), policy)).outcome).toBe("captchaNeeded");
     await budget.report(third.checkId, "right");
-    expect(await budget.status("c1", ann, policy)).toEqual({
+    expect(await budget.status(holder(), "password", policy)).toEqual({
       lockedOut: false,
       retryAfterSeconds: 0,
       captchaRequired: false,
@@ -582,10 +602,12 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
 
   it("keeps the budgets of users, login IDs and companies apart, with no login ID in the keys", async () => {
     await Promise.all(Array.from({ length: 10 }, () => budget.reserve(password(true), policy)));
-    expect((await budget.status("c1", ann, policy)).lockedOut).toBe(true);
-    expect((await budget.status("c2", ann, policy)).lockedOut).toBe(false);
-    expect((await budget.status("c1", { userId: "u-bob" }, policy)).lockedOut).toBe(false);
-    expect((await budget.status("c1", { loginId: "u-ann" }, policy)).lockedOut).toBe(false);
+    const lockedOut = async (companyId: string, subject: Subject) =>
+      (await budget.status({ companyId, subject, credentialGeneration: "" }, "password", policy)).lockedOut;
+    expect(await lockedOut("c1", ann)).toBe(true);
+    expect(await lockedOut("c2", ann)).toBe(false);
+    expect(await lockedOut("c1", { userId: "u-bob" })).toBe(false);
+    expect(await lockedOut("c1", { loginId: "u-ann" })).toBe(false);
     await budget.reserve(
       {
         companyId: "c1",
@@ -596,9 +618,238 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       },
       policy,
     );
-    for (const key of ["check-failures:c1:ann@example.com", "check-failures:c1:login:ann@example.com"]) {
+    for (const key of [
+      "check-failures:c1:ann@example.com",
+      "check-failures:c1:login:ann@example.com",
+      "check-failures:c1:password:ann@example.com",
+      "check-failures:c1:password:login:ann@example.com",
+    ]) {
       expect((await kv.readCounter(key)).count).toBe(0);
     }
+  });
+
+  it("tells, of a right check, whose it was and the factor it proved: none for a control answer", async () => {
+    const rightOf = async (reservation: Reservation) => {
+      const reserved = await budget.reserve(reservation, policy);
+      if (reserved.outcome !== "allowed") throw new Error("not reserved");
+      return (await budget.report(reserved.checkId, "right")).right;
+    };
+    expect(await rightOf(check("appCode"))).toEqual({
+      userId: "u-ann",
+      factor: { kind: "appCode", at: now },
+    });
+    expect(await rightOf(check("controlAnswer"))).toEqual({ userId: "u-ann" });
+    const stranger = { companyId: "c1", subject: { loginId: "x@example.com" }, credentialGeneration: "" };
+    expect(await rightOf({ ...stranger, kind: "password", captchaPassed: false })).toEqual({
+      factor: { kind: "password", at: now },
+    });
+  });
+
+  describe("a login a provider verified (recordFederatedLogin)", () => {
+    it("is a right check of its user for one report, at the provider's time but never later than now", async () => {
+      const checkId = await budget.recordFederatedLogin({
+        companyId: "c1",
+        userId: "u-ann",
+        authenticatedAt: now - 60_000,
+        multiFactor: true,
+      });
+      expect(await budget.report(checkId, "right")).toEqual({
+        right: { userId: "u-ann", factor: { kind: "federated", at: now - 60_000, multiFactor: true } },
+      });
+      expect(await budget.report(checkId, "right")).toEqual({});
+      const ahead = await budget.recordFederatedLogin({
+        companyId: "c1",
+        userId: "u-ann",
+        authenticatedAt: now + 60_000,
+        multiFactor: false,
+      });
+      expect((await budget.report(ahead, "right")).right?.factor).toEqual({ kind: "federated", at: now });
+    });
+  });
+
+  describe('one budget per kind of secret (docs/security.md, "Guesses per hour at one user")', () => {
+    it("gives parallel bursts of 50 checks of every kind exactly 10 each, and a captcha only to passwords", async () => {
+      const bursts = await Promise.all(
+        everyKind.map((secret) =>
+          Promise.all(Array.from({ length: 50 }, () => budget.reserve(check(secret, true), policy))),
+        ),
+      );
+      for (const burst of bursts) expect(outcomes(burst)).toEqual({ allowed: 10, lockedOut: 40 });
+      expect(await failuresOfEveryKind()).toEqual({
+        password: 10,
+        smsCode: 10,
+        appCode: 10,
+        backupCode: 10,
+        controlAnswer: 10,
+      });
+      const withoutCaptcha = await Promise.all(
+        secondFactors.map((secret) =>
+          budget.reserve({ ...check(secret), subject: { userId: "u-bob" } }, policy),
+        ),
+      );
+      expect(outcomes(withoutCaptcha)).toEqual({ allowed: 3 });
+    });
+
+    it.each(secondFactors)(
+      "checks 10 of 60 rounds of (right password, wrong %s), then refuses it as locked out though every password is right",
+      async (secret) => {
+        const passwords: string[] = [];
+        const seconds: string[] = [];
+        for (let round = 0; round < 60; round++) {
+          passwords.push(await checked(password(), "right"));
+          seconds.push(await checked(check(secret), "wrong"));
+        }
+        expect(outcomes(passwords.map((outcome) => ({ outcome }) as ReserveOutcome))).toEqual({
+          allowed: 60,
+        });
+        expect(seconds.slice(0, 10)).toEqual(Array(10).fill("allowed"));
+        expect(seconds.slice(10)).toEqual(Array(50).fill("lockedOut"));
+        expect(await failuresOf(secret)).toBe(10);
+        expect(await budget.status(holder(), secret, policy)).toMatchObject({ lockedOut: true });
+        expect(await budget.status(holder(), "password", policy)).toEqual({
+          lockedOut: false,
+          retryAfterSeconds: 0,
+          captchaRequired: false,
+        });
+      },
+    );
+
+    it("a right password forgets the password's failures, no other kind's", async () => {
+      for (const secret of everyKind) await fail(secret, 2);
+      expect(await checked(password(), "right")).toBe("allowed");
+      expect(await failuresOfEveryKind()).toEqual({
+        password: 0,
+        smsCode: 2,
+        appCode: 2,
+        backupCode: 2,
+        controlAnswer: 2,
+      });
+    });
+
+    it.each(secondFactors)(
+      "a right %s forgets the failures of every second factor, not the password's or the control answers'",
+      async (secret) => {
+        for (const failed of everyKind) await fail(failed, 2);
+        expect(await checked(check(secret), "right")).toBe("allowed");
+        expect(await failuresOfEveryKind()).toEqual({
+          password: 2,
+          smsCode: 0,
+          appCode: 0,
+          backupCode: 0,
+          controlAnswer: 2,
+        });
+      },
+    );
+
+    it("a right control answer forgets the control answers' failures, no other kind's", async () => {
+      for (const secret of everyKind) await fail(secret, 2);
+      expect(await checked(check("controlAnswer"), "right")).toBe("allowed");
+      expect(await failuresOfEveryKind()).toEqual({
+        password: 2,
+        smsCode: 2,
+        appCode: 2,
+        backupCode: 2,
+        controlAnswer: 0,
+      });
+    });
+
+    it("leaves the password's captcha and lock-out to passwords: second-factor failures touch neither", async () => {
+      for (const secret of [...secondFactors, "controlAnswer"] as const) await fail(secret, 10);
+      expect(await budget.status(holder(), "password", policy)).toEqual({
+        lockedOut: false,
+        retryAfterSeconds: 0,
+        captchaRequired: false,
+      });
+      expect(await budget.reserve(password(), policy)).toMatchObject({
+        outcome: "allowed",
+        captchaRequired: false,
+      });
+      await fail("password", 3);
+      expect(await budget.status(holder(), "appCode", policy)).toMatchObject({ captchaRequired: true });
+    });
+
+    it("starts fresh budgets of every kind with new credentials; a login ID's have no generation", async () => {
+      for (const secret of everyKind) await fail(secret, 10);
+      for (const secret of everyKind) {
+        expect((await budget.reserve(check(secret, true), policy)).outcome).toBe("lockedOut");
+        expect((await budget.reserve(check(secret, true, "generation-2"), policy)).outcome).toBe("allowed");
+        expect((await budget.status(holder("generation-2"), secret, policy)).lockedOut).toBe(false);
+      }
+      const stranger = (credentialGeneration: string): Reservation => ({
+        companyId: "c1",
+        subject: { loginId: "x@example.com" },
+        credentialGeneration,
+        kind: "password",
+        captchaPassed: true,
+      });
+      for (let i = 0; i < 10; i++) await checked(stranger(""), "wrong");
+      expect((await budget.reserve(stranger("generation-2"), policy)).outcome).toBe("lockedOut");
+    });
+
+    it("forgets the failures of every kind at once (ForgetFailedChecks)", async () => {
+      for (const secret of everyKind) await fail(secret, 10);
+      await budget.forget(holder());
+      expect(await failuresOfEveryKind()).toEqual({
+        password: 0,
+        smsCode: 0,
+        appCode: 0,
+        backupCode: 0,
+        controlAnswer: 0,
+      });
+      for (const secret of everyKind)
+        expect((await budget.status(holder(), secret, policy)).lockedOut).toBe(false);
+    });
+
+    it("tells the lock-out once per filling of a kind's budget, and again once a right second factor emptied it", async () => {
+      const fill = async () => {
+        const results = await Promise.all(
+          Array.from({ length: 12 }, () => budget.reserve(check("appCode"), policy)),
+        );
+        const reports = await Promise.all(
+          results.flatMap((result) =>
+            result.outcome === "allowed" ? [budget.report(result.checkId, "wrong")] : [],
+          ),
+        );
+        return reports.filter((report) => report.lockedOut);
+      };
+      const lockedOut = { lockedOut: { companyId: "c1", userId: "u-ann" } };
+      expect(await fill()).toEqual([lockedOut]);
+      expect(await fill()).toEqual([]);
+      expect(await checked(check("smsCode"), "right")).toBe("allowed");
+      expect(await fill()).toEqual([lockedOut]);
+    });
+  });
+
+  describe("one check at a time per session", () => {
+    const token = "A".repeat(64);
+
+    it("gives one of 10 parallel takes of a token's turn, and none of the others", async () => {
+      const turns = await Promise.all(Array.from({ length: 10 }, () => budget.takeTurn(token)));
+      expect(turns.filter((turn) => turn !== undefined)).toHaveLength(1);
+      expect(await budget.takeTurn("B".repeat(64))).toBeDefined();
+    });
+
+    it.each(["right", "wrong", "unchecked"] as const)(
+      "lets the check reserved in the turn hold it until its report, %s",
+      async (result) => {
+        const turn = await budget.takeTurn(token);
+        const reserved = await budget.reserve({ ...password(), turn }, policy);
+        expect(reserved).toMatchObject({ outcome: "allowed", checkId: turn?.checkId });
+        expect(await budget.takeTurn(token)).toBeUndefined();
+        await budget.report(turn?.checkId ?? "", result);
+        expect(await budget.takeTurn(token)).toBeDefined();
+      },
+    );
+
+    it("ends a turn only for its own check, not a later one's", async () => {
+      const first = await budget.takeTurn(token);
+      if (!first) throw new Error("no turn");
+      await budget.endTurn(first);
+      const second = await budget.takeTurn(token);
+      await budget.endTurn(first);
+      expect(second).toBeDefined();
+      expect(await budget.takeTurn(token)).toBeUndefined();
+    });
   });
 
   describe("a run of wrong passwords (NIST SP 800-63B-4 3.2.2)", () => {
@@ -620,11 +871,9 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       expect(refused.outcome).toBe("lockedOut");
       expect(refused).toMatchObject({ retryAfterSeconds: 365 * 24 * 60 * 60 });
       // The steps before a password, and recovery, are not held by the run.
-      expect(await budget.status("c1", ann, open)).toMatchObject({ lockedOut: false });
+      expect(await budget.status(holder(), "password", open)).toMatchObject({ lockedOut: false });
       // The window's failures are what they were: the refused ones spent nothing.
-      expect((await kv.readCounter(`check-failures:c1:${userHash("u-ann")}`)).count).toBe(
-        passwordFailuresInARun,
-      );
+      expect(await failuresOf("password")).toBe(passwordFailuresInARun);
     });
 
     it("tells that the wrong password that filled the run locked the user out, once", async () => {
@@ -641,13 +890,10 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       ]);
     });
 
-    it("leaves the user's other secrets to the window, so that recovery stays open", async () => {
+    it("leaves the user's other secrets to their windows, so that the second step and recovery stay open", async () => {
       await reserveWrong(passwordFailuresInARun);
-      const otp = await budget.reserve(
-        { companyId: "c1", subject: ann, kind: "otp", captchaPassed: false, credentialGeneration: "" },
-        open,
-      );
-      expect(otp.outcome).toBe("allowed");
+      for (const secret of [...secondFactors, "controlAnswer"] as const)
+        expect((await budget.reserve(check(secret), open)).outcome).toBe("allowed");
     });
 
     it("ends at a right password, and with the credentials: a new generation (a new password) starts a new run", async () => {
@@ -684,18 +930,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
 
   describe("a recovery session's control answers", () => {
     const session = { sessionId: "s-1", ttlMs: 60_000 };
-    const answer = () =>
-      budget.reserve(
-        {
-          companyId: "c1",
-          subject: ann,
-          kind: "controlAnswer",
-          captchaPassed: false,
-          session,
-          credentialGeneration: "",
-        },
-        policy,
-      );
+    const answer = () => budget.reserve({ ...check("controlAnswer"), session }, policy);
 
     it("are 3 of any burst; the rest are refused as spent", async () => {
       const results = await Promise.all(Array.from({ length: 12 }, answer));
@@ -718,12 +953,17 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       expect(await budget.report(ids[2] ?? "", "wrong")).toEqual({});
     });
 
-    it("while the user is locked out, count as wrong and end the session with the third", async () => {
-      await Promise.all(Array.from({ length: 10 }, () => budget.reserve(password(true), policy)));
+    it("while the control answers are locked out, count as wrong and end the session with the third", async () => {
+      await Promise.all(Array.from({ length: 10 }, () => budget.reserve(check("controlAnswer"), policy)));
       const results = [await answer(), await answer(), await answer()];
       expect(results.map((result) => result.outcome)).toEqual(["lockedOut", "lockedOut", "lockedOut"]);
       expect(results[2]?.endSession).toBe("s-1");
       expect(results[1]?.endSession).toBeUndefined();
+    });
+
+    it("are not held by a locked-out password: recovery stays open", async () => {
+      await fail("password", 10);
+      expect((await answer()).outcome).toBe("allowed");
     });
   });
 });

@@ -1,6 +1,8 @@
 import { AuthError } from "@auth/errors";
 import { type Clock, issueToken, type KeyValueStore, newRecordId, readToken, sameHash } from "@auth/kv";
 import { type RequiredDisclaimer, SessionState } from "@auth/proto/session";
+import type { Factor } from "../authentication.js";
+import type { RightCheck } from "./check-budget.js";
 
 export interface SessionRecord {
   sessionId: string;
@@ -31,6 +33,8 @@ export interface SessionRecord {
   absoluteExpiresAt?: number;
   /** The inactivity timeout in milliseconds, when the company sets one. */
   idleMs?: number;
+  /** The factors the session rests on, in the order passed; absent before the first. */
+  factors?: Factor[];
 }
 
 /** The company's limits of a session besides its token's lifetime (docs/security.md, "Session lifetimes"). */
@@ -91,6 +95,8 @@ export interface NewSession extends SessionLimits {
   /** The client's User-Agent header as sent, and address. */
   userAgent?: string;
   clientAddress?: string;
+  /** The right check the session starts on: the user's, and its first factor. */
+  rightCheck?: RightCheck;
 }
 
 /** What a move to the next state may change besides the state. */
@@ -100,6 +106,8 @@ export interface SessionChanges extends SessionLimits {
   lifetimeSeconds?: number;
   /** The session has just changed its user's password, after claimCredentialChange. */
   renewCredentialGeneration?: boolean;
+  /** The right check the move rests on: the session's user's, and its next factor. */
+  rightCheck?: RightCheck;
 }
 
 const sessionKey = (sessionId: string) => `session:${sessionId}`;
@@ -153,8 +161,10 @@ export class SessionStore {
     idleTimeoutSeconds,
     userAgent = "",
     clientAddress = "",
+    rightCheck,
     ...session
   }: NewSession): Promise<{ token: string; session: SessionRecord }> {
+    assertOfUser(rightCheck, session.userId);
     const credentialGeneration = await this.generationOf(session.companyId, session.userId);
     if (checkedWith !== undefined && checkedWith !== credentialGeneration) {
       throw new AuthError("auth.credentials.invalid", {
@@ -186,6 +196,7 @@ export class SessionStore {
       ...(absoluteExpiresAt !== undefined ? { absoluteExpiresAt } : {}),
       ...(idleTimeoutSeconds ? { idleMs: idleTimeoutSeconds * 1000 } : {}),
       ...(disclaimersRequired.length > 0 ? { disclaimersRequired } : {}),
+      ...(rightCheck?.factor ? { factors: [rightCheck.factor] } : {}),
     };
     await this.kv.set(sessionKey(sessionId), JSON.stringify(record), this.#keyLifetime(record));
     await this.kv.addToSet(userKey(record.companyId, record.userId), sessionId, this.#keyLifetime(record));
@@ -245,6 +256,7 @@ export class SessionStore {
     const now = this.clock.now();
     if (endOf(record) <= now) throw new AuthError("auth.token.expired");
     if (record.state !== from) throw new AuthError("auth.session.invalid");
+    assertOfUser(changes.rightCheck, record.userId);
     let { credentialGeneration } = record;
     if (changes.renewCredentialGeneration) {
       credentialGeneration = newRecordId();
@@ -258,6 +270,10 @@ export class SessionStore {
       ? record.createdAt + changes.absoluteLifetimeSeconds * 1000
       : record.absoluteExpiresAt;
     const idleMs = changes.idleTimeoutSeconds ? changes.idleTimeoutSeconds * 1000 : record.idleMs;
+    const factors = [
+      ...(record.factors ?? []),
+      ...(changes.rightCheck?.factor ? [changes.rightCheck.factor] : []),
+    ];
     const next: SessionRecord = {
       ...unclaimed,
       credentialGeneration,
@@ -266,6 +282,7 @@ export class SessionStore {
       lastSeenAt: now,
       ...(absoluteExpiresAt !== undefined ? { absoluteExpiresAt } : {}),
       ...(idleMs !== undefined ? { idleMs } : {}),
+      ...(factors.length > 0 ? { factors } : {}),
       expiresAt: capped(now + this.#lifetime(to, changes.lifetimeSeconds), absoluteExpiresAt),
       profileMnemocode: changes.profileMnemocode ?? record.profileMnemocode,
       passwordChangeRequired: changes.passwordChangeRequired ?? record.passwordChangeRequired,
@@ -447,6 +464,15 @@ export class SessionStore {
   #keyLifetime(record: SessionRecord): number {
     return record.expiresAt - this.clock.now() + expiredTokenMemoryMs;
   }
+}
+
+/**
+ * A right check a session starts or moves on must be of the session's user: another user's is
+ * refused as a token that is not the session's would be, and nothing is created or moved.
+ */
+function assertOfUser(rightCheck: RightCheck | undefined, userId: string): void {
+  if (rightCheck && rightCheck.userId !== userId)
+    throw new AuthError("auth.token.invalid", { detail: "the right check is not the session user's" });
 }
 
 /** A token's end, capped by the session's absolute lifetime. */

@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AuthError } from "@auth/errors";
+import { createServiceClient, type RunningGrpcServer, type ServiceClient } from "@auth/grpc-kit";
+import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
+import { systemClock } from "@auth/kv";
+import { SessionServiceService } from "@auth/proto/session";
+import { createLogger } from "@auth/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionAccess } from "./access.js";
+import { startSessionForTests } from "./testing.js";
+
+type Client = ServiceClient<typeof SessionServiceService>;
+const adminToken = randomBytes(32).toString("base64url");
+const holders = ["session", "identity", "gateway", "otp", "recovery", "operator", "consumer/e2e"] as const;
+type Holder = (typeof holders)[number];
+
+const dataDir = mkdtempSync(join(tmpdir(), "session-access-"));
+let server: RunningGrpcServer;
+const clients = {} as Record<Holder, Client>;
+
+beforeAll(async () => {
+  const pki = (await ensureDevPki(join(dataDir, "pki"), [...holders])) as Record<Holder, TlsFiles>;
+  server = await startSessionForTests({
+    env: { ...tlsEnvironment(pki.session), ADMIN_TOKEN: adminToken },
+    clock: systemClock,
+    logger: createLogger("session", "silent"),
+  });
+  for (const holder of holders) {
+    clients[holder] = createServiceClient(SessionServiceService, `127.0.0.1:${server.port}`, {
+      deadlineMs: 10_000,
+      adminToken: holder === "operator" ? adminToken : undefined,
+      transport: mtlsTransport(pki[holder]),
+      server: "session",
+    });
+  }
+});
+
+afterAll(async () => {
+  for (const client of Object.values(clients)) client.close();
+  await server?.stop(100);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (error: AuthError) => error.code,
+  );
+
+describe("RecordFederatedLogin, over mutual TLS", () => {
+  const login = { companyId: "c1", userId: "u-ann", authenticatedAt: new Date(), multiFactor: true };
+
+  it("is the identity service's only: no other caller states a session's federated factor", () => {
+    expect(sessionAccess.recordFederatedLogin).toEqual(["identity"]);
+  });
+
+  it.each(["gateway", "otp", "recovery", "operator", "consumer/e2e"] as const)(
+    "refuses the %s with caller.forbidden",
+    async (holder) => {
+      expect(await codeOf(clients[holder].recordFederatedLogin(login))).toBe("caller.forbidden");
+    },
+  );
+
+  it("records identity's, as a check for the session that starts on it", async () => {
+    const { checkId } = await clients.identity.recordFederatedLogin(login);
+    expect(checkId).not.toBe("");
+  });
+});
