@@ -3,7 +3,8 @@ import type { SessionServiceService } from "@auth/proto/session";
 
 /**
  * What identity asks of the session service: to spend budgets of guesses before it compares a
- * password or an app code, and to end a user's sessions when the user's authenticators change.
+ * password or an app code, to end a user's sessions when the user's authenticators change, and to
+ * record a login an OAuth provider verified.
  */
 export type SessionCalls = GuessBudget &
-  Pick<ServiceClient<typeof SessionServiceService>, "revokeUserSessions">;
+  Pick<ServiceClient<typeof SessionServiceService>, "revokeUserSessions" | "recordFederatedLogin">;

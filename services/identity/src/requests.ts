@@ -164,8 +164,10 @@ export const findUserRequest = messageSchema<FindUserRequest>()(
 );
 /** What a password check carries for the budget it spends: the captcha, and where the guess came from. */
 const guessFields = { captchaResponse: text(8_192).optional(), clientAddress: text(100) };
+/** The session a secret is checked in, which checks one at a time (ReserveSecretCheck). */
+const sessionToken = text(512).optional();
 export const verifyPasswordRequest = messageSchema<VerifyPasswordRequest>()(
-  z.object({ companyId: id, userId: id, password: text(1_024), ...guessFields }),
+  z.object({ companyId: id, userId: id, password: text(1_024), ...guessFields, sessionToken }),
 );
 export const verifyCredentialsRequest = messageSchema<VerifyCredentialsRequest>()(
   z.object({
@@ -197,10 +199,17 @@ export const beginTotpEnrolmentRequest = messageSchema<BeginTotpEnrolmentRequest
 );
 export const removeTotpRequest = messageSchema<RemoveTotpRequest>()(z.object({ companyId: id, userId: id }));
 export const confirmTotpEnrolmentRequest = messageSchema<ConfirmTotpEnrolmentRequest>()(
-  z.object({ companyId: id, userId: id, code: text(100) }),
+  z.object({
+    companyId: id,
+    userId: id,
+    code: text(100),
+    currentCode: text(100).optional(),
+    clientAddress: text(100),
+    sessionToken,
+  }),
 );
 export const verifyTotpRequest = messageSchema<VerifyTotpRequest>()(
-  z.object({ companyId: id, userId: id, code: text(100), clientAddress: text(100) }),
+  z.object({ companyId: id, userId: id, code: text(100), clientAddress: text(100), sessionToken }),
 );
 export const verifyControlAnswerRequest = messageSchema<VerifyControlAnswerRequest>()(
   z.object({ companyId: id, userId: id, answer: text(1_024) }),

@@ -122,6 +122,14 @@ export const oauthProviders = pgTable(
     redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
     scopes: jsonb("scopes").$type<string[]>().notNull(),
     subjectClaim: text("subject_claim").notNull(),
+    /**
+     * OpenID Connect only: a login whose ID token proves multi-factor (`amr` "mfa", or an `acr` of
+     * mfaAcrValues) needs no second factor of the product's (docs/decisions.md, "OAuth").
+     */
+    trustsProviderMfa: boolean("trusts_provider_mfa").notNull().default(false),
+    mfaAcrValues: jsonb("mfa_acr_values").$type<string[]>().notNull().default([]),
+    /** OpenID Connect only: the oldest login at the provider accepted (`auth_time`), in seconds; 0: any. */
+    maxAgeSeconds: integer("max_age_seconds").notNull().default(0),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.companyId, table.slot] })],

@@ -21,6 +21,7 @@ import {
   type OAuthProviderSettings,
   PasswordProblem,
   ProviderKind,
+  SecondFactorKind,
   UserStatus,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
@@ -39,7 +40,7 @@ import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { normalizeBackupCode } from "./backup-codes.js";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { OAuthExchange } from "./oauth/exchange.js";
@@ -132,6 +133,7 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
             reserveSecretCheck: budget.reserveSecretCheck,
             reportSecretCheck: budget.reportSecretCheck,
             revokeUserSessions: userSessions.revokeUserSessions,
+            recordFederatedLogin: async () => ({ checkId: "federated-check" }),
           },
           adminToken,
           companies: new TtlCache(0),
@@ -162,6 +164,10 @@ const codeOf = (promise: Promise<unknown>) =>
     () => "ok",
     (error: AuthError) => error.code,
   );
+/** A code of the secret for a step after every one used so far (the next step's: ±1 allows it). */
+const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+/** A code that is not this one. */
+const otherThan = (code: string) => (Number(code) ^ 1).toString().padStart(6, "0");
 let sequence = 0;
 const code = () => `c${Date.now().toString(36)}${++sequence}`;
 const newUser = (company: Company, overrides = {}) => ({
@@ -575,11 +581,18 @@ describe("a password is compared only under the budget of guesses (docs/security
     userId = user?.id ?? "";
   });
   const verify = (password: string) =>
-    identity.verifyPassword({ companyId: company.id, userId, password, clientAddress, captchaResponse: "c" });
+    identity.verifyPassword({
+      companyId: company.id,
+      userId,
+      password,
+      clientAddress,
+      captchaResponse: "c",
+      sessionToken: "session-1",
+    });
   const credentials = (loginId: string, password: string) =>
     identity.verifyCredentials({ companyId: company.id, loginId, password, clientAddress });
 
-  it("reserves one check of the user's budget first, with the captcha and the client's address", async () => {
+  it("reserves one check of the user's password budget first, with the captcha, the client's address and the session", async () => {
     const before = budget.reserved.length;
     await verify("password-1");
     expect(budget.reserved.slice(before)).toEqual([
@@ -589,7 +602,16 @@ describe("a password is compared only under the budget of guesses (docs/security
         kind: SecretKind.PASSWORD,
         captchaResponse: "c",
         clientAddress,
+        sessionToken: "session-1",
       },
+    ]);
+  });
+
+  it("reserves a password check without a session for VerifyCredentials, whose session starts on it", async () => {
+    const before = budget.reserved.length;
+    await credentials("gus", "password-1");
+    expect(budget.reserved.slice(before)).toEqual([
+      { companyId: company.id, subject: { userId }, kind: SecretKind.PASSWORD, clientAddress },
     ]);
   });
 
@@ -710,6 +732,121 @@ describe("SetPassword", () => {
   });
 });
 
+describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
+  let company: Company;
+  beforeAll(async () => {
+    company = (
+      await identity.createCompany({
+        code: code(),
+        name: "Factors",
+        policy: companyPolicy({
+          twoFactorRoles: ["admin"],
+          minPasswordLength: 17,
+          minPasswordLengthWithSecondFactor: 10,
+        }),
+      })
+    ).company as Company;
+  });
+  const ids = (userId: string) => ({ companyId: company.id, userId });
+  const authenticatorsOf = async (userId: string) =>
+    (await identity.getUser(ids(userId))).user?.authenticators;
+  /** A user with a password and, unless said otherwise, a phone. */
+  async function seeded(overrides: Record<string, unknown> = {}): Promise<string> {
+    const { user } = await weakIdentity.createUser(
+      newUser(company, {
+        phone: `+12015557${String(++sequence).padStart(3, "0")}`,
+        password: "password-1",
+        ...overrides,
+      }),
+    );
+    return user?.id ?? "";
+  }
+  async function withApp(): Promise<string> {
+    const userId = await seeded();
+    const { secret } = await identity.beginTotpEnrolment(ids(userId));
+    await identity.confirmTotpEnrolment({ ...ids(userId), code: await generate({ secret }), clientAddress });
+    return userId;
+  }
+  async function withBackupCodes(): Promise<{ userId: string; backupCodes: string[] }> {
+    const userId = await seeded();
+    return { userId, ...(await weakIdentity.generateBackupCodes(ids(userId))) };
+  }
+
+  describe("User.authenticators", () => {
+    it("of a plain user: SMS to the phone, no second factor required, the plain least length", async () => {
+      expect(await authenticatorsOf(await seeded())).toEqual({
+        secondFactors: [SecondFactorKind.SMS],
+        secondFactorRequired: false,
+        minPasswordLength: 17,
+      });
+    });
+
+    it.each([
+      ["the user's flag", { secondFactorRequired: true }],
+      ["a role in two_factor_roles", { role: "admin" }],
+    ])(
+      "of a user who needs a second factor by %s: required, with the shorter least length",
+      async (_, overrides) => {
+        expect(await authenticatorsOf(await seeded(overrides))).toEqual({
+          secondFactors: [SecondFactorKind.SMS],
+          secondFactorRequired: true,
+          minPasswordLength: 10,
+        });
+      },
+    );
+
+    it("of a user with an app: the app, and no longer SMS; required, whatever the flag", async () => {
+      expect(await authenticatorsOf(await withApp())).toEqual({
+        secondFactors: [SecondFactorKind.AUTHENTICATOR_APP],
+        secondFactorRequired: true,
+        minPasswordLength: 10,
+      });
+    });
+
+    it("of a user without a phone: no second factor", async () => {
+      expect(await authenticatorsOf(await seeded({ phone: undefined }))).toEqual({
+        secondFactors: [],
+        secondFactorRequired: false,
+        minPasswordLength: 17,
+      });
+    });
+
+    it("list backup codes while the user has some left, and not after the last is used", async () => {
+      const { userId, backupCodes } = await withBackupCodes();
+      const factors = async () => (await authenticatorsOf(userId))?.secondFactors;
+      expect(await factors()).toEqual([SecondFactorKind.SMS, SecondFactorKind.BACKUP_CODES]);
+      for (const backupCode of backupCodes.slice(0, -1))
+        expect(await weakIdentity.useBackupCode({ ...ids(userId), backupCode })).toEqual({ valid: true });
+      expect(await factors()).toEqual([SecondFactorKind.SMS, SecondFactorKind.BACKUP_CODES]);
+      await weakIdentity.useBackupCode({ ...ids(userId), backupCode: backupCodes.at(-1) ?? "" });
+      expect(await factors()).toEqual([SecondFactorKind.SMS]);
+    });
+  });
+
+  describe("SetPassword's least length is the user's min_password_length, the length every process tells", () => {
+    it.each([
+      ["a plain user", () => seeded()],
+      ["a user with the flag", () => seeded({ secondFactorRequired: true })],
+      ["a user whose role is in two_factor_roles", () => seeded({ role: "admin" })],
+      ["a user without a phone", () => seeded({ phone: undefined })],
+      ["a user with an app", withApp],
+      ["a user with backup codes", async () => (await withBackupCodes()).userId],
+    ])(
+      "for %s: min_password_length - 1 characters are TOO_SHORT, min_password_length are enough",
+      async (_, seed) => {
+        const userId = await seed();
+        const length = (await authenticatorsOf(userId))?.minPasswordLength ?? 0;
+        // Neither common nor a word of the user's context.
+        const password = "violet kettle under the bridge".slice(0, length);
+        const set = (newPassword: string) =>
+          identity.setPassword({ ...ids(userId), newPassword, validateOnly: true });
+        expect(await set(password.slice(0, -1))).toEqual({ problem: PasswordProblem.TOO_SHORT });
+        expect(await set(password)).toEqual({ problem: undefined });
+      },
+    );
+  });
+});
+
 describe("backup codes", () => {
   let company: Company;
   let userId: string;
@@ -809,11 +946,15 @@ describe("backup codes", () => {
 describe("TOTP (docs/decisions.md, TOTP)", () => {
   let company: Company;
   let userId: string;
+  let email: string;
   beforeAll(async () => {
     company = (await identity.createCompany({ code: code(), name: "Totp Co" })).company as Company;
-    const { user } = await identity.createUser(
-      newUser(company, { loginName: "tom", email: "tom@totp.example", password: "password-1" }),
-    );
+  });
+  // A user of each test's own: each step of a user's app is used once, and an app is replaced only
+  // with a code of it.
+  beforeEach(async () => {
+    email = `tom${++sequence}@totp.example`;
+    const { user } = await weakIdentity.createUser(newUser(company, { email, password: "password-1" }));
     userId = user?.id ?? "";
   });
   const ids = () => ({ companyId: company.id, userId });
@@ -821,36 +962,37 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
     const [row] = await database.db.select().from(schema.users).where(eq(schema.users.id, userId));
     return row;
   };
-  const verify = (code: string) => identity.verifyTotp({ ...ids(), code, clientAddress });
-  /** Enrols a new secret and returns it; the code that confirmed it is used up. */
+  const verify = (code: string) =>
+    identity.verifyTotp({ ...ids(), code, clientAddress, sessionToken: "session-1" });
+  const confirm = (code: string, currentCode?: string) =>
+    identity.confirmTotpEnrolment({ ...ids(), code, currentCode, clientAddress, sessionToken: "session-1" });
+  const hasApp = async () =>
+    (await identity.getUser(ids())).user?.authenticators?.secondFactors.includes(
+      SecondFactorKind.AUTHENTICATOR_APP,
+    );
+  /** Enrols the user's first app and returns its secret; the code that confirmed it is used up. */
   async function enrol(): Promise<string> {
     const { secret } = await identity.beginTotpEnrolment(ids());
-    expect(await identity.confirmTotpEnrolment({ ...ids(), code: await generate({ secret }) })).toEqual({
-      enrolled: true,
-    });
+    expect(await confirm(await generate({ secret }))).toEqual({ enrolled: true, currentCodeRefused: false });
     return secret;
   }
-  /** A code of the secret for a step after every one used so far (the next step's: ±1 allows it). */
-  const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
 
   it("begins an enrolment with an otpauth URI of the company and the user, and is not enrolled until confirmed", async () => {
     const { otpauthUri, secret } = await identity.beginTotpEnrolment(ids());
     const uri = new URL(otpauthUri);
     expect(uri.searchParams.get("secret")).toBe(secret);
     expect(uri.searchParams.get("issuer")).toBe("Totp Co");
-    expect(decodeURIComponent(uri.pathname)).toContain("tom@totp.example");
-    expect((await identity.getUser(ids())).user?.totpEnrolled).toBe(false);
-    expect(await identity.confirmTotpEnrolment({ ...ids(), code: "000000" })).toEqual({ enrolled: false });
-    expect(await identity.confirmTotpEnrolment({ ...ids(), code: await generate({ secret }) })).toEqual({
-      enrolled: true,
-    });
-    expect((await identity.getUser(ids())).user?.totpEnrolled).toBe(true);
+    expect(decodeURIComponent(uri.pathname)).toContain(email);
+    expect(await hasApp()).toBe(false);
+    expect(await confirm("000000")).toEqual({ enrolled: false, currentCodeRefused: false });
+    expect(await confirm(await generate({ secret }))).toEqual({ enrolled: true, currentCodeRefused: false });
+    expect(await hasApp()).toBe(true);
   });
 
   it("stores the secret sealed: the row never holds it in the clear", async () => {
     const { secret } = await identity.beginTotpEnrolment(ids());
     expect(JSON.stringify(await storedRow())).not.toContain(secret);
-    await identity.confirmTotpEnrolment({ ...ids(), code: await generate({ secret }) });
+    await confirm(await generate({ secret }));
     const row = await storedRow();
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(secrets.open(row?.totpSecret ?? "")).toBe(secret);
@@ -874,23 +1016,22 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
     const enrolled = await enrol();
     const { secret: pending } = await identity.beginTotpEnrolment(ids());
     expect((await verify(await nextCode(pending))).valid).toBe(false);
-    expect((await verify((Number(await nextCode(enrolled)) ^ 1).toString().padStart(6, "0"))).valid).toBe(
-      false,
-    );
+    expect((await verify(otherThan(await nextCode(enrolled)))).valid).toBe(false);
   });
 
-  it("spends the user's OTP budget before it compares, and compares nothing when the budget refuses", async () => {
+  it("spends the user's budget of app codes, in the session's name, before it compares, and compares nothing when the budget refuses", async () => {
     const secret = await enrol();
     budget.reserved.length = 0;
     budget.reported.length = 0;
     expect((await verify("000000")).check?.outcome).toBe(CheckOutcome.ALLOWED);
     expect(budget.reserved).toEqual([
-      expect.objectContaining({
+      {
         companyId: company.id,
         subject: { userId },
-        kind: SecretKind.OTP,
+        kind: SecretKind.APP_CODE,
         clientAddress,
-      }),
+        sessionToken: "session-1",
+      },
     ]);
     expect(budget.reported).toEqual([expect.objectContaining({ result: CheckResult.WRONG })]);
     budget.refuse = CheckOutcome.LOCKED_OUT;
@@ -911,9 +1052,94 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
     await enrol();
     userSessions.revoked.length = 0;
     expect(await identity.removeTotp(ids())).toEqual({ removed: true });
-    expect((await identity.getUser(ids())).user?.totpEnrolled).toBe(false);
+    expect(await hasApp()).toBe(false);
     expect(userSessions.revoked).toEqual([{ companyId: company.id, userId }]);
     expect(await identity.removeTotp(ids())).toEqual({ removed: false });
+  });
+
+  describe("an app is replaced only with a code of it (docs/decisions.md, Second factors)", () => {
+    /** Enrols a first app, begins a second one, and gives both secrets. */
+    async function replacing() {
+      const current = await enrol();
+      const { secret } = await identity.beginTotpEnrolment(ids());
+      budget.reserved.length = 0;
+      budget.reported.length = 0;
+      return { current, secret };
+    }
+    const stillCurrent = async (current: string) =>
+      secrets.open((await storedRow())?.totpSecret ?? "") === current;
+
+    it("refuses without a code of the current app, and checks nothing", async () => {
+      const { current, secret } = await replacing();
+      expect(await confirm(await generate({ secret }))).toEqual({
+        enrolled: false,
+        currentCodeRefused: true,
+      });
+      expect(budget.reserved).toEqual([]);
+      expect(await stillCurrent(current)).toBe(true);
+    });
+
+    it("refuses a wrong code of the current app, counted as a wrong app code of the session", async () => {
+      const { current, secret } = await replacing();
+      const refused = await confirm(await generate({ secret }), otherThan(await nextCode(current)));
+      expect(refused).toMatchObject({
+        enrolled: false,
+        currentCodeRefused: true,
+        currentCheck: { outcome: CheckOutcome.ALLOWED, checkId: "" },
+      });
+      expect(budget.reserved).toEqual([
+        {
+          companyId: company.id,
+          subject: { userId },
+          kind: SecretKind.APP_CODE,
+          clientAddress,
+          sessionToken: "session-1",
+        },
+      ]);
+      expect(budget.reported).toEqual([expect.objectContaining({ result: CheckResult.WRONG })]);
+      expect(await stillCurrent(current)).toBe(true);
+    });
+
+    it("refuses when the budget refuses the check, without comparing the code", async () => {
+      const { current, secret } = await replacing();
+      const code = await nextCode(current);
+      budget.refuse = CheckOutcome.LOCKED_OUT;
+      try {
+        expect(await confirm(await generate({ secret }), code)).toMatchObject({
+          enrolled: false,
+          currentCodeRefused: true,
+          currentCheck: { outcome: CheckOutcome.LOCKED_OUT },
+        });
+      } finally {
+        budget.refuse = undefined;
+      }
+      expect(budget.reported).toEqual([]);
+      expect(await stillCurrent(current)).toBe(true);
+      // Never compared, the code is still good.
+      expect((await verify(code)).valid).toBe(true);
+    });
+
+    it("replaces it with a right code, reported right at once: the old app's codes then fail", async () => {
+      const { current, secret } = await replacing();
+      const replaced = await confirm(await generate({ secret }), await nextCode(current));
+      expect(replaced).toMatchObject({ enrolled: true, currentCodeRefused: false });
+      expect(budget.reported).toEqual([
+        { companyId: company.id, checkId: replaced.currentCheck?.checkId, result: CheckResult.RIGHT },
+      ]);
+      expect(await stillCurrent(secret)).toBe(true);
+      expect((await verify(await nextCode(current))).valid).toBe(false);
+      expect((await verify(await nextCode(secret))).valid).toBe(true);
+    });
+
+    it("takes a code of the current app once: the code that replaced it replaces nothing more", async () => {
+      const { current, secret } = await replacing();
+      const code = await nextCode(current);
+      expect(await verify(code)).toMatchObject({ valid: true });
+      expect(await confirm(await generate({ secret }), code)).toMatchObject({
+        enrolled: false,
+        currentCodeRefused: true,
+      });
+    });
   });
 });
 
@@ -1221,8 +1447,16 @@ describe("OAuth provider slots", () => {
     redirectUris: ["https://app.example.com/cb"],
     scopes: [],
     subjectClaim: "",
+    trustsProviderMfa: false,
+    mfaAcrValues: [],
+    maxAgeSeconds: 0,
     ...overrides,
   });
+  const errorOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: AuthError) => error,
+    );
   beforeAll(async () => {
     company = (await identity.createCompany({ code: code(), name: "OAuth" })).company as Company;
   });
@@ -1231,9 +1465,52 @@ describe("OAuth provider slots", () => {
     await identity.setOAuthProvider({ companyId: company.id, settings: settings() });
     const { providers } = await identity.listOAuthProviders({ companyId: company.id });
     expect(providers).toEqual([
-      expect.objectContaining({ slot: 1, scopes: ["openid"], subjectClaim: "sub", name: "Corp SSO" }),
+      expect.objectContaining({
+        slot: 1,
+        scopes: ["openid"],
+        subjectClaim: "sub",
+        name: "Corp SSO",
+        trustsProviderMfa: false,
+        mfaAcrValues: [],
+        maxAgeSeconds: 0,
+        publicClient: false,
+      }),
     ]);
     expect(JSON.stringify(providers)).not.toContain("very-secret");
+  });
+
+  it("keep an OpenID Connect slot's trust in the provider's multi-factor logins and its max_age, and show a slot without a secret as a public client", async () => {
+    const mfa = {
+      trustsProviderMfa: true,
+      mfaAcrValues: ["phr", "urn:example:acr:mfa"],
+      maxAgeSeconds: 3_600,
+    };
+    const { company: own } = await identity.createCompany({ code: code(), name: "Public" });
+    const companyId = own?.id ?? "";
+    const { provider } = await identity.setOAuthProvider({
+      companyId,
+      settings: settings({ clientSecret: "", ...mfa }),
+    });
+    expect(provider).toMatchObject({ ...mfa, publicClient: true });
+    expect((await identity.listOAuthProviders({ companyId })).providers).toEqual([
+      expect.objectContaining({ ...mfa, publicClient: true }),
+    ]);
+  });
+
+  it.each([
+    ["trusts_provider_mfa", { trustsProviderMfa: true }, "trustsProviderMfa"],
+    ["mfa_acr_values", { mfaAcrValues: ["phr"] }, "mfaAcrValues"],
+    ["max_age_seconds", { maxAgeSeconds: 60 }, "maxAgeSeconds"],
+  ])("refuse %s for a plain OAuth 2.0 slot, which has no ID token to prove it", async (_, field, path) => {
+    const plain = settings({
+      kind: ProviderKind.OAUTH2,
+      tokenEndpoint: "https://x.example.com/t",
+      userinfoEndpoint: "https://x.example.com/u",
+      ...field,
+    });
+    const error = await errorOf(identity.setOAuthProvider({ companyId: company.id, settings: plain }));
+    expect(error?.code).toBe("request.validation.failed");
+    expect(error?.message).toContain(`${path}: is for OpenID Connect only`);
   });
 
   it.each([
@@ -1247,6 +1524,8 @@ describe("OAuth provider slots", () => {
     ["no redirect URI", { redirectUris: [] }],
     ["a redirect URI with a query", { redirectUris: ["https://app.example.com/cb?x=1"] }],
     ["no client id", { clientId: "" }],
+    ["an acr value with a space", { mfaAcrValues: ["two words"] }],
+    ["a max_age over a year", { maxAgeSeconds: 367 * 24 * 3600 }],
   ])("refuse %s with request.validation.failed", async (_, overrides) => {
     expect(
       await codeOf(identity.setOAuthProvider({ companyId: company.id, settings: settings(overrides) })),
@@ -1394,7 +1673,7 @@ describe("UpdateUser and ListUsers", () => {
       loginName: "fay.b",
       status: UserStatus.RESTRICTED,
       role: "staff",
-      secondFactorRequired: true,
+      authenticators: { secondFactorRequired: true },
     });
     expect((await update({ loginName: "" })).user?.loginName).toBeUndefined();
   });

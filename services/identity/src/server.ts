@@ -25,8 +25,9 @@ export interface IdentityDependencies {
   /** Checks captcha responses with the companies' providers (whose secrets stay here). */
   captcha: CaptchaCheck;
   /**
-   * The session service: its budgets of guesses are spent before a password is compared, and it
-   * ends a user's sessions when the user's authenticators change.
+   * The session service: its budgets of guesses are spent before a password or an app code is
+   * compared, it ends a user's sessions when the user's authenticators change, and it records the
+   * logins OAuth providers verified.
    */
   session: SessionCalls;
   adminToken: string;

@@ -205,6 +205,9 @@ export function providerSettings(
     redirectUris: [],
     scopes: [],
     subjectClaim: "",
+    trustsProviderMfa: false,
+    mfaAcrValues: [],
+    maxAgeSeconds: 0,
     ...settings,
   };
 }

@@ -1,13 +1,14 @@
+import { isDeepStrictEqual } from "node:util";
 import { AuthError } from "@auth/errors";
 import { normalizeEmail, normalizeLoginName, normalizePhone } from "@auth/login-ids";
 import { type CompanyPolicy, type LoginIdKind, type User, UserStatus } from "@auth/proto/identity";
-import { minPasswordLengthOf } from "@auth/runtime";
+import { authenticatorsOf } from "./authenticators.js";
 import { normalizeControlAnswer } from "./control-answers.js";
 import { contextWords, matchesCompanyRegex, type PasswordRules } from "./password-policy.js";
 import type { PasswordHasher, StoredPassword } from "./passwords.js";
 import type { CreateUserInput, UpdateUserInput } from "./requests.js";
 import type { CompanyRow, UserRow, UserStatusName } from "./schema.js";
-import type { NewUser } from "./store/identity-store.js";
+import type { NewUser, StoredUser } from "./store/identity-store.js";
 
 /**
  * The rules of a user: what every user has, whoever creates or changes it (docs/api-contract.md).
@@ -137,29 +138,30 @@ export async function userChanges(
   return changes;
 }
 
-/** Whether the user must pass a second factor: the user's own flag, or the role's (the company's policy). */
 /**
  * Whether changes to a user (userChanges) change how the user authenticates: the password, the
- * phone the SMS second factor goes to, or whether a second factor is required. Then the user's
- * sessions end (docs/security.md, "What ends a session").
+ * phone the SMS second factor goes to, or the user's authenticators. Then the user's sessions end
+ * (docs/security.md, "What ends a session").
  */
 export function authenticationChanges(
-  row: UserRow,
+  row: StoredUser,
   changes: Partial<NewUser>,
   policy: CompanyPolicy,
 ): boolean {
   const after = {
+    ...row,
     role: changes.role ?? row.role,
     secondFactorRequired: changes.secondFactorRequired ?? row.secondFactorRequired,
+    phone: changes.phone === undefined ? row.phone : changes.phone,
   };
   return (
     changes.passwordHash !== undefined ||
     (changes.phone !== undefined && changes.phone !== row.phone) ||
-    hasSecondFactor(row, policy) !== hasSecondFactor(after, policy)
+    !isDeepStrictEqual(authenticatorsOf(row, policy), authenticatorsOf(after, policy))
   );
 }
 
-export function toUser(row: UserRow, policy: CompanyPolicy): User {
+export function toUser(row: StoredUser, policy: CompanyPolicy): User {
   return {
     id: row.id,
     companyId: row.companyId,
@@ -170,10 +172,9 @@ export function toUser(row: UserRow, policy: CompanyPolicy): User {
     phone: row.phone ?? undefined,
     email: row.email ?? undefined,
     hasPassword: row.passwordHash !== null,
-    secondFactorRequired: hasSecondFactor(row, policy),
     passwordChangeRequired: row.passwordChangeRequired,
     controlQuestion: row.controlQuestion ?? undefined,
-    totpEnrolled: row.totpSecret !== null,
+    authenticators: authenticatorsOf(row, policy),
   };
 }
 
@@ -184,21 +185,13 @@ export function storedPassword(row: UserRow): StoredPassword | undefined {
     : { passwordHash: row.passwordHash, passwordNfkc: row.passwordNfkc };
 }
 
-/** Whether the user logs in with a second factor: asked of the user, or of every user of the role. */
-export function hasSecondFactor(
-  user: Pick<UserRow, "secondFactorRequired" | "role">,
-  policy: CompanyPolicy,
-): boolean {
-  return user.secondFactorRequired || policy.twoFactorRoles.includes(user.role);
-}
-
 /**
- * The rules of a password this user sets (docs/security.md, "Passwords"): the policy's least
- * length for a user with or without a second factor, and the words of the user's context: the
- * company's name and code, the login name, the e-mail's local part, the phone's digits (the whole
- * number and its last seven, the local number in most numbering plans).
+ * The rules of a password this user sets (docs/security.md, "Passwords"): the least length the
+ * user's authenticators give (the length every process tells the user), and the words of the
+ * user's context: the company's name and code, the login name, the e-mail's local part, the
+ * phone's digits (the whole number and its last seven, the local number in most numbering plans).
  */
-export function passwordRulesOf(row: UserRow, company: CompanyRow): PasswordRules {
+export function passwordRulesOf(row: StoredUser, company: CompanyRow): PasswordRules {
   const { policy } = company;
   const phoneDigits = row.phone?.replace(/\D/g, "");
   const values = [
@@ -211,8 +204,7 @@ export function passwordRulesOf(row: UserRow, company: CompanyRow): PasswordRule
   ];
   return {
     policy,
-    // An authenticator app is a second factor at every login, whatever the flag (docs/decisions.md, "TOTP").
-    minLength: minPasswordLengthOf(policy, hasSecondFactor(row, policy) || row.totpSecret !== null),
+    minLength: authenticatorsOf(row, policy).minPasswordLength,
     contextWords: contextWords(values.filter((value): value is string => Boolean(value))),
   };
 }

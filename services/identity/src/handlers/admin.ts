@@ -182,12 +182,13 @@ export function adminHandlers(
       const row = await store.saveOAuthProvider(
         toProviderRow(input.companyId, input.settings, secrets.seal(input.settings.clientSecret)),
       );
-      return { provider: toProvider(row) };
+      return { provider: toProvider(row, secrets) };
     },
 
     async listOAuthProviders(request) {
       const input = parseStorableRequest(listOAuthProvidersRequest, request);
-      return { providers: (await store.listOAuthProviders(input.companyId)).map(toProvider) };
+      const rows = await store.listOAuthProviders(input.companyId);
+      return { providers: rows.map((row) => toProvider(row, secrets)) };
     },
 
     async deleteOAuthProvider(request) {

@@ -2,12 +2,12 @@ import { AuthError } from "@auth/errors";
 import { type AsyncService, assertTimeLeft, compareUnderBudget } from "@auth/grpc-kit";
 import { checkSubjectOf } from "@auth/login-ids";
 import { type IdentityServiceService, NotificationEvent, PasswordProblem } from "@auth/proto/identity";
+import { SecretKind } from "@auth/proto/session";
 import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
 import { storedFormOf } from "../backup-codes.js";
 import { toCompany } from "../companies.js";
 import { normalizeControlAnswer } from "../control-answers.js";
-
 import type { Notifier } from "../notifications/notifier.js";
 import { passwordProblem } from "../password-policy.js";
 import { openPolicySecrets } from "../policy-secrets.js";
@@ -65,8 +65,13 @@ export function flowHandlers(
     return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, password) };
   }
 
-  const guessOf = (input: { companyId: string; captchaResponse?: string; clientAddress: string }) => ({
+  const passwordGuessOf = (input: {
+    companyId: string;
+    captchaResponse?: string;
+    clientAddress: string;
+  }) => ({
     companyId: input.companyId,
+    kind: SecretKind.PASSWORD,
     captchaResponse: input.captchaResponse,
     clientAddress: input.clientAddress,
   });
@@ -98,7 +103,7 @@ export function flowHandlers(
       const row = await store.findUser(input.companyId, input.userId);
       const { check, verdict } = await compareUnderBudget(
         session,
-        { ...guessOf(input), subject: { userId: input.userId } },
+        { ...passwordGuessOf(input), subject: { userId: input.userId }, sessionToken: input.sessionToken },
         () => checkPassword(row, company, input.password),
       );
       return {
@@ -115,7 +120,7 @@ export function flowHandlers(
       const { normalizedLoginId, row } = await lookUp(company, input.loginId);
       const { check, verdict } = await compareUnderBudget(
         session,
-        { ...guessOf(input), subject: checkSubjectOf(row, normalizedLoginId) },
+        { ...passwordGuessOf(input), subject: checkSubjectOf(row, normalizedLoginId) },
         () => checkPassword(row, company, input.password),
       );
       return {
@@ -171,9 +176,22 @@ export function flowHandlers(
       const provider = await store.findOAuthProvider(company.id, input.slot);
       if (!provider)
         throw new AuthError("request.validation.failed", { detail: "provider_id: no provider in this slot" });
-      const subject = await oauth.subjectFor(provider, secrets.open(provider.clientSecretEncrypted), input);
+      const { subject, authenticatedAt, multiFactor } = await oauth.loginFor(
+        provider,
+        secrets.open(provider.clientSecretEncrypted),
+        input,
+      );
       const row = await store.findUserByOAuthSubject(company.id, input.slot, subject);
-      return { subject, user: row && toUser(row, company.policy) };
+      if (!row) return { subject, checkId: "", multiFactor };
+      // The session that starts on this login carries it as its factor, as the session service
+      // recorded it: no caller states how a session was authenticated (docs/decisions.md, "OAuth").
+      const { checkId } = await session.recordFederatedLogin({
+        companyId: company.id,
+        userId: row.id,
+        authenticatedAt,
+        multiFactor,
+      });
+      return { subject, user: toUser(row, company.policy), checkId, multiFactor };
     },
 
     async verifyCaptcha(request) {

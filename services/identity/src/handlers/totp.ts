@@ -1,8 +1,7 @@
 import { type AsyncService, assertTimeLeft, compareUnderBudget } from "@auth/grpc-kit";
 import { type IdentityServiceService, NotificationEvent } from "@auth/proto/identity";
-import { SecretKind } from "@auth/proto/session";
+import { CheckResult, type ReserveSecretCheckResponse, SecretKind } from "@auth/proto/session";
 import { metrics } from "@auth/telemetry";
-
 import type { Notifier } from "../notifications/notifier.js";
 import {
   beginTotpEnrolmentRequest,
@@ -16,6 +15,14 @@ import { parseStorableRequest } from "../text-fields.js";
 import { newTotpSecret, totpStepOf, totpUri } from "../totp.js";
 import type { Lookups } from "./lookups.js";
 
+/** Where a code of the user's app is checked: the user, the client, the session. */
+interface AppCodeCheck {
+  companyId: string;
+  userId: string;
+  clientAddress: string;
+  sessionToken?: string;
+}
+
 /** What the authenticator app shows beside the company's name: the user's first login ID. */
 function labelOf(row: UserRow): string {
   return row.email ?? row.loginName ?? row.phone ?? row.profileMnemocode;
@@ -23,14 +30,54 @@ function labelOf(row: UserRow): string {
 
 /**
  * The authenticator app as a second factor (docs/decisions.md, "TOTP"): enrolment through the
- * user's authorized session (the gateway), the login's check under the OTP budget, and its removal
- * by an operator. Secrets are stored sealed (SecretBox), never in the clear.
+ * user's authorized session (the gateway), the login's check under the budget of app codes, and
+ * its removal by an operator. Secrets are stored sealed (SecretBox), never in the clear.
  */
 export function totpHandlers(
   { store, secrets, session }: IdentityDependencies,
   { companyById, userById }: Lookups,
   notifier: Notifier,
 ) {
+  /** A check of a code of the user's app, under the user's budget of app codes. */
+  const appCodeGuessOf = (input: AppCodeCheck) => ({
+    companyId: input.companyId,
+    subject: { userId: input.userId },
+    kind: SecretKind.APP_CODE,
+    clientAddress: input.clientAddress,
+    sessionToken: input.sessionToken,
+  });
+
+  /** Whether the code is one of the user's app (±1 step), using its step up: each code works once. */
+  async function useAppCode(row: UserRow, code: string) {
+    metrics.secretsCompared.inc({ kind: "totp" });
+    if (row.totpSecret === null) return { valid: false };
+    const step = await totpStepOf(secrets.open(row.totpSecret), code);
+    return { valid: step !== undefined && (await store.useTotpStep(row.companyId, row.id, step)) };
+  }
+
+  /**
+   * The code of the app a new one replaces (docs/decisions.md, "Second factors"), so that a session
+   * alone cannot swap the user's app for its holder's: checked as a login's code is, under the
+   * budget of app codes, and a right one reported at once, as no session move rests on it.
+   */
+  async function checkCurrentApp(
+    row: UserRow,
+    input: AppCodeCheck & { currentCode?: string },
+  ): Promise<{ right: boolean; check?: ReserveSecretCheckResponse }> {
+    const { currentCode } = input;
+    if (!currentCode) return { right: false };
+    const { check, verdict } = await compareUnderBudget(session, appCodeGuessOf(input), () =>
+      useAppCode(row, currentCode),
+    );
+    if (!verdict?.valid) return { right: false, check };
+    await session.reportSecretCheck({
+      companyId: input.companyId,
+      checkId: check.checkId,
+      result: CheckResult.RIGHT,
+    });
+    return { right: true, check };
+  }
+
   return {
     async beginTotpEnrolment(request) {
       const input = parseStorableRequest(beginTotpEnrolmentRequest, request);
@@ -44,34 +91,26 @@ export function totpHandlers(
     async confirmTotpEnrolment(request) {
       const input = parseStorableRequest(confirmTotpEnrolmentRequest, request);
       const row = await userById(input.companyId, input.userId);
-      if (row.totpPendingSecret === null) return { enrolled: false };
+      if (row.totpPendingSecret === null) return { enrolled: false, currentCodeRefused: false };
+      const current = row.totpSecret === null ? undefined : await checkCurrentApp(row, input);
+      if (current && !current.right)
+        return { enrolled: false, currentCodeRefused: true, currentCheck: current.check };
+      const answer = { currentCodeRefused: false, currentCheck: current?.check };
       metrics.secretsCompared.inc({ kind: "totp" });
       const step = await totpStepOf(secrets.open(row.totpPendingSecret), input.code);
-      if (step === undefined) return { enrolled: false };
+      if (step === undefined) return { enrolled: false, ...answer };
       // Not after the gateway has answered 503: the user was told nothing changed.
       assertTimeLeft();
       const enrolled = await store.confirmTotp(row.companyId, row.id, row.totpPendingSecret, step);
       if (enrolled) notifier.notify(row.companyId, row.id, NotificationEvent.AUTHENTICATOR_APP_ADDED);
-      return { enrolled };
+      return { enrolled, ...answer };
     },
 
     async verifyTotp(request) {
       const input = parseStorableRequest(verifyTotpRequest, request);
       const row = await userById(input.companyId, input.userId);
-      const { check, verdict } = await compareUnderBudget(
-        session,
-        {
-          companyId: input.companyId,
-          subject: { userId: input.userId },
-          kind: SecretKind.OTP,
-          clientAddress: input.clientAddress,
-        },
-        async () => {
-          metrics.secretsCompared.inc({ kind: "totp" });
-          if (row.totpSecret === null) return { valid: false };
-          const step = await totpStepOf(secrets.open(row.totpSecret), input.code);
-          return { valid: step !== undefined && (await store.useTotpStep(row.companyId, row.id, step)) };
-        },
+      const { check, verdict } = await compareUnderBudget(session, appCodeGuessOf(input), () =>
+        useAppCode(row, input.code),
       );
       return { valid: verdict?.valid ?? false, check };
     },

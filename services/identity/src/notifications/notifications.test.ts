@@ -49,6 +49,7 @@ beforeAll(async () => {
       }),
       reportSecretCheck: async () => ({ sessionEnded: false }),
       revokeUserSessions: async () => ({ revoked: 0 }),
+      recordFederatedLogin: async () => ({ checkId: "federated-check" }),
     },
     logger: createLogger("identity", "silent"),
     notices: { mail, sms },
@@ -183,6 +184,7 @@ describe("the notices of an authenticator app", () => {
       companyId: company.id,
       userId: user.id,
       code,
+      clientAddress: "192.0.2.10",
     });
     expect(confirmed.enrolled).toBe(true);
     const [added] = await noticesTo(mail, user.email);

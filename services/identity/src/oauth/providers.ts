@@ -2,6 +2,7 @@ import { messageSchema } from "@auth/grpc-kit";
 import { type OAuthProvider, type OAuthProviderSettings, ProviderKind } from "@auth/proto/identity";
 import { z } from "zod";
 import type { OAuthKindName, OAuthProviderRow } from "../schema.js";
+import type { SecretBox } from "../secret-box.js";
 import { normalizeRedirectUri } from "./exchange.js";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000);
@@ -9,6 +10,12 @@ const redirectUri = httpUrl.refine((uri) => {
   const url = new URL(uri);
   return url.search === "" && url.hash === "";
 }, "must have no query or fragment");
+
+/** RFC 6749's scope tokens (NQCHAR): printable ASCII but space, quote and backslash; acr values too. */
+const token = (message: string) => z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, message);
+
+/** The oldest provider login a slot may accept: a year. */
+const maxAgeLimitSeconds = 366 * 24 * 3600;
 
 const kindOfName: Record<OAuthKindName, ProviderKind> = {
   oidc: ProviderKind.OIDC,
@@ -29,8 +36,11 @@ export const providerSettings = messageSchema<OAuthProviderSettings>()(
       clientId: z.string().min(1, "is required").max(500),
       clientSecret: z.string().max(2_000),
       redirectUris: z.array(redirectUri).min(1, "needs at least one").max(20),
-      scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "must be a scope token")).max(50),
+      scopes: z.array(token("must be a scope token")).max(50),
       subjectClaim: z.string().max(100),
+      trustsProviderMfa: z.boolean(),
+      mfaAcrValues: z.array(token("must be an acr value").max(500)).max(20),
+      maxAgeSeconds: z.number().int().min(0).max(maxAgeLimitSeconds, "must be at most a year"),
     })
     .superRefine((settings, context) => {
       const required =
@@ -44,6 +54,17 @@ export const providerSettings = messageSchema<OAuthProviderSettings>()(
             path: [field],
             message: "must be an http(s) URL for this kind",
           });
+        }
+      }
+      // Plain OAuth 2.0 has no ID token to prove a multi-factor login or its time (auth_time).
+      if (settings.kind === ProviderKind.OAUTH2) {
+        const openIdConnectOnly = {
+          trustsProviderMfa: settings.trustsProviderMfa,
+          mfaAcrValues: settings.mfaAcrValues.length > 0,
+          maxAgeSeconds: settings.maxAgeSeconds > 0,
+        };
+        for (const [field, set] of Object.entries(openIdConnectOnly)) {
+          if (set) context.addIssue({ code: "custom", path: [field], message: "is for OpenID Connect only" });
         }
       }
     }),
@@ -74,11 +95,14 @@ export function toProviderRow(
     redirectUris: input.redirectUris.map(normalizeRedirectUri),
     scopes: input.scopes.length > 0 ? input.scopes : input.kind === ProviderKind.OIDC ? ["openid"] : [],
     subjectClaim: input.subjectClaim || "sub",
+    trustsProviderMfa: input.trustsProviderMfa,
+    mfaAcrValues: input.mfaAcrValues,
+    maxAgeSeconds: input.maxAgeSeconds,
   };
 }
 
-/** A slot as it is shown: everything but the secret. */
-export function toProvider(row: OAuthProviderRow): OAuthProvider {
+/** A slot as it is shown: everything but the secret, and whether it has one. */
+export function toProvider(row: OAuthProviderRow, secrets: SecretBox): OAuthProvider {
   return {
     slot: row.slot,
     kind: kindOfName[row.kind],
@@ -91,5 +115,9 @@ export function toProvider(row: OAuthProviderRow): OAuthProvider {
     redirectUris: row.redirectUris,
     scopes: row.scopes,
     subjectClaim: row.subjectClaim,
+    trustsProviderMfa: row.trustsProviderMfa,
+    mfaAcrValues: row.mfaAcrValues,
+    maxAgeSeconds: row.maxAgeSeconds,
+    publicClient: secrets.open(row.clientSecretEncrypted) === "",
   };
 }

@@ -1,6 +1,7 @@
 import { AuthError } from "@auth/errors";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
+import { metrics } from "@auth/telemetry";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { policyInput, withPolicyDefaults } from "../companies.js";
@@ -85,6 +86,45 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
       await store.createUser(newUserRow(company.id, { loginName: "a" }));
       await expect(store.createUser(newUserRow(company.id, { loginName: "b" }))).resolves.toBeDefined();
     });
+
+    it("tell in every read of a user whether the user has backup codes left", async () => {
+      const company = await store.createCompany({ code: unique("codes"), name: "Codes", policy });
+      const created = await store.createUser(newUserRow(company.id, { loginName: unique("dan") }));
+      expect(created.hasBackupCodes).toBe(false);
+      const subject = unique("subject-");
+      await store.linkOAuthIdentity(company.id, 1, subject, created.id);
+      const reads = () => [
+        store.findUser(company.id, created.id),
+        store.findUserByLoginId(company.id, "loginName", created.loginName ?? ""),
+        store.listUsers(company.id, undefined, 10).then(([row]) => row),
+        store.updateUser(company.id, created.id, { role: "customer" }),
+        store.findUserByOAuthSubject(company.id, 1, subject),
+      ];
+      const hasBackupCodes = async () =>
+        (await Promise.all(reads())).map((row) => [row?.id, row?.hasBackupCodes]);
+      expect(await hasBackupCodes()).toEqual(Array(5).fill([created.id, false]));
+      await store.replaceBackupCodes(company.id, created.id, ["hash-1", "hash-2"]);
+      expect(await hasBackupCodes()).toEqual(Array(5).fill([created.id, true]));
+      for (const codeHash of ["hash-1", "hash-2"])
+        await store.useBackupCode(company.id, created.id, codeHash);
+      expect(await hasBackupCodes()).toEqual(Array(5).fill([created.id, false]));
+    });
+
+    it.runIf(kind.name === "PostgreSQL")(
+      "read a user and whether the user has backup codes in one statement (docs/performance.md)",
+      async () => {
+        const company = await store.createCompany({ code: unique("trip"), name: "Trip", policy });
+        const user = await store.createUser(newUserRow(company.id, { loginName: unique("tia") }));
+        await store.replaceBackupCodes(company.id, user.id, ["hash-1"]);
+        const statements = async () => (await metrics.postgresQueries.get()).values[0]?.value ?? 0;
+        const before = await statements();
+        expect((await store.findUser(company.id, user.id))?.hasBackupCodes).toBe(true);
+        expect(
+          (await store.findUserByLoginId(company.id, "loginName", user.loginName ?? ""))?.hasBackupCodes,
+        ).toBe(true);
+        expect((await statements()) - before).toBe(2);
+      },
+    );
 
     it("replaces a password hash", async () => {
       const company = await store.createCompany({ code: unique("pw"), name: "Pw", policy });

@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import type { CompanyPolicy } from "@auth/proto/identity";
-import { and, asc, count, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import {
   type ApiKeyRow,
   apiKeys,
@@ -25,6 +25,18 @@ export interface NewCompany {
 
 export type NewUser = Omit<typeof users.$inferInsert, "id" | "createdAt" | "updatedAt">;
 
+/** A user as every read of the store gives it: the row, and whether the user has backup codes left. */
+export type StoredUser = UserRow & { hasBackupCodes: boolean };
+
+/**
+ * The columns of a StoredUser: whether backup codes are left is a subquery of the user's own
+ * query, so that a login reads the user's authenticators (authenticators.ts) in one round trip.
+ */
+const storedUser = {
+  ...getTableColumns(users),
+  hasBackupCodes: sql<boolean>`exists (select 1 from ${backupCodes} where ${backupCodes.userId} = ${users.id})`,
+};
+
 export type LoginIdColumn = "phone" | "email" | "loginName";
 
 async function insertUnique<T>(insert: Promise<T>, what: string): Promise<T> {
@@ -45,13 +57,13 @@ function preparedLookups(db: Database<IdentitySchema>) {
   const companyId = sql.placeholder("companyId");
   const byColumn = (column: LoginIdColumn) =>
     db
-      .select()
+      .select(storedUser)
       .from(users)
       .where(and(eq(users.companyId, companyId), eq(users[column], sql.placeholder("value"))))
       .prepare(`identity_user_by_${column}`);
   return {
     userById: db
-      .select()
+      .select(storedUser)
       .from(users)
       .where(and(eq(users.companyId, companyId), eq(users.id, sql.placeholder("userId"))))
       .prepare("identity_user_by_id"),
@@ -159,24 +171,24 @@ export class IdentityStore {
     return row?.company;
   }
 
-  async createUser(user: NewUser): Promise<UserRow> {
+  async createUser(user: NewUser): Promise<StoredUser> {
     const [row] = await insertUnique(
-      this.db.insert(users).values(user).returning(),
+      this.db.insert(users).values(user).returning(storedUser),
       "a user with this login name, phone, e-mail or profile",
     );
     if (!row) throw new Error("insert returned no user");
     return row;
   }
 
-  async findUser(companyId: string, userId: string): Promise<UserRow | undefined> {
+  async findUser(companyId: string, userId: string): Promise<StoredUser | undefined> {
     const [row] = await this.#lookups.userById.execute({ companyId, userId });
     return row;
   }
 
   /** A company's users by id, after the given id. */
-  listUsers(companyId: string, afterId: string | undefined, limit: number): Promise<UserRow[]> {
+  listUsers(companyId: string, afterId: string | undefined, limit: number): Promise<StoredUser[]> {
     return this.db
-      .select()
+      .select(storedUser)
       .from(users)
       .where(and(eq(users.companyId, companyId), afterId === undefined ? undefined : gt(users.id, afterId)))
       .orderBy(asc(users.id))
@@ -187,13 +199,13 @@ export class IdentityStore {
     companyId: string,
     userId: string,
     changes: Partial<NewUser>,
-  ): Promise<UserRow | undefined> {
+  ): Promise<StoredUser | undefined> {
     const [row] = await insertUnique(
       this.db
         .update(users)
         .set({ ...changes, updatedAt: new Date() })
         .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
-        .returning(),
+        .returning(storedUser),
       "a user with this login name, phone, e-mail or profile",
     );
     return row;
@@ -203,7 +215,7 @@ export class IdentityStore {
     companyId: string,
     column: LoginIdColumn,
     value: string,
-  ): Promise<UserRow | undefined> {
+  ): Promise<StoredUser | undefined> {
     const [row] = await this.#lookups.userByLoginId[column].execute({ companyId, value });
     return row;
   }
@@ -417,14 +429,14 @@ export class IdentityStore {
     companyId: string,
     slot: number,
     subject: string,
-  ): Promise<UserRow | undefined> {
+  ): Promise<StoredUser | undefined> {
     const [row] = await this.db
-      .select({ user: users })
+      .select(storedUser)
       .from(oauthLinks)
       .innerJoin(users, eq(oauthLinks.userId, users.id))
       .where(
         and(eq(oauthLinks.companyId, companyId), eq(oauthLinks.slot, slot), eq(oauthLinks.subject, subject)),
       );
-    return row?.user;
+    return row;
   }
 }
