@@ -5,6 +5,7 @@ import {
   createCompany,
   createUser,
   expectError,
+  lastOtp,
   smsTo,
   startLogin,
   type TestCompany,
@@ -54,10 +55,9 @@ describe("lock-out (docs/api-contract.md, Captcha and lock-out)", () => {
     expect((await checkcredentials()).body.session_state).toBe("authorized");
   });
 
-  it("answers login with auth.restricted before auth.loginid.notfound or the user's status, and sends no OTP", async () => {
+  it("answers login with auth.restricted before auth.loginid.notfound or the user's status", async () => {
     const closed = await createUser(company, { status: UserStatus.CLOSED });
-    const withoutPassword = await createUser(company, { password: null });
-    for (const loginId of [closed.loginName, withoutPassword.loginName, "nobody-locked-out"]) {
+    for (const loginId of [closed.loginName, "nobody-locked-out"]) {
       for (let i = 0; i < 3; i += 1) {
         await call(company.code, "checkcredentials", {
           apiKey: company.apiKey,
@@ -71,7 +71,31 @@ describe("lock-out (docs/api-contract.md, Captcha and lock-out)", () => {
       expectError(login, 403, "auth.restricted");
       expect(Number(login.headers.get("retry-after"))).toBeGreaterThan(0);
     }
-    expect(smsTo(company.id, withoutPassword.phone)).toEqual([]);
+  });
+
+  it("answers login of a user without a password with auth.restricted once the SMS codes are locked out, and sends no more", async () => {
+    const withoutPassword = await createUser(company, { password: null });
+    for (let i = 0; i < 3; i += 1) {
+      const login = await call(company.code, "login", {
+        apiKey: company.apiKey,
+        body: { login_id: withoutPassword.loginName },
+      });
+      expectError(
+        await call(company.code, "checkotp", {
+          apiKey: company.apiKey,
+          token: String(login.body.session_token),
+          body: { otp: "000000" === lastOtp(company.id, withoutPassword.phone) ? "111111" : "000000" },
+        }),
+        401,
+        "auth.otp.invalid",
+      );
+    }
+    const login = await call(company.code, "login", {
+      apiKey: company.apiKey,
+      body: { login_id: withoutPassword.loginName },
+    });
+    expectError(login, 403, "auth.restricted");
+    expect(smsTo(company.id, withoutPassword.phone)).toHaveLength(3);
   });
 
   it("counts failures of a login ID nobody has", async () => {

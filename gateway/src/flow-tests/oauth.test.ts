@@ -87,7 +87,8 @@ describe("auth/oauth and the second factor", () => {
     // Not authorized: the provider's login alone cannot reach the app's enrolment (the takeover the
     // review found: an OAuth session replacing the user's app).
     expectError(await post("totp/enrol", {}, token), 409, "auth.session.invalid");
-    const checked = await post("checkotp", { otp: await totpCode(secret) }, token);
+    // The step after the enrolment's: each step of the app is accepted once.
+    const checked = await post("checkotp", { otp: await totpCode(secret, 1) }, token);
     expect(checked.body.session_state).toBe("authorized");
     expect(await authenticationOf(String(checked.body.session_token))).toMatchObject({
       level: 2,
@@ -104,7 +105,9 @@ describe("auth/oauth and the second factor", () => {
     expect(started.body).toMatchObject({ session_state: "checkotp", disclaimers_required: [terms] });
     const token = String(started.body.session_token);
     const otp = lastOtp(target.id, user.phone);
-    expectError(await post("checkotp", { otp }, token, target), 403, "auth.disclaimer.invalid");
+    expectError(await post("checkotp", { otp }, token, target), 403, "auth.disclaimer.invalid", [
+      "disclaimers_required",
+    ]);
     const checked = await post("checkotp", { otp, accept_disclaimers: ["terms"] }, token, target);
     expect(checked.body.session_state).toBe("authorized");
   });

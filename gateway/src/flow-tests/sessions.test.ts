@@ -58,7 +58,15 @@ describe("auth/sessions and auth/sessions/end", () => {
     const sessions = await sessionsOf(second);
     expect(sessions).toHaveLength(2);
     expect(Object.keys(sessions[0] ?? {}).sort()).toEqual(
-      ["client_address", "created_at", "current", "last_seen_at", "session_id", "user_agent"].sort(),
+      [
+        "authentication",
+        "client_address",
+        "created_at",
+        "current",
+        "last_seen_at",
+        "session_id",
+        "user_agent",
+      ].sort(),
     );
     expect(sessions.map((session) => [session.user_agent, session.current])).toEqual([
       [firefox, false],

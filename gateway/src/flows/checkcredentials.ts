@@ -47,6 +47,7 @@ export const checkcredentials = defineEndpoint({
     assertAllAccepted,
     recordAcceptance,
     continueAfterFirstFactor,
+    startAtSecondFactor,
   ],
   errors: ["auth.credentials.invalid"],
   rateLimit: "address and login ID",

@@ -37,6 +37,7 @@ export const checkpassword = defineEndpoint({
     assertUserMayLogIn,
     recordAcceptance,
     continueAfterFirstFactor,
+    challengeSecondFactors,
   ],
   errors: ["auth.password.invalid"],
   rateLimit: "address and login ID",
