@@ -96,6 +96,7 @@ describe("authctl", () => {
       expect(stdout).toMatch(/Commands:/);
     }
     expect((await authctl(["user", "create", "--help"])).stdout).toContain("--second-factor");
+    expect((await authctl(["oauth", "set", "--help"])).stdout).toContain("--trusts-provider-mfa");
   });
 
   it("provisions a company, a key and a user that can then log in through the gateway", async () => {
@@ -224,6 +225,89 @@ describe("authctl", () => {
     expect(await json(["disclaimer", "list", code])).toEqual([
       expect.objectContaining({ code: "terms", version: 2, active: true }),
     ]);
+  });
+
+  it("shows a user's authenticators, as identity computes them, in JSON and in text", async () => {
+    const user = await json([
+      "user",
+      "create",
+      code,
+      "--role",
+      "customer",
+      "--profile",
+      "P-dana",
+      "--login-name",
+      "dana",
+      "--phone",
+      "+12015550111",
+      "--password",
+      "password-3",
+      "--second-factor",
+    ]);
+    expect(user.authenticators).toEqual({
+      secondFactors: ["SECOND_FACTOR_KIND_SMS"],
+      secondFactorRequired: true,
+      minPasswordLength: 8,
+    });
+    const { stdout } = await authctl(["user", "get", code, user.id]);
+    expect(stdout).toContain("2fa: sms (required)\tmin password 8");
+  });
+
+  it("sets an OpenID Connect slot's trust in the provider's multi-factor logins and its max_age by options, and refuses them for plain OAuth 2.0", async () => {
+    const settingsFile = join(dataDir, "oidc-slot.json");
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        slot: 2,
+        kind: "PROVIDER_KIND_OIDC",
+        issuer: "https://sso.example.com",
+        clientId: "cli-public",
+        redirectUris: ["https://app.example.com/cb"],
+      }),
+    );
+    const slot = await json([
+      "oauth",
+      "set",
+      code,
+      "--settings-file",
+      settingsFile,
+      "--trusts-provider-mfa",
+      "--mfa-acr-values",
+      "phr,urn:example:mfa",
+      "--max-age-seconds",
+      "600",
+    ]);
+    expect(slot).toMatchObject({
+      slot: 2,
+      trustsProviderMfa: true,
+      mfaAcrValues: ["phr", "urn:example:mfa"],
+      maxAgeSeconds: 600,
+      publicClient: true,
+    });
+    const plainFile = join(dataDir, "oauth2-slot.json");
+    writeFileSync(
+      plainFile,
+      JSON.stringify({
+        slot: 3,
+        kind: "PROVIDER_KIND_OAUTH2",
+        tokenEndpoint: "https://x.example.com/token",
+        userinfoEndpoint: "https://x.example.com/user",
+        clientId: "cli",
+        clientSecret: "secret",
+        redirectUris: ["https://app.example.com/cb"],
+      }),
+    );
+    const refused = await authctl([
+      "oauth",
+      "set",
+      code,
+      "--settings-file",
+      plainFile,
+      "--max-age-seconds",
+      "60",
+    ]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/request.validation.failed: .*maxAgeSeconds: is for OpenID Connect only/);
   });
 
   it("refuses to work without the admin token, with a clear line", async () => {

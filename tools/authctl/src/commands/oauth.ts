@@ -1,8 +1,22 @@
-import { OAuthProvider, OAuthProviderSettings } from "@auth/proto/identity";
+import { OAuthProvider } from "@auth/proto/identity";
 import type { Command } from "commander";
 import { type Cli, readJsonFile } from "../context.js";
+import { type SlotOptions, slotSettings } from "./oauth-settings.js";
 
-const describe = (p: OAuthProvider) => `${p.slot}\t${p.name}\t${p.issuer || p.tokenEndpoint}\t${p.clientId}`;
+/** What decides how a slot's logins count: a public client, the provider's MFA trusted, a max_age. */
+const traits = (p: OAuthProvider) =>
+  [
+    p.publicClient ? "public client" : "",
+    p.trustsProviderMfa
+      ? `trusts provider MFA${p.mfaAcrValues.length > 0 ? ` (acr ${p.mfaAcrValues.join(", ")})` : ""}`
+      : "",
+    p.maxAgeSeconds > 0 ? `max_age ${p.maxAgeSeconds} s` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+
+const describe = (p: OAuthProvider) =>
+  `${p.slot}\t${p.name}\t${p.issuer || p.tokenEndpoint}\t${p.clientId}\t${traits(p)}`;
 
 export function oauthCommands(program: Command, cli: () => Cli): void {
   const oauth = program.command("oauth").description("OAuth provider slots (1 to 5) and user links");
@@ -11,8 +25,24 @@ export function oauthCommands(program: Command, cli: () => Cli): void {
     .command("set <company>")
     .description("configure a slot from a JSON file with OAuthProviderSettings (proto field names)")
     .requiredOption("--settings-file <path>", "the slot's settings, client secret included")
-    .action(async (company: string, options: { settingsFile: string }) => {
-      const settings = OAuthProviderSettings.fromJSON(readJsonFile(options.settingsFile));
+    .option(
+      "--trusts-provider-mfa",
+      "OpenID Connect: a login whose ID token proves multi-factor (amr mfa, or an acr of --mfa-acr-values) needs no second factor of ours",
+    )
+    .option(
+      "--no-trusts-provider-mfa",
+      "OpenID Connect: always ask for our second factor when one is required",
+    )
+    .option(
+      "--mfa-acr-values <values>",
+      "OpenID Connect: comma-separated acr values that prove a multi-factor login; empty for none",
+    )
+    .option(
+      "--max-age-seconds <seconds>",
+      "OpenID Connect: the oldest login at the provider accepted (the ID token's auth_time; clients send it as max_age); 0 for any",
+    )
+    .action(async (company: string, options: SlotOptions & { settingsFile: string }) => {
+      const settings = slotSettings(readJsonFile(options.settingsFile), options);
       const { provider } = await cli()
         .identity()
         .setOAuthProvider({ companyId: await cli().companyId(company), settings });

@@ -3,13 +3,7 @@ import { User, UserStatus } from "@auth/proto/identity";
 import { passwordLength } from "@auth/runtime";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
-
-const statuses: Record<string, UserStatus> = {
-  active: UserStatus.ACTIVE,
-  restricted: UserStatus.RESTRICTED,
-  closed: UserStatus.CLOSED,
-  denied: UserStatus.DENIED,
-};
+import { statuses, userLine } from "./user-line.js";
 
 function status(name: string | undefined): UserStatus | undefined {
   if (name === undefined) return undefined;
@@ -35,9 +29,6 @@ interface UserOptions {
   answer?: string;
 }
 
-const describe = (user: User) =>
-  `${user.id}\t${user.loginName ?? user.email ?? user.phone ?? ""}\t${user.role}\t${Object.keys(statuses).find((k) => statuses[k] === user.status)}`;
-
 function withUserOptions(command: Command): Command {
   return command
     .option("--login-name <name>", "a separate login name")
@@ -48,7 +39,10 @@ function withUserOptions(command: Command): Command {
       `a password (${passwordLength.min} to ${passwordLength.max} characters); AUTH_USER_PASSWORD keeps it out of the process list`,
     )
     .option("--status <status>", "active, restricted, closed or denied")
-    .option("--second-factor", "require the SMS second factor")
+    .option(
+      "--second-factor",
+      "require a second factor at login (SMS, or the authenticator app once enrolled)",
+    )
     .option("--must-change-password", "require a new password at the next login")
     .option("--question <question>", "control question for recovery")
     .option("--answer <answer>", "answer to the control question");
@@ -77,7 +71,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
           controlQuestion: options.question,
           controlAnswer: options.answer,
         });
-      cli().print(User.toJSON(created as User), describe(created as User));
+      cli().print(User.toJSON(created as User), userLine(created as User));
     });
 
   withUserOptions(
@@ -87,7 +81,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
   )
     .option("--role <role>", "the user's role")
     .option("--profile <mnemocode>", "profile_mnemocode")
-    .option("--no-second-factor", "stop requiring the SMS second factor")
+    .option("--no-second-factor", "stop requiring a second factor (a user with an app is still asked for it)")
     .option("--no-must-change-password", "stop requiring a new password")
     .action(async (company: string, userId: string, options: UserOptions) => {
       const { user: updated } = await cli()
@@ -107,7 +101,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
           controlQuestion: options.question,
           controlAnswer: options.answer,
         });
-      cli().print(User.toJSON(updated as User), describe(updated as User));
+      cli().print(User.toJSON(updated as User), userLine(updated as User));
     });
 
   user
@@ -117,7 +111,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
       const { user: found } = await cli()
         .identity()
         .getUser({ companyId: await cli().companyId(company), userId });
-      cli().print(User.toJSON(found as User), describe(found as User));
+      cli().print(User.toJSON(found as User), userLine(found as User));
     });
 
   user
@@ -131,7 +125,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
         throw new AuthError("resource.notfound", {
           detail: `no user with login ID ${found.normalizedLoginId}`,
         });
-      cli().print(User.toJSON(found.user), describe(found.user));
+      cli().print(User.toJSON(found.user), userLine(found.user));
     });
 
   user
@@ -143,7 +137,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
       for await (const page of cli().usersOf(companyId)) users.push(...page);
       cli().print(
         users.map((u) => User.toJSON(u)),
-        users.map(describe).join("\n"),
+        users.map(userLine).join("\n"),
       );
     });
 
