@@ -1131,6 +1131,17 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
       expect((await verify(await nextCode(secret))).valid).toBe(true);
     });
 
+    it("checks the new app's code first: a wrong one uses up nothing of the current app", async () => {
+      const { current, secret } = await replacing();
+      const code = await nextCode(current);
+      expect(await confirm(otherThan(await generate({ secret })), code)).toEqual({
+        enrolled: false,
+        currentCodeRefused: false,
+      });
+      expect(budget.reserved).toEqual([]);
+      expect(await confirm(await generate({ secret }), code)).toMatchObject({ enrolled: true });
+    });
+
     it("takes a code of the current app once: the code that replaced it replaces nothing more", async () => {
       const { current, secret } = await replacing();
       const code = await nextCode(current);

@@ -92,18 +92,19 @@ export function totpHandlers(
       const input = parseStorableRequest(confirmTotpEnrolmentRequest, request);
       const row = await userById(input.companyId, input.userId);
       if (row.totpPendingSecret === null) return { enrolled: false, currentCodeRefused: false };
+      // The new app's code first: a mistyped one must not use up the current app's code. Whoever
+      // asks knows the pending secret already, so its code needs no budget.
+      metrics.secretsCompared.inc({ kind: "totp" });
+      const step = await totpStepOf(secrets.open(row.totpPendingSecret), input.code);
+      if (step === undefined) return { enrolled: false, currentCodeRefused: false };
       const current = row.totpSecret === null ? undefined : await checkCurrentApp(row, input);
       if (current && !current.right)
         return { enrolled: false, currentCodeRefused: true, currentCheck: current.check };
-      const answer = { currentCodeRefused: false, currentCheck: current?.check };
-      metrics.secretsCompared.inc({ kind: "totp" });
-      const step = await totpStepOf(secrets.open(row.totpPendingSecret), input.code);
-      if (step === undefined) return { enrolled: false, ...answer };
       // Not after the gateway has answered 503: the user was told nothing changed.
       assertTimeLeft();
       const enrolled = await store.confirmTotp(row.companyId, row.id, row.totpPendingSecret, step);
       if (enrolled) notifier.notify(row.companyId, row.id, NotificationEvent.AUTHENTICATOR_APP_ADDED);
-      return { enrolled, ...answer };
+      return { enrolled, currentCodeRefused: false, currentCheck: current?.check };
     },
 
     async verifyTotp(request) {
