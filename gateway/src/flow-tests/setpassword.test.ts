@@ -3,12 +3,16 @@ import {
   call,
   createCompany,
   createUser,
+  enrolAuthenticator,
   expectError,
   expectSuccess,
   lastOtp,
   startLogin,
   type TestCompany,
   type TestUser,
+  totpCode,
+  type UserOptions,
+  updateCompany,
   useInProcessSuite,
 } from "../testing/fixtures.js";
 
@@ -120,6 +124,44 @@ describe("auth/setpassword", () => {
       expect(short.body.password_regex_description).toBe("At least 8 and at most 256 characters.");
       expect((await setpassword(token, { new_password: "kettle78" })).body.session_state).toBe("authorized");
     });
+
+    it.each<[string, UserOptions, boolean]>([
+      ["with the flag", { secondFactorRequired: true }, false],
+      ["of a role that needs a second factor", { role: "staff" }, false],
+      ["with an authenticator app", {}, true],
+    ])(
+      "tells a user %s the least length identity enforces, 8: what is told and what is refused come from one answer",
+      async (_, options, withApp) => {
+        const target = await createCompany({ twoFactorRoles: ["staff"] });
+        const user = await createUser(target, { password: "initial password without digits", ...options });
+        const secret = withApp ? await enrolAuthenticator(target, user) : undefined;
+        // A digit is now asked: the login that follows must set a new password.
+        await updateCompany(target, {
+          policy: { passwordRegex: "[0-9]", passwordRegexDescription: "A digit." },
+        });
+        const login = await call(target.code, "checkcredentials", {
+          apiKey: target.apiKey,
+          body: { login_id: user.loginName, password: user.password },
+        });
+        expect(login.body.session_state, JSON.stringify(login.body)).toBe("checkotp");
+        const otp = await call(target.code, "checkotp", {
+          apiKey: target.apiKey,
+          token: String(login.body.session_token),
+          body: { otp: secret ? await totpCode(secret, 1) : lastOtp(target.id, user.phone) },
+        });
+        expect(otp.body).toMatchObject({
+          session_state: "setpassword",
+          password_regex_description: expect.stringMatching(/^At least 8 and at most 256 characters\. /),
+        });
+        const token = String(otp.body.session_token);
+        const post = (new_password: string) =>
+          call(target.code, "setpassword", { apiKey: target.apiKey, token, body: { new_password } });
+        const short = await post("kettle7");
+        expectError(short, 422, "request.validation.failed", ["password_regex_description"]);
+        expect(short.body.password_regex_description).toBe("At least 8 and at most 256 characters.");
+        expect((await post("kettle78")).body.session_state).toBe("authorized");
+      },
+    );
 
     it("accepts 64 characters and more", async () => {
       const { user, token } = await setpasswordSession();
