@@ -5,7 +5,7 @@ import { freePort } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { call, expectError } from "./support/api.js";
+import { call, expectError, expectSuccess } from "./support/api.js";
 import {
   chromiumInstalled,
   descriptionOf,
@@ -36,6 +36,9 @@ const newPasswordRules =
   "At least 15 and at most 256 characters. Not a common or breached password. Not containing the company's name or code, nor your login name, the name of your e-mail or your phone number. Not the current password.";
 const resendCooldownSeconds = 15;
 const oauthSlot = 1;
+/** The same provider again, for logins no older than max_age, whose button sends it. */
+const maxAgeSlot = 2;
+const maxAgeSeconds = 300;
 
 /** A company with its own login page, on a port chosen before the company so that its links can name it. */
 interface Site {
@@ -59,6 +62,8 @@ describe.skipIf(!chromiumInstalled())(
     /** A disclaimer to accept, and the OpenID Connect provider in slot 1. */
     let withTerms: Site;
     const oauthAccount = `browser-${randomBytes(4).toString("hex")}`;
+    /** The account at the provider of a user who must pass a second factor (slot 2, with max_age). */
+    const secondFactorAccount = `browser-2fa-${randomBytes(4).toString("hex")}`;
     const screenshots = new Screenshots("login-page");
     let context: BrowserContext | undefined;
 
@@ -117,6 +122,16 @@ describe.skipIf(!chromiumInstalled())(
         clientSecret: oidcClient.clientSecret,
         redirectUris: [`${termsUrl}${pageRoutes.oauthCallback}`],
       });
+      await setOAuthProvider(termsCompany, {
+        slot: maxAgeSlot,
+        kind: ProviderKind.OIDC,
+        name: "Test Provider, recent login",
+        issuer: oidc.issuer,
+        clientId: oidcClient.clientId,
+        clientSecret: oidcClient.clientSecret,
+        redirectUris: [`${termsUrl}${pageRoutes.oauthCallback}`],
+        maxAgeSeconds,
+      });
       plain = { url: plainUrl, company: plainCompany, page: await serve(plainUrl, plainCompany) };
       withTerms = {
         url: termsUrl,
@@ -129,6 +144,14 @@ describe.skipIf(!chromiumInstalled())(
             authorizationUrl: `${oidc.issuer}/auth?login_hint=${oauthAccount}`,
             clientId: oidcClient.clientId,
             scope: "openid email",
+          },
+          {
+            slot: maxAgeSlot,
+            label: "Test Provider, recent login",
+            authorizationUrl: `${oidc.issuer}/auth?login_hint=${secondFactorAccount}`,
+            clientId: oidcClient.clientId,
+            scope: "openid email",
+            maxAge: maxAgeSeconds,
           },
         ]),
       };
@@ -192,6 +215,56 @@ describe.skipIf(!chromiumInstalled())(
       await tab.getByLabel("Password", { exact: true }).fill("recovered-Password-2");
       await tab.keyboard.press("Enter");
       await signedIn(tab, who);
+    }
+
+    /** From the start: the login ID and the password, up to the step after the password. */
+    async function withPassword(tab: Page, who: TestUser): Promise<void> {
+      await identify(tab, who);
+      await heading(tab, "Enter your password");
+      await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
+      await tab.keyboard.press("Enter");
+    }
+
+    /**
+     * Enrols an authenticator app for the user over the API (a password login, auth/totp/enrol and
+     * auth/totp/confirm with the code of the step `stepsLater` from now); its secret.
+     */
+    async function enrolApp(site: Site, who: TestUser, stepsLater = 0): Promise<string> {
+      const post = (operation: string, body: Record<string, unknown>, token?: string) =>
+        call(site.company.code, operation, {
+          apiKey: site.company.apiKey,
+          gatewayUrl: suite.suite.gatewayUrl,
+          body,
+          token,
+        });
+      const signedIn = await post("checkcredentials", {
+        login_id: who.loginName,
+        password: "first-Password-1",
+      });
+      const token = String(signedIn.body.session_token);
+      const enrolled = await post("totp/enrol", {}, token);
+      expectSuccess(enrolled, ["otpauth_uri", "secret"]);
+      const secret = String(enrolled.body.secret);
+      expectSuccess(await post("totp/confirm", { code: await totpCode(secret, stepsLater) }, token), [
+        "sessions_ended",
+      ]);
+      return secret;
+    }
+
+    /**
+     * Until 10 seconds of the app's 30-second step are left at least, so that a code of the step
+     * before, made now, is still one the service accepts (±1 step) when it gets there.
+     */
+    const earlyInTotpStep = () =>
+      expect
+        .poll(() => (Date.now() / 1000) % 30, { timeout: testBudgets.testMs, interval: 250 })
+        .toBeLessThan(20);
+
+    /** The secret of the app whose QR code the setup shows. */
+    async function shownSecret(tab: Page): Promise<string> {
+      await tab.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
+      const uri = new URL((await tab.locator(".otpauth-uri").textContent()) ?? "");
+      return uri.searchParams.get("secret") ?? "";
     }
 
     describe("password login: login, then checkpassword", () => {
@@ -450,7 +523,7 @@ describe.skipIf(!chromiumInstalled())(
         await linkOAuthIdentity(withTerms.company, finn, oauthSlot, oauthAccount);
         const tab = await open(withTerms);
         await screenshots.take(tab, "oauth", "start");
-        await tab.getByRole("button", { name: "Sign in with Test Provider" }).click();
+        await tab.getByRole("button", { name: "Sign in with Test Provider", exact: true }).click();
         await heading(tab, "Accept the terms");
         // The code and state of the redirect back are gone from the address.
         expect(tab.url()).toBe(`${withTerms.url}/`);
@@ -461,6 +534,124 @@ describe.skipIf(!chromiumInstalled())(
         await tab.getByRole("button", { name: "Continue" }).click();
         await signedIn(tab, finn);
         await screenshots.take(tab, "oauth", "signed-in");
+      });
+    });
+
+    describe("replacing an authenticator app: auth/totp/confirm with current_code", () => {
+      it("asks a user signed in with the app's code for a code of that app beside the new one, and the new app signs in from then on", async () => {
+        const kai = await user(plain);
+        // The app's steps, each used once: the enrolment's (the step before now), the sign-in's
+        // (now), then the replacement's (the next).
+        await earlyInTotpStep();
+        const old = await enrolApp(plain, kai, -1);
+        const tab = await open(plain);
+        await withPassword(tab, kai);
+        await heading(tab, "Enter the code from your authenticator app");
+        await tab.getByLabel("Code from the app", { exact: true }).fill(await totpCode(old));
+        await tab.keyboard.press("Enter");
+        await signedIn(tab, kai);
+
+        await tab.getByRole("button", { name: "Set up authenticator app" }).click();
+        const next = await shownSecret(tab);
+        const newCode = tab.getByLabel("Code from the new app", { exact: true });
+        const currentCode = tab.getByLabel("Code from the app you have now", { exact: true });
+        await currentCode.waitFor();
+        expect(await isFocused(newCode)).toBe(true);
+        expect(await descriptionOf(currentCode)).toBe(
+          "A code of the authenticator app you sign in with now: it is replaced by the new one.",
+        );
+        await screenshots.take(tab, "replace-authenticator", "two-codes");
+
+        const oldCodes = await Promise.all([-1, 0, 1].map((steps) => totpCode(old, steps)));
+        await newCode.fill(await totpCode(next));
+        await currentCode.fill(
+          ["000000", "111111", "222222", "333333"].find((c) => !oldCodes.includes(c)) ?? "",
+        );
+        await tab.getByRole("button", { name: "Confirm" }).click();
+        await alert(tab, "A code is not right. Enter the codes both apps show now.");
+        expect(await isFocused(newCode)).toBe(true);
+        await screenshots.take(tab, "replace-authenticator", "wrong-current-code");
+
+        await newCode.fill(await totpCode(next));
+        await currentCode.fill(await totpCode(old, 1));
+        await tab.getByRole("button", { name: "Confirm" }).click();
+        await tab.getByText("Your authenticator app is set up").waitFor();
+        await tab.getByRole("button", { name: "Sign out" }).click();
+        await heading(tab, "Sign in");
+
+        await withPassword(tab, kai);
+        await heading(tab, "Enter the code from your authenticator app");
+        await tab.getByLabel("Code from the app", { exact: true }).fill(await totpCode(next, 1));
+        await tab.keyboard.press("Enter");
+        await signedIn(tab, kai);
+      });
+
+      it("asks for a code of the app the user has once confirm answers that one is needed, after a sign-in with a backup code", async () => {
+        const lena = await user(plain);
+        const old = await enrolApp(plain, lena);
+        const [backupCode] = await generateBackupCodes(plain.company, lena);
+        const tab = await open(plain);
+        await withPassword(tab, lena);
+        await heading(tab, "Enter the code from your authenticator app");
+        await tab.getByRole("button", { name: "Use a backup code instead" }).click();
+        await heading(tab, "Enter a backup code");
+        await tab.keyboard.type(backupCode ?? "");
+        await tab.keyboard.press("Enter");
+        await signedIn(tab, lena);
+
+        // Signed in without the app's code, the page does not know of the app: one field.
+        await tab.getByRole("button", { name: "Set up authenticator app" }).click();
+        const next = await shownSecret(tab);
+        const currentCode = tab.getByLabel("Code from the app you have now", { exact: true });
+        expect(await currentCode.isVisible()).toBe(false);
+        await tab.getByLabel("Code from the app", { exact: true }).fill(await totpCode(next));
+        await tab.getByRole("button", { name: "Confirm" }).click();
+        await alert(
+          tab,
+          "Your account has an authenticator app already. To replace it, enter a code from the app you have now too.",
+        );
+        expect(await isFocused(currentCode)).toBe(true);
+        // The new app's code was not checked: it stays, under its new label.
+        expect(await tab.getByLabel("Code from the new app", { exact: true }).inputValue()).toBe(
+          await totpCode(next),
+        );
+        await screenshots.take(tab, "replace-authenticator", "current-code-asked");
+
+        await tab.getByLabel("Code from the new app", { exact: true }).fill(await totpCode(next));
+        await currentCode.fill(await totpCode(old, 1));
+        await tab.getByRole("button", { name: "Confirm" }).click();
+        await tab.getByText("Your authenticator app is set up").waitFor();
+        await screenshots.take(tab, "replace-authenticator", "replaced");
+      });
+    });
+
+    describe("OAuth to a second factor: auth/oauth, then checkotp with the disclaimers", () => {
+      it("sends the slot's max_age to the provider, then asks for the SMS code and the disclaimers as after a password, and signs in", async () => {
+        const jo = await user(withTerms, { secondFactorRequired: true });
+        await linkOAuthIdentity(withTerms.company, jo, maxAgeSlot, secondFactorAccount);
+        const tab = await open(withTerms);
+        await tab.getByRole("button", { name: "Sign in with Test Provider, recent login" }).click();
+        await heading(tab, "Enter the code from the SMS");
+        expect(tab.url()).toBe(`${withTerms.url}/`);
+        const request = oidc.authorizationRequests.find(
+          (parameters) => parameters.get("login_hint") === secondFactorAccount,
+        );
+        expect(request?.get("max_age")).toBe(String(maxAgeSeconds));
+        await tab.getByText(/We sent a 6-digit code to \+1\*+\d\d\./).waitFor();
+        const accept = tab.getByLabel("I accept the Title terms", { exact: true });
+        expect(await accept.isChecked()).toBe(false);
+        await screenshots.take(tab, "oauth-second-factor", "code-and-terms");
+
+        const code = tab.getByLabel("Code from the SMS", { exact: true });
+        const sent = () => lastOtp(withTerms.company.id, jo.phone, suite.suite.smsOutboxFile);
+        await code.fill(sent());
+        await tab.getByRole("button", { name: "Continue" }).click();
+        await alert(tab, "Please accept the terms to continue.");
+        await accept.check();
+        await code.fill(sent());
+        await tab.getByRole("button", { name: "Continue" }).click();
+        await signedIn(tab, jo);
+        await screenshots.take(tab, "oauth-second-factor", "signed-in");
       });
     });
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -284,6 +284,28 @@ describe("authctl", () => {
       maxAgeSeconds: 600,
       publicClient: true,
     });
+    // The slot's line says what decides how its logins count.
+    expect((await authctl(["oauth", "list", code])).stdout.trim().split("\t")).toEqual([
+      "2",
+      "Provider 2",
+      "https://sso.example.com",
+      "cli-public",
+      "public client; trusts provider MFA (acr phr, urn:example:mfa); max_age 600 s",
+    ]);
+    // --no-trusts-provider-mfa over a file that trusts; the file sets neither acr values nor max_age.
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({ ...JSON.parse(readFileSync(settingsFile, "utf8")), trustsProviderMfa: true }),
+    );
+    const untrusting = await authctl([
+      "oauth",
+      "set",
+      code,
+      "--settings-file",
+      settingsFile,
+      "--no-trusts-provider-mfa",
+    ]);
+    expect(untrusting.stdout.trim().split("\t").at(-1)).toBe("public client");
     const plainFile = join(dataDir, "oauth2-slot.json");
     writeFileSync(
       plainFile,

@@ -20,10 +20,24 @@ async function qrCode(uri: string): Promise<Element> {
   return document.importNode(svg, true);
 }
 
+/** What the signed-in view tells the setup, and is told by it. */
+export interface SetupHooks {
+  /** Whether the page knows that the user has an app (how this session was signed in). */
+  hasApp: () => Promise<boolean>;
+  /** After an app is set up: the session list again (the user's other sessions ended). */
+  onEnrolled: () => Promise<void>;
+}
+
+const replaceNotice =
+  "Your account has an authenticator app already. To replace it, enter a code from the app you have now too.";
+
 /**
  * "Set up authenticator app" in the signed-in view (docs/api-contract.md, "Authenticator app"):
  * auth/totp/enrol gives the otpauth URI, shown as a QR code and as text with its secret, and a code
- * of the app confirms it (auth/totp/confirm), which ends the user's other sessions.
+ * of the app confirms it (auth/totp/confirm), which ends the user's other sessions. A user who has an
+ * app replaces it only with a code of that app too (`current_code`): its field is shown when the
+ * page knows of the app, or once confirm answers that it is needed (the user has an app the page did
+ * not know of, having signed in with a backup code).
  */
 export class AuthenticatorSetup {
   readonly #section: HTMLElement;
@@ -32,7 +46,7 @@ export class AuthenticatorSetup {
   constructor(
     private readonly flow: Flow,
     private readonly step: Step,
-    private readonly onEnrolled: () => Promise<void>,
+    private readonly hooks: SetupHooks,
   ) {
     const headingId = "authenticator-heading";
     this.#start = element("button", { type: "button", class: "secondary" }, "Set up authenticator app");
@@ -58,18 +72,23 @@ export class AuthenticatorSetup {
       return;
     }
     const uri = reply.answer.otpauth_uri ?? "";
-    const codeId = newId("totp-code");
-    const code = element("input", { id: codeId, name: "code", autocomplete: "one-time-code" });
-    code.inputMode = "numeric";
+    const code = codeField("code", "Code from the app");
+    const current = codeField(
+      "current_code",
+      "Code from the app you have now",
+      "A code of the authenticator app you sign in with now: it is replaced by the new one.",
+    );
     const form = element(
       "form",
       { novalidate: "" },
-      element("div", { class: "field" }, element("label", { for: codeId }, "Code from the app"), code),
+      code.box,
+      current.box,
       element("button", { type: "submit" }, "Confirm"),
     );
+    const replacing = new Replacing(code, current, await this.hooks.hasApp());
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      void this.step.run(() => this.#confirm(code));
+      void this.step.run(() => this.#confirm(replacing));
     });
     this.#start.hidden = true;
     this.#section.append(
@@ -84,23 +103,37 @@ export class AuthenticatorSetup {
       ),
       form,
     );
-    code.focus();
+    code.input.focus();
   }
 
-  async #confirm(code: HTMLInputElement): Promise<void> {
-    const reply = await this.flow.send("totp/confirm", { code: code.value.trim() });
+  async #confirm(replacing: Replacing): Promise<void> {
+    const { code, current } = replacing;
+    const reply = await this.flow.send("totp/confirm", {
+      code: code.input.value.trim(),
+      ...(replacing.asked ? { current_code: current.input.value.trim() } : {}),
+    });
     if (reply.answer.status !== "success") {
+      // Without current_code, a 400 says that the user has an app to replace (and nothing was checked).
+      if (!replacing.asked && reply.answer.error_code === "request.validation.failed") {
+        replacing.ask();
+        this.step.error(replaceNotice);
+        current.input.focus();
+        return;
+      }
       this.flow.fail(this.step, reply, {
-        "auth.otp.invalid": "The code is not right. Enter the code the app shows now.",
+        "auth.otp.invalid": replacing.asked
+          ? "A code is not right. Enter the codes both apps show now."
+          : "The code is not right. Enter the code the app shows now.",
       });
-      code.value = "";
-      code.focus();
+      code.input.value = "";
+      current.input.value = "";
+      code.input.focus();
       return;
     }
     const ended = reply.answer.sessions_ended ?? 0;
     // The list first: the step takes no other action until this handler returns, so the message
     // below comes when the page is ready for the next click.
-    await this.onEnrolled();
+    await this.hooks.onEnrolled();
     this.#section.replaceChildren(
       element("h2", {}, "Authenticator app"),
       element(
@@ -109,5 +142,52 @@ export class AuthenticatorSetup {
         `Your authenticator app is set up: sign in with its codes from now on.${ended > 0 ? ` ${ended} other sessions have ended.` : ""}`,
       ),
     );
+  }
+}
+
+interface CodeField {
+  box: HTMLElement;
+  label: HTMLLabelElement;
+  input: HTMLInputElement;
+}
+
+/** A labelled field for a 6-digit code, with a hint read with it when given. */
+function codeField(name: string, labelText: string, hint?: string): CodeField {
+  const id = newId(name);
+  const input = element("input", { id, type: "text", name, autocomplete: "one-time-code" });
+  input.inputMode = "numeric";
+  const label = element("label", { for: id }, labelText);
+  const box = element("div", { class: "field" }, label);
+  if (hint) {
+    const hintId = newId("hint");
+    input.setAttribute("aria-describedby", hintId);
+    box.append(element("p", { id: hintId, class: "hint" }, hint));
+  }
+  box.append(input);
+  return { box, label, input };
+}
+
+/** Whether the setup asks for a code of the app the user has now, with that field shown only then. */
+class Replacing {
+  #asked = false;
+
+  constructor(
+    readonly code: CodeField,
+    readonly current: CodeField,
+    known: boolean,
+  ) {
+    current.box.hidden = true;
+    if (known) this.ask();
+  }
+
+  get asked(): boolean {
+    return this.#asked;
+  }
+
+  /** Shows the current app's field, and names the other one's app the new one. */
+  ask(): void {
+    this.#asked = true;
+    this.current.box.hidden = false;
+    this.code.label.textContent = "Code from the new app";
   }
 }

@@ -1,4 +1,5 @@
 import { type OAuthButton, pageRoutes } from "../shared/page-config.js";
+import { authorizationUrl } from "./authorization-request.js";
 import type { Flow } from "./flow.js";
 import { messageFor } from "./messages.js";
 
@@ -22,28 +23,22 @@ function base64url(bytes: Uint8Array): string {
 const randomToken = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
 
 /**
- * Sends the browser to the provider's authorization endpoint (RFC 6749 4.1.1) with a `state`, a
- * PKCE challenge (RFC 7636) and an OpenID Connect nonce. What the redirect back needs is kept in
- * sessionStorage: it outlives the navigation, and only this tab sees it.
+ * Sends the browser to the provider's authorization endpoint (`authorizationUrl`). What the redirect
+ * back needs is kept in sessionStorage: it outlives the navigation, and only this tab sees it.
  */
 export async function startOAuth(provider: OAuthButton): Promise<void> {
   const state = randomToken();
   const pending: Pending = { slot: provider.slot, codeVerifier: randomToken(), nonce: randomToken() };
   const challenge = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(pending.codeVerifier));
   sessionStorage.setItem(pendingKey(state), JSON.stringify(pending));
-  const url = new URL(provider.authorizationUrl);
-  const parameters = {
-    response_type: "code",
-    client_id: provider.clientId,
-    redirect_uri: redirectUri(),
-    scope: provider.scope,
-    state,
-    nonce: pending.nonce,
-    code_challenge: base64url(new Uint8Array(challenge)),
-    code_challenge_method: "S256",
-  };
-  for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
-  location.assign(url);
+  location.assign(
+    authorizationUrl(provider, {
+      redirectUri: redirectUri(),
+      state,
+      nonce: pending.nonce,
+      codeChallenge: base64url(new Uint8Array(challenge)),
+    }),
+  );
 }
 
 /** The provider's redirect back: its code goes to auth/oauth with what the request was started with. */

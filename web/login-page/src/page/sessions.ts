@@ -1,3 +1,4 @@
+import type { SessionAuthentication } from "./authentication.js";
 import type { Flow } from "./flow.js";
 import { element, type Step } from "./view.js";
 
@@ -9,6 +10,7 @@ interface ListedSession {
   created_at: string;
   last_seen_at: string;
   current: boolean;
+  authentication: SessionAuthentication;
 }
 
 const when = (timestamp: string) => new Date(timestamp).toLocaleString();
@@ -21,6 +23,7 @@ const when = (timestamp: string) => new Date(timestamp).toLocaleString();
 export class SessionList {
   readonly #list = element("ul", { class: "sessions" });
   readonly #endOthers: HTMLButtonElement;
+  #current: ListedSession | undefined;
 
   constructor(
     private readonly flow: Flow,
@@ -47,8 +50,14 @@ export class SessionList {
       return;
     }
     const sessions = (reply.answer.sessions ?? []) as ListedSession[];
+    this.#current = sessions.find((session) => session.current);
     this.#list.replaceChildren(...sessions.map((session) => this.#item(session)));
     this.#endOthers.hidden = !sessions.some((session) => !session.current);
+  }
+
+  /** How this session was authenticated, as the list said when it last came; undefined before. */
+  get authentication(): SessionAuthentication | undefined {
+    return this.#current?.authentication;
   }
 
   #item(session: ListedSession): HTMLLIElement {

@@ -9,6 +9,11 @@ export interface OAuthButton {
   clientId: string;
   /** Space-separated scopes (`openid ...` for an OpenID Connect provider). */
   scope: string;
+  /**
+   * The slot's `max_age_seconds`, when it sets one: sent as `max_age`, so that the provider asks for
+   * a login no older (docs/decisions.md, "OAuth"). Absent or 0: none, as the slot's 0.
+   */
+  maxAge?: number;
 }
 
 /** What the page reads from `/config.json`. */

@@ -1,4 +1,5 @@
 import type { Answer } from "../api.js";
+import { signedInWithApp } from "../authentication.js";
 import { AuthenticatorSetup } from "../authenticator.js";
 import type { Flow } from "../flow.js";
 import { SessionList } from "../sessions.js";
@@ -16,9 +17,16 @@ export function showSignedIn(flow: Flow, answer: Answer): void {
     else flow.fail(step, reply);
   });
   const sessions = new SessionList(flow, step);
-  new AuthenticatorSetup(flow, step, () => sessions.load());
-  step.show();
   // Not as a step action: a step takes one action at a time and drops clicks meanwhile, and the
   // user may click Sign out or set up an app before the list has come.
-  void sessions.load();
+  const listed = sessions.load();
+  new AuthenticatorSetup(flow, step, {
+    // The list tells how this session was signed in: with an app's code, the user has that app.
+    hasApp: async () => {
+      await listed;
+      return signedInWithApp(sessions.authentication);
+    },
+    onEnrolled: () => sessions.load(),
+  });
+  step.show();
 }
