@@ -11,12 +11,15 @@ import {
 } from "./support/fixtures.js";
 import { startLogin } from "./support/flows.js";
 import { lastOtp } from "./support/outbox.js";
+import { enrolAuthenticator, totpCode, wrongTotpCode } from "./support/totp.js";
 
 /**
- * Scripted guessing of every secret at one user, through all of the user's login IDs, with the default company policy (captcha
- * after 3 failures, lock-out after 10 in 15 minutes, at most 10 OTP SMS per user and hour). Each
+ * Scripted guessing of every secret at one user, through all of the user's login IDs, with the
+ * default company policy: each kind of secret (password, SMS code, app code, backup code, control
+ * answer) has a budget of its own per user, 10 failures in a 15-minute window, which no other kind's
+ * right answer clears; a captcha after 3 wrong passwords; at most 10 OTP SMS per user and hour. Each
  * describe measures what the attacker gets and computes the guesses per hour, which must be the
- * figure docs/security.md states.
+ * figure docs/security.md states in its row of the kind ("Guesses per hour at one user").
  */
 const documented = new Map(
   [
@@ -25,6 +28,14 @@ const documented = new Map(
     ),
   ].map(([, secret, figure]) => [secret, Number(figure?.replaceAll(",", ""))]),
 );
+
+/** The guesses per hour docs/security.md states in the row of this name. */
+function documentedFigure(row: string): number {
+  const figure = documented.get(row);
+  if (figure === undefined)
+    throw new Error(`docs/security.md has no row "${row}" in its table of guesses per hour at one user`);
+  return figure;
+}
 
 const captcha = "dev-captcha-pass";
 const hour = 3_600;
@@ -102,6 +113,41 @@ describe("brute force at one user (the default policy)", () => {
   });
   const post = (operation: string, body: Record<string, unknown>, token?: string) =>
     call(company.code, operation, { apiKey: company.apiKey, body, token });
+  /**
+   * Requests from a client address of their own (a documentation address, through the loopback
+   * proxy the gateway trusts): the rounds of a second factor take two requests a guess, which must
+   * not meet the address's rate limit that the other tests' requests count toward.
+   */
+  const from = (address: string) => (operation: string, body: Record<string, unknown>, token?: string) =>
+    call(company.code, operation, {
+      apiKey: company.apiKey,
+      body,
+      token,
+      headers: { "x-forwarded-for": address },
+    });
+  type Post = ReturnType<typeof from>;
+
+  /** A user with an authenticator app (enrolled through a session of the password), and its secret. */
+  async function withAnApp(post: Post): Promise<{ user: TestUser; secret: string }> {
+    const user = await createUser(company);
+    const signedIn = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    expect(signedIn.body.session_state, JSON.stringify(signedIn.body)).toBe("authorized");
+    return { user, secret: await enrolAuthenticator(post, String(signedIn.body.session_token)) };
+  }
+
+  /**
+   * The issue's rounds at a second factor: the right password through the next of the user's login
+   * IDs (a known password), then one answer at checkotp in that new session.
+   */
+  function roundsOf(post: Post, user: TestUser) {
+    let sent = 0;
+    return async (answer: Record<string, string>) => {
+      const loginId = [user.loginName, user.email, user.phone][sent++ % 3];
+      const step = await post("checkcredentials", { login_id: loginId, password: user.password });
+      expect(step.body.session_state, JSON.stringify(step.body)).toBe("checkotp");
+      return post("checkotp", answer, String(step.body.session_token));
+    };
+  }
 
   describe("passwords", () => {
     it("get 3 guesses without a captcha, 10 in all per 15 minutes, then auth.restricted: 40 an hour, whichever login ID", async () => {
@@ -133,7 +179,7 @@ describe("brute force at one user (the default policy)", () => {
         captcha_response: captcha,
       });
       expect(right.body.error_code).toBe("auth.restricted");
-      expect(perHour(10, 900)).toBe(documented.get("password"));
+      expect(perHour(10, 900)).toBe(documentedFigure("password"));
     });
 
     it("share the budget between checkpassword and checkcredentials, and between sessions", async () => {
@@ -197,31 +243,75 @@ describe("brute force at one user (the default policy)", () => {
         expect(guesses).toBeLessThanOrEqual(10);
       }
       expect(guesses).toBe(10);
-      expect(guesses).toBe(documented.get("SMS one-time password"));
+      expect(guesses).toBe(documentedFigure("SMS one-time password"));
+    });
+  });
+
+  describe("authenticator app codes", () => {
+    it("get 10 guesses per 15 minutes however many right passwords come between, then auth.restricted even for the right code: 40 an hour", async () => {
+      const post = from("192.0.2.31");
+      const { user, secret } = await withAnApp(post);
+      const round = roundsOf(post, user);
+      const wrong = await wrongTotpCode(secret);
+      const { checked, window } = await guessUntilStopped(() => round({ otp: wrong }));
+      expect(checked).toBe(10);
+      expectWindowOf(900, window);
+      // A right password reopens nothing: the app's right code, after one, is refused too.
+      const right = await round({ otp: await totpCode(secret, 1) });
+      expect(right.body.error_code, JSON.stringify(right.body)).toBe("auth.restricted");
+      expect(perHour(checked, 900)).toBe(documentedFigure("authenticator app code"));
     });
   });
 
   describe("backup codes", () => {
-    it("count toward the lock-out: 10 guesses per 15 minutes of 10 codes in 2^60, 40 an hour", async () => {
-      const user = await createUser(company, { secondFactorRequired: true });
+    it("get 10 guesses per 15 minutes however many right passwords come between, then auth.restricted even for a right code: 40 an hour of 10 codes in 2^60", async () => {
+      const post = from("192.0.2.32");
+      // The issue's case: the backup codes of a user with an app (whose logins send no SMS).
+      const { user } = await withAnApp(post);
       const codes = await generateBackupCodes(company, user);
       expect(codes).toHaveLength(10);
-      const checkpassword = await post(
-        "checkpassword",
-        { password: user.password },
-        await startLogin(company, user.loginName),
-      );
-      const token = String(checkpassword.body.session_token);
-      expect(checkpassword.body.session_state).toBe("checkotp");
-      const { checked, window } = await guessUntilStopped(() =>
-        post("checkotp", { backup_code: randomBackupCode() }, token),
-      );
+      const round = roundsOf(post, user);
+      const { checked, window } = await guessUntilStopped(() => round({ backup_code: randomBackupCode() }));
       expect(checked).toBe(10);
       expectWindowOf(900, window);
-      expect(perHour(checked, 900)).toBe(documented.get("backup code"));
-      expect((await post("checkotp", { backup_code: codes[0] }, token)).body.error_code).toBe(
-        "auth.restricted",
+      const right = await round({ backup_code: codes[0] as string });
+      expect(right.body.error_code, JSON.stringify(right.body)).toBe("auth.restricted");
+      expect(perHour(checked, 900)).toBe(documentedFigure("backup code"));
+    });
+  });
+
+  describe("the kinds of secret", () => {
+    it("keep budgets of their own: 10 wrong app codes lock the app's codes out and leave the password's budget whole, without a captcha", async () => {
+      const post = from("192.0.2.33");
+      const { user, secret } = await withAnApp(post);
+      const atOtp = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+      expect(atOtp.body.session_state, JSON.stringify(atOtp.body)).toBe("checkotp");
+      const token = String(atOtp.body.session_token);
+      const wrong = await wrongTotpCode(secret);
+      const codes: string[] = [];
+      for (let guess = 0; guess < 11; guess += 1)
+        codes.push(String((await post("checkotp", { otp: wrong }, token)).body.error_code));
+      expect(codes).toEqual([...Array(10).fill("auth.otp.invalid"), "auth.restricted"]);
+      // The password's budget is whole: 3 wrong passwords are compared without a captcha, then one is asked.
+      const passwords: string[] = [];
+      for (let guess = 0; guess < 4; guess += 1) {
+        const response = await post("checkcredentials", { login_id: user.email, password: `wrong ${guess}` });
+        passwords.push(String(response.body.error_code));
+      }
+      expect(passwords).toEqual([...Array(3).fill("auth.credentials.invalid"), "auth.captcha.missing"]);
+      // The right password still leads to checkotp, where the app's codes stay refused.
+      const again = await post("checkcredentials", {
+        login_id: user.phone,
+        password: user.password,
+        captcha_response: captcha,
+      });
+      expect(again.body.session_state, JSON.stringify(again.body)).toBe("checkotp");
+      const right = await post(
+        "checkotp",
+        { otp: await totpCode(secret, 1) },
+        String(again.body.session_token),
       );
+      expect(right.body.error_code).toBe("auth.restricted");
     });
   });
 
@@ -261,13 +351,13 @@ describe("brute force at one user (the default policy)", () => {
         );
       }
       expect(sessions).toBe(4);
-      // The login ID is locked out now: even the right answer is not checked.
+      // The user's control answers are locked out now: even the right one is not checked.
       const started = await recover(user);
       expect(
         (await post("recovery/checkquestion", { control_answer: "Rex" }, String(started.body.session_token)))
           .body.error_code,
       ).toBe("auth.controlanswer.invalid");
-      expect(perHour(10, 900)).toBe(documented.get("control answer"));
+      expect(perHour(10, 900)).toBe(documentedFigure("control answer"));
     });
   });
 
@@ -286,7 +376,7 @@ describe("brute force at one user (the default policy)", () => {
         guesses += 1;
         expect(guesses).toBeLessThanOrEqual(1_000);
       }
-      expect(guesses * 60).toBe(documented.get("recovery link token (per client address)"));
+      expect(guesses * 60).toBe(documentedFigure("recovery link token (per client address)"));
     });
   });
 });

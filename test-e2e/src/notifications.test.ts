@@ -7,8 +7,9 @@ import {
   type TestCompany,
   type TestUser,
 } from "./support/fixtures.js";
-import { recoverToSetpassword } from "./support/flows.js";
+import { recoverByQuestion, recoverToSetpassword } from "./support/flows.js";
 import { type Notice, notificationsTo } from "./support/outbox.js";
+import { enrolAuthenticator, totpCode, wrongTotpCode } from "./support/totp.js";
 
 const captcha = "dev-captcha-pass";
 /** Notices are sent in the background, after the answer: the time a loaded machine may take. */
@@ -87,5 +88,62 @@ describe("notices to the user", () => {
     const [notice] = await noticesOf(company, user, 1);
     expect(notice).toMatchObject({ notification: "backup_codes_issued", channel: "email" });
     for (const code of codes) expect(JSON.stringify(notice).toUpperCase()).not.toContain(code.toUpperCase());
+  });
+});
+
+/**
+ * docs/security.md, "Guesses per hour at one user": the check that fills a kind's budget sends the
+ * lock-out notice, once per filling. For the app's codes a known password changes nothing: a right
+ * password neither clears their failures nor sends another notice.
+ */
+describe("the lock-out notice of the authenticator app's codes (the default policy)", () => {
+  let company: TestCompany;
+
+  beforeAll(async () => {
+    company = await createCompany();
+  });
+  const post = (operation: string, body: Record<string, unknown>, token?: string) =>
+    call(company.code, operation, { apiKey: company.apiKey, body, token });
+  const namesOf = (notices: Notice[]) => notices.map((notice) => notice.notification);
+
+  it("goes out once, when the 10th wrong app code fills the budget, whatever right passwords come between", async () => {
+    const user = await createUser(company, { controlQuestion: "First pet?", controlAnswer: "Rex" });
+    const signedIn = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    const secret = await enrolAuthenticator(post, String(signedIn.body.session_token));
+    /** The right password, then this code of the app, in a new session. */
+    const round = async (otp: string) => {
+      const step = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+      expect(step.body.session_state, JSON.stringify(step.body)).toBe("checkotp");
+      return String((await post("checkotp", { otp }, String(step.body.session_token))).body.error_code);
+    };
+    /** A recovery's start, whose notice comes after anything the guesses before it sent. */
+    const laterNotice = () => recoverByQuestion(company, user.loginName);
+    const wrong = await wrongTotpCode(secret);
+
+    const nine: string[] = [];
+    for (let guess = 0; guess < 9; guess += 1) nine.push(await round(wrong));
+    expect(nine).toEqual(Array(9).fill("auth.otp.invalid"));
+    await laterNotice();
+    expect(namesOf(await noticesOf(company, user, 2))).toEqual([
+      "authenticator_app_added",
+      "recovery_started",
+    ]);
+
+    expect(await round(wrong)).toBe("auth.otp.invalid");
+    const filled = await noticesOf(company, user, 3);
+    expect(filled[2]).toMatchObject({ notification: "locked_out", channel: "email" });
+
+    // More rounds, each with the right password, the app's right code last: refused, and no notice.
+    const after: string[] = [];
+    for (let guess = 0; guess < 5; guess += 1) after.push(await round(wrong));
+    after.push(await round(await totpCode(secret, 1)));
+    expect(after).toEqual(Array(6).fill("auth.restricted"));
+    await laterNotice();
+    expect(namesOf(await noticesOf(company, user, 4))).toEqual([
+      "authenticator_app_added",
+      "recovery_started",
+      "locked_out",
+      "recovery_started",
+    ]);
   });
 });

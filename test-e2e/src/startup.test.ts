@@ -6,7 +6,7 @@ import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService } from "@auth/proto/identity";
 import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
 import { RecoveryServiceService } from "@auth/proto/recovery";
-import { SessionServiceService, SessionState } from "@auth/proto/session";
+import { SecretKind, SessionServiceService, SessionState } from "@auth/proto/session";
 import { boundPort, freePort } from "@auth/runtime";
 import { type BoundPorts, Child, type ProcessName, type RunningSuite } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
@@ -342,7 +342,8 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
           state: SessionState.CHECKPASSWORD,
           loginId: user.loginName,
           passwordChangeRequired: false,
-          refuseWhenLockedOut: false,
+          // No lock-out checked: this call shows the session service answers from its store.
+          lockoutKind: SecretKind.UNSPECIFIED,
           disclaimersRequired: [],
           userAgent: "",
           clientAddress: "",

@@ -1,14 +1,24 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { TestOAuth2Provider } from "@auth/identity/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
-import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import {
+  createCompany,
+  createUser,
+  generateBackupCodes,
+  linkOAuthIdentity,
+  setOAuthProvider,
+  type TestCompany,
+  type TestUser,
+} from "./support/fixtures.js";
 import { smsTo } from "./support/outbox.js";
-import { enrolAuthenticator, totpCode } from "./support/totp.js";
+import { enrolAuthenticator, totpCode, wrongTotpCode } from "./support/totp.js";
 
 /**
  * docs/decisions.md, "TOTP": an authenticator app as the second factor beside SMS. It is enrolled
  * through an authorized session; the user's next logins go to the spec's checkotp without an SMS
- * and without `user_phone`, and checkotp's `otp` takes the app's code, each code once, under the
- * same budget as SMS OTPs.
+ * and without `user_phone`, and checkotp's `otp` takes the app's code, each code once, under a
+ * budget of the app's codes of their own (docs/security.md, "Guesses per hour at one user").
+ * Replacing the app needs a code of it, and no login that skipped it can change it (issue 30).
  */
 describe("an authenticator app (TOTP) as the second factor", () => {
   let company: TestCompany;
@@ -97,7 +107,7 @@ describe("an authenticator app (TOTP) as the second factor", () => {
       expectError(again, 401, "auth.otp.invalid");
     });
 
-    it("spends the OTP budget: after 10 wrong codes the user is locked out, even for the right code", async () => {
+    it("spends the budget of the app's codes: after 10 wrong codes the app's codes are refused, even the right one", async () => {
       const { user, secret } = await enrolledUser();
       const token = String((await logIn(user)).body.session_token);
       const right = await totpCode(secret, 1);
@@ -113,6 +123,84 @@ describe("an authenticator app (TOTP) as the second factor", () => {
       const atOtp = await logIn(user);
       expectSuccess(atOtp, ["session_token", "session_state", "user_phone"]);
       expect(smsTo(company.id, user.phone).length).toBeGreaterThan(0);
+    });
+  });
+
+  describe("replacing the app (docs/security.md, Changing a factor)", () => {
+    it("needs a code of the current app: none is 400, a wrong one 401 and nothing changes, a right one replaces it", async () => {
+      const { user, secret: old } = await enrolledUser();
+      // A fresh login with both factors; a backup code, since each step of the app is accepted once
+      // and the enrolment used the current one.
+      const [backupCode] = await generateBackupCodes(company, user);
+      const atOtp = await logIn(user);
+      const signedIn = await post("checkotp", { backup_code: backupCode }, String(atOtp.body.session_token));
+      expect(signedIn.body.session_state, JSON.stringify(signedIn.body)).toBe("authorized");
+      const token = String(signedIn.body.session_token);
+      const next = String((await post("totp/enrol", {}, token)).body.secret);
+      expectError(
+        await post("totp/confirm", { code: await totpCode(next) }, token),
+        400,
+        "request.validation.failed",
+      );
+      expectError(
+        await post(
+          "totp/confirm",
+          { code: await totpCode(next), current_code: await wrongTotpCode(old) },
+          token,
+        ),
+        401,
+        "auth.otp.invalid",
+      );
+      // The old app is still the user's, and the new secret still pending: a code of each replaces it.
+      const replaced = await post(
+        "totp/confirm",
+        { code: await totpCode(next), current_code: await totpCode(old, 1) },
+        token,
+      );
+      expectSuccess(replaced, ["sessions_ended"]);
+      const withNew = await logIn(user);
+      const checked = await post(
+        "checkotp",
+        { otp: await totpCode(next, 1) },
+        String(withNew.body.session_token),
+      );
+      expect(checked.body.session_state, JSON.stringify(checked.body)).toBe("authorized");
+    });
+  });
+
+  describe("an OAuth login of a user with an app (the takeover of issue 30)", () => {
+    const slot = 3;
+    const redirectUri = "https://app.example.com/oauth";
+    let provider: TestOAuth2Provider;
+
+    beforeAll(async () => {
+      provider = await TestOAuth2Provider.start();
+      await setOAuthProvider(company, provider.slotSettings(slot, [redirectUri]));
+    });
+    afterAll(() => provider?.stop());
+
+    it("is not authorized, cannot enrol an app of its holder's (409 auth.session.invalid), and the user's own app keeps working", async () => {
+      const { user, secret } = await enrolledUser();
+      // The provider's account the attacker holds, linked to the victim.
+      const account = 4_242;
+      await linkOAuthIdentity(company, user, slot, String(account));
+      const started = await post("oauth", {
+        provider_id: slot,
+        code: provider.issueCode(account, redirectUri),
+        redirect_uri: redirectUri,
+      });
+      expect(started.body.session_state, JSON.stringify(started.body)).toBe("checkotp");
+      const token = String(started.body.session_token);
+      expectError(await post("totp/enrol", {}, token), 409, "auth.session.invalid");
+      expectError(await post("totp/confirm", { code: "123456" }, token), 409, "auth.session.invalid");
+      // The victim's app still signs the victim in.
+      const atOtp = await logIn(user);
+      const checked = await post(
+        "checkotp",
+        { otp: await totpCode(secret, 1) },
+        String(atOtp.body.session_token),
+      );
+      expect(checked.body.session_state, JSON.stringify(checked.body)).toBe("authorized");
     });
   });
 });

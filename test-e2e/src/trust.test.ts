@@ -24,6 +24,7 @@ import {
   VerifyPasswordResponse,
 } from "@auth/proto/identity";
 import {
+  FactorKind,
   IntrospectTokenRequest,
   IntrospectTokenResponse,
   TokenIntrospectionServiceService,
@@ -31,7 +32,15 @@ import {
 } from "@auth/proto/introspection";
 import { OtpPurpose, OtpServiceService, SendOtpRequest, SmsProvider, SmsSettings } from "@auth/proto/otp";
 import { RecoveryServiceService, SendRecoveryLinkRequest } from "@auth/proto/recovery";
-import { CheckOutcome, CreateSessionRequest, SessionServiceService, SessionState } from "@auth/proto/session";
+import {
+  CheckOutcome,
+  CreateSessionRequest,
+  RecordFederatedLoginRequest,
+  RecordFederatedLoginResponse,
+  SecretKind,
+  SessionServiceService,
+  SessionState,
+} from "@auth/proto/session";
 import { recoveryAccess } from "@auth/recovery/access";
 import { introspectionAccess, sessionAccess } from "@auth/session/access";
 import { status as grpcStatus } from "@grpc/grpc-js";
@@ -249,7 +258,8 @@ describe("the reproductions of the review, each now failing to take the account"
         loginId: victim.loginName,
         passwordChangeRequired: false,
         lifetimeSeconds: 2_592_000,
-        refuseWhenLockedOut: false,
+        // No lock-out asked for either.
+        lockoutKind: SecretKind.UNSPECIFIED,
         disclaimersRequired: [],
         userAgent: "",
         clientAddress: "",
@@ -269,6 +279,60 @@ describe("the reproductions of the review, each now failing to take the account"
         )
       ).code,
     ).toBe("service.unavailable");
+  });
+
+  it("RecordFederatedLogin, which would give a session of the victim a provider's multi-factor login as its factor, is identity's alone", async () => {
+    expect(sessionAccess.recordFederatedLogin).toEqual(["identity"]);
+    const path = pathOf(sessionService, "recordFederatedLogin");
+    const request = Buffer.from(
+      RecordFederatedLoginRequest.encode({
+        companyId: company.id,
+        userId: victim.id,
+        authenticatedAt: new Date(),
+        multiFactor: true,
+      }).finish(),
+    );
+    for (const holder of [
+      "gateway",
+      "consumer/e2e",
+      "consumer/billing",
+      "otp",
+      "recovery",
+      "operator",
+      "disclaimer",
+    ]) {
+      // The operator with the admin token too: it opens nothing here.
+      expect((await as(sessionService, holder).call(path, request, inject("adminToken"))).code, holder).toBe(
+        "caller.forbidden",
+      );
+    }
+    expect((await client(sessionService, { kind: "plaintext" }).call(path, request)).code).toBe(
+      "service.unavailable",
+    );
+    // Identity, whose ExchangeOAuthCode records the logins a provider verified, reaches it; the
+    // login it records starts a session of that user alone.
+    const recorded = await as(sessionService, "identity").call(path, request);
+    if (!("response" in recorded)) throw new Error(`RecordFederatedLogin answered ${recorded.code}`);
+    const { checkId } = RecordFederatedLoginResponse.decode(recorded.response);
+    expect(checkId).not.toBe("");
+    const other = await createUser(company);
+    const ofAnother = Buffer.from(
+      CreateSessionRequest.encode({
+        companyId: company.id,
+        userId: other.id,
+        state: SessionState.AUTHORIZED,
+        loginId: other.loginName,
+        passwordChangeRequired: false,
+        lockoutKind: SecretKind.UNSPECIFIED,
+        disclaimersRequired: [],
+        rightCheckId: checkId,
+        userAgent: "",
+        clientAddress: "",
+      }).finish(),
+    );
+    expect(
+      (await as(sessionService, "gateway").call(pathOf(sessionService, "createSession"), ofAnother)).code,
+    ).toBe("auth.token.invalid");
   });
 
   it("VerifyPassword, even to the gateway's certificate, compares no more passwords than the user's budget has", async () => {
@@ -403,11 +467,13 @@ describe("the reproductions of the review, each now failing to take the account"
     });
     const token = String(started.body.session_token);
     expect(await introspect(token)).toEqual({ status: TokenStatus.NOT_AUTHORIZED });
+    const sent = Date.now();
     const authorized = await call(company.code, "checkpassword", {
       apiKey: company.apiKey,
       token,
       body: { password: victim.password },
     });
+    const answered = Date.now();
     const answer = await introspect(String(authorized.body.session_token));
     expect(answer.status).toBe(TokenStatus.ACTIVE);
     expect(answer.session).toMatchObject({
@@ -415,9 +481,22 @@ describe("the reproductions of the review, each now failing to take the account"
       userId: victim.id,
       profileMnemocode: victim.profileMnemocode,
     });
+    // How it was authenticated (docs/api-contract.md, "Assurance"): the password alone, level 1,
+    // at the moment its check was made.
+    const authentication = answer.session?.authentication;
+    expect(authentication).toMatchObject({
+      level: 1,
+      amr: ["pwd"],
+      factors: [{ kind: FactorKind.PASSWORD, amr: "pwd", multiFactor: false }],
+    });
+    const passedAt = authentication?.factors[0]?.authenticatedAt?.getTime() ?? 0;
+    expect(passedAt).toBeGreaterThanOrEqual(sent);
+    expect(passedAt).toBeLessThanOrEqual(answered);
+    expect(authentication?.authenticatedAt?.getTime()).toBe(passedAt);
     // Its deadlines too (docs/security.md, "Session lifetimes"); never the client's user agent or address.
     expect(Object.keys(answer.session ?? {}).sort()).toEqual([
       "absoluteExpiresAt",
+      "authentication",
       "companyId",
       "createdAt",
       "expiresAt",
@@ -431,6 +510,57 @@ describe("the reproductions of the review, each now failing to take the account"
     expect(
       (await as(sessionService, "consumer/billing").call(pathOf(sessionService, "introspectSession"))).code,
     ).toBe("caller.forbidden");
+  });
+
+  it("introspection tells a consumer how a session was authenticated: a password then an SMS code is level 2, amr pwd, sms and mfa, each factor with its time", async () => {
+    const introspection = hosted[2] as Hosted;
+    const consumer = as(introspection, "consumer/e2e");
+    const introspect = async (sessionToken: string) => {
+      const outcome = await consumer.call(
+        pathOf(introspection, "introspectToken"),
+        Buffer.from(IntrospectTokenRequest.encode({ sessionToken }).finish()),
+      );
+      if (!("response" in outcome)) throw new Error(outcome.code);
+      return IntrospectTokenResponse.decode(outcome.response);
+    };
+    const user = await createUser(company, { secondFactorRequired: true });
+    const post = (operation: string, body: Record<string, unknown>, token?: string) =>
+      call(company.code, operation, { apiKey: company.apiKey, body, token });
+    const beforePassword = Date.now();
+    const atOtp = await post("checkcredentials", { login_id: user.loginName, password: user.password });
+    expect(atOtp.body.session_state, JSON.stringify(atOtp.body)).toBe("checkotp");
+    // Half a login tells a consumer nothing.
+    expect(await introspect(String(atOtp.body.session_token))).toEqual({
+      status: TokenStatus.NOT_AUTHORIZED,
+    });
+    const beforeCode = Date.now();
+    const authorized = await post(
+      "checkotp",
+      { otp: lastOtp(company.id, user.phone) },
+      String(atOtp.body.session_token),
+    );
+    const answered = Date.now();
+    expect(authorized.body.session_state, JSON.stringify(authorized.body)).toBe("authorized");
+    const answer = await introspect(String(authorized.body.session_token));
+    expect(answer.status).toBe(TokenStatus.ACTIVE);
+    const authentication = answer.session?.authentication;
+    expect(authentication).toMatchObject({
+      level: 2,
+      amr: ["pwd", "sms", "mfa"],
+      factors: [
+        { kind: FactorKind.PASSWORD, amr: "pwd", multiFactor: false },
+        { kind: FactorKind.SMS_CODE, amr: "sms", multiFactor: false },
+      ],
+    });
+    const [password, code] = (authentication?.factors ?? []).map(
+      (factor) => factor.authenticatedAt?.getTime() ?? 0,
+    );
+    expect(password).toBeGreaterThanOrEqual(beforePassword);
+    expect(password).toBeLessThanOrEqual(beforeCode);
+    expect(code).toBeGreaterThanOrEqual(beforeCode);
+    expect(code).toBeLessThanOrEqual(answered);
+    // The time of the latest factor.
+    expect(authentication?.authenticatedAt?.getTime()).toBe(code);
   });
 
   it("server reflection is off", async () => {

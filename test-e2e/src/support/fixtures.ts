@@ -12,7 +12,6 @@ import {
   type CompanyPolicy,
   IdentityServiceService,
   type OAuthProviderSettings,
-  ProviderKind,
   type UserStatus,
 } from "@auth/proto/identity";
 import type { RunningSuite } from "@auth/suite";

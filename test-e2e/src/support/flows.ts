@@ -1,7 +1,7 @@
 import { loginSteps } from "@auth/testing/api";
 import { expect } from "vitest";
 import { call } from "./api.js";
-import type { TestCompany, TestUser } from "./fixtures.js";
+import type { TestCompany } from "./fixtures.js";
 
 const steps = (gatewayUrl?: string) =>
   loginSteps((code, operation, options) => call(code, operation, { ...options, gatewayUrl }));

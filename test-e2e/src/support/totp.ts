@@ -20,3 +20,12 @@ export async function enrolAuthenticator(post: Post, authorizedToken: string): P
   expect(confirm.body.status, JSON.stringify(confirm.body)).toBe("success");
   return secret;
 }
+
+/** A code the app does not show around now (not within ±1 step): a wrong guess whenever it is sent. */
+export async function wrongTotpCode(secret: string): Promise<string> {
+  const near = await Promise.all([-1, 0, 1, 2].map((steps) => totpCode(secret, steps)));
+  for (let candidate = 0; ; candidate += 1) {
+    const code = String(candidate).padStart(6, "0");
+    if (!near.includes(code)) return code;
+  }
+}
