@@ -69,7 +69,7 @@ export const loginRefusal: Refusal = step(
 /**
  * A recovery step's secret under the same budgets, although the spec gives those steps no
  * auth.restricted: a refused check answers as a wrong secret would, so every request of a burst
- * gets the same code, whichever was right.
+ * gets the same code, whichever was right; a busy session is auth.token.invalid, as above.
  */
 export const wrongSecret = (code: "auth.otp.invalid" | "auth.controlanswer.invalid"): Refusal =>
   step([code], (outcome: CheckOutcome) =>
