@@ -24,8 +24,8 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>, graceMs
       .then(
         () => {
           logger.info("stopped");
-          logger.flush();
-          process.exit(0);
+          // pino writes asynchronously: exit once its last lines are out, or they may be lost.
+          logger.flush(() => process.exit(0));
         },
         (error: unknown) => {
           logger.error({ err: error }, "stop failed");
