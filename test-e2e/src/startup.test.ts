@@ -1,5 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { checkHealth, createServiceClient, type GrpcServiceName } from "@auth/grpc-kit";
 import { createTestDatabase } from "@auth/pg/testing";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
@@ -60,6 +63,8 @@ interface LogLine {
   error?: string;
   store?: string;
   notServing?: string[];
+  level?: number;
+  senders?: string[];
 }
 
 /** One process started on its own, beside the suite, against a store of this file's own. */
@@ -67,6 +72,8 @@ interface Started {
   child: Child;
   ports: BoundPorts;
   lines: LogLine[];
+  /** What it wrote that is no log line (a configuration it refuses, for one). */
+  otherLines: string[];
 }
 
 /**
@@ -100,24 +107,30 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
     await Promise.all([redis?.close(), postgres?.close()]);
   });
 
-  /** Starts a process like the suite's own, but on free ports (unless given) and on the private store. */
-  function startBeside(name: ProcessName, overrides: Record<string, string>): Started {
+  /**
+   * Starts a process like the suite's own, but on free ports (unless given) and on the private
+   * store; a variable overridden with undefined is left out.
+   */
+  function startBeside(name: ProcessName, overrides: Record<string, string | undefined>): Started {
     const model = suite.children[name].options;
     const env: NodeJS.ProcessEnv = { ...model.env, LOG_LEVEL: "info" };
     if (name === "gateway") env.PORT = "0";
     else Object.assign(env, { GRPC_PORT: "0", GRPC_HEALTH_PORT: "0" });
     delete env.METRICS_PORT;
     Object.assign(env, overrides);
+    for (const [variable, value] of Object.entries(overrides)) if (value === undefined) delete env[variable];
     const lines: LogLine[] = [];
+    const otherLines: string[] = [];
     const child = new Child({
       ...model,
       env,
       onLine: (_, line) => {
         if (line.startsWith("{")) lines.push(JSON.parse(line) as LogLine);
+        else otherLines.push(line);
       },
     });
     child.start();
-    return { child, ports: {}, lines };
+    return { child, ports: {}, lines, otherLines };
   }
 
   const attempts = (started: Started) =>
@@ -168,6 +181,75 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
         holder.close();
       }
     },
+  );
+
+  /**
+   * Issue 31, docs/operations.md "Message senders": a process that sends e-mail or SMS has no
+   * default sender. The dev senders write codes and recovery links to a file and to stdout, so a
+   * deployment that forgot to choose must not start on them; the suite chooses them, as npm start
+   * does, and this test takes the choice away.
+   */
+  it.each([
+    ["identity", "MAIL_SENDER"],
+    ["identity", "SMS_SENDER"],
+    ["otp", "SMS_SENDER"],
+    ["recovery", "MAIL_SENDER"],
+  ] as const)(
+    "%s, without %s, refuses to start with one line naming the variable, and exits 78",
+    async (name, variable) => {
+      const started = startBeside(name, { [variable]: undefined });
+      const outcome = await Promise.race([
+        started.child.exited(),
+        started.child.listening().then(() => "listening on the default sender"),
+      ]);
+      await started.child.stop();
+      expect(outcome).toBe(78);
+      // Its output may still be on its way when the exit is seen.
+      await expect.poll(() => started.otherLines.length, { timeout: testBudgets.testMs }).toBeGreaterThan(0);
+      expect(started.otherLines).toEqual([
+        expect.stringMatching(new RegExp(`^${name}: invalid configuration: ${variable}: is required[^;]*$`)),
+      ]);
+      expect(started.otherLines[0]).toContain("dev");
+      expect(started.lines).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["identity", ["MAIL_SENDER", "SMS_SENDER"]],
+    ["otp", ["SMS_SENDER"]],
+    ["recovery", ["MAIL_SENDER"]],
+  ] as const)(
+    "%s, with the dev senders chosen, starts and warns once that codes and links go to the outbox and stdout",
+    async (name, senders) => {
+      // identity on PGlite (no test PostgreSQL) opens a folder of its own, not the suite's.
+      const dataDir = mkdtempSync(join(tmpdir(), "startup-senders-"));
+      const started = startBeside(name, {
+        ...Object.fromEntries(senders.map((variable) => [variable, "dev"])),
+        ...(name === "identity" ? { DATA_DIR: dataDir } : {}),
+      });
+      try {
+        await Promise.race([
+          started.child.listening(),
+          started.child.exited().then((code) => {
+            throw new Error(`${name} exited (${code}): ${started.otherLines.join("\n")}`);
+          }),
+        ]);
+        const warnings = () => started.lines.filter((line) => line.msg?.includes("never in production"));
+        await expect.poll(() => warnings().length, { timeout: testBudgets.testMs }).toBeGreaterThan(0);
+        expect(warnings()).toEqual([
+          expect.objectContaining({
+            level: 40,
+            senders: senders.map((variable) => `${variable}=dev`),
+            msg: expect.stringMatching(/codes and recovery links .*outbox file and stdout/),
+          }),
+        ]);
+      } finally {
+        await started.child.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    // identity on PGlite opens and migrates its database before it listens: as long as a suite's start may take.
+    testBudgets.suiteStartMs + testBudgets.testMs,
   );
 
   const scenarios = [

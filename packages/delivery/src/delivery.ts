@@ -4,9 +4,11 @@ export {
   checkDeliverySettings,
   deploymentMailSender,
   deploymentSmsSender,
+  devSendersWarning,
   mailEnvironment,
   smsEnvironment,
   smsHttpDefaultsOf,
+  warnOfDevSenders,
 } from "./environment.js";
 export { HttpSmsProvider, type HttpSmsProviderOptions } from "./http-sms-provider.js";
 export type { MailMessage, MailSender } from "./mail-sender.js";

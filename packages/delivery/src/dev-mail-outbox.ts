@@ -1,7 +1,7 @@
 import { JsonLinesOutbox } from "@auth/runtime";
 import type { MailMessage, MailSender } from "./mail-sender.js";
 
-/** The embedded default's e-mail sender: the dev outbox file, and a line on the console. */
+/** The dev e-mail sender (MAIL_SENDER=dev, chosen by npm start and the tests): the outbox file, and a line on stdout. */
 export class DevMailOutbox implements MailSender {
   readonly #outbox: JsonLinesOutbox<MailMessage>;
 

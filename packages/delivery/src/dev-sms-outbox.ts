@@ -1,7 +1,7 @@
 import { JsonLinesOutbox } from "@auth/runtime";
 import type { SmsMessage, SmsSender } from "./sms-sender.js";
 
-/** The embedded default's SMS sender: the dev outbox file, and a line on the console. */
+/** The dev SMS sender (SMS_SENDER=dev, chosen by npm start and the tests): the outbox file, and a line on stdout. */
 export class DevSmsOutbox implements SmsSender {
   readonly #outbox: JsonLinesOutbox<SmsMessage>;
 

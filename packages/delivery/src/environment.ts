@@ -7,9 +7,22 @@ import type { MailSender } from "./mail-sender.js";
 import type { SmsSender } from "./sms-sender.js";
 import { SmtpMailSender } from "./smtp.js";
 
+/**
+ * A sender is chosen, never defaulted: `dev` writes codes and recovery links to a file and to
+ * stdout, so a deployment that forgot the variable must not start on it (docs/operations.md,
+ * "Message senders"). npm start and the tests choose `dev`.
+ */
+const sender = <const Real extends string>(real: Real, needs: string) =>
+  z.enum([real, "dev"], {
+    error: (issue) =>
+      issue.input === undefined
+        ? `is required: ${real} (with ${needs}), or dev (messages written to an outbox file and stdout: for development only)`
+        : `expected ${real} or dev`,
+  });
+
 /** The deployment's e-mail sender, for companies without their own SMTP server. */
 export const mailEnvironment = {
-  MAIL_SENDER: z.enum(["dev", "smtp"]).default("dev"),
+  MAIL_SENDER: sender("smtp", "SMTP_URL"),
   /** Where the dev sender appends its messages. */
   MAIL_OUTBOX_FILE: z.string().min(1).default(".data/mail-outbox.jsonl"),
   SMTP_URL: env.url(["smtp:", "smtps:"]).optional(),
@@ -19,7 +32,7 @@ export const mailEnvironment = {
 
 /** The deployment's SMS sender, for companies without their own provider. */
 export const smsEnvironment = {
-  SMS_SENDER: z.enum(["dev", "http"]).default("dev"),
+  SMS_SENDER: sender("http", "SMS_HTTP_URL"),
   /** Where the dev sender appends its messages. */
   SMS_OUTBOX_FILE: z.string().min(1).default(".data/sms-outbox.jsonl"),
   SMS_HTTP_URL: env.url(["http:", "https:"]).optional(),
@@ -42,6 +55,28 @@ export function checkDeliverySettings(
   if (config.SMS_SENDER === "http" && !config.SMS_HTTP_URL) {
     context.addIssue({ code: "custom", path: ["SMS_HTTP_URL"], message: "is required with SMS_SENDER=http" });
   }
+}
+
+/** What a process with a dev sender says at start, at the level of warnings, once. */
+export const devSendersWarning =
+  "dev senders chosen: codes and recovery links are not sent but written to the outbox file and stdout; for development only, never in production";
+
+/** Logs devSendersWarning when the process sends through a dev sender, naming the variables. */
+export function warnOfDevSenders(
+  config: Partial<
+    Pick<MailConfig, "MAIL_SENDER" | "MAIL_OUTBOX_FILE"> & Pick<SmsConfig, "SMS_SENDER" | "SMS_OUTBOX_FILE">
+  >,
+  logger: { warn(fields: object, message: string): void },
+): void {
+  const dev = [
+    config.MAIL_SENDER === "dev" && { variable: "MAIL_SENDER", outbox: config.MAIL_OUTBOX_FILE },
+    config.SMS_SENDER === "dev" && { variable: "SMS_SENDER", outbox: config.SMS_OUTBOX_FILE },
+  ].filter((chosen) => chosen !== false);
+  if (dev.length === 0) return;
+  logger.warn(
+    { senders: dev.map(({ variable }) => `${variable}=dev`), outboxes: dev.map(({ outbox }) => outbox) },
+    devSendersWarning,
+  );
 }
 
 export function deploymentMailSender(config: MailConfig): MailSender {

@@ -172,6 +172,11 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     ? `127.0.0.1:${sessionPort}`
     : targetOf(relays.map((relay) => relay.port));
   const secretsKey = randomBytes(32).toString("base64");
+  // The suite is for npm start, the tests and the benchmark, which read the codes and links from
+  // the dev outboxes.
+  const devMail = { MAIL_SENDER: "dev", MAIL_OUTBOX_FILE: mailOutboxFile };
+  const devSms = { SMS_SENDER: "dev", SMS_OUTBOX_FILE: smsOutboxFile };
+  const devSenders = { identity: { ...devMail, ...devSms }, otp: devSms, recovery: devMail };
   const otpHashSecret = randomBytes(32).toString("base64url");
 
   // What the replicas of a process share: the same stores and the same secrets. The addresses of
@@ -183,9 +188,9 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
       ALLOW_DEV_CAPTCHA: "true",
       DATA_DIR: join(options.dataDir, "identity"),
-      // Notices to users go where the other messages of the suite go.
-      MAIL_OUTBOX_FILE: mailOutboxFile,
-      SMS_OUTBOX_FILE: smsOutboxFile,
+      // Notices to users go where the other messages of the suite go: the dev senders, chosen
+      // here as no process has a default (docs/operations.md, "Message senders").
+      ...devSenders.identity,
       ...(options.databaseUrls
         ? { DATABASE_URL: options.databaseUrls.identity, SECRETS_KEY: secretsKey }
         : {}),
@@ -198,13 +203,13 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     session: () => ({ ADMIN_TOKEN: adminToken, IDENTITY_ADDR: addresses.identity, ...redis("session") }),
     otp: () => ({
       IDENTITY_ADDR: addresses.identity,
-      SMS_OUTBOX_FILE: smsOutboxFile,
+      ...devSenders.otp,
       ...redis("otp"),
       ...(options.redisUrl ? { OTP_HASH_SECRET: otpHashSecret } : {}),
     }),
     recovery: () => ({
       IDENTITY_ADDR: addresses.identity,
-      MAIL_OUTBOX_FILE: mailOutboxFile,
+      ...devSenders.recovery,
       ...redis("recovery"),
     }),
     gateway: () => ({

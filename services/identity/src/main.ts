@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { deploymentMailSender, deploymentSmsSender, smsHttpDefaultsOf } from "@auth/delivery";
+import {
+  deploymentMailSender,
+  deploymentSmsSender,
+  smsHttpDefaultsOf,
+  warnOfDevSenders,
+} from "@auth/delivery";
 import { connectSession, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
@@ -17,6 +22,7 @@ import { IdentityStore } from "./store/identity-store.js";
 
 const config = loadConfig("identity", configSchema);
 const logger = createLogger("identity", config.LOG_LEVEL);
+warnOfDevSenders(config, logger);
 // PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
 const database = await openServiceDatabase({
   url: config.DATABASE_URL,

@@ -55,7 +55,14 @@ export async function startIdentityForTests(options: {
   /** Where notices to users go; dropped when absent. */
   notices?: { mail?: MailSender; sms?: SmsSender };
 }): Promise<RunningGrpcServer> {
-  const config = configSchema.parse({ ...options.env, GRPC_PORT: "0" });
+  // Its senders are the outboxes given (memory ones otherwise); the variables are chosen as the
+  // suite chooses them (docs/operations.md, "Message senders").
+  const config = configSchema.parse({
+    MAIL_SENDER: "dev",
+    SMS_SENDER: "dev",
+    ...options.env,
+    GRPC_PORT: "0",
+  });
   const database = await openDatabase({
     url: options.databaseUrl,
     schema,

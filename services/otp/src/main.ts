@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { deploymentSmsSender, smsHttpDefaultsOf } from "@auth/delivery";
+import { deploymentSmsSender, smsHttpDefaultsOf, warnOfDevSenders } from "@auth/delivery";
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
@@ -11,6 +11,7 @@ import { OtpStore } from "./store/otp-store.js";
 
 const config = loadConfig("otp", configSchema);
 const logger = createLogger("otp", config.LOG_LEVEL);
+warnOfDevSenders(config, logger);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
 

@@ -1,4 +1,4 @@
-import { deploymentMailSender } from "@auth/delivery";
+import { deploymentMailSender, warnOfDevSenders } from "@auth/delivery";
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf, systemClock } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
@@ -8,6 +8,7 @@ import { RecoveryStore } from "./store/recovery-store.js";
 
 const config = loadConfig("recovery", configSchema);
 const logger = createLogger("recovery", config.LOG_LEVEL);
+warnOfDevSenders(config, logger);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
 const mail = deploymentMailSender(config);
