@@ -252,6 +252,33 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
     testBudgets.suiteStartMs + testBudgets.testMs,
   );
 
+  // Issue 31, docs/operations.md "The admin token": the services that only compare the token hold
+  // its SHA-256, and a deployment still giving them the token is stopped, not left with it.
+  it.each(["identity", "session", "disclaimer"] as const)(
+    "%s, given the plain ADMIN_TOKEN, refuses to start with one line naming ADMIN_TOKEN_SHA256, never showing the token, and exits 78",
+    async (name) => {
+      const model = suite.children[name].options;
+      const env: NodeJS.ProcessEnv = {
+        ...model.env,
+        GRPC_PORT: "0",
+        GRPC_HEALTH_PORT: "0",
+        ADMIN_TOKEN: suite.adminToken,
+      };
+      delete env.METRICS_PORT;
+      const output: string[] = [];
+      const child = new Child({ ...model, env, onLine: (_, line) => output.push(line) });
+      child.start();
+      expect(await child.exited()).toBe(78);
+      // Its output may still be on its way when the exit is seen.
+      const refusals = () => output.filter((line) => line.includes("invalid configuration"));
+      await expect.poll(refusals, { timeout: testBudgets.testMs }).toHaveLength(1);
+      expect(refusals()[0]).toMatch(
+        new RegExp(`^${name}: invalid configuration: ADMIN_TOKEN: is refused: .* set ADMIN_TOKEN_SHA256 `),
+      );
+      expect(output.join("\n")).not.toContain(suite.adminToken);
+    },
+  );
+
   const scenarios = [
     {
       name: "a closed port",

@@ -1,21 +1,24 @@
-import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { createPublicKey, X509Certificate } from "node:crypto";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { userInfo } from "node:os";
+import { testBudgets } from "@auth/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { type ComposeService, ComposeVolumes } from "./compose-volumes.js";
 import { configProblems, processes, redisServices, withTestCertificates } from "./config-schemas.js";
 import { calleesOf } from "./reachability.js";
 import { postgresRolesOfScript, redisRulesOfScript } from "./store-users.js";
 
-interface ComposeService {
-  build?: { target?: string };
-  profiles?: string[];
-  environment?: Record<string, string>;
-  command?: string[];
-  volumes?: string[];
-  depends_on?: Record<string, { condition: string }>;
-}
 const compose = parse(readFileSync(new URL("../../compose.yaml", import.meta.url), "utf8"), {
   merge: true,
 }) as { services: Record<string, ComposeService> };
+/** A service's environment without the variables it passes on from the operator's when set there (`NAME:` with no value). */
+const setEnvironment = (service: ComposeService | undefined): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(service?.environment ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== null,
+    ),
+  );
 const storesDir = new URL("../../k8s/stores/", import.meta.url);
 const dockerfile = readFileSync(new URL("../../../Dockerfile", import.meta.url), "utf8");
 
@@ -53,17 +56,18 @@ describe("infra/compose.yaml", () => {
   });
 
   it.each(processes)(
-    "gives %s its certificate from the pki one-shot, and starts it only once that is made",
+    "gives %s its certificate from the pki one-shot in a volume of its own, and starts it only once that is made",
     (name) => {
       const service = compose.services[name];
-      expect(service?.volumes).toContain("pki:/pki:ro");
+      expect(service?.volumes).toEqual([`tls-${name}:/etc/auth/tls:ro`]);
       expect(service?.environment).toMatchObject({
-        TLS_CA_FILE: "/pki/ca.crt",
-        TLS_CERT_FILE: `/pki/${name}.crt`,
-        TLS_KEY_FILE: `/pki/${name}.key`,
+        TLS_CA_FILE: "/etc/auth/tls/ca.crt",
+        TLS_CERT_FILE: "/etc/auth/tls/tls.crt",
+        TLS_KEY_FILE: "/etc/auth/tls/tls.key",
       });
       expect(service?.depends_on?.pki).toEqual({ condition: "service_completed_successfully" });
       expect(compose.services.pki?.command).toContain(name);
+      expect(compose.services.pki?.volumes).toContain(`tls-${name}:/tls/${name}`);
     },
   );
 
@@ -74,12 +78,14 @@ describe("infra/compose.yaml", () => {
     expect(authctl?.profiles).toEqual(["tools"]);
     expect(authctl?.environment).toMatchObject({
       AUTH_IDENTITY_ADDR: "identity:50051",
-      AUTH_TLS_CERT_FILE: "/pki/operator.crt",
-      AUTH_TLS_KEY_FILE: "/pki/operator.key",
+      AUTH_TLS_CA_FILE: "/etc/auth/tls/ca.crt",
+      AUTH_TLS_CERT_FILE: "/etc/auth/tls/tls.crt",
+      AUTH_TLS_KEY_FILE: "/etc/auth/tls/tls.key",
+      AUTH_ADMIN_TOKEN: `\${ADMIN_TOKEN:?set ADMIN_TOKEN}`,
     });
-    expect(authctl?.environment?.AUTH_ADMIN_TOKEN).toBe(compose.services.identity?.environment?.ADMIN_TOKEN);
-    expect(authctl?.volumes).toEqual(expect.arrayContaining(["pki:/pki:ro", "../examples:/examples:ro"]));
+    expect(authctl?.volumes).toEqual(["tls-operator:/etc/auth/tls:ro", "../examples:/examples:ro"]);
     expect(compose.services.pki?.command).toContain("operator");
+    expect(compose.services.pki?.volumes).toContain("tls-operator:/tls/operator");
   });
 
   it.each(redisServices)("logs %s in to Redis as its own ACL user, which redis-users creates", (name) => {
@@ -116,7 +122,7 @@ describe("infra/compose.yaml", () => {
   );
 
   it.each(processes)("points every *_ADDR of %s at the gRPC port of the service it names", (name) => {
-    for (const { variable, host, port } of calleesOf(compose.services[name]?.environment ?? {})) {
+    for (const { variable, host, port } of calleesOf(setEnvironment(compose.services[name]))) {
       expect(compose.services[host]?.build?.target, variable).toBe(host);
       expect(Number(stageEnvironment(host).GRPC_PORT), variable).toBe(port);
     }
@@ -134,27 +140,146 @@ describe("infra/compose.yaml", () => {
     expect(compose.services.redis?.command).toContain("--requirepass");
   });
 
-  it.each(processes)(
-    "builds %s from its Dockerfile target with a configuration its start-up check accepts",
-    async (name) => {
+  /** What an operator puts in infra/.env (this file's header), with either choice of senders. */
+  const operatorEnvironments = {
+    "the dev senders": { MAIL_SENDER: "dev", SMS_SENDER: "dev" },
+    "an SMTP server and an SMS provider": {
+      MAIL_SENDER: "smtp",
+      SMTP_URL: "smtps://mailer:secret@smtp.example.com:465",
+      MAIL_FROM: "Acme <no-reply@acme.example>",
+      SMS_SENDER: "http",
+      SMS_HTTP_URL: "https://sms.example.com/send",
+      SMS_HTTP_TOKEN: "a-token",
+    },
+  };
+
+  it.each(
+    processes.flatMap((name) => Object.keys(operatorEnvironments).map((senders) => [name, senders] as const)),
+  )(
+    "builds %s from its Dockerfile target with a configuration its start-up check accepts, with %s",
+    async (name, senders) => {
       const service = compose.services[name];
       expect(service?.build?.target).toBe(name);
-      // Compose fills ${VAR:?...} from the operator's environment (any value of the right shape will do
-      // here), and ${VAR:-default} with its default.
-      const environment = Object.fromEntries(
-        Object.entries(service?.environment ?? {}).map(([key, value]) => [
-          key,
-          /^\$\{\w+:-(.*)\}$/.exec(String(value))?.[1] ??
-            (String(value).startsWith("${") ? "a-32-character-placeholder-value-0000" : String(value)),
-        ]),
-      );
-      if (environment.SECRETS_KEY) environment.SECRETS_KEY = Buffer.alloc(32, 1).toString("base64");
+      const operator: Record<string, string> = {
+        ...operatorEnvironments[senders as keyof typeof operatorEnvironments],
+        SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
+        ADMIN_TOKEN_SHA256: "9f".repeat(32),
+      };
+      // Compose fills ${VAR:?...} from the operator's environment (for what the operator sets above,
+      // that value; any value of the right shape will do for the others), ${VAR:-default} from there
+      // or with its default, and passes a variable without a value on when the operator sets it.
+      const environment: Record<string, string> = {};
+      for (const [key, value] of Object.entries(service?.environment ?? {})) {
+        const [, variable = "", kind, fallback] = /^\$\{(\w+)(:\?|:-)(.*)\}$/.exec(value ?? "") ?? [];
+        const filled =
+          value === null
+            ? operator[key]
+            : kind === ":?"
+              ? (operator[variable] ?? "a-32-character-placeholder-value-0000")
+              : kind === ":-"
+                ? (operator[variable] ?? fallback)
+                : value;
+        if (filled !== undefined) environment[key] = filled;
+      }
       expect(
         configProblems(
           name,
-          await withTestCertificates({ ...stageEnvironment(name), ...environment }, "/pki"),
+          await withTestCertificates({ ...stageEnvironment(name), ...environment }, "/etc/auth/tls"),
         ),
       ).toEqual([]);
     },
   );
+
+  it.each([
+    ["identity", ["MAIL_SENDER", "SMS_SENDER"]],
+    ["otp", ["SMS_SENDER"]],
+    ["recovery", ["MAIL_SENDER"]],
+  ] as const)("makes the operator choose the senders of %s, with no default", (name, variables) => {
+    const environment = compose.services[name]?.environment ?? {};
+    for (const variable of variables)
+      expect(environment[variable]).toMatch(new RegExp(`^\\$\\{${variable}:\\?set ${variable}, `));
+    const senders = Object.entries(compose.services)
+      .filter(([, service]) =>
+        Object.keys(service.environment ?? {}).some((key) => /^(MAIL|SMS)_SENDER$/.test(key)),
+      )
+      .map(([service]) => service);
+    expect(senders.sort()).toEqual(["identity", "otp", "recovery"]);
+  });
+});
+
+/** Whose certificate each container presents: a process its own, authctl the operator's. */
+const holderOf: Record<string, string> = {
+  ...Object.fromEntries(processes.map((name) => [name, name])),
+  authctl: "operator",
+};
+const certificateFileOf = (name: string) => {
+  const environment = compose.services[name]?.environment ?? {};
+  return environment.TLS_CERT_FILE ?? environment.AUTH_TLS_CERT_FILE ?? undefined;
+};
+
+describe("infra/compose.yaml's keys: a container holds the CA certificate and its own key pair, and nothing else", () => {
+  const volumes = new ComposeVolumes(compose.services);
+  const read = (file: string) => readFileSync(file, "utf8");
+  const privateKeysSeenBy = (name: string) =>
+    [...volumes.filesSeenBy(name)].filter(([, file]) => read(file).includes("PRIVATE KEY-----"));
+  let caCertificate: X509Certificate;
+
+  // The pki job, run as its container runs it: what it writes into each volume is what the
+  // services mounting that volume read. Its files' owner is this test's user here, not the image's.
+  beforeAll(() => {
+    const { uid, gid } = userInfo();
+    volumes.run("pki", (argument, previous) => (previous === "--owner" ? `${uid}:${gid}` : argument));
+    const caFile = volumes.hostPathIn("identity", compose.services.identity?.environment?.TLS_CA_FILE ?? "");
+    caCertificate = new X509Certificate(read(caFile ?? ""));
+  }, testBudgets.hookMs);
+
+  afterAll(() => rmSync(volumes.root, { recursive: true, force: true }));
+
+  it.each(Object.keys(compose.services).filter((name) => name !== "pki"))(
+    "lets %s read no private key but the one of the certificate it presents",
+    (name) => {
+      const certificateFile = certificateFileOf(name);
+      const hostFile = certificateFile && volumes.hostPathIn(name, certificateFile);
+      const own = hostFile ? new X509Certificate(read(hostFile)).publicKey : undefined;
+      const foreign = privateKeysSeenBy(name)
+        .filter(([, file]) => !own || !createPublicKey(read(file)).equals(own))
+        .map(([path]) => path);
+      expect(foreign).toEqual([]);
+    },
+  );
+
+  it("keeps the CA's private key in the pki job's volume alone", () => {
+    const holders = Object.keys(compose.services).filter((name) =>
+      privateKeysSeenBy(name).some(([, file]) => createPublicKey(read(file)).equals(caCertificate.publicKey)),
+    );
+    expect(holders).toEqual(["pki"]);
+  });
+
+  it.each(Object.keys(holderOf))(
+    "gives %s the CA certificate and its own key pair where its TLS settings point, its key readable by its user alone",
+    (name) => {
+      const environment = compose.services[name]?.environment ?? {};
+      const prefix = name === "authctl" ? "AUTH_TLS" : "TLS";
+      const [caFile, certificateFile, keyFile] = ["CA_FILE", "CERT_FILE", "KEY_FILE"].map((setting) =>
+        volumes.hostPathIn(name, environment[`${prefix}_${setting}`] ?? ""),
+      );
+      const ca = new X509Certificate(read(caFile ?? ""));
+      const certificate = new X509Certificate(read(certificateFile ?? ""));
+      expect(ca.ca && ca.publicKey.equals(caCertificate.publicKey)).toBe(true);
+      expect(certificate.verify(ca.publicKey)).toBe(true);
+      expect(certificate.subjectAltName).toContain(`URI:spiffe://auth-suite/${holderOf[name]}`);
+      expect(createPublicKey(read(keyFile ?? "")).equals(certificate.publicKey)).toBe(true);
+      expect(statSync(keyFile ?? "").mode & 0o777).toBe(0o400);
+    },
+  );
+
+  it("runs the pki job as root, as Docker's new volumes need, giving each holder's files to the images' node user", () => {
+    const pki = compose.services.pki;
+    expect(pki?.user).toBe("root");
+    const command = pki?.command ?? [];
+    expect(command[command.indexOf("--owner") + 1]).toBe("1000:1000");
+    expect(readFileSync(new URL("../../../Dockerfile", import.meta.url), "utf8")).toMatch(
+      /^ARG NODE_IMAGE=node:/m,
+    );
+  });
 });

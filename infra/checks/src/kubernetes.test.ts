@@ -340,7 +340,7 @@ describe("infra/k8s, rendered with kustomize", () => {
     expect(container?.args?.slice(0, 2)).toEqual(["company", "create"]);
     expect(container?.args).toContain("--with-api-key");
     const token = container?.env?.find((e) => e.name === "AUTH_ADMIN_TOKEN")?.valueFrom?.secretKeyRef;
-    expect(token?.name).toMatch(/^identity-secrets-\w+$/);
+    expect(token?.name).toMatch(/^operator-secrets-\w+$/);
     expect(token?.key).toBe("ADMIN_TOKEN");
     expect(pod?.volumes?.map((volume) => volume.secret?.secretName).sort()).toEqual([
       "company-policy",

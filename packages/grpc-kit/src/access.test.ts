@@ -11,6 +11,7 @@ import {
   createServiceClient,
   type GrpcServiceName,
   type GrpcTransport,
+  hashAdminToken,
   implement,
   plaintextWarning,
   type RunningGrpcServer,
@@ -56,7 +57,7 @@ beforeAll(async () => {
   strangers = await testPki(["gateway", "operator"]);
   server = await startDisclaimerServer({
     transport: transports.disclaimer as GrpcTransport,
-    adminToken,
+    adminTokenSha256: hashAdminToken(adminToken),
     methods: {
       listRequiredDisclaimers: async () => ({ disclaimers: [] }),
       createDisclaimer: async () => ({}),
@@ -121,6 +122,28 @@ describe("the access table", () => {
     for (const client of [bare, wrong, operator]) client.close();
   });
 
+  it("knows the admin token by its SHA-256 alone, which is no token: presenting the hash is refused", async () => {
+    const hash = hashAdminToken(adminToken);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    const withHash = clientOf(transports.operator as GrpcTransport, { adminToken: hash });
+    const upper = clientOf(transports.operator as GrpcTransport, { adminToken: hash.toUpperCase() });
+    expect(await codeOf(withHash.createDisclaimer(createRequest))).toBe("admin.unauthenticated");
+    expect(await codeOf(upper.createDisclaimer(createRequest))).toBe("admin.unauthenticated");
+    for (const client of [withHash, upper]) client.close();
+  });
+
+  it("does not start with an admin token's hash that is not 64 hex digits (the plain token, say)", () => {
+    const start = (adminTokenSha256: string) => () =>
+      implement(DisclaimerServiceService, disclaimerMethods({}), {
+        logger: silent,
+        access: testAccess,
+        adminTokenSha256,
+      });
+    expect(start(adminToken)).toThrow(/SHA-256 must be 64 hex digits/);
+    expect(start(hashAdminToken(adminToken).slice(1))).toThrow(/SHA-256 must be 64 hex digits/);
+    expect(start(hashAdminToken(adminToken).toUpperCase())).not.toThrow();
+  });
+
   it("must have one row per method, or the service does not start", () => {
     const { acceptDisclaimers: _, ...missing } = testAccess;
     expect(() =>
@@ -145,7 +168,7 @@ describe("a server in plain text (GRPC_PLAINTEXT_DEV)", () => {
     const plain = await startDisclaimerServer({
       transport: { kind: "plaintext" },
       logger,
-      adminToken,
+      adminTokenSha256: hashAdminToken(adminToken),
       methods: {
         listRequiredDisclaimers: async () => ({ disclaimers: [] }),
         createDisclaimer: async () => ({}),

@@ -50,7 +50,8 @@ export function callerOfCall(call: ServerUnaryCall<unknown, unknown>): CallerOfC
 
 /**
  * Refuses a call its row does not allow, before any handler runs: PERMISSION_DENIED with
- * `caller.forbidden`. Operators also present the deployment's admin token. Over plain text (the
+ * `caller.forbidden`. Operators also present the deployment's admin token, which the service knows
+ * by its SHA-256 only. Over plain text (the
  * development flag, which the process announces at start) there is no caller to check, and only
  * the admin token guards the operators' methods.
  */
@@ -58,7 +59,7 @@ export function authorize(
   allowed: readonly Caller[],
   who: CallerOfCall,
   metadata: Metadata,
-  adminToken: string | undefined,
+  adminTokenSha256: string | undefined,
 ): void {
   const operatorsOnly = allowed.length === 1 && allowed[0] === "operator";
   const needsAdminToken = who.plaintext ? operatorsOnly : who.caller === "operator";
@@ -68,8 +69,8 @@ export function authorize(
     });
   }
   if (needsAdminToken) {
-    if (adminToken === undefined)
+    if (adminTokenSha256 === undefined)
       throw new AuthError("admin.unauthenticated", { detail: "no admin token here" });
-    assertAdmin(metadata, adminToken);
+    assertAdmin(metadata, adminTokenSha256);
   }
 }

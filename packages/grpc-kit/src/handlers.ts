@@ -9,6 +9,7 @@ import type {
 } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { type AccessTable, authorize, callerOfCall, checkAccessTable } from "./access.js";
+import { adminTokenDigestOf } from "./admin.js";
 import { assertTimeLeft, withDeadline } from "./deadline.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { toStatus } from "./status.js";
@@ -30,8 +31,12 @@ export interface ImplementOptions<D extends ServiceDefinition = ServiceDefinitio
   logger: Logger;
   /** Which callers may call each method; checked against the definition here, at start-up. */
   access: AccessTable<D>;
-  /** The deployment's admin token, which operators present beside their certificate. */
-  adminToken?: string;
+  /**
+   * The SHA-256 (hex) of the deployment's admin token, which operators present beside their
+   * certificate: the service holds no value it could present itself (docs/operations.md, "The admin
+   * token"). Checked here, at start-up.
+   */
+  adminTokenSha256?: string;
   /** Recognises errors of the service's store (for example a database that is down). */
   translateError?: (error: unknown) => AuthError | undefined;
 }
@@ -46,9 +51,10 @@ const serviceNameOf = (definition: ServiceDefinition) =>
 export function implement<D extends ServiceDefinition>(
   definition: D,
   methods: AsyncService<D>,
-  { logger, translateError, access, adminToken }: ImplementOptions<D>,
+  { logger, translateError, access, adminTokenSha256 }: ImplementOptions<D>,
 ): UntypedServiceImplementation {
   checkAccessTable(serviceNameOf(definition), definition, access);
+  if (adminTokenSha256 !== undefined) adminTokenDigestOf(adminTokenSha256);
   const implementation: Record<string, UntypedHandleCall> = {};
   for (const name of Object.keys(definition) as Array<keyof D & string>) {
     const method = methods[name];
@@ -60,7 +66,7 @@ export function implement<D extends ServiceDefinition>(
       const timer = metrics.grpcServerDuration.startTimer({ method: name });
       const run = async () => {
         try {
-          authorize(allowed, who, call.metadata, adminToken);
+          authorize(allowed, who, call.metadata, adminTokenSha256);
         } catch (error) {
           if (error instanceof AuthError && error.code === "caller.forbidden") {
             metrics.grpcCallsDenied.inc({ method: name, caller: who.caller ?? "unknown" });

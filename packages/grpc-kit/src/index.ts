@@ -1,5 +1,5 @@
 export { type AccessTable, checkAccessTable } from "./access.js";
-export { adminMetadata, assertAdmin } from "./admin.js";
+export { adminMetadata, assertAdmin, hashAdminToken } from "./admin.js";
 export {
   type CallOptions,
   type ClientOptions,

@@ -53,13 +53,14 @@ export async function testPki(holders: PkiHolder[]): Promise<Record<string, Grpc
 export function startDisclaimerServer(options: {
   transport: GrpcTransport;
   methods: Partial<AsyncService<typeof DisclaimerServiceService>>;
-  adminToken?: string;
+  /** The SHA-256 (hex) of the admin token operators present. */
+  adminTokenSha256?: string;
   logger?: Logger;
   healthPort?: number;
   reflection?: boolean;
   ready?: Promise<void>;
 }): Promise<RunningGrpcServer> {
-  const { methods, adminToken, logger = silent, ...server } = options;
+  const { methods, adminTokenSha256, logger = silent, ...server } = options;
   return startGrpcServer({
     host: "127.0.0.1",
     port: 0,
@@ -72,7 +73,7 @@ export function startDisclaimerServer(options: {
         implementation: implement(DisclaimerServiceService, disclaimerMethods(methods), {
           logger: silent,
           access: testAccess,
-          adminToken,
+          adminTokenSha256,
         }),
       },
     ],

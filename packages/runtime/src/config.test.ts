@@ -50,3 +50,42 @@ describe("configuration errors", () => {
     }
   });
 });
+
+describe("the admin token's settings", () => {
+  const service = z.object({
+    ADMIN_TOKEN: env.refusedAdminToken(),
+    ADMIN_TOKEN_SHA256: env.adminTokenSha256(),
+  });
+  const token = "t".repeat(43);
+  const sha256 = "9f".repeat(32);
+
+  it("take the token's SHA-256 in hex, in either case", () => {
+    expect(parseConfig(service, { ADMIN_TOKEN_SHA256: sha256.toUpperCase() })).toEqual({
+      ADMIN_TOKEN_SHA256: sha256,
+    });
+  });
+
+  it("say in one line what ADMIN_TOKEN_SHA256 is when it is missing or not a SHA-256, never showing it", () => {
+    expect(() => parseConfig(service, {})).toThrow(
+      /^ADMIN_TOKEN_SHA256: is required: the SHA-256 of the admin token in hex/,
+    );
+    expect(() => parseConfig(service, { ADMIN_TOKEN_SHA256: token })).toThrow(
+      new ConfigError(
+        'ADMIN_TOKEN_SHA256: expected the SHA-256 of the admin token in hex, printf %s "$ADMIN_TOKEN" | sha256sum (docs/operations.md, "The admin token")',
+      ),
+    );
+  });
+
+  it("refuse the plain token in a process that only compares it, naming ADMIN_TOKEN_SHA256, never showing it", () => {
+    try {
+      parseConfig(service, { ADMIN_TOKEN: token, ADMIN_TOKEN_SHA256: sha256 });
+      expect.unreachable();
+    } catch (error) {
+      const message = String((error as Error).message);
+      expect(message).toMatch(
+        /^ADMIN_TOKEN: is refused: this process holds only the token's hash; set ADMIN_TOKEN_SHA256 /,
+      );
+      expect(message).not.toContain(token);
+    }
+  });
+});

@@ -39,6 +39,9 @@ export function loadConfig<S extends z.ZodType>(
   }
 }
 
+const adminTokenSha256Hint =
+  'the SHA-256 of the admin token in hex, printf %s "$ADMIN_TOKEN" | sha256sum (docs/operations.md, "The admin token")';
+
 /** Building blocks shared by the processes' schemas. */
 export const env = {
   port: (fallback: number) =>
@@ -71,11 +74,30 @@ export const env = {
       .min(0, "expected a number from 0 to 65535")
       .max(65535, "expected a number from 0 to 65535")
       .optional(),
-  /** The deployment's credential for administrative gRPC calls. */
+  /** The deployment's credential for administrative gRPC calls: only what presents it (authctl, npm start) holds it. */
   adminToken: () =>
     z
       .string({ error: "is required (the credential of administrative calls)" })
       .min(32, "must have at least 32 characters"),
+  /**
+   * The SHA-256 of the admin token, in hex (ADMIN_TOKEN_SHA256): what a service that only compares
+   * the token holds (docs/operations.md, "The admin token").
+   */
+  adminTokenSha256: () =>
+    z
+      .string({ error: `is required: ${adminTokenSha256Hint}` })
+      .regex(/^[0-9a-fA-F]{64}$/, `expected ${adminTokenSha256Hint}`)
+      .transform((hex) => hex.toLowerCase()),
+  /**
+   * The plain admin token, where ADMIN_TOKEN_SHA256 took its place: refused, so that no deployment
+   * leaves it in the environment of a process that only compares it.
+   */
+  refusedAdminToken: () =>
+    z
+      .undefined({
+        error: `is refused: this process holds only the token's hash; set ADMIN_TOKEN_SHA256 to ${adminTokenSha256Hint} and remove ADMIN_TOKEN`,
+      })
+      .optional(),
   address: (fallback: string) =>
     z
       .string()

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { checkHealth, type GrpcTransport } from "@auth/grpc-kit";
+import { checkHealth, type GrpcTransport, hashAdminToken } from "@auth/grpc-kit";
 import {
   ensureDevPki,
   mtlsTransport,
@@ -24,7 +24,10 @@ export interface SuiteOptions {
   databaseUrls?: { identity: string; disclaimer: string };
   /** Real Redis for session, otp and recovery; in-process stores when absent. */
   redisUrl?: string;
-  /** The credential of administrative gRPC calls; a random one when absent. */
+  /**
+   * The credential of administrative gRPC calls; a random one when absent. The services that compare
+   * it get its SHA-256 (ADMIN_TOKEN_SHA256), never the token.
+   */
   adminToken?: string;
   /** Put before each service's own key prefix, so that several suites can share one Redis. */
   redisKeyPrefix?: string;
@@ -63,6 +66,7 @@ export interface RunningSuite {
   addresses: Record<ServiceName, string>;
   smsOutboxFile: string;
   mailOutboxFile: string;
+  /** The admin token in plain, which only the operator (authctl, the tests' fixtures) presents. */
   adminToken: string;
   /**
    * The certificate files of each holder, from the suite's private CA in `<dataDir>/pki`: the
@@ -150,6 +154,8 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const mailOutboxFile = join(options.dataDir, "mail-outbox.jsonl");
   const redisPrefix = options.redisKeyPrefix ?? "";
   const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
+  // What identity, session and disclaimer hold: they only compare the token (docs/operations.md, "The admin token").
+  const adminTokenSha256 = hashAdminToken(adminToken);
   const common = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -183,7 +189,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   // the services a process calls are known when it starts: the stages below start them first.
   const environments: Record<ProcessName, () => NodeJS.ProcessEnv> = {
     identity: () => ({
-      ADMIN_TOKEN: adminToken,
+      ADMIN_TOKEN_SHA256: adminTokenSha256,
       SESSION_ADDR: sessionOfIdentity,
       // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
       ALLOW_DEV_CAPTCHA: "true",
@@ -196,11 +202,15 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
         : {}),
     }),
     disclaimer: () => ({
-      ADMIN_TOKEN: adminToken,
+      ADMIN_TOKEN_SHA256: adminTokenSha256,
       DATA_DIR: join(options.dataDir, "disclaimer"),
       ...(options.databaseUrls ? { DATABASE_URL: options.databaseUrls.disclaimer } : {}),
     }),
-    session: () => ({ ADMIN_TOKEN: adminToken, IDENTITY_ADDR: addresses.identity, ...redis("session") }),
+    session: () => ({
+      ADMIN_TOKEN_SHA256: adminTokenSha256,
+      IDENTITY_ADDR: addresses.identity,
+      ...redis("session"),
+    }),
     otp: () => ({
       IDENTITY_ADDR: addresses.identity,
       ...devSenders.otp,

@@ -13,7 +13,9 @@ export const configSchema = z
     DATA_DIR: z.string().min(1).default(".data/disclaimer"),
     DATABASE_POOL_SIZE: env.positiveInt(10),
     ...databaseStartEnvironment,
-    ADMIN_TOKEN: env.adminToken(),
+    /** The SHA-256 (hex) of the admin token operators present; the plain token is refused here (docs/operations.md, "The admin token"). */
+    ADMIN_TOKEN_SHA256: env.adminTokenSha256(),
+    ADMIN_TOKEN: env.refusedAdminToken(),
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine(checkTransportSettings);

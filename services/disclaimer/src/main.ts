@@ -25,7 +25,7 @@ logger.info({ store: database.kind }, "database opened");
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
-  services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN, logger)],
+  services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN_SHA256, logger)],
   ready: database.ready,
 });
 

@@ -52,7 +52,8 @@ const acceptDisclaimersRequest = messageSchema<AcceptDisclaimersRequest>()(
   }),
 );
 
-export function disclaimerService(store: DisclaimerStore, adminToken: string, logger: Logger) {
+/** `adminTokenSha256`: the SHA-256 (hex) of the admin token operators present. */
+export function disclaimerService(store: DisclaimerStore, adminTokenSha256: string, logger: Logger) {
   const methods: AsyncService<typeof DisclaimerServiceService> = {
     async createDisclaimer(request) {
       return { disclaimer: await store.create(parseRequest(disclaimerInput, request)) };
@@ -96,7 +97,7 @@ export function disclaimerService(store: DisclaimerStore, adminToken: string, lo
       logger,
       translateError: translateDatabaseError,
       access: disclaimerAccess,
-      adminToken,
+      adminTokenSha256,
     }),
   };
 }

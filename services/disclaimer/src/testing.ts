@@ -15,7 +15,7 @@ import { DisclaimerStore } from "./store/disclaimer-store.js";
 /**
  * The disclaimer service in the test's process, as main.ts builds it but over the test's own
  * database (in-memory PGlite unless given one): a real gRPC server on a free loopback port, under its access table. `env` is what the
- * process would read (its TLS_* files, ADMIN_TOKEN).
+ * process would read (its TLS_* files, ADMIN_TOKEN_SHA256).
  */
 export async function startDisclaimerForTests(options: {
   env: NodeJS.ProcessEnv;
@@ -32,7 +32,9 @@ export async function startDisclaimerForTests(options: {
   const server = await startGrpcServer({
     ...grpcServerOptionsOf(config),
     logger: options.logger,
-    services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN, options.logger)],
+    services: [
+      disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN_SHA256, options.logger),
+    ],
   });
   return closingAfterStop(server, () => database.close());
 }

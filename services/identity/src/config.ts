@@ -36,7 +36,9 @@ export const configSchema = z
     CAPTCHA_TIMEOUT_MS: env.positiveInt(3_000),
     /** Seconds each request to an OAuth provider may take. */
     OAUTH_TIMEOUT_SECONDS: env.positiveInt(5),
-    ADMIN_TOKEN: env.adminToken(),
+    /** The SHA-256 (hex) of the admin token operators present; the plain token is refused here (docs/operations.md, "The admin token"). */
+    ADMIN_TOKEN_SHA256: env.adminTokenSha256(),
+    ADMIN_TOKEN: env.refusedAdminToken(),
     /** The deployment's senders of notices to users, for companies without their own (docs/security.md, "Notifications"). */
     ...mailEnvironment,
     ...smsEnvironment,

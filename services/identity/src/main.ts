@@ -71,7 +71,7 @@ const service = identityService(
       logger,
     }),
     session,
-    adminToken: config.ADMIN_TOKEN,
+    adminTokenSha256: config.ADMIN_TOKEN_SHA256,
     companies: new TtlCache(config.COMPANY_CACHE_SECONDS * 1000),
     notices: {
       mail: deploymentMailSender(config),

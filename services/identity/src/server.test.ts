@@ -7,6 +7,7 @@ import { type AuthError, errorCodes } from "@auth/errors";
 import {
   companyPolicy,
   createServiceClient,
+  hashAdminToken,
   type RunningGrpcServer,
   type ServiceClient,
   startGrpcServer,
@@ -135,7 +136,7 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
             revokeUserSessions: userSessions.revokeUserSessions,
             recordFederatedLogin: async () => ({ checkId: "federated-check" }),
           },
-          adminToken,
+          adminTokenSha256: hashAdminToken(adminToken),
           companies: new TtlCache(0),
           notices: {
             mail: new MemoryOutbox(),

@@ -30,7 +30,8 @@ export interface IdentityDependencies {
    * logins OAuth providers verified.
    */
   session: SessionCalls;
-  adminToken: string;
+  /** The SHA-256 (hex) of the admin token operators present. */
+  adminTokenSha256: string;
   /** Companies read by id, kept a few seconds (they are read on almost every call). */
   companies: TtlCache<CompanyRow>;
   /** The deployment's senders of notices to users, and their limits. */
@@ -57,7 +58,7 @@ export function identityService(dependencies: IdentityDependencies, logger: Logg
         logger,
         translateError: translateDatabaseError,
         access: identityAccess,
-        adminToken: dependencies.adminToken,
+        adminTokenSha256: dependencies.adminTokenSha256,
       },
     ),
   };

@@ -3,7 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AuthError } from "@auth/errors";
-import { createServiceClient, type RunningGrpcServer, type ServiceClient } from "@auth/grpc-kit";
+import {
+  createServiceClient,
+  hashAdminToken,
+  type RunningGrpcServer,
+  type ServiceClient,
+} from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import { systemClock } from "@auth/kv";
 import { SessionServiceService } from "@auth/proto/session";
@@ -24,7 +29,7 @@ const clients = {} as Record<Holder, Client>;
 beforeAll(async () => {
   const pki = (await ensureDevPki(join(dataDir, "pki"), [...holders])) as Record<Holder, TlsFiles>;
   server = await startSessionForTests({
-    env: { ...tlsEnvironment(pki.session), ADMIN_TOKEN: adminToken },
+    env: { ...tlsEnvironment(pki.session), ADMIN_TOKEN_SHA256: hashAdminToken(adminToken) },
     clock: systemClock,
     logger: createLogger("session", "silent"),
   });

@@ -14,7 +14,9 @@ export const configSchema = z
     REDIS_KEY_PREFIX: z.string().default("auth:session:"),
     PREAUTH_TOKEN_TTL_SECONDS: env.positiveInt(15 * 60),
     AUTHORIZED_TOKEN_TTL_SECONDS: env.positiveInt(24 * 60 * 60),
-    ADMIN_TOKEN: env.adminToken(),
+    /** The SHA-256 (hex) of the admin token operators present; the plain token is refused here (docs/operations.md, "The admin token"). */
+    ADMIN_TOKEN_SHA256: env.adminTokenSha256(),
+    ADMIN_TOKEN: env.refusedAdminToken(),
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {

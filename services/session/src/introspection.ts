@@ -19,9 +19,10 @@ const introspectTokenRequest = messageSchema<IntrospectTokenRequest>()(
 /**
  * What a session token stands for, as the company's other products may know it: active only once
  * the session is authorized, and then only whose it is and how it was authenticated
- * (docs/decisions.md, "Token introspection").
+ * (docs/decisions.md, "Token introspection"). `adminTokenSha256`: the SHA-256 (hex) of the admin
+ * token operators present.
  */
-export function introspectionService(sessions: SessionStore, adminToken: string, logger: Logger) {
+export function introspectionService(sessions: SessionStore, adminTokenSha256: string, logger: Logger) {
   const methods: AsyncService<typeof TokenIntrospectionServiceService> = {
     async introspectToken(request) {
       const result = await sessions.introspect(parseRequest(introspectTokenRequest, request).sessionToken);
@@ -57,7 +58,7 @@ export function introspectionService(sessions: SessionStore, adminToken: string,
     implementation: implement(TokenIntrospectionServiceService, methods, {
       logger,
       access: introspectionAccess,
-      adminToken,
+      adminTokenSha256,
     }),
   };
 }

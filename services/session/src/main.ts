@@ -34,11 +34,11 @@ const server = await startGrpcServer({
         budget: new CheckBudget(kv.store, systemClock),
         rules,
         notices: new UserNotices(identity, logger),
-        adminToken: config.ADMIN_TOKEN,
+        adminTokenSha256: config.ADMIN_TOKEN_SHA256,
       },
       logger,
     ),
-    introspectionService(sessions, config.ADMIN_TOKEN, logger),
+    introspectionService(sessions, config.ADMIN_TOKEN_SHA256, logger),
   ],
   ready: kv.ready,
 });

@@ -1,6 +1,7 @@
 import type { AuthError } from "@auth/errors";
 import {
   createServiceClient,
+  hashAdminToken,
   type RunningGrpcServer,
   type ServiceClient,
   startGrpcServer,
@@ -94,11 +95,11 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
             budget: new CheckBudget(kv, clock),
             rules: new CompanyRules(identity, new TtlCache(0)),
             notices: new UserNotices(identity, logger),
-            adminToken,
+            adminTokenSha256: hashAdminToken(adminToken),
           },
           logger,
         ),
-        introspectionService(sessions, adminToken, logger),
+        introspectionService(sessions, hashAdminToken(adminToken), logger),
       ],
     });
     session = createServiceClient(SessionServiceService, `127.0.0.1:${server.port}`, {

@@ -253,7 +253,8 @@ export interface SessionDependencies {
   rules: CompanyRules;
   /** Tells users of recoveries and lock-outs, through the identity service. */
   notices: UserNotices;
-  adminToken: string;
+  /** The SHA-256 (hex) of the admin token operators present. */
+  adminTokenSha256: string;
 }
 
 /** The states a recovery session starts in: the start of a recovery, as the user is told. */
@@ -264,7 +265,7 @@ const recoveryStates = new Set([
 ]);
 
 export function sessionService(
-  { sessions, budget, rules, notices, adminToken }: SessionDependencies,
+  { sessions, budget, rules, notices, adminTokenSha256 }: SessionDependencies,
   logger: Logger,
 ) {
   /** Whose budgets a subject's checks spend: a user's, in the user's credential generation now. */
@@ -457,7 +458,7 @@ export function sessionService(
     implementation: implement(SessionServiceService, methods, {
       logger,
       access: sessionAccess,
-      adminToken,
+      adminTokenSha256,
     }),
   };
 }

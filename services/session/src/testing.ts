@@ -19,7 +19,7 @@ import { UserNotices } from "./user-notices.js";
 /**
  * The session service in the test's process, as main.ts builds it but over the in-process store and
  * the test's clock: a real gRPC server on a free loopback port, under its access table. `env` is
- * what the process would read (its TLS_* files, IDENTITY_ADDR, ADMIN_TOKEN).
+ * what the process would read (its TLS_* files, IDENTITY_ADDR, ADMIN_TOKEN_SHA256).
  */
 export async function startSessionForTests(options: {
   env: NodeJS.ProcessEnv;
@@ -46,11 +46,11 @@ export async function startSessionForTests(options: {
           budget: new CheckBudget(kv, options.clock),
           rules,
           notices: new UserNotices(identity, options.logger),
-          adminToken: config.ADMIN_TOKEN,
+          adminTokenSha256: config.ADMIN_TOKEN_SHA256,
         },
         options.logger,
       ),
-      introspectionService(sessions, config.ADMIN_TOKEN, options.logger),
+      introspectionService(sessions, config.ADMIN_TOKEN_SHA256, options.logger),
     ],
   });
   return closingAfterStop(server, async () => {

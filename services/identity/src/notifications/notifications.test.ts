@@ -5,7 +5,12 @@ import { join } from "node:path";
 import type { MailMessage, SmsMessage } from "@auth/delivery";
 import { MemoryOutbox } from "@auth/delivery";
 import type { AuthError } from "@auth/errors";
-import { createServiceClient, type RunningGrpcServer, type ServiceClient } from "@auth/grpc-kit";
+import {
+  createServiceClient,
+  hashAdminToken,
+  type RunningGrpcServer,
+  type ServiceClient,
+} from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import {
   type Company,
@@ -38,7 +43,7 @@ const clients = {} as Record<Holder, Client>;
 beforeAll(async () => {
   const pki = (await ensureDevPki(join(dataDir, "pki"), [...holders])) as Record<Holder, TlsFiles>;
   server = await startIdentityForTests({
-    env: { ...tlsEnvironment(pki.identity), ADMIN_TOKEN: adminToken },
+    env: { ...tlsEnvironment(pki.identity), ADMIN_TOKEN_SHA256: hashAdminToken(adminToken) },
     session: {
       reserveSecretCheck: async () => ({
         outcome: CheckOutcome.ALLOWED,

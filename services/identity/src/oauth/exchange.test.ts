@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthError } from "@auth/errors";
-import { createServiceClient, type RunningGrpcServer, type ServiceClient } from "@auth/grpc-kit";
+import {
+  createServiceClient,
+  hashAdminToken,
+  type RunningGrpcServer,
+  type ServiceClient,
+} from "@auth/grpc-kit";
 import { IdentityServiceService } from "@auth/proto/identity";
 import { CheckOutcome, type RecordFederatedLoginRequest } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
@@ -263,7 +268,11 @@ describe("ExchangeOAuthCode records a linked user's login at the session service
   let userId: string;
   beforeAll(async () => {
     identity = await startIdentityForTests({
-      env: { GRPC_PLAINTEXT_DEV: "true", ADMIN_TOKEN: adminToken, OAUTH_ALLOW_INSECURE_HTTP: "true" },
+      env: {
+        GRPC_PLAINTEXT_DEV: "true",
+        ADMIN_TOKEN_SHA256: hashAdminToken(adminToken),
+        OAUTH_ALLOW_INSECURE_HTTP: "true",
+      },
       session: {
         reserveSecretCheck: async () => ({
           outcome: CheckOutcome.ALLOWED,
