@@ -196,13 +196,13 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     );
 
     it.each([
-      ["checkpassword", SessionState.CHECKPASSWORD, "authorized", SessionState.AUTHORIZED],
-      ["checkotp", SessionState.CHECKOTP, "authorized", SessionState.AUTHORIZED],
-      ["checkotp", SessionState.CHECKOTP, "setpassword", SessionState.SETPASSWORD],
-      ["acceptdisclaimers", SessionState.ACCEPTDISCLAIMERS, "authorized", SessionState.AUTHORIZED],
+      ["checkpassword", "authorized", SessionState.CHECKPASSWORD, SessionState.AUTHORIZED],
+      ["checkotp", "authorized", SessionState.CHECKOTP, SessionState.AUTHORIZED],
+      ["checkotp", "setpassword", SessionState.CHECKOTP, SessionState.SETPASSWORD],
+      ["acceptdisclaimers", "authorized", SessionState.ACCEPTDISCLAIMERS, SessionState.AUTHORIZED],
     ])(
       "refuses to move a session with no factor from %s to %s, with auth.session.invalid: it stays as it was",
-      async (_, from, _to, to) => {
+      async (_from, _to, from, to) => {
         const { token } = await sessions.create({ ...start, state: from });
         for (const proof of [{}, controlAnswer])
           expect(await codeOf(sessions.advance(token, from, to, proof))).toBe("auth.session.invalid");

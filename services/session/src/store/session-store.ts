@@ -492,7 +492,10 @@ const changeStates: ReadonlySet<SessionState> = new Set([
   SessionState.RECOVERY_SETPASSWORD,
 ]);
 
-/** A recovery's states: a session that is in one moves only to another (docs/decisions.md, "Recovery"). */
+/**
+ * A recovery's states: a session that is in one moves only to another, so it never authorizes
+ * (docs/decisions.md, "Sessions and tokens").
+ */
 const recoveryStates: ReadonlySet<SessionState> = new Set([
   SessionState.RECOVERY_CHECKOTP,
   SessionState.RECOVERY_CHECKQUESTION,
