@@ -20,6 +20,7 @@ import {
   AuthenticateApiKeyRequest,
   CaptchaProvider,
   IdentityServiceService,
+  SetPasswordRequest,
   VerifyPasswordRequest,
   VerifyPasswordResponse,
 } from "@auth/proto/identity";
@@ -33,8 +34,15 @@ import {
 import { OtpPurpose, OtpServiceService, SendOtpRequest, SmsProvider, SmsSettings } from "@auth/proto/otp";
 import { RecoveryServiceService, SendRecoveryLinkRequest } from "@auth/proto/recovery";
 import {
+  AdvanceSessionRequest,
   CheckOutcome,
+  ClaimCredentialChangeRequest,
   CreateSessionRequest,
+  CreateSessionResponse,
+  IntrospectSessionRequest,
+  IntrospectSessionResponse,
+  ListUserSessionsRequest,
+  ListUserSessionsResponse,
   RecordFederatedLoginRequest,
   RecordFederatedLoginResponse,
   SecretKind,
@@ -570,5 +578,116 @@ describe("the reproductions of the review, each now failing to take the account"
       );
       expect("grpcStatus" in outcome && outcome.grpcStatus, service.name).toBe(grpcStatus.UNIMPLEMENTED);
     }
+  });
+});
+
+describe('a session minted with the gateway\'s certificate needs a right check (docs/security.md, "Trust between the services")', () => {
+  let company: TestCompany;
+  let victim: TestUser;
+  const sessionService = hosted[1] as Hosted;
+  const identityService = hosted[0] as Hosted;
+  const pathOf = (service: Hosted, method: string) => (service.definition[method] as { path: string }).path;
+  /** What the gateway's certificate gets from a method of a service: its answer, or the error code. */
+  const asGateway = async (service: Hosted, method: string, request: Uint8Array) =>
+    client(service, sharedTransportOf("gateway")).call(pathOf(service, method), Buffer.from(request));
+  const answerOf = (outcome: CallOutcome): Buffer => {
+    if (!("response" in outcome)) throw new Error(`answered ${outcome.code}`);
+    return outcome.response;
+  };
+  /** The victim's sessions, as an operator lists them. */
+  const sessionsOfVictim = async () => {
+    const outcome = await client(sessionService, sharedTransportOf("operator")).call(
+      pathOf(sessionService, "listUserSessions"),
+      Buffer.from(ListUserSessionsRequest.encode({ companyId: company.id, userId: victim.id }).finish()),
+      inject("adminToken"),
+    );
+    return ListUserSessionsResponse.decode(answerOf(outcome)).sessions.length;
+  };
+  const newSession = (state: SessionState, lifetimeSeconds?: number) =>
+    CreateSessionRequest.encode({
+      companyId: company.id,
+      userId: victim.id,
+      state,
+      loginId: victim.loginName,
+      passwordChangeRequired: false,
+      lifetimeSeconds,
+      lockoutKind: SecretKind.UNSPECIFIED,
+      disclaimersRequired: [],
+      userAgent: "",
+      clientAddress: "",
+    }).finish();
+  /** Whether a password logs the user in through the gateway's API (a new session each time). */
+  const logsIn = async (user: TestUser, password: string) => {
+    const answer = await call(company.code, "checkcredentials", {
+      apiKey: company.apiKey,
+      body: { login_id: user.loginName, password },
+    });
+    return answer.status === 200;
+  };
+
+  beforeAll(async () => {
+    company = await createCompany();
+    victim = await createUser(company);
+  });
+
+  it("CreateSession in state authorized (or setpassword) for the victim, without a right check, is refused with auth.session.invalid: no session is created", async () => {
+    const before = await sessionsOfVictim();
+    for (const state of [SessionState.AUTHORIZED, SessionState.SETPASSWORD]) {
+      const outcome = await asGateway(sessionService, "createSession", newSession(state, 2_592_000));
+      expect(outcome.code, String(state)).toBe("auth.session.invalid");
+      expect("grpcStatus" in outcome && outcome.grpcStatus).toBe(grpcStatus.FAILED_PRECONDITION);
+    }
+    expect(await sessionsOfVictim()).toBe(before);
+  });
+
+  it("AdvanceSession to authorized of a session with no factor is refused with auth.session.invalid: the session stays where it was", async () => {
+    const created = CreateSessionResponse.decode(
+      answerOf(await asGateway(sessionService, "createSession", newSession(SessionState.CHECKOTP))),
+    );
+    const advance = AdvanceSessionRequest.encode({
+      sessionToken: created.sessionToken,
+      fromState: SessionState.CHECKOTP,
+      toState: SessionState.AUTHORIZED,
+      renewCredentialGeneration: false,
+    }).finish();
+    expect((await asGateway(sessionService, "advanceSession", advance)).code).toBe("auth.session.invalid");
+    const found = IntrospectSessionResponse.decode(
+      answerOf(
+        await asGateway(
+          sessionService,
+          "introspectSession",
+          IntrospectSessionRequest.encode({ sessionToken: created.sessionToken }).finish(),
+        ),
+      ),
+    );
+    expect(found.session).toMatchObject({ state: SessionState.CHECKOTP, authentication: { level: 0 } });
+  });
+
+  it("SetPassword for the victim, with no session claimed for the victim's change, is refused with auth.token.invalid: nothing is written", async () => {
+    const newPassword = "the attacker's own passphrase 31";
+    const setPassword = (sessionToken?: string) =>
+      SetPasswordRequest.encode({
+        companyId: company.id,
+        userId: victim.id,
+        newPassword,
+        validateOnly: false,
+        sessionToken,
+      }).finish();
+    expect((await asGateway(identityService, "setPassword", setPassword())).code).toBe("auth.token.invalid");
+    // A session of the attacker's own user, claimed for its own change, is not the victim's.
+    const attacker = await createUser(company, { passwordChangeRequired: true });
+    const atSetPassword = await call(company.code, "checkcredentials", {
+      apiKey: company.apiKey,
+      body: { login_id: attacker.loginName, password: attacker.password },
+    });
+    expect(atSetPassword.body.session_state).toBe("setpassword");
+    const attackersToken = String(atSetPassword.body.session_token);
+    const claim = ClaimCredentialChangeRequest.encode({ sessionToken: attackersToken }).finish();
+    expect((await asGateway(sessionService, "claimCredentialChange", claim)).code).toBe("ok");
+    expect((await asGateway(identityService, "setPassword", setPassword(attackersToken))).code).toBe(
+      "auth.token.invalid",
+    );
+    expect(await logsIn(victim, newPassword)).toBe(false);
+    expect(await logsIn(victim, victim.password ?? "")).toBe(true);
   });
 });

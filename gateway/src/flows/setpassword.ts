@@ -94,6 +94,8 @@ async function changePassword(
     weakPasswordError(String(problem), {
       password_regex_description: describePasswordProblem(problem, context.company.policy, user),
     });
+  // Identity writes only for this session, claimed for the change (docs/security.md, "Trust between
+  // the services"): it asks the session service whose change the token was claimed for.
   const setPassword = async (validateOnly: boolean) =>
     (
       await context.backends.identity.setPassword({
@@ -101,6 +103,7 @@ async function changePassword(
         userId,
         newPassword: context.body.new_password,
         validateOnly,
+        sessionToken: context.token,
       })
     ).problem;
   const resuming = context.retryKey !== undefined && context.session.changeRetryKey === context.retryKey;

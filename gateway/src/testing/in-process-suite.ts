@@ -142,6 +142,7 @@ export async function startInProcessSuite() {
     reportSecretCheck: (request, options) => sessionOfIdentity().reportSecretCheck(request, options),
     revokeUserSessions: (request, options) => sessionOfIdentity().revokeUserSessions(request, options),
     recordFederatedLogin: (request, options) => sessionOfIdentity().recordFederatedLogin(request, options),
+    getCredentialChange: (request, options) => sessionOfIdentity().getCredentialChange(request, options),
   };
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.

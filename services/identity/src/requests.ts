@@ -183,6 +183,7 @@ export const setPasswordRequest = messageSchema<SetPasswordRequest>()(
     userId: id,
     newPassword: text(4_096),
     validateOnly: z.boolean(),
+    sessionToken: text(512).optional(),
   }),
 );
 export const generateBackupCodesRequest = messageSchema<GenerateBackupCodesRequest>()(

@@ -29,11 +29,14 @@ import { SmsProvider } from "@auth/proto/otp";
 import {
   CheckOutcome,
   CheckResult,
+  type GetCredentialChangeRequest,
+  type GetCredentialChangeResponse,
   type ReportSecretCheckRequest,
   type ReserveSecretCheckRequest,
   type ReserveSecretCheckResponse,
   type RevokeUserSessionsRequest,
   SecretKind,
+  SessionState,
 } from "@auth/proto/session";
 import { createLogger, type Logger, TtlCache } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
@@ -93,6 +96,27 @@ const budget = {
   },
 };
 
+/**
+ * The session service as identity asks it whose password change a session was claimed for
+ * (GetCredentialChange): the tokens `claim` names are claimed for their user; every question is kept.
+ */
+const credentialChanges = {
+  claimed: new Map<string, { companyId: string; userId: string }>(),
+  asked: [] as GetCredentialChangeRequest[],
+  claim(companyId: string, userId: string): string {
+    const sessionToken = `claimed-${randomBytes(8).toString("hex")}`;
+    credentialChanges.claimed.set(sessionToken, { companyId, userId });
+    return sessionToken;
+  },
+  async getCredentialChange(request: GetCredentialChangeRequest): Promise<GetCredentialChangeResponse> {
+    credentialChanges.asked.push(request);
+    const claimed = credentialChanges.claimed.get(request.sessionToken);
+    return claimed
+      ? { claimed: true, ...claimed, state: SessionState.SETPASSWORD }
+      : { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
+  },
+};
+
 /** The session service as identity asks it to end a user's sessions: every request is kept. */
 const userSessions = {
   revoked: [] as RevokeUserSessionsRequest[],
@@ -135,6 +159,7 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
             reportSecretCheck: budget.reportSecretCheck,
             revokeUserSessions: userSessions.revokeUserSessions,
             recordFederatedLogin: async () => ({ checkId: "federated-check" }),
+            getCredentialChange: credentialChanges.getCredentialChange,
           },
           adminTokenSha256: hashAdminToken(adminToken),
           companies: new TtlCache(0),
@@ -669,8 +694,18 @@ describe("SetPassword", () => {
     );
     userId = user?.id ?? "";
   });
+  /** A password of the user's session claimed for the change (validate_only asks for none). */
   const set = (newPassword: string, validateOnly = false) =>
-    identity.setPassword({ companyId: company.id, userId, newPassword, validateOnly });
+    identity.setPassword({
+      companyId: company.id,
+      userId,
+      newPassword,
+      validateOnly,
+      sessionToken: validateOnly ? undefined : credentialChanges.claim(company.id, userId),
+    });
+  /** Whether the password logs the user in. */
+  const logsIn = async (password: string) =>
+    (await identity.verifyPassword({ companyId: company.id, userId, password, clientAddress })).valid;
 
   it.each([
     [
@@ -709,6 +744,45 @@ describe("SetPassword", () => {
       clientAddress,
     });
     expect(verdict.valid).toBe(false);
+  });
+
+  describe("writes only for a session claimed for a change of this very user (docs/security.md, Trust between the services)", () => {
+    const write = (sessionToken?: string, forUser = userId) =>
+      codeOf(
+        identity.setPassword({
+          companyId: company.id,
+          userId: forUser,
+          newPassword: "an-unclaimed-password-4",
+          validateOnly: false,
+          sessionToken,
+        }),
+      );
+
+    it.each([
+      ["no session token", () => undefined],
+      ["a token the session service does not know as claimed", () => "not-claimed"],
+      [
+        "a token claimed for another user of the company",
+        () => credentialChanges.claim(company.id, "u-other"),
+      ],
+      [
+        "a token claimed for the user's id in another company",
+        () => credentialChanges.claim("c-other", userId),
+      ],
+    ])("refuses %s with auth.token.invalid, and writes nothing", async (_, token) => {
+      expect(await write(token())).toBe("auth.token.invalid");
+      expect(await logsIn("an-unclaimed-password-4")).toBe(false);
+    });
+
+    it("asks the session service about the token it was given, and not when only validating", async () => {
+      const asked = credentialChanges.asked.length;
+      expect(await set("a-validated-password-5", true)).toEqual({ problem: undefined });
+      expect(credentialChanges.asked.length).toBe(asked);
+      const sessionToken = credentialChanges.claim(company.id, userId);
+      expect(await write(sessionToken)).toBe("ok");
+      expect(credentialChanges.asked.slice(asked)).toEqual([{ sessionToken }]);
+      expect(await logsIn("an-unclaimed-password-4")).toBe(true);
+    });
   });
 
   it("sets an acceptable password and ends the demand for a change", async () => {

@@ -74,3 +74,24 @@ describe("RecordFederatedLogin, over mutual TLS", () => {
     expect(checkId).not.toBe("");
   });
 });
+
+describe("GetCredentialChange, over mutual TLS", () => {
+  it("is the identity service's only: its SetPassword asks whose change a session was claimed for", () => {
+    expect(sessionAccess.getCredentialChange).toEqual(["identity"]);
+  });
+
+  it.each(["gateway", "session", "otp", "recovery", "operator", "consumer/e2e"] as const)(
+    "refuses the %s with caller.forbidden",
+    async (holder) => {
+      expect(await codeOf(clients[holder].getCredentialChange({ sessionToken: "" }))).toBe(
+        "caller.forbidden",
+      );
+    },
+  );
+
+  it("answers identity, for a token of no claimed session: not claimed", async () => {
+    expect(await clients.identity.getCredentialChange({ sessionToken: "A".repeat(64) })).toMatchObject({
+      claimed: false,
+    });
+  });
+});

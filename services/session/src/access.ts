@@ -14,6 +14,8 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   // Identity too: a change of a user's second factor ends the user's sessions.
   revokeUserSessions: ["gateway", "identity", "operator"],
   claimCredentialChange: ["gateway"],
+  // Identity's SetPassword writes only for a session claimed for the change: it asks whose it is.
+  getCredentialChange: ["identity"],
   listOwnSessions: ["gateway"],
   endOwnSessions: ["gateway"],
   listUserSessions: ["operator"],

@@ -266,6 +266,119 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
     });
   });
 
+  describe('a session authorized only on proof the session service recorded (docs/security.md, "Trust between the services")', () => {
+    const sessionsOfAnn = async () =>
+      (await session.listUserSessions({ companyId, userId })).sessions.map((listed) => listed.sessionId);
+
+    it.each([
+      ["authorized", SessionState.AUTHORIZED],
+      ["setpassword", SessionState.SETPASSWORD],
+    ])(
+      "CreateSession in %s without right_check_id, or on a control answer, fails with auth.session.invalid: no session is created",
+      async (_, state) => {
+        const recovery = await session.createSession({
+          ...start,
+          state: SessionState.RECOVERY_CHECKQUESTION,
+        });
+        const ids = [recovery.session?.sessionId];
+        const answer = await reserve(SecretKind.CONTROL_ANSWER, { sessionToken: recovery.sessionToken });
+        for (const rightCheckId of [undefined, answer]) {
+          expect(await codeOf(session.createSession({ ...start, state, rightCheckId }))).toBe(
+            "auth.session.invalid",
+          );
+        }
+        expect(await sessionsOfAnn()).toEqual(ids);
+        const created = await session.createSession({ ...start, state, rightCheckId: await reserve() });
+        expect(created.session).toMatchObject({ state, authentication: { level: 1 } });
+      },
+    );
+
+    it("AdvanceSession to authorized of a session with no factor fails with auth.session.invalid: it stays where it was", async () => {
+      const created = await session.createSession({ ...start, state: SessionState.CHECKOTP });
+      expect(await codeOf(move(created.sessionToken, SessionState.CHECKOTP, SessionState.AUTHORIZED))).toBe(
+        "auth.session.invalid",
+      );
+      expect(await codeOf(move(created.sessionToken, SessionState.CHECKOTP, SessionState.SETPASSWORD))).toBe(
+        "auth.session.invalid",
+      );
+      expect(await session.introspectSession({ sessionToken: created.sessionToken })).toMatchObject({
+        status: TokenStatus.ACTIVE,
+        session: { state: SessionState.CHECKOTP, authentication: { level: 0 } },
+      });
+      const authorized = await move(
+        created.sessionToken,
+        SessionState.CHECKOTP,
+        SessionState.AUTHORIZED,
+        await reserve(SecretKind.SMS_CODE),
+      );
+      expect(authorized.session?.state).toBe(SessionState.AUTHORIZED);
+    });
+
+    it("AdvanceSession never authorizes a recovery session, on whatever right check", async () => {
+      const created = await session.createSession({ ...start, state: SessionState.RECOVERY_CHECKOTP });
+      const atSetPassword = await move(
+        created.sessionToken,
+        SessionState.RECOVERY_CHECKOTP,
+        SessionState.RECOVERY_SETPASSWORD,
+      );
+      expect(
+        await codeOf(
+          move(
+            atSetPassword.sessionToken,
+            SessionState.RECOVERY_SETPASSWORD,
+            SessionState.AUTHORIZED,
+            await reserve(SecretKind.PASSWORD),
+          ),
+        ),
+      ).toBe("auth.session.invalid");
+      expect(
+        (await session.introspectSession({ sessionToken: atSetPassword.sessionToken })).session?.state,
+      ).toBe(SessionState.RECOVERY_SETPASSWORD);
+    });
+  });
+
+  describe("GetCredentialChange (for identity's SetPassword)", () => {
+    const unclaimed = { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
+    const changeOf = (sessionToken: string) => session.getCredentialChange({ sessionToken });
+
+    it("tells whose change a session in setpassword or recovery-setpassword was claimed for, and nothing before the claim", async () => {
+      for (const [state, rightCheckId] of [
+        [SessionState.SETPASSWORD, await reserve()],
+        [SessionState.RECOVERY_SETPASSWORD, undefined],
+      ] as const) {
+        const { sessionToken } = await session.createSession({ ...start, state, rightCheckId });
+        expect(await changeOf(sessionToken)).toEqual(unclaimed);
+        await session.claimCredentialChange({ sessionToken, retryKey: "first" });
+        expect(await changeOf(sessionToken)).toEqual({ claimed: true, companyId, userId, state });
+      }
+    });
+
+    it("tells nothing of an unknown token, nor of a claimed session that moved on", async () => {
+      expect(await changeOf("")).toEqual(unclaimed);
+      expect(await changeOf("A".repeat(64))).toEqual(unclaimed);
+      const { sessionToken } = await session.createSession({
+        ...start,
+        state: SessionState.SETPASSWORD,
+        rightCheckId: await reserve(),
+      });
+      await session.claimCredentialChange({ sessionToken });
+      const moved = await session.advanceSession({
+        sessionToken,
+        fromState: SessionState.SETPASSWORD,
+        toState: SessionState.AUTHORIZED,
+        renewCredentialGeneration: true,
+      });
+      expect(await changeOf(sessionToken)).toEqual(unclaimed);
+      expect(await changeOf(moved.sessionToken)).toEqual(unclaimed);
+    });
+
+    it("ClaimCredentialChange refuses a session in another state with auth.session.invalid", async () => {
+      const { sessionToken } = await session.createSession(start);
+      expect(await codeOf(session.claimCredentialChange({ sessionToken }))).toBe("auth.session.invalid");
+      expect(await changeOf(sessionToken)).toEqual(unclaimed);
+    });
+  });
+
   describe("session limits and the user's own sessions", () => {
     const limits = { absoluteLifetimeSeconds: 12 * 3600, idleTimeoutSeconds: 30 * 60 };
     const signIn = async () => {
@@ -276,6 +389,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         toState: SessionState.AUTHORIZED,
         profileMnemocode: "P-1",
         renewCredentialGeneration: false,
+        rightCheckId: await reserve(),
       });
     };
 

@@ -10,6 +10,7 @@ import {
   type EndOwnSessionsRequest,
   type ForgetFailedChecksRequest,
   type GetCheckBudgetRequest,
+  type GetCredentialChangeRequest,
   type IntrospectSessionRequest,
   type ListOwnSessionsRequest,
   type ListUserSessionsRequest,
@@ -152,6 +153,9 @@ const revokeSessionRequest = messageSchema<RevokeSessionRequest>()(
 );
 const claimCredentialChangeRequest = messageSchema<ClaimCredentialChangeRequest>()(
   z.object({ sessionToken: token, retryKey }),
+);
+const getCredentialChangeRequest = messageSchema<GetCredentialChangeRequest>()(
+  z.object({ sessionToken: token }),
 );
 const revokeUserSessionsRequest = messageSchema<RevokeUserSessionsRequest>()(
   z.object({ companyId: id, userId: id }),
@@ -370,6 +374,13 @@ export function sessionService(
     async claimCredentialChange(request) {
       const input = parseRequest(claimCredentialChangeRequest, request);
       return sessions.claimCredentialChange(input.sessionToken, input.retryKey);
+    },
+    async getCredentialChange(request) {
+      const { sessionToken } = parseRequest(getCredentialChangeRequest, request);
+      const change = await sessions.credentialChangeOf(sessionToken);
+      return change
+        ? { claimed: true, ...change }
+        : { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
     },
     async revokeUserSessions(request) {
       const input = parseRequest(revokeUserSessionsRequest, request);

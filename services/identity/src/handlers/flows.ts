@@ -65,6 +65,22 @@ export function flowHandlers(
     return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, password) };
   }
 
+  /**
+   * A password is written only for a session claimed for this change of this very user
+   * (ClaimCredentialChange, in setpassword or recovery-setpassword), as the session service tells;
+   * an operator sets one through UpdateUser (docs/security.md, "Trust between the services").
+   */
+  async function assertClaimedChange(input: { companyId: string; userId: string; sessionToken?: string }) {
+    const change = input.sessionToken
+      ? await session.getCredentialChange({ sessionToken: input.sessionToken })
+      : undefined;
+    if (!change?.claimed || change.companyId !== input.companyId || change.userId !== input.userId) {
+      throw new AuthError("auth.token.invalid", {
+        detail: "no session claimed for a password change of this user",
+      });
+    }
+  }
+
   const passwordGuessOf = (input: {
     companyId: string;
     captchaResponse?: string;
@@ -133,6 +149,7 @@ export function flowHandlers(
 
     async setPassword(request) {
       const input = parseStorableRequest(setPasswordRequest, request);
+      if (!input.validateOnly) await assertClaimedChange(input);
       const company = await companyById(input.companyId);
       const row = await userById(input.companyId, input.userId);
       const current = storedPassword(row);

@@ -18,7 +18,7 @@ import {
   NotificationEvent,
   type NotificationTemplate,
 } from "@auth/proto/identity";
-import { CheckOutcome } from "@auth/proto/session";
+import { CheckOutcome, SessionState } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { testBudgets } from "@auth/testing";
@@ -55,6 +55,11 @@ beforeAll(async () => {
       reportSecretCheck: async () => ({ sessionEnded: false }),
       revokeUserSessions: async () => ({ revoked: 0 }),
       recordFederatedLogin: async () => ({ checkId: "federated-check" }),
+      // A session claimed for a password change of the user its token names ("company/user").
+      getCredentialChange: async ({ sessionToken }) => {
+        const [companyId = "", userId = ""] = sessionToken.split("/");
+        return { claimed: true, companyId, userId, state: SessionState.SETPASSWORD };
+      },
     },
     logger: createLogger("identity", "silent"),
     notices: { mail, sms },
@@ -146,6 +151,7 @@ describe("the notices identity sends itself", () => {
       userId: user.id,
       newPassword,
       validateOnly: false,
+      sessionToken: `${company.id}/${user.id}`,
     });
     const [notice] = await noticesTo(mail, user.email);
     expect(notice?.notification).toBe("password_changed");

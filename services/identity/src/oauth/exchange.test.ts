@@ -9,7 +9,7 @@ import {
   type ServiceClient,
 } from "@auth/grpc-kit";
 import { IdentityServiceService } from "@auth/proto/identity";
-import { CheckOutcome, type RecordFederatedLoginRequest } from "@auth/proto/session";
+import { CheckOutcome, type RecordFederatedLoginRequest, SessionState } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
@@ -287,6 +287,12 @@ describe("ExchangeOAuthCode records a linked user's login at the session service
           recorded.push(request);
           return { checkId: `federated-${recorded.length}` };
         },
+        getCredentialChange: async () => ({
+          claimed: false,
+          companyId: "",
+          userId: "",
+          state: SessionState.UNSPECIFIED,
+        }),
       },
       logger: createLogger("identity", "silent"),
     });

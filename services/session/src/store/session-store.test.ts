@@ -31,6 +31,11 @@ const start = {
   loginId: "ann@example.com",
   passwordChangeRequired: false,
 };
+/** A right password check of the user, as the check budget reports it: what a session may be authorized on. */
+const passwordOf = (userId = "u1") => ({
+  rightCheck: { userId, factor: { kind: "password" as const, at: 1 } },
+});
+const password = passwordOf();
 
 /** The hash a user's failure keys hold: of the user and the credential generation (`user:generation`). */
 const userHash = (userAndGeneration: string) =>
@@ -105,6 +110,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       const first = await sessions.create(start);
       const next = await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, {
         profileMnemocode: "P-1",
+        ...password,
       });
       expect(next.token).not.toBe(first.token);
       expect(next.session).toMatchObject({ state: SessionState.AUTHORIZED, profileMnemocode: "P-1" });
@@ -119,13 +125,19 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       expect(otp.session.passwordChangeRequired).toBe(true);
       const set = await sessions.advance(otp.token, SessionState.CHECKOTP, SessionState.SETPASSWORD, {
         passwordChangeRequired: false,
+        ...password,
       });
       expect(set.session.passwordChangeRequired).toBe(false);
     });
 
     it("gives an authorized session 24 hours", async () => {
       const first = await sessions.create(start);
-      const next = await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED);
+      const next = await sessions.advance(
+        first.token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        password,
+      );
       expect(next.session.expiresAt - now).toBe(24 * 60 * minute);
     });
 
@@ -154,11 +166,79 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       const { token } = await sessions.create(start);
       const results = await Promise.all(
         Array.from({ length: 10 }, () =>
-          codeOf(sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED)),
+          codeOf(sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, password)),
         ),
       );
       expect(results.filter((r) => r === "resolved")).toHaveLength(1);
       expect(results.filter((r) => r === "auth.token.invalid")).toHaveLength(9);
+    });
+  });
+
+  describe('a session authorized on proof the session service recorded (docs/security.md, "Trust between the services")', () => {
+    /** A right control answer: a check the session service recorded, but no login factor. */
+    const controlAnswer = { rightCheck: { userId: "u1" } };
+    const stateOf = async (token: string) => {
+      const found = await sessions.introspect(token);
+      return found.status === "active" ? found.session.state : found.status;
+    };
+
+    it.each([
+      ["authorized", SessionState.AUTHORIZED],
+      ["setpassword", SessionState.SETPASSWORD],
+    ])(
+      "refuses to start a session in %s without a factor, with auth.session.invalid: none is created",
+      async (_, state) => {
+        for (const proof of [{}, controlAnswer])
+          expect(await codeOf(sessions.create({ ...start, state, ...proof }))).toBe("auth.session.invalid");
+        expect(await sessions.listUser("c1", "u1")).toEqual([]);
+        expect(await codeOf(sessions.create({ ...start, state, ...password }))).toBe("resolved");
+      },
+    );
+
+    it.each([
+      ["checkpassword", "authorized", SessionState.CHECKPASSWORD, SessionState.AUTHORIZED],
+      ["checkotp", "authorized", SessionState.CHECKOTP, SessionState.AUTHORIZED],
+      ["checkotp", "setpassword", SessionState.CHECKOTP, SessionState.SETPASSWORD],
+      ["acceptdisclaimers", "authorized", SessionState.ACCEPTDISCLAIMERS, SessionState.AUTHORIZED],
+    ])(
+      "refuses to move a session with no factor from %s to %s, with auth.session.invalid: it stays as it was",
+      async (_from, _to, from, to) => {
+        const { token } = await sessions.create({ ...start, state: from });
+        for (const proof of [{}, controlAnswer])
+          expect(await codeOf(sessions.advance(token, from, to, proof))).toBe("auth.session.invalid");
+        expect(await stateOf(token)).toBe(from);
+        expect(await codeOf(sessions.advance(token, from, to, password))).toBe("resolved");
+      },
+    );
+
+    it("moves a session whose earlier move rested on a factor on without another", async () => {
+      const first = await sessions.create(start);
+      const otp = await sessions.advance(
+        first.token,
+        SessionState.CHECKPASSWORD,
+        SessionState.CHECKOTP,
+        password,
+      );
+      const set = await sessions.advance(otp.token, SessionState.CHECKOTP, SessionState.SETPASSWORD);
+      const authorized = await sessions.advance(set.token, SessionState.SETPASSWORD, SessionState.AUTHORIZED);
+      expect(authorized.session.factors).toEqual([password.rightCheck.factor]);
+    });
+
+    it("never authorizes a recovery session, whatever its factors: it moves within recovery only", async () => {
+      const { token } = await sessions.create({ ...start, state: SessionState.RECOVERY_CHECKOTP });
+      const sms = { rightCheck: { userId: "u1", factor: { kind: "smsCode" as const, at: 1 } } };
+      const set = await sessions.advance(
+        token,
+        SessionState.RECOVERY_CHECKOTP,
+        SessionState.RECOVERY_SETPASSWORD,
+        sms,
+      );
+      for (const to of [SessionState.AUTHORIZED, SessionState.SETPASSWORD, SessionState.CHECKOTP]) {
+        expect(
+          await codeOf(sessions.advance(set.token, SessionState.RECOVERY_SETPASSWORD, to, password)),
+        ).toBe("auth.session.invalid");
+      }
+      expect(await stateOf(set.token)).toBe(SessionState.RECOVERY_SETPASSWORD);
     });
   });
 
@@ -172,6 +252,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
         SessionState.AUTHORIZED,
         {
           lifetimeSeconds: 3_600,
+          ...password,
         },
       );
       expect(moved.session.expiresAt - now).toBe(3_600_000);
@@ -181,7 +262,12 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
   describe("session limits (docs/security.md, Session lifetimes)", () => {
     const limited = { ...start, absoluteLifetimeSeconds: 12 * 3600, idleTimeoutSeconds: 30 * 60 };
     const authorize = async (token: string, limits = {}) =>
-      (await sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, limits)).token;
+      (
+        await sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, {
+          ...limits,
+          ...password,
+        })
+      ).token;
 
     it("ends a session unused for the inactivity timeout, and keeps one in use", async () => {
       const token = await authorize((await sessions.create(limited)).token);
@@ -253,7 +339,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
         userAgent: "Firefox",
         clientAddress: "192.0.2.7",
       });
-      return sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED);
+      return sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, passwordOf(userId));
     };
 
     it("lists the active sessions of the token's user with their client, the token's own among them", async () => {
@@ -361,14 +447,19 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
     it("revokes a user's session after it was advanced", async () => {
       const first = await sessions.create(start);
-      const next = await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED);
+      const next = await sessions.advance(
+        first.token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        password,
+      );
       await sessions.revokeUser("c1", "u1");
       expect((await sessions.introspect(next.token)).status).toBe("invalid");
     });
   });
 
   describe("the user's credential generation", () => {
-    const setpassword = { ...start, state: SessionState.SETPASSWORD };
+    const setpassword = { ...start, state: SessionState.SETPASSWORD, ...password };
 
     it("ends with revokeUser a session started on a secret checked before, and a stale one is never created", async () => {
       const checkedWith = await sessions.generationOf("c1", "u1");
@@ -384,7 +475,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
 
     it("claimCredentialChange leaves the claiming session its user's only one, in every state", async () => {
-      const authorized = await sessions.create({ ...start, state: SessionState.AUTHORIZED });
+      const authorized = await sessions.create({ ...start, state: SessionState.AUTHORIZED, ...password });
       const other = await sessions.create(setpassword);
       const claiming = await sessions.create(setpassword);
       const someoneElse = await sessions.create({ ...start, userId: "u2" });
@@ -410,7 +501,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     it("ends, when the change is finished, the sessions that started while it was under way", async () => {
       const claiming = await sessions.create(setpassword);
       await sessions.claimCredentialChange(claiming.token);
-      const meanwhile = await sessions.create({ ...start, state: SessionState.AUTHORIZED });
+      const meanwhile = await sessions.create({ ...start, state: SessionState.AUTHORIZED, ...password });
       const finished = await sessions.advance(
         claiming.token,
         SessionState.SETPASSWORD,
@@ -456,6 +547,56 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
         expect(await sessions.claimCredentialChange(token, "first")).toEqual({ resumed: true });
         expect(await codeOf(sessions.claimCredentialChange(token, "second"))).toBe("auth.token.invalid");
         expect(await codeOf(sessions.claimCredentialChange(token))).toBe("auth.token.invalid");
+      });
+
+      it("refuses a session in any state but setpassword and recovery-setpassword with auth.session.invalid", async () => {
+        for (const state of [
+          SessionState.CHECKPASSWORD,
+          SessionState.CHECKOTP,
+          SessionState.RECOVERY_CHECKOTP,
+        ]) {
+          const { token } = await sessions.create({ ...start, state });
+          expect(await codeOf(sessions.claimCredentialChange(token)), String(state)).toBe(
+            "auth.session.invalid",
+          );
+        }
+        const authorized = await sessions.create({ ...start, state: SessionState.AUTHORIZED, ...password });
+        expect(await codeOf(sessions.claimCredentialChange(authorized.token))).toBe("auth.session.invalid");
+        expect((await sessions.introspect(authorized.token)).status).toBe("active");
+      });
+
+      it.each([
+        ["setpassword", setpassword],
+        ["recovery-setpassword", recovery],
+      ])(
+        "tells whose change a session in %s was claimed for, from the claim until it moves on",
+        async (_, session) => {
+          const { token } = await sessions.create(session);
+          expect(await sessions.credentialChangeOf(token)).toBeUndefined();
+          await sessions.claimCredentialChange(token, "first");
+          expect(await sessions.credentialChangeOf(token)).toEqual({
+            companyId: "c1",
+            userId: "u1",
+            state: session.state,
+          });
+          expect(await sessions.credentialChangeOf("A".repeat(64))).toBeUndefined();
+          now += 15 * minute;
+          expect(await sessions.credentialChangeOf(token)).toBeUndefined();
+        },
+      );
+
+      it("tells no change once the claimed session moved on or ended", async () => {
+        const { token } = await sessions.create(setpassword);
+        await sessions.claimCredentialChange(token);
+        const moved = await sessions.advance(token, SessionState.SETPASSWORD, SessionState.AUTHORIZED, {
+          renewCredentialGeneration: true,
+        });
+        expect(await sessions.credentialChangeOf(token)).toBeUndefined();
+        expect(await sessions.credentialChangeOf(moved.token)).toBeUndefined();
+        const recovering = await sessions.create(recovery);
+        await sessions.claimCredentialChange(recovering.token);
+        await sessions.revokeUser("c1", "u1");
+        expect(await sessions.credentialChangeOf(recovering.token)).toBeUndefined();
       });
 
       it("without a retry key can be made once only", async () => {

@@ -165,6 +165,7 @@ export class SessionStore {
     ...session
   }: NewSession): Promise<{ token: string; session: SessionRecord }> {
     assertOfUser(rightCheck, session.userId);
+    assertMayEnter(undefined, session.state, rightCheck?.factor ? [rightCheck.factor] : []);
     const credentialGeneration = await this.generationOf(session.companyId, session.userId);
     if (checkedWith !== undefined && checkedWith !== credentialGeneration) {
       throw new AuthError("auth.credentials.invalid", {
@@ -257,6 +258,11 @@ export class SessionStore {
     if (endOf(record) <= now) throw new AuthError("auth.token.expired");
     if (record.state !== from) throw new AuthError("auth.session.invalid");
     assertOfUser(changes.rightCheck, record.userId);
+    const factors = [
+      ...(record.factors ?? []),
+      ...(changes.rightCheck?.factor ? [changes.rightCheck.factor] : []),
+    ];
+    assertMayEnter(record.state, to, factors);
     let { credentialGeneration } = record;
     if (changes.renewCredentialGeneration) {
       credentialGeneration = newRecordId();
@@ -270,10 +276,6 @@ export class SessionStore {
       ? record.createdAt + changes.absoluteLifetimeSeconds * 1000
       : record.absoluteExpiresAt;
     const idleMs = changes.idleTimeoutSeconds ? changes.idleTimeoutSeconds * 1000 : record.idleMs;
-    const factors = [
-      ...(record.factors ?? []),
-      ...(changes.rightCheck?.factor ? [changes.rightCheck.factor] : []),
-    ];
     const next: SessionRecord = {
       ...unclaimed,
       credentialGeneration,
@@ -354,6 +356,7 @@ export class SessionStore {
     if (!found) throw new AuthError("auth.token.invalid");
     const { raw, record } = found;
     if (endOf(record) <= this.clock.now()) throw new AuthError("auth.token.expired");
+    if (!changeStates.has(record.state)) throw new AuthError("auth.session.invalid");
     if (record.changeClaim) {
       const sameRequest = retryKey !== undefined && record.changeClaim.retryKey === retryKey;
       if (!sameRequest) throw new AuthError("auth.token.invalid", { detail: "claimed by another request" });
@@ -375,6 +378,23 @@ export class SessionStore {
     }
     await this.#endSessionsOf(record.companyId, record.userId, record.sessionId);
     return { resumed: false };
+  }
+
+  /**
+   * The password change the token's session was claimed for (claimCredentialChange): whose it is,
+   * while the session is active, claimed and in setpassword or recovery-setpassword; undefined for
+   * any other token. Identity writes a password only for such a session (docs/security.md, "Trust
+   * between the services"). Reads only: no use is recorded.
+   */
+  async credentialChangeOf(
+    token: string,
+  ): Promise<{ companyId: string; userId: string; state: SessionState } | undefined> {
+    const found = await this.#find(token);
+    if (!found) return undefined;
+    const { record } = found;
+    if (endOf(record) <= this.clock.now() || !record.changeClaim || !changeStates.has(record.state))
+      return undefined;
+    return { companyId: record.companyId, userId: record.userId, state: record.state };
   }
 
   /** The user's credential generation now ("" until the first change). */
@@ -464,6 +484,46 @@ export class SessionStore {
   #keyLifetime(record: SessionRecord): number {
     return record.expiresAt - this.clock.now() + expiredTokenMemoryMs;
   }
+}
+
+/** The states a session changes its user's password in (claimCredentialChange). */
+const changeStates: ReadonlySet<SessionState> = new Set([
+  SessionState.SETPASSWORD,
+  SessionState.RECOVERY_SETPASSWORD,
+]);
+
+/**
+ * A recovery's states: a session that is in one moves only to another, so it never authorizes
+ * (docs/decisions.md, "Sessions and tokens").
+ */
+const recoveryStates: ReadonlySet<SessionState> = new Set([
+  SessionState.RECOVERY_CHECKOTP,
+  SessionState.RECOVERY_CHECKQUESTION,
+  SessionState.RECOVERY_SETPASSWORD,
+]);
+
+/**
+ * The states a session enters only on a login factor the session service recorded itself: authorized,
+ * and setpassword, whose claim would otherwise let anyone who can call the service set a password
+ * and then log in with it.
+ */
+const factorStates: ReadonlySet<SessionState> = new Set([SessionState.AUTHORIZED, SessionState.SETPASSWORD]);
+
+/**
+ * A session is authorized (or may set a password outside a recovery) only on proof the session
+ * service recorded itself: a right check it reserved, or a provider's login identity recorded
+ * (docs/security.md, "Trust between the services"), so that a caller's certificate alone mints no
+ * session for a user no one authenticated. A recovery session never leaves recovery: it never
+ * authorizes. `from` is undefined for a session that starts; `factors` are the session's with the
+ * move's right check added. Refused with auth.session.invalid: nothing is created or moved.
+ */
+function assertMayEnter(from: SessionState | undefined, to: SessionState, factors: readonly Factor[]): void {
+  if (from !== undefined && recoveryStates.has(from) && !recoveryStates.has(to))
+    throw new AuthError("auth.session.invalid", { detail: "a recovery session moves only within recovery" });
+  if (factorStates.has(to) && factors.length === 0)
+    throw new AuthError("auth.session.invalid", {
+      detail: "no login factor the session service recorded (right_check_id)",
+    });
 }
 
 /**
