@@ -13,15 +13,19 @@ import { endpoints } from "./routes.js";
 export interface AppOptions extends PipelineDependencies {
   /** The health of the services the gateway cannot work without, for /readyz (readiness.ts). */
   health: BackendHealth;
-  /** Express's `trust proxy` setting. */
-  trustProxy: boolean | number | string;
+  /**
+   * The proxies whose X-Forwarded-For gives the client address (TRUST_PROXY): addresses, CIDRs and
+   * express's names loopback, linklocal and uniquelocal; none when empty. Never a hop count or
+   * `true`, which would believe the header from any peer.
+   */
+  trustProxy: readonly string[];
 }
 
 export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.set("trust proxy", options.trustProxy);
+  app.set("trust proxy", [...options.trustProxy]);
   app.use(helmet());
   app.use((_request, response, next) => {
     const stopTimer = metrics.httpDuration.startTimer();

@@ -35,3 +35,38 @@ describe("GRPC_KEEPALIVE_TIMEOUT_MS", () => {
     expect(() => configOf({ GRPC_KEEPALIVE_TIMEOUT_MS: value })).toThrow("GRPC_KEEPALIVE_TIMEOUT_MS");
   });
 });
+
+describe("TRUST_PROXY", () => {
+  it("is loopback when unset: a proxy on the gateway's own machine (the login page's server)", () => {
+    expect(configOf({}).TRUST_PROXY).toEqual(["loopback"]);
+  });
+
+  it.each<[string, string[]]>([
+    ["10.42.0.0/16", ["10.42.0.0/16"]],
+    ["10.0.0.7, fd00:42::/64 ,192.0.2.1", ["10.0.0.7", "fd00:42::/64", "192.0.2.1"]],
+    ["loopback,linklocal,uniquelocal", ["loopback", "linklocal", "uniquelocal"]],
+    ["::ffff:10.0.0.1", ["::ffff:10.0.0.1"]],
+    ["none", []],
+    ["false", []],
+  ])("takes the proxies' addresses, CIDRs and express's range names: %j", (value, proxies) => {
+    expect(configOf({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(proxies);
+  });
+
+  it.each([
+    ["1", "a hop count believes X-Forwarded-For from any peer"],
+    ["2", "a hop count believes X-Forwarded-For from any peer"],
+    ["true", "true believes X-Forwarded-For from any peer"],
+    ["0.0.0.0/0", '"0.0.0.0/0" takes every peer for a proxy'],
+    ["::/0", '"::/0" takes every peer for a proxy'],
+    ["10.0.0.0/33", '"10.0.0.0/33" has no prefix length from 1 to 32'],
+    ["10.0.0.0/255.0.0.0", '"10.0.0.0/255.0.0.0" has no prefix length from 1 to 32'],
+    ["ingress-nginx", '"ingress-nginx" is no address, CIDR or range name'],
+    ["yes", '"yes" is no address, CIDR or range name'],
+    ["10.0.0.1,,10.0.0.2", "an empty entry"],
+    ["", "an empty entry"],
+  ])("refuses %j at start-up in one line that names the variable and says why", (value, why) => {
+    expect(() => configOf({ TRUST_PROXY: value })).toThrow(
+      `TRUST_PROXY: ${why}; expected the proxies' addresses or CIDRs, comma-separated (e.g. 10.0.0.0/8,fd00::/8), or loopback, linklocal, uniquelocal, or none, got "${value}"`,
+    );
+  });
+});

@@ -43,11 +43,6 @@ const health = backendHealth(addresses, transport, {
   logger,
 });
 
-function trustProxySetting(value: string): boolean | number | string {
-  if (value === "true" || value === "false") return value === "true";
-  return /^\d+$/.test(value) ? Number(value) : value;
-}
-
 const replicas = new GatewayReplicas(config.RATE_LIMIT_GATEWAY_REPLICAS, redis?.client);
 redis?.ready.then(
   () => replicas.start(),
@@ -77,7 +72,7 @@ const app = createApp({
   health,
   companies: new CompanyCache(config.API_KEY_CACHE_SECONDS * 1000),
   logger,
-  trustProxy: trustProxySetting(config.TRUST_PROXY),
+  trustProxy: config.TRUST_PROXY,
 });
 const server = app.listen(config.PORT, config.HOST);
 await listenOrExit(logger, { address: `${config.HOST}:${config.PORT}`, variable: "PORT" }, () =>

@@ -1,6 +1,12 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { call, expectError } from "./support/api.js";
-import { createCompany, createUser, type TestCompany } from "./support/fixtures.js";
+import { randomBytes, randomUUID } from "node:crypto";
+import { deleteKeys } from "@auth/kv/testing";
+import type { RunningSuite } from "@auth/suite";
+import { testBudgets } from "@auth/testing";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiResponse, call, expectError } from "./support/api.js";
+import { createCompany, createUser, operatorOf, type TestCompany } from "./support/fixtures.js";
+import { startOwnSuite } from "./support/own-suite.js";
 
 /** The gateway trusts X-Forwarded-For from loopback (TRUST_PROXY), so a test can be many clients. */
 const from = (address: string) => ({ "x-forwarded-for": address });
@@ -70,15 +76,14 @@ describe("rate limit per client address", () => {
     expectError(await oauth(), 429, "request.ratelimit.exceeded");
   });
 
-  it("does not limit the endpoints that take no secret, such as logout", async () => {
-    for (let i = 0; i < 5; i += 1) {
-      const response = await call(company.code, "logout", {
-        apiKey: company.apiKey,
-        token: "x".repeat(64),
-        headers: from("198.51.100.5"),
-      });
-      expect(response.body.error_code).toBe("auth.token.invalid");
-    }
+  it("counts the endpoints that take no secret, such as logout, before the token, on a count of their own", async () => {
+    const address = "198.51.100.5";
+    const logout = () =>
+      call(company.code, "logout", { apiKey: company.apiKey, token: "x".repeat(64), headers: from(address) });
+    for (let i = 0; i < 3; i += 1) expectError(await logout(), 401, "auth.token.invalid");
+    expectError(await logout(), 429, "request.ratelimit.exceeded");
+    // The secret-taking endpoints' count is the address's own still.
+    expect((await login("a", address)).status).toBe(404);
   });
 
   it("does not count requests with a wrong API key", async () => {
@@ -183,5 +188,88 @@ describe("rate limit per login ID", () => {
     expect((await checkpassword("203.0.113.20")).body.error_code).toBe("auth.password.invalid");
     expect((await checkpassword("203.0.113.21")).body.error_code).toBe("auth.password.invalid");
     expectError(await checkpassword("203.0.113.22"), 429, "request.ratelimit.exceeded");
+  });
+});
+
+/**
+ * A gateway on Redis whose TRUST_PROXY lists a proxy that is not its peer (the tests reach it from
+ * loopback), with a key prefix of this file's own: what a client that makes up tokens and forwarded
+ * addresses costs the gateway (docs/security.md, "Abuse of the service").
+ */
+describe.runIf(process.env.TEST_REDIS_URL)("a client that makes up tokens and forwarded addresses", () => {
+  const redisUrl = process.env.TEST_REDIS_URL ?? "";
+  const redisKeyPrefix = `e2e-rate-limits-${randomBytes(4).toString("hex")}:`;
+  let own: Awaited<ReturnType<typeof startOwnSuite>>;
+  let suite: RunningSuite;
+  let company: TestCompany;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    own = await startOwnSuite({ gateway: { TRUST_PROXY: "192.0.2.1" } }, { redisUrl, redisKeyPrefix });
+    suite = own.suite;
+    company = await createCompany({ rateLimitPerAddressPerMinute: 5 }, operatorOf(suite));
+    redis = new Redis(redisUrl);
+  }, testBudgets.suiteStartMs);
+  afterAll(async () => {
+    redis?.disconnect();
+    await own?.stop();
+    await deleteKeys(redisUrl, redisKeyPrefix);
+  });
+
+  /** The gateway's keys in Redis, without the prefix: `rl:...` counts and `idempotency:...` answers. */
+  async function gatewayKeys(): Promise<string[]> {
+    const prefix = `${redisKeyPrefix}auth:gateway:`;
+    const keys: string[] = [];
+    const stream = redis.scanStream({ match: `${prefix}*`, count: 500 });
+    for await (const batch of stream as AsyncIterable<string[]>) keys.push(...batch);
+    return keys.map((key) => key.slice(prefix.length)).sort();
+  }
+
+  const tally = (answers: ApiResponse[]) => {
+    const counts = new Map<string, number>();
+    for (const answer of answers) {
+      const kind = `${answer.status} ${answer.body.error_code ?? "success"}`;
+      counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    }
+    return [...counts];
+  };
+
+  it("sends 300 logouts with made-up tokens and fresh Idempotency-Keys: 5 × auth.token.invalid, then 429, and no key in Redis but the address's count", async () => {
+    const before = await gatewayKeys();
+    const answers: ApiResponse[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      answers.push(
+        await call(company.code, "logout", {
+          apiKey: company.apiKey,
+          gatewayUrl: suite.gatewayUrl,
+          token: randomBytes(32).toString("base64url"),
+          headers: { "Idempotency-Key": randomUUID() },
+        }),
+      );
+    }
+    expect(tally(answers)).toEqual([
+      ["401 auth.token.invalid", 5],
+      ["429 request.ratelimit.exceeded", 295],
+    ]);
+    const added = (await gatewayKeys()).filter((key) => !before.includes(key));
+    expect(added).toEqual([`rl:address-others:${company.id}:127.0.0.1`]);
+  });
+
+  it("ignores X-Forwarded-For from a peer TRUST_PROXY does not list: 30 requests with a new forwarded address each are one client, refused after the limit", async () => {
+    const answers: ApiResponse[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      answers.push(
+        await call(company.code, "login", {
+          apiKey: company.apiKey,
+          gatewayUrl: suite.gatewayUrl,
+          body: { login_id: `nobody-${i}` },
+          headers: { "x-forwarded-for": `203.0.113.${i + 1}` },
+        }),
+      );
+    }
+    expect(tally(answers)).toEqual([
+      ["404 auth.loginid.notfound", 5],
+      ["429 request.ratelimit.exceeded", 25],
+    ]);
   });
 });

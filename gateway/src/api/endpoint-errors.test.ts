@@ -94,6 +94,15 @@ describe("an endpoint's errors come from its steps", () => {
     expect(missing).toEqual([]);
   });
 
+  it("lists request.ratelimit.exceeded (429) on every endpoint: each request is counted per client address before its token", () => {
+    for (const endpoint of endpoints) {
+      expect(errorAnswers(endpoint), endpoint.operation).toContainEqual({
+        code: "request.ratelimit.exceeded",
+        status: 429,
+      });
+    }
+  });
+
   it("lists the user's status on every endpoint that checks it, the authenticator app's included", () => {
     for (const operation of ["totp/enrol", "totp/confirm", "checkotp", "renewotp"]) {
       const endpoint = endpoints.find((candidate) => candidate.operation === operation);

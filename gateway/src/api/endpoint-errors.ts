@@ -9,12 +9,14 @@ const tokenErrors: ErrorCode[] = [
   "auth.token.expired",
 ];
 
-/** The checks of the pipeline (http/pipeline.ts), in its order: API key, token, rate limit, body. */
+/**
+ * The checks of the pipeline (http/pipeline.ts), in its order: API key, the client address's rate
+ * limit (every endpoint: those without a rate-limit class count apart), token, body.
+ */
 function pipelineErrors(endpoint: Endpoint): ErrorCode[] {
-  const codes: ErrorCode[] = ["auth.apikey.missing", "auth.apikey.invalid"];
+  const codes: ErrorCode[] = ["auth.apikey.missing", "auth.apikey.invalid", "request.ratelimit.exceeded"];
   if (endpoint.takesToken) codes.push(...tokenErrors);
   if (endpoint.takesToken && !statesFor(endpoint.operation).has("any")) codes.push("auth.session.invalid");
-  if (endpoint.rateLimit) codes.push("request.ratelimit.exceeded");
   codes.push("request.validation.failed");
   return codes;
 }

@@ -48,15 +48,17 @@ function describeEndpoint(endpoint: Endpoint): string {
   const outcomes = transitions
     .filter((transition) => transition.operation === endpoint.operation)
     .map(({ condition, to }) => `- ${condition}: ${to ? `state \`${to}\`` : "no session token"}`);
-  const limit = endpoint.rateLimit;
+  // docs/decisions.md, "Requests and responses": every endpoint counts per client address.
+  const counted = endpoint.rateLimit
+    ? `per client ${endpoint.rateLimit}`
+    : "per client address (apart from the endpoints that take a secret, send a message or call a provider)";
   return [
     token,
     "",
     "Outcomes (spec section 3):",
     ...outcomes,
-    ...(limit
-      ? ["", `Requests are counted per client ${limit}; beyond the limit: \`request.ratelimit.exceeded\`.`]
-      : []),
+    "",
+    `Requests are counted ${counted}; beyond the limit: \`request.ratelimit.exceeded\`.`,
   ].join("\n");
 }
 

@@ -8,7 +8,8 @@ import { type Operation, type TakesToken, takesToken } from "./transitions.js";
 /**
  * What an endpoint that takes a secret, sends a message or makes a service call out (oauth: identity
  * asks the provider) is limited by: the client's address always, and the login ID where the request
- * names one (in its body or its session).
+ * names one (in its body or its session). Every other endpoint is counted per client address too, in
+ * a count of its own (http/rate-limits.ts).
  */
 export type RateLimit = "address" | "address and login ID";
 
@@ -57,7 +58,7 @@ export interface EndpointDeclaration<
    * (the error answers' examples come from the error table).
    */
   examples: { request: z.input<Body>; answers: readonly SuccessFields<Responses>[] };
-  /** Absent: not rate limited. */
+  /** Absent: counted per client address with the other endpoints that have none (docs/decisions.md, "Requests and responses"). */
   rateLimit?: RateLimit;
   whileSuspended: WhileSuspended;
   /**

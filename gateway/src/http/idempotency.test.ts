@@ -95,3 +95,47 @@ describe("idempotent answers", () => {
     expect(await waiting).toEqual({ run: false, answer: success });
   });
 });
+
+describe("reading an earlier answer, before the token is checked", () => {
+  /** A store that tells which keys were written. */
+  class WatchedStore extends MemoryKeyValueStore {
+    readonly written: string[] = [];
+    override async set(key: string, value: string, ttlMs: number) {
+      this.written.push(key);
+      return super.set(key, value, ttlMs);
+    }
+    override async setIfAbsent(key: string, value: string, ttlMs: number) {
+      this.written.push(key);
+      return super.setIfAbsent(key, value, ttlMs);
+    }
+    override async compareAndSet(key: string, expected: string, next: string | null, ttlMs: number) {
+      this.written.push(key);
+      return super.compareAndSet(key, expected, next, ttlMs);
+    }
+  }
+
+  it("finds nothing for a key no request took, and writes nothing", async () => {
+    const store = new WatchedStore();
+    const answers = new IdempotentAnswers(store, 60_000);
+    expect(await answers.earlier(named, inAMinute())).toBeUndefined();
+    expect(store.written).toEqual([]);
+  });
+
+  it("finds the answer kept, refuses another body with 422, and waits for a request still under way", async () => {
+    const answers = new IdempotentAnswers(new MemoryKeyValueStore(), 60_000);
+    await answers.start(named, inAMinute());
+    expect(await codeOf(answers.earlier(named, Date.now() + 100))).toBe("service.unavailable 503");
+    const waiting = answers.earlier(named, inAMinute());
+    await answers.finish(named, success, true);
+    expect(await waiting).toEqual(success);
+    const otherBody = nameRequest("c1", "setpassword", token, "key-1", Buffer.from("{}"));
+    expect(await codeOf(answers.earlier(otherBody, inAMinute()))).toBe("request.validation.failed 422");
+  });
+
+  it("finds nothing after a request that got no definitive answer: the next one runs", async () => {
+    const answers = new IdempotentAnswers(new MemoryKeyValueStore(), 60_000);
+    await answers.start(named, inAMinute());
+    await answers.finish(named, { status: 503, body: {} }, false);
+    expect(await answers.earlier(named, inAMinute())).toBeUndefined();
+  });
+});

@@ -114,6 +114,26 @@ function unseal(key: Buffer, sealed: string): Answer {
 
 export type Start = { run: true } | { run: false; answer: Answer };
 
+/** The same key with another body: 422 like a weak password, the request is well formed but cannot be what the key names. */
+function checkBody(request: NamedRequest, entry: Entry): void {
+  if (entry.fingerprint !== request.fingerprint) {
+    throw new AuthError("request.validation.failed", {
+      httpStatus: 422,
+      detail: `${idempotencyHeader} used before with another body`,
+    });
+  }
+}
+
+/** Waits a step for the request under way with the key; service.unavailable when the deadline comes first. */
+async function waitOrGiveUp(deadline: number): Promise<void> {
+  if (Date.now() + waitStepMs >= deadline) {
+    throw new AuthError("service.unavailable", {
+      detail: `a request with the same ${idempotencyHeader} is still under way`,
+    });
+  }
+  await sleep(waitStepMs);
+}
+
 /** The store of answers could not be asked (Redis away): the request runs without a replay. */
 class AnswersUnavailable extends Error {}
 
@@ -139,6 +159,25 @@ export class IdempotentAnswers {
   }
 
   /**
+   * The definitive answer an earlier request with this key, token and body got, or undefined: reads
+   * only, so that it may come before the token is checked (a retry whose first try ended the token
+   * still gets its answer). While an earlier one is still under way it waits for its answer, until the
+   * deadline: then service.unavailable. The same key with another body is request.validation.failed (422).
+   */
+  async earlier(request: NamedRequest, deadline: number): Promise<Answer | undefined> {
+    for (;;) {
+      const raw = await this.store.get(request.storeKey).catch(unavailable);
+      if (raw === null) return undefined;
+      const entry = JSON.parse(raw) as Entry;
+      checkBody(request, entry);
+      if (entry.answer !== undefined) return unseal(request.sealingKey, entry.answer);
+      // An earlier request with the key failed without a definitive answer: this one runs again.
+      if (!entry.running) return undefined;
+      await waitOrGiveUp(deadline);
+    }
+  }
+
+  /**
    * Takes the key for this request (run it), or finds the answer an earlier request with it got.
    * While an earlier one is still under way it waits, until the deadline: then service.unavailable.
    * The same key with another body is request.validation.failed (422).
@@ -153,13 +192,7 @@ export class IdempotentAnswers {
       const raw = await this.store.get(request.storeKey).catch(unavailable);
       if (raw === null) continue;
       const entry = JSON.parse(raw) as Entry;
-      if (entry.fingerprint !== request.fingerprint) {
-        // 422 like a weak password: the request is well formed, but cannot be what the key names.
-        throw new AuthError("request.validation.failed", {
-          httpStatus: 422,
-          detail: `${idempotencyHeader} used before with another body`,
-        });
-      }
+      checkBody(request, entry);
       if (entry.answer !== undefined) return { run: false, answer: unseal(request.sealingKey, entry.answer) };
       // An earlier request with the key failed without a definitive answer: this one runs again.
       const taken =
@@ -168,12 +201,7 @@ export class IdempotentAnswers {
       if (taken) {
         return { run: true };
       }
-      if (Date.now() + waitStepMs >= deadline) {
-        throw new AuthError("service.unavailable", {
-          detail: `a request with the same ${idempotencyHeader} is still under way`,
-        });
-      }
-      await sleep(waitStepMs);
+      await waitOrGiveUp(deadline);
     }
   }
 
@@ -187,38 +215,74 @@ export class IdempotentAnswers {
 }
 
 /**
- * For a request with an Idempotency-Key (after the API key is checked, its company in
- * `response.locals.company`): answers it with the answer
- * of an earlier request with the same key, token and body (true), or takes the key for it, keeps
- * its answer once it is sent, and gives its flow the retry key (`response.locals.retryKey`).
+ * The names of a request with an Idempotency-Key (after the API key is checked, its company in
+ * `response.locals.company`), or undefined without the header; gives its flow the retry key
+ * (`response.locals.retryKey`).
  */
-export async function replayedOrTaken(
-  answers: IdempotentAnswers,
+export function keyedRequest(
   operation: Operation,
   request: Request,
   response: Response,
-  logger: Logger,
-): Promise<boolean> {
+): NamedRequest | undefined {
   const key = idempotencyKeyOf(request);
-  if (key === undefined) return false;
+  if (key === undefined) return undefined;
   const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   const named = nameRequest(response.locals.company.id, operation, bearerTokenOf(request), key, body);
   response.locals.retryKey = named.retryKey;
+  return named;
+}
+
+function replay(response: Response, answer: Answer): true {
+  response.setHeader("Idempotent-Replayed", "true");
+  response.locals.errorCode = answer.body.error_code;
+  response.status(answer.status).json(answer.body);
+  return true;
+}
+
+/** Without the store the request still runs: the owner of the change keeps it to once. */
+function runsWithout(error: unknown, logger: Logger): false {
+  if (!(error instanceof AnswersUnavailable)) throw error;
+  logger.warn({ err: error }, "idempotent answers unavailable; the request runs without them");
+  return false;
+}
+
+/**
+ * Answers the request with the answer an earlier request with the same key, token and body got
+ * (true), reading the store only: this may come before the token is checked, and writes nothing
+ * (docs/decisions.md, "Idempotency-Key").
+ */
+export async function replayed(
+  answers: IdempotentAnswers,
+  named: NamedRequest,
+  response: Response,
+  logger: Logger,
+): Promise<boolean> {
+  try {
+    const answer = await answers.earlier(named, response.locals.deadline);
+    return answer !== undefined && replay(response, answer);
+  } catch (error) {
+    return runsWithout(error, logger);
+  }
+}
+
+/**
+ * Once the token is valid: takes the key for the request and keeps its answer once it is sent
+ * (false: run it), or answers it with the answer of a request with the key that came meanwhile
+ * (true). The only write to the store, so that nothing is kept for a request whose token is not valid.
+ */
+export async function taken(
+  answers: IdempotentAnswers,
+  named: NamedRequest,
+  response: Response,
+  logger: Logger,
+): Promise<boolean> {
   let started: Start;
   try {
     started = await answers.start(named, response.locals.deadline);
   } catch (error) {
-    if (!(error instanceof AnswersUnavailable)) throw error;
-    // Without the store the request still runs: the owner of the change keeps it to once.
-    logger.warn({ err: error }, "idempotent answers unavailable; the request runs without them");
-    return false;
+    return runsWithout(error, logger);
   }
-  if (!started.run) {
-    response.setHeader("Idempotent-Replayed", "true");
-    response.locals.errorCode = started.answer.body.error_code;
-    response.status(started.answer.status).json(started.answer.body);
-    return true;
-  }
+  if (!started.run) return replay(response, started.answer);
   const send = response.json.bind(response);
   response.json = (sent: Record<string, unknown>) => {
     const answer: Answer = { status: response.statusCode, body: sent };

@@ -12,7 +12,7 @@ import { parseJsonObject, validateBody } from "./body.js";
 import type { CompanyCache } from "./company-cache.js";
 import { authenticateCompany, authenticateSession, bearerTokenOf } from "./credentials.js";
 import { sendSuccess } from "./envelope.js";
-import { type IdempotentAnswers, replayedOrTaken } from "./idempotency.js";
+import { type IdempotentAnswers, keyedRequest, replayed, taken } from "./idempotency.js";
 import type { RateLimits } from "./rate-limits.js";
 
 export interface PipelineDependencies {
@@ -35,11 +35,12 @@ const readBodyWhenKeyed: RequestHandler = (request, response, next) =>
 
 /**
  * The handlers of one endpoint, in the order of checks (docs/api-contract.md, "Requests and responses"):
- * API key; then Authorization header, token and session state where the endpoint takes a token; then
- * the body; then the flow.
- * An idempotent endpoint's request with an Idempotency-Key is answered, after the API key and the
- * header, with the answer of an earlier request with the same key, token and body when there is one
- * (docs/decisions.md, "Idempotency-Key").
+ * API key; the client address's rate limit, for every endpoint; then Authorization header, token and
+ * session state where the endpoint takes a token; then the body; then the flow.
+ * An idempotent endpoint's request with an Idempotency-Key is answered, after the rate limit and
+ * before the token is checked, with the answer of an earlier request with the same key, token and
+ * body when there is one; its own answer is kept only once its token is found valid
+ * (docs/decisions.md, "Idempotency-Key"), so that made-up tokens write nothing.
  */
 export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDependencies): RequestHandler[] {
   const acceptedStates = statesFor(endpoint.operation);
@@ -58,26 +59,30 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     response.locals.operation = endpoint.operation;
     const company = await authenticateCompany(request, backends, companies);
     response.locals.company = company;
-    if (
-      endpoint.idempotent &&
-      (await replayedOrTaken(answers, endpoint.operation, request, response, logger))
-    )
-      return;
+    // Every request the API key lets in is counted, before its token is looked at: a made-up token
+    // costs the client its limit like any other request.
+    await rateLimits.byAddress(company, endpoint.rateLimit, request.ip ?? "");
+    const keyed = endpoint.idempotent ? keyedRequest(endpoint.operation, request, response) : undefined;
+    if (keyed && (await replayed(answers, keyed, response, logger))) return;
     if (endpoint.takesToken) {
       try {
         response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
       } catch (error) {
-        const retryKey: string | undefined = response.locals.retryKey;
-        const ended =
-          error instanceof AuthError && error.code === "auth.token.invalid" && retryKey !== undefined
-            ? await endpoint.endedByItself?.({ backends, token: bearerTokenOf(request), retryKey })
-            : undefined;
+        if (!(keyed && error instanceof AuthError && error.code === "auth.token.invalid")) throw error;
+        // The same request may have ended the token meanwhile (a parallel try) or before (its answer
+        // lost): its answer, kept since, or the word of the session service that it was this request.
+        if (await replayed(answers, keyed, response, logger)) return;
+        const ended = await endpoint.endedByItself?.({
+          backends,
+          token: bearerTokenOf(request),
+          retryKey: keyed.retryKey,
+        });
         if (!ended) throw error;
         sendSuccess(response, ended);
         return;
       }
     }
-    await rateLimits.byAddress(company, endpoint.rateLimit, request.ip ?? "");
+    if (keyed && (await taken(answers, keyed, response, logger))) return;
     next();
   };
 

@@ -76,14 +76,35 @@ describe("RateLimits", () => {
     });
   });
 
-  it("leaves alone the endpoints that take no secret, and checklink's missing login ID", async () => {
-    const limits = new RateLimits({ perAddressPerMinute: 1, perLoginIdPerMinute: 1 }, undefined);
+  it("counts the endpoints that take no secret per address too, on a count of their own at the same limit", async () => {
+    const limits = new RateLimits({ perAddressPerMinute: 2, perLoginIdPerMinute: 100 }, undefined);
     const acme = company("d");
-    expect(await attempts(3, () => limits.byAddress(acme, limitOf("logout"), "10.0.0.1"))).toEqual([
+    const others = ["logout", "setpassword", "acceptdisclaimers", "sessions", "sessions/end"] as const;
+    for (const operation of others) expect(limitOf(operation), operation).toBeUndefined();
+    const each = [...others];
+    expect(
+      await attempts(others.length, () =>
+        limits.byAddress(acme, limitOf(each.shift() ?? "logout"), "10.0.0.1"),
+      ),
+    ).toEqual([
       "ok",
       "ok",
-      "ok",
+      "request.ratelimit.exceeded",
+      "request.ratelimit.exceeded",
+      "request.ratelimit.exceeded",
     ]);
+    // The secret-taking endpoints' count is untouched by them, and leaves them alone in turn.
+    expect(await attempts(3, () => limits.byAddress(acme, limitOf("login"), "10.0.0.1"))).toEqual([
+      "ok",
+      "ok",
+      "request.ratelimit.exceeded",
+    ]);
+    expect(await attempts(1, () => limits.byAddress(acme, limitOf("logout"), "10.0.0.2"))).toEqual(["ok"]);
+  });
+
+  it("leaves alone the login ID of the endpoints that take no secret, and checklink's missing one", async () => {
+    const limits = new RateLimits({ perAddressPerMinute: 1, perLoginIdPerMinute: 1 }, undefined);
+    const acme = company("d2");
     expect(await attempts(3, () => limits.byLoginId(acme, limitOf("acceptdisclaimers"), "bob"))).toEqual([
       "ok",
       "ok",

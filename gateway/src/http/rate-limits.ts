@@ -14,6 +14,18 @@ export interface RateLimitDefaults {
   ipv6PrefixLength?: number;
 }
 
+/**
+ * The counts: per client address of the endpoints with a rate-limit class ("address"), per client
+ * address of every other endpoint ("address, others"), per login ID ("login").
+ */
+type Kind = "address" | "address, others" | "login";
+
+const keyPrefixes: Record<Kind, string> = {
+  address: "rl:address",
+  "address, others": "rl:address-others",
+  login: "rl:login",
+};
+
 interface Limiter {
   /** In Redis, shared by the replicas; absent without Redis. */
   shared?: RateLimiterRedis;
@@ -49,11 +61,11 @@ export class RateLimits {
     private readonly shared: SharedCounts | undefined,
   ) {}
 
-  #limiter(kind: "address" | "login", points: number): Limiter {
+  #limiter(kind: Kind, points: number): Limiter {
     const name = `${kind}:${points}`;
     let limiter = this.#limiters.get(name);
     if (!limiter) {
-      const options = { keyPrefix: `rl:${kind}`, points, duration: 60 };
+      const options = { keyPrefix: keyPrefixes[kind], points, duration: 60 };
       limiter = {
         shared: this.shared && new RateLimiterRedis({ ...options, storeClient: this.shared.redis }),
         local: new RateLimiterMemory(options),
@@ -63,7 +75,7 @@ export class RateLimits {
     return limiter;
   }
 
-  async #consume(kind: "address" | "login", points: number, key: string): Promise<void> {
+  async #consume(kind: Kind, points: number, key: string): Promise<void> {
     const { shared, local } = this.#limiter(kind, points);
     const counted = await local.consume(key).catch(counts);
     if (shared && this.shared && !this.shared.availability.gone) {
@@ -91,14 +103,16 @@ export class RateLimits {
   }
 
   /**
-   * Counts a request of the client address (an IPv6 client by its network: address-prefix.ts);
-   * request.ratelimit.exceeded beyond the company's limit.
+   * Counts a request of the client address (an IPv6 client by its network: address-prefix.ts),
+   * whatever the endpoint; request.ratelimit.exceeded beyond the company's limit. The endpoints with
+   * a rate-limit class share one count; the others (no secret, no message, no call out) share
+   * another, at the same limit, so that a client's own session upkeep (logout, sessions, setpassword)
+   * does not spend what its logins may use, and none is called without limit.
    */
   byAddress(company: TenantCompany, limit: RateLimit | undefined, address: string): Promise<void> {
-    if (!limit) return Promise.resolve();
     const points = company.policy.rateLimitPerAddressPerMinute || this.defaults.perAddressPerMinute;
     const client = clientAddressKey(address, this.defaults.ipv6PrefixLength ?? 64);
-    return this.#consume("address", points, `${company.id}:${client}`);
+    return this.#consume(limit ? "address" : "address, others", points, `${company.id}:${client}`);
   }
 
   /** Counts a request about a login ID (trimmed and lower-cased). */
@@ -119,9 +133,9 @@ function counts(rejection: unknown): RateLimiterRes {
   throw rejection;
 }
 
-function exceeded(kind: "address" | "login", count: RateLimiterRes): AuthError {
+function exceeded(kind: Kind, count: RateLimiterRes): AuthError {
   return new AuthError("request.ratelimit.exceeded", {
     retryAfterSeconds: Math.max(1, Math.ceil(count.msBeforeNext / 1000)),
-    detail: `too many requests per ${kind === "address" ? "client address" : "login ID"}`,
+    detail: `too many requests per ${kind === "login" ? "login ID" : "client address"}`,
   });
 }

@@ -106,7 +106,42 @@ describe("infra/k8s, rendered with kustomize", () => {
       rule.http?.paths.map((path) => path.backend.service),
     );
     expect(backends).toEqual([{ name: "gateway", port: { name: "http" } }]);
-    expect(generated("ConfigMap", "gateway-config")?.data?.TRUST_PROXY).toBe("1");
+    expect(ingress.spec?.ingressClassName).toBe("nginx");
+  });
+
+  it("lets the gateway believe X-Forwarded-For only from the ingress controller: TRUST_PROXY names the pod network's ranges, never a hop count, and only the controller's namespace reaches the HTTP port", () => {
+    expect(generated("ConfigMap", "gateway-config")?.data?.TRUST_PROXY).toBe("uniquelocal");
+    const policies = objects.filter((o) => o.kind === "NetworkPolicy") as unknown as INetworkPolicy[];
+    const template = (find("Deployment", "gateway") as unknown as Deployment).spec?.template;
+    const portOf = (name: string) => {
+      const port = template?.spec?.containers[0]?.ports?.find((candidate) => candidate.name === name);
+      return port && { number: port.containerPort, name: port.name };
+    };
+    const gateway = (port: "http" | "metrics"): Pod => ({
+      labels: template?.metadata?.labels ?? {},
+      port: portOf(port),
+    });
+    expect(gateway("http").port?.number).toBe(8080);
+    const namespace = (name: string) => ({ "kubernetes.io/metadata.name": name });
+    const controller: Pod = {
+      labels: { "app.kubernetes.io/name": "ingress-nginx", "app.kubernetes.io/component": "controller" },
+      namespace: namespace("ingress-nginx"),
+    };
+    // kustomize's commonLabels adds part-of to every pod selector of the policies, Prometheus's too.
+    const prometheus: Pod = {
+      labels: { "app.kubernetes.io/name": "prometheus", "app.kubernetes.io/part-of": "auth-suite" },
+      namespace: namespace("monitoring"),
+    };
+    expect(admits(policies, controller, gateway("http"))).toBe(true);
+    expect(admits(policies, prometheus, gateway("metrics"))).toBe(true);
+    expect(admits(policies, prometheus, gateway("http"))).toBe(false);
+    // Not a pod of another namespace, whatever its labels, nor any process of the suite.
+    expect(admits(policies, { ...controller, namespace: namespace("default") }, gateway("http"))).toBe(false);
+    for (const name of processes) {
+      const labels =
+        (find("Deployment", name) as unknown as Deployment).spec?.template.metadata?.labels ?? {};
+      expect(admits(policies, { labels }, gateway("http")), name).toBe(false);
+    }
   });
 
   it.each(processes)("gives %s a Deployment, a Service, an autoscaler and a disruption budget", (name) => {

@@ -34,17 +34,22 @@ function selects(selector: Selector | undefined, labels: Labels): boolean {
   return byLabels && byExpressions;
 }
 
-/** A pod of the suite's namespace: its labels and the port a caller reaches, by number and name. */
+/** The labels of the suite's namespace (kustomization.yaml's `namespace`), as Kubernetes sets them. */
+export const suiteNamespace: Labels = { "kubernetes.io/metadata.name": "auth" };
+
+/** A pod: its labels, its namespace's labels (the suite's when absent), and the port a caller reaches, by number and name. */
 export interface Pod {
   labels: Labels;
+  namespace?: Labels;
   port?: { number: number; name?: string };
 }
 
 /**
  * Whether the NetworkPolicies let `from` open a connection to `to`'s port, as Kubernetes decides it:
  * a pod no Ingress policy selects takes any connection; otherwise one rule of one policy that
- * selects it must name the caller (a peer's namespaceSelector must be empty: any namespace, the
- * suite's included) and, when it names ports, the port.
+ * selects it must name the caller and, when it names ports, the port. A peer names the pods its
+ * podSelector selects in the namespaces its namespaceSelector selects ({}: every namespace), or in
+ * the policy's own namespace (the suite's, `to`'s) without one.
  */
 export function admits(policies: INetworkPolicy[], from: Pod, to: Pod): boolean {
   const isolating = policies.filter(
@@ -57,9 +62,11 @@ export function admits(policies: INetworkPolicy[], from: Pod, to: Pod): boolean 
     (policy.spec?.ingress ?? []).some((rule) => {
       const peer = (rule.from ?? []).some((p) => {
         if (p.ipBlock) return false;
-        if (p.namespaceSelector && Object.keys(p.namespaceSelector).length > 0)
-          throw new Error("a namespaceSelector other than {} is not modelled here");
-        return p.podSelector ? selects(p.podSelector, from.labels) : p.namespaceSelector !== undefined;
+        const namespace = from.namespace ?? suiteNamespace;
+        const inNamespace = p.namespaceSelector
+          ? selects(p.namespaceSelector, namespace)
+          : selects({ matchLabels: to.namespace ?? suiteNamespace }, namespace);
+        return inNamespace && (p.podSelector === undefined || selects(p.podSelector, from.labels));
       });
       const port =
         !rule.ports?.length ||

@@ -1,0 +1,295 @@
+import { randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AuthError } from "@auth/errors";
+import { connectRedis } from "@auth/kv";
+import { deleteKeys } from "@auth/kv/testing";
+import { type Session, SessionState, TokenStatus } from "@auth/proto/session";
+import { createLogger, parseConfig } from "@auth/runtime";
+import type { Cluster, Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../app.js";
+import type { Backends } from "../backends.js";
+import { configSchema } from "../config.js";
+import { tenantCompany } from "../endpoint/tenant-company.testing.js";
+import type { BackendHealth } from "../readiness.js";
+import { CompanyCache } from "./company-cache.js";
+import { GatewayReplicas } from "./gateway-replicas.js";
+import { IdempotentAnswers } from "./idempotency.js";
+import { RateLimits } from "./rate-limits.js";
+import { RedisAvailability } from "./redis-availability.js";
+
+/**
+ * The order of an endpoint's checks (docs/decisions.md, "Requests and responses" and
+ * "Idempotency-Key"), on the gateway's app with services that answer as the tests say: every
+ * request is counted per client address before its token is looked at, and an Idempotency-Key's
+ * answer is kept only for a request whose token is valid.
+ */
+
+const apiKey = "key-of-acme";
+const company = tenantCompany({ rateLimitPerAddressPerMinute: 5 }, "acme");
+
+/** The services, as far as these tests reach them: a session service that knows the tokens it is given. */
+function servicesKnowing(live: Map<string, Session>, revokedBy: Map<string, string>): Backends {
+  const identity = {
+    authenticateApiKey: async ({ apiKey: key }: { apiKey: string }) => {
+      if (key !== apiKey) throw new AuthError("auth.apikey.invalid");
+      return { company };
+    },
+  };
+  const session = {
+    introspectSession: async ({ sessionToken }: { sessionToken: string }) => {
+      const known = live.get(sessionToken);
+      return known ? { status: TokenStatus.ACTIVE, session: known } : { status: TokenStatus.INVALID };
+    },
+    revokeSession: async ({ sessionToken, retryKey }: { sessionToken: string; retryKey?: string }) => {
+      if (live.delete(sessionToken)) {
+        if (retryKey) revokedBy.set(sessionToken, retryKey);
+        return { revoked: true };
+      }
+      return { revoked: retryKey !== undefined && revokedBy.get(sessionToken) === retryKey };
+    },
+  };
+  // A link of an e-mail no one sent: the recovery service does not know it.
+  const recovery = {
+    redeemRecoveryLink: async () => {
+      throw new AuthError("auth.token.invalid");
+    },
+  };
+  return { identity, session, recovery, otp: {}, disclaimer: {} } as unknown as Backends;
+}
+
+interface Gateway {
+  url: string;
+  live: Map<string, Session>;
+  revokedBy: Map<string, string>;
+  close(): Promise<void>;
+}
+
+const health = { notServing: async () => [], close: () => {} } as unknown as BackendHealth;
+
+/** The gateway's app on a free loopback port, counting and keeping answers in Redis when given one. */
+async function startGateway(
+  options: { trustProxy?: string; redis?: Redis | Cluster; sessionsOf?: Gateway } = {},
+) {
+  const live = options.sessionsOf?.live ?? new Map<string, Session>();
+  const revokedBy = options.sessionsOf?.revokedBy ?? new Map<string, string>();
+  const { redis } = options;
+  const availability = redis && new RedisAvailability(redis);
+  const app = createApp({
+    backends: servicesKnowing(live, revokedBy),
+    requestDeadlineMs: 10_000,
+    rateLimits: new RateLimits(
+      { perAddressPerMinute: 120, perLoginIdPerMinute: 30 },
+      redis && availability && { redis, availability, replicas: new GatewayReplicas(1) },
+    ),
+    companies: new CompanyCache(0),
+    answers: IdempotentAnswers.on(redis),
+    logger: createLogger("pipeline-test", "silent"),
+    health,
+    // As main.ts has it: TRUST_PROXY read by the configuration's schema.
+    trustProxy: parseConfig(configSchema, {
+      GRPC_PLAINTEXT_DEV: "true",
+      ...(options.trustProxy === undefined ? {} : { TRUST_PROXY: options.trustProxy }),
+    }).TRUST_PROXY,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    live,
+    revokedBy,
+    close: async () => {
+      availability?.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  } satisfies Gateway;
+}
+
+/** A live session of the company, in state authorized. */
+function liveSession(gateway: Gateway): string {
+  const token = randomUUID().replaceAll("-", "");
+  gateway.live.set(token, {
+    sessionId: randomUUID(),
+    companyId: company.id,
+    userId: randomUUID(),
+    loginId: "alice",
+    state: SessionState.AUTHORIZED,
+  } as Session);
+  return token;
+}
+
+async function post(
+  gateway: Gateway,
+  operation: string,
+  options: { token?: string; key?: string; body?: unknown; forwardedFor?: string } = {},
+) {
+  const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": apiKey };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  if (options.key !== undefined) headers["idempotency-key"] = options.key;
+  if (options.forwardedFor !== undefined) headers["x-forwarded-for"] = options.forwardedFor;
+  const response = await fetch(`${gateway.url}/acme/v2/auth/${operation}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(options.body ?? {}),
+  });
+  const body = (await response.json()) as Record<string, unknown>;
+  return {
+    status: response.status,
+    code: body.error_code as string | undefined,
+    replayed: response.headers.get("idempotent-replayed") === "true",
+    retryAfter: response.headers.get("retry-after"),
+  };
+}
+
+/** How many answers of each kind, in the order they first came: "401 auth.token.invalid" × 5, ... */
+function tally(answers: Array<{ status: number; code?: string }>): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const { status, code } of answers) {
+    const kind = `${status} ${code ?? "success"}`;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts];
+}
+
+const madeUpToken = () => randomUUID().replaceAll("-", "").repeat(2);
+
+describe.runIf(process.env.TEST_REDIS_URL)(
+  "a gateway on Redis, with a limit of 5 requests a minute per address",
+  () => {
+    const redisUrl = process.env.TEST_REDIS_URL ?? "";
+    const keyPrefix = `test:gateway-pipeline:${process.pid}:${Date.now()}:`;
+    let redis: Redis | Cluster;
+    let gateway: Gateway;
+
+    /** The keys the gateway holds in Redis (its own key prefix). */
+    async function keysInRedis(): Promise<string[]> {
+      const keys: string[] = [];
+      let cursor = "0";
+      do {
+        const [next, batch] = await redis.scan(cursor, "MATCH", `${keyPrefix}*`, "COUNT", 500);
+        cursor = next;
+        keys.push(...batch.map((key) => key.slice(keyPrefix.length)));
+      } while (cursor !== "0");
+      return keys.sort();
+    }
+
+    beforeAll(async () => {
+      redis = await connectRedis({ kind: "standalone", url: redisUrl }, { keyPrefix });
+      gateway = await startGateway({ redis });
+    });
+    afterAll(async () => {
+      await gateway?.close();
+      redis?.disconnect();
+      await deleteKeys(redisUrl, keyPrefix);
+    });
+
+    it("answers 300 logouts with made-up tokens and fresh Idempotency-Keys with 5 × auth.token.invalid, then 429, and keeps no answer of them", async () => {
+      expect(await keysInRedis()).toEqual([]);
+      const answers = [];
+      for (let i = 0; i < 300; i += 1) {
+        answers.push(await post(gateway, "logout", { token: madeUpToken(), key: randomUUID() }));
+      }
+      expect(tally(answers)).toEqual([
+        ["401 auth.token.invalid", 5],
+        ["429 request.ratelimit.exceeded", 295],
+      ]);
+      expect(Number(answers[5]?.retryAfter)).toBeGreaterThan(0);
+      // The only key in Redis is the address's count: no answer, no "running" mark.
+      expect(await keysInRedis()).toEqual(["rl:address-others:acme:127.0.0.1"]);
+    });
+
+    it("keeps the answer of a logout whose token is valid", async () => {
+      const before = await keysInRedis();
+      const token = liveSession(gateway);
+      const key = randomUUID();
+      const from = "192.0.2.50";
+      expect((await post(gateway, "logout", { token, key, forwardedFor: from })).status).toBe(200);
+      const added = (await keysInRedis()).filter((name) => !before.includes(name));
+      expect(added.map((name) => name.replace(/:[^:]+$/, ""))).toEqual([
+        "idempotency",
+        "rl:address-others:acme",
+      ]);
+      expect(await post(gateway, "logout", { token, key, forwardedFor: from })).toMatchObject({
+        status: 200,
+        replayed: true,
+      });
+    });
+  },
+);
+
+describe("the Idempotency-Key of a request whose token is valid", () => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await startGateway();
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it("keeps its answer: a retry of a logout that ended its token gets it again, and no other request", async () => {
+    const token = liveSession(gateway);
+    const key = randomUUID();
+    expect(await post(gateway, "logout", { token, key })).toMatchObject({ status: 200, replayed: false });
+    expect(gateway.live.has(token)).toBe(false);
+    expect(await post(gateway, "logout", { token, key })).toMatchObject({ status: 200, replayed: true });
+    expect(await post(gateway, "logout", { token, key: randomUUID() })).toMatchObject({
+      status: 401,
+      code: "auth.token.invalid",
+    });
+  });
+
+  it("a retry that finds no answer kept (another gateway's, lost) is told success by the session service, which ended the token for it; nothing is kept for it", async () => {
+    const token = liveSession(gateway);
+    const key = randomUUID();
+    expect((await post(gateway, "logout", { token, key })).status).toBe(200);
+    const other = await startGateway({ sessionsOf: gateway });
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        expect(await post(other, "logout", { token, key })).toMatchObject({ status: 200, replayed: false });
+      }
+      expect(await post(other, "logout", { token, key: randomUUID() })).toMatchObject({
+        status: 401,
+        code: "auth.token.invalid",
+      });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  let gateway: Gateway | undefined;
+  afterEach(async () => {
+    await gateway?.close();
+    gateway = undefined;
+  });
+
+  /** 30 requests, each with a new forwarded address: the outcomes, by kind. */
+  async function thirtyForwardedAddresses(): Promise<Array<[string, number]>> {
+    const answers = [];
+    for (let i = 0; i < 30; i += 1) {
+      answers.push(
+        await post(gateway as Gateway, "recovery/checklink", {
+          body: { token: "x".repeat(43) },
+          forwardedFor: `198.51.100.${i + 1}`,
+        }),
+      );
+    }
+    return tally(answers);
+  }
+
+  it("ignores X-Forwarded-For from a peer it does not list: 30 new forwarded addresses are one client, refused after the limit", async () => {
+    gateway = await startGateway({ trustProxy: "192.0.2.1,10.0.0.0/8" });
+    expect(await thirtyForwardedAddresses()).toEqual([
+      ["401 auth.token.invalid", 5],
+      ["429 request.ratelimit.exceeded", 25],
+    ]);
+  });
+
+  it("honours X-Forwarded-For from a listed proxy: 30 forwarded addresses are 30 clients", async () => {
+    gateway = await startGateway({ trustProxy: "192.0.2.1,127.0.0.1/32" });
+    expect(await thirtyForwardedAddresses()).toEqual([["401 auth.token.invalid", 30]]);
+  });
+});
