@@ -20,6 +20,8 @@ export interface CallContext {
   readonly peer: string;
   /** Who called, by its verified certificate; undefined over plain text (the development flag). */
   readonly caller: Caller | undefined;
+  /** The call came over plain text (the development flag): there is no caller to check. */
+  readonly plaintext: boolean;
 }
 
 /** A service's methods written as async functions that return the response or throw an AuthError. */
@@ -62,7 +64,12 @@ export function implement<D extends ServiceDefinition>(
     const allowed = access[name];
     implementation[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const who = callerOfCall(call);
-      const context: CallContext = { metadata: call.metadata, peer: call.getPeer(), caller: who.caller };
+      const context: CallContext = {
+        metadata: call.metadata,
+        peer: call.getPeer(),
+        caller: who.caller,
+        plaintext: who.plaintext,
+      };
       const timer = metrics.grpcServerDuration.startTimer({ method: name });
       const run = async () => {
         try {

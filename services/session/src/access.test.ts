@@ -11,7 +11,7 @@ import {
 } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import { systemClock } from "@auth/kv";
-import { SessionServiceService } from "@auth/proto/session";
+import { SecretKind, SessionServiceService } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionAccess } from "./access.js";
@@ -94,4 +94,34 @@ describe("GetCredentialChange, over mutual TLS", () => {
       claimed: false,
     });
   });
+});
+
+describe("ReserveSecretCheck, over mutual TLS (docs/security.md, Trust between the services)", () => {
+  const reservers = {
+    PASSWORD: ["identity", "gateway"],
+    APP_CODE: ["identity"],
+    SMS_CODE: ["gateway"],
+    BACKUP_CODE: ["gateway"],
+    CONTROL_ANSWER: ["gateway"],
+  } as const satisfies Partial<Record<keyof typeof SecretKind, readonly Holder[]>>;
+  const reservation = (kind: SecretKind) => ({
+    companyId: "c1",
+    subject: { userId: "u-ann" },
+    kind,
+    clientAddress: "192.0.2.1",
+  });
+
+  it.each(Object.entries(reservers))(
+    "lets only the service that compares a %s reserve its check: another caller spends nothing of that budget",
+    async (kind, allowed) => {
+      for (const holder of ["identity", "gateway"] as const) {
+        const code = await codeOf(
+          clients[holder].reserveSecretCheck(reservation(SecretKind[kind as keyof typeof SecretKind])),
+        );
+        if ((allowed as readonly string[]).includes(holder))
+          expect(code, holder).not.toBe("caller.forbidden");
+        else expect(code, holder).toBe("caller.forbidden");
+      }
+    },
+  );
 });

@@ -1,6 +1,8 @@
-import type { AccessTable } from "@auth/grpc-kit";
+import { AuthError } from "@auth/errors";
+import type { AccessTable, CallContext } from "@auth/grpc-kit";
 import type { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import type { SessionServiceService } from "@auth/proto/session";
+import type { SecretKind } from "./store/check-budget.js";
 
 /**
  * Who may call what of the session process, by the SPIFFE ID of the caller's certificate
@@ -26,6 +28,33 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   // The federated logins identity verified (ExchangeOAuthCode): no one else may state one.
   recordFederatedLogin: ["identity"],
 };
+
+/**
+ * Who may reserve checks of which kind of secret (ReserveSecretCheck): the service that compares
+ * it, so that no caller spends, and so locks out, a budget its flows never check
+ * (docs/security.md, "Trust between the services"). The gateway reserves a password's check only
+ * to answer the lock-out and the captcha before the disclaimers, and gives it back.
+ */
+const reserversOf: Record<SecretKind, readonly string[]> = {
+  password: ["identity", "gateway"],
+  appCode: ["identity"],
+  smsCode: ["gateway"],
+  backupCode: ["gateway"],
+  controlAnswer: ["gateway"],
+};
+
+/**
+ * caller.forbidden unless the caller's flows check secrets of this kind; over plain text (the
+ * development flag) there is no caller to check, as for the access table.
+ */
+export function assertMayReserve(context: CallContext, kind: SecretKind): void {
+  if (context.plaintext) return;
+  if (context.caller === undefined || !reserversOf[kind].includes(context.caller)) {
+    throw new AuthError("caller.forbidden", {
+      detail: `${context.caller ?? "this caller"} checks no ${kind}`,
+    });
+  }
+}
 
 /** The read-only contract of the company's other products: the one service a consumer may call. */
 export const introspectionAccess: AccessTable<typeof TokenIntrospectionServiceService> = {

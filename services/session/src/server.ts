@@ -29,7 +29,7 @@ import {
 import type { Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { z } from "zod";
-import { sessionAccess } from "./access.js";
+import { assertMayReserve, sessionAccess } from "./access.js";
 import { authenticationOf } from "./authentication.js";
 import type { CompanyRules } from "./check-policies.js";
 import type {
@@ -423,8 +423,9 @@ export function sessionService(
         await rules.policyOf(input.companyId),
       );
     },
-    async reserveSecretCheck(request) {
+    async reserveSecretCheck(request, context) {
       const input = parseRequest(reserveSecretCheckRequest, request);
+      assertMayReserve(context, input.kind);
       const captchaSent = input.captchaResponse !== undefined;
       // One check at a time per session, taken before anything is spent, a captcha included.
       const turn = input.sessionToken === undefined ? undefined : await budget.takeTurn(input.sessionToken);
