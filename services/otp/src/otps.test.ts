@@ -107,7 +107,10 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
       const results = [];
       for (let i = 0; i < 12; i += 1)
         results.push(await codeOf(otps.send({ ...request(`${session}-${i}`), delivery })));
-      expect(results).toEqual([...Array(10).fill("resolved"), ...Array(2).fill("request.ratelimit.exceeded")]);
+      expect(results).toEqual([
+        ...Array(10).fill("resolved"),
+        ...Array(2).fill("request.ratelimit.exceeded"),
+      ]);
       expect(asked).toBe(10);
     });
 
