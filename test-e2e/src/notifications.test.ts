@@ -7,8 +7,8 @@ import {
   type TestCompany,
   type TestUser,
 } from "./support/fixtures.js";
-import { recoverByQuestion, recoverToSetpassword } from "./support/flows.js";
-import { type Notice, notificationsTo } from "./support/outbox.js";
+import { recoverToSetpassword } from "./support/flows.js";
+import { type Notice, notificationsTo, smsTo } from "./support/outbox.js";
 import { enrolAuthenticator, totpCode, wrongTotpCode } from "./support/totp.js";
 
 const captcha = "dev-captcha-pass";
@@ -116,8 +116,8 @@ describe("the lock-out notice of the authenticator app's codes (the default poli
       expect(step.body.session_state, JSON.stringify(step.body)).toBe("checkotp");
       return String((await post("checkotp", { otp }, String(step.body.session_token))).body.error_code);
     };
-    /** A recovery's start, whose notice comes after anything the guesses before it sent. */
-    const laterNotice = () => recoverByQuestion(company, user.loginName);
+    /** New backup codes, whose notice comes after anything the guesses before it sent. */
+    const laterNotice = () => generateBackupCodes(company, user);
     const wrong = await wrongTotpCode(secret);
 
     const nine: string[] = [];
@@ -126,7 +126,7 @@ describe("the lock-out notice of the authenticator app's codes (the default poli
     await laterNotice();
     expect(namesOf(await noticesOf(company, user, 2))).toEqual([
       "authenticator_app_added",
-      "recovery_started",
+      "backup_codes_issued",
     ]);
 
     expect(await round(wrong)).toBe("auth.otp.invalid");
@@ -141,9 +141,72 @@ describe("the lock-out notice of the authenticator app's codes (the default poli
     await laterNotice();
     expect(namesOf(await noticesOf(company, user, 4))).toEqual([
       "authenticator_app_added",
-      "recovery_started",
+      "backup_codes_issued",
       "locked_out",
-      "recovery_started",
+      "backup_codes_issued",
     ]);
+  });
+});
+
+/**
+ * docs/security.md, "Notifications": "recovery started" follows the real send of a code or link
+ * (identity tells it once it spent the recovery message), or a recovery by control question; and
+ * every kind of notice is capped per user (these: one per 15 minutes), so that recoveries an
+ * attacker starts by the dozen, a captcha each, send the user one notice, not one each.
+ */
+describe("notices of many recoveries", () => {
+  let company: TestCompany;
+
+  beforeAll(async () => {
+    company = await createCompany();
+  });
+  const recover = (loginId: string, method: "PHONE" | "QUESTION") =>
+    call(company.code, "recovery/recover", {
+      apiKey: company.apiKey,
+      body: { login_id: loginId, captcha_response: captcha, method },
+    });
+  /**
+   * The user's notices once new backup codes were told of: asked after every recovery was
+   * answered, their notice comes after those the recoveries started.
+   */
+  const noticesAfterAll = async (user: TestUser) => {
+    const before = notificationsTo(company.id, { email: user.email, phone: user.phone }).length;
+    await generateBackupCodes(company, user);
+    await vi.waitFor(
+      () =>
+        expect(
+          notificationsTo(company.id, { email: user.email, phone: user.phone }).filter(
+            (notice) => notice.notification === "backup_codes_issued",
+          ),
+        ).toHaveLength(1),
+      { timeout: waitMs, interval: 100 },
+    );
+    const notices = notificationsTo(company.id, { email: user.email, phone: user.phone });
+    expect(notices.length).toBeGreaterThan(before);
+    return notices.filter((notice) => notice.notification === "recovery_started");
+  };
+
+  it("35 recoveries by PHONE: 5 codes (the recovery messages of the hour) and one 'recovery started' e-mail", async () => {
+    const user = await createUser(company);
+    const statuses: number[] = [];
+    for (let i = 0; i < 35; i += 1) statuses.push((await recover(user.loginName, "PHONE")).status);
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(30).fill(429)]);
+    expect(smsTo(company.id, user.phone)).toHaveLength(5);
+    const started = await noticesAfterAll(user);
+    expect(started.map((notice) => notice.channel)).toEqual(["email"]);
+  });
+
+  it("35 recoveries by QUESTION of a user without e-mail: one 'recovery started' SMS", async () => {
+    const user = await createUser(company, {
+      email: null,
+      controlQuestion: "First pet?",
+      controlAnswer: "Rex the dog",
+    });
+    const states: unknown[] = [];
+    for (let i = 0; i < 35; i += 1)
+      states.push((await recover(user.loginName, "QUESTION")).body.session_state);
+    expect(states).toEqual(Array(35).fill("recovery-checkquestion"));
+    const started = await noticesAfterAll(user);
+    expect(started.map((notice) => notice.channel)).toEqual(["sms"]);
   });
 });

@@ -28,7 +28,9 @@ describe("the methods a caller may send twice, from the contracts' idempotency_l
       "auth.identity.v1.IdentityService/VerifyCredentials",
       "auth.identity.v1.IdentityService/SetPassword",
       "auth.identity.v1.IdentityService/UseBackupCode",
-      "auth.identity.v1.IdentityService/SpendRecoveryMessage",
+      // A recovery's delivery spends one of the user's recovery messages.
+      "auth.identity.v1.IdentityService/GetSmsDelivery",
+      "auth.identity.v1.IdentityService/GetMailDelivery",
       "auth.session.v1.SessionService/AdvanceSession",
       "auth.session.v1.SessionService/ReserveSecretCheck",
       // Its answer says whether this call revoked the token: a repeat would answer differently.

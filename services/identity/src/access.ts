@@ -37,7 +37,6 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   getCheckPolicy: ["session"],
   getSmsDelivery: ["otp"],
   getMailDelivery: ["recovery"],
-  spendRecoveryMessage: ["otp", "recovery"],
   notifyUser: ["session"],
   beginTotpEnrolment: ["gateway"],
   confirmTotpEnrolment: ["gateway"],

@@ -27,7 +27,6 @@ import type {
   RotateApiKeyRequest,
   SetOAuthProviderRequest,
   SetPasswordRequest,
-  SpendRecoveryMessageRequest,
   UnlinkOAuthIdentityRequest,
   UpdateCompanyRequest,
   UpdateUserRequest,
@@ -39,6 +38,7 @@ import type {
   VerifyTotpRequest,
 } from "@auth/proto/identity";
 import { NotificationEvent, UserStatus } from "@auth/proto/identity";
+import { OtpPurpose } from "@auth/proto/otp";
 import { passwordLength } from "@auth/runtime";
 import { z } from "zod";
 import { companyCode, policyInput } from "./companies.js";
@@ -242,10 +242,18 @@ export const verifyCaptchaRequest = messageSchema<VerifyCaptchaRequest>()(
     captchaResponse: text(8_192),
   }),
 );
-/** GetSmsDelivery, GetMailDelivery and SpendRecoveryMessage name the same recipient. */
-export const deliveryRequest = messageSchema<
-  GetSmsDeliveryRequest & GetMailDeliveryRequest & SpendRecoveryMessageRequest
->()(z.object({ companyId: id, userId: id }));
+/** A code's delivery: what it is for decides whether it spends a recovery message. */
+export const smsDeliveryRequest = messageSchema<GetSmsDeliveryRequest>()(
+  z.object({
+    companyId: id,
+    userId: id,
+    purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
+  }),
+);
+/** A recovery link's delivery: the recovery service sends nothing else. */
+export const mailDeliveryRequest = messageSchema<GetMailDeliveryRequest>()(
+  z.object({ companyId: id, userId: id }),
+);
 /** The events the session service sees; identity reports the others itself. */
 export const notifyUserRequest = messageSchema<NotifyUserRequest>()(
   z.object({

@@ -166,6 +166,24 @@ export const recoveryMessages = pgTable(
   (table) => [primaryKey({ columns: [table.companyId, table.userId] })],
 );
 
+/**
+ * When each notice of one kind went to a user within the kind's window, for the per-user cap of
+ * notices (docs/security.md, "Notifications"): one row a user and kind.
+ */
+export const noticesSent = pgTable(
+  "notices_sent",
+  {
+    companyId: uuid("company_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** The event's name, as the notices and their metric name it: recovery_started, locked_out, ... */
+    event: text("event").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).array().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.companyId, table.userId, table.event] })],
+);
+
 export const schema = {
   companies,
   apiKeys,
@@ -174,6 +192,7 @@ export const schema = {
   oauthProviders,
   oauthLinks,
   recoveryMessages,
+  noticesSent,
 };
 export type OAuthProviderRow = typeof oauthProviders.$inferSelect;
 export type IdentitySchema = typeof schema;

@@ -25,7 +25,7 @@ import {
   SecondFactorKind,
   UserStatus,
 } from "@auth/proto/identity";
-import { SmsProvider } from "@auth/proto/otp";
+import { OtpPurpose, SmsProvider } from "@auth/proto/otp";
 import {
   CheckOutcome,
   CheckResult,
@@ -1278,7 +1278,7 @@ describe("the secrets of a company's policy", () => {
       userId = user?.id ?? "";
       users.set(company.id, userId);
     }
-    const sms = await identity.getSmsDelivery({ companyId: company.id, userId });
+    const sms = await identity.getSmsDelivery({ companyId: company.id, userId, purpose: OtpPurpose.LOGIN });
     const mail = await identity.getMailDelivery({ companyId: company.id, userId });
     const captcha = await identity.verifyCaptcha({
       companyId: company.id,
@@ -1430,13 +1430,60 @@ describe("messages to a user", () => {
     return { companyId: company.id, userId: user?.id ?? "" };
   };
 
-  it("SpendRecoveryMessage spends the company's recovery_messages_per_hour, then answers request.ratelimit.exceeded", async () => {
+  const smsOf = (user: { companyId: string; userId: string }, purpose: OtpPurpose) =>
+    identity.getSmsDelivery({ ...user, purpose });
+
+  it("a recovery's code or link spends the company's recovery_messages_per_hour as its delivery is asked for (SMS and e-mail together), then is refused with request.ratelimit.exceeded", async () => {
     const user = await userOf();
-    expect(await codeOf(identity.spendRecoveryMessage(user))).toBe("ok");
-    expect(await codeOf(identity.spendRecoveryMessage(user))).toBe("ok");
-    const refused = await identity.spendRecoveryMessage(user).catch((error: AuthError) => error);
-    expect(refused).toMatchObject({ code: "request.ratelimit.exceeded" });
-    expect((refused as AuthError).retryAfterSeconds).toBeGreaterThan(0);
+    expect(await codeOf(smsOf(user, OtpPurpose.RECOVERY))).toBe("ok");
+    expect(await codeOf(identity.getMailDelivery(user))).toBe("ok");
+    for (const refused of [
+      await smsOf(user, OtpPurpose.RECOVERY).catch((error: AuthError) => error),
+      await identity.getMailDelivery(user).catch((error: AuthError) => error),
+    ]) {
+      expect(refused).toMatchObject({ code: "request.ratelimit.exceeded" });
+      expect((refused as AuthError).retryAfterSeconds).toBeGreaterThan(3_000);
+    }
+  });
+
+  it("a login code spends none, before or after the recovery messages are spent", async () => {
+    const user = await userOf();
+    for (let i = 0; i < 3; i += 1) expect(await codeOf(smsOf(user, OtpPurpose.LOGIN))).toBe("ok");
+    expect(await codeOf(smsOf(user, OtpPurpose.RECOVERY))).toBe("ok");
+    expect(await codeOf(smsOf(user, OtpPurpose.RECOVERY))).toBe("ok");
+    expect(await codeOf(smsOf(user, OtpPurpose.RECOVERY))).toBe("request.ratelimit.exceeded");
+    expect(await codeOf(smsOf(user, OtpPurpose.LOGIN))).toBe("ok");
+  });
+
+  it("a delivery that cannot be sent spends none: a code to a user without a phone, a link to a user without an e-mail", async () => {
+    const user = await userOf({ phone: undefined, email: undefined, password: "a password long enough 1" });
+    for (let i = 0; i < 3; i += 1) {
+      expect((await smsOf(user, OtpPurpose.RECOVERY)).phone).toBeUndefined();
+      expect((await identity.getMailDelivery(user)).email).toBeUndefined();
+    }
+    await identity.updateUser({ ...user, phone: "+12015558777", email: "again@example.com" });
+    expect(await codeOf(smsOf(user, OtpPurpose.RECOVERY))).toBe("ok");
+    expect(await codeOf(identity.getMailDelivery(user))).toBe("ok");
+  });
+
+  it("a link of a company without a recovery page spends none", async () => {
+    const { company: pageless } = await identity.createCompany({
+      code: code(),
+      name: "No page",
+      policy: companyPolicy({ recoveryMessagesPerHour: 1 }),
+    });
+    if (!pageless) throw new Error("no company");
+    const { user: created } = await identity.createUser(
+      newUser(pageless, { phone: "+12015558666", email: "nopage@example.com" }),
+    );
+    const user = { companyId: pageless.id, userId: created?.id ?? "" };
+    for (let i = 0; i < 3; i += 1) expect((await identity.getMailDelivery(user)).linkBase).toBe("");
+    expect(await codeOf(smsOf(user, OtpPurpose.RECOVERY))).toBe("ok");
+  });
+
+  it("a delivery needs to say what the code is for", async () => {
+    const user = await userOf();
+    expect(await codeOf(smsOf(user, OtpPurpose.UNSPECIFIED))).toBe("request.validation.failed");
   });
 
   it("defaults recovery_messages_per_hour to 5", async () => {
@@ -1494,12 +1541,12 @@ describe("messages to a user", () => {
     ["closed", UserStatus.CLOSED, "auth.user.closed"],
     ["denied", UserStatus.DENIED, "auth.user.denied"],
   ])(
-    "go to no %s user: the deliveries and SpendRecoveryMessage answer its status code",
+    "go to no %s user: the deliveries, a recovery's included, answer its status code",
     async (_, status, expected) => {
       const user = await userOf({ status });
-      expect(await codeOf(identity.getSmsDelivery(user))).toBe(expected);
+      expect(await codeOf(smsOf(user, OtpPurpose.LOGIN))).toBe(expected);
+      expect(await codeOf(smsOf(user, OtpPurpose.RECOVERY))).toBe(expected);
       expect(await codeOf(identity.getMailDelivery(user))).toBe(expected);
-      expect(await codeOf(identity.spendRecoveryMessage(user))).toBe(expected);
     },
   );
 
@@ -1510,11 +1557,11 @@ describe("messages to a user", () => {
       newUser(other, { phone: "+12015558999", email: "s@example.com" }),
     );
     const user = { companyId: other.id, userId: created?.id ?? "" };
-    expect(await codeOf(identity.getSmsDelivery(user))).toBe("ok");
+    expect(await codeOf(smsOf(user, OtpPurpose.LOGIN))).toBe("ok");
     await identity.updateCompany({ companyId: other.id, suspended: true });
-    expect(await codeOf(identity.getSmsDelivery(user))).toBe("auth.restricted");
+    expect(await codeOf(smsOf(user, OtpPurpose.LOGIN))).toBe("auth.restricted");
+    expect(await codeOf(smsOf(user, OtpPurpose.RECOVERY))).toBe("auth.restricted");
     expect(await codeOf(identity.getMailDelivery(user))).toBe("auth.restricted");
-    expect(await codeOf(identity.spendRecoveryMessage(user))).toBe("auth.restricted");
   });
 });
 

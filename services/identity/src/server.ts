@@ -35,13 +35,16 @@ export interface IdentityDependencies {
   /** Companies read by id, kept a few seconds (they are read on almost every call). */
   companies: TtlCache<CompanyRow>;
   /** The deployment's senders of notices to users, and their limits. */
-  notices: Omit<NotifierOptions, "secrets" | "logger">;
+  notices: Omit<NotifierOptions, "secrets" | "store" | "logger">;
 }
 
 /** The identity service: the operators' handlers and the other services' (access.ts says who calls which). */
 export function identityService(dependencies: IdentityDependencies, logger: Logger) {
   const shared = lookups(dependencies.store, dependencies.companies);
-  const notifier = new Notifier({ ...dependencies.notices, secrets: dependencies.secrets, logger }, shared);
+  const notifier = new Notifier(
+    { ...dependencies.notices, secrets: dependencies.secrets, store: dependencies.store, logger },
+    shared,
+  );
   return {
     /** Resolves once every notice started is sent or has failed. */
     noticesSent: () => notifier.idle(),

@@ -39,9 +39,7 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
     companyId: "c1",
     userId: user(),
     sessionId: otherSession,
-    phone: "+15551234567",
-    text: (otp: string) => `code ${otp}`,
-    sender,
+    delivery: async () => ({ phone: "+15551234567", text: (otp: string) => `code ${otp}`, sender }),
   });
 
   beforeEach(async () => {
@@ -75,25 +73,45 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
       expect(error.retryAfterSeconds).toBeLessThanOrEqual(30);
     });
 
-    it("spends a recovery message at its owner only once its own limits allow the send, and sends nothing when refused", async () => {
+    it("asks for the delivery (where a recovery code spends a recovery message) only once its own limits allow the send, and sends nothing when it is refused", async () => {
       const otps = open();
-      let spent = 0;
+      let asked = 0;
       let refuse = false;
-      const spendRecoveryMessage = async () => {
-        spent += 1;
+      const delivery = async () => {
+        asked += 1;
         if (refuse) throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 60 });
+        return { phone: "+15551234567", text: (otp: string) => `code ${otp}`, sender };
       };
-      await otps.send({ ...request(), spendRecoveryMessage });
-      expect(await codeOf(otps.send({ ...request(), spendRecoveryMessage }))).toBe(
-        "request.ratelimit.exceeded",
-      );
-      expect(spent).toBe(1);
+      expect(await otps.send({ ...request(), delivery })).toEqual({ phone: "+15551234567" });
+      // Within the cooldown: refused before the delivery is asked for.
+      expect(await codeOf(otps.send({ ...request(), delivery }))).toBe("request.ratelimit.exceeded");
+      expect(asked).toBe(1);
       refuse = true;
-      expect(await codeOf(otps.send({ ...request(`${session}-other`), spendRecoveryMessage }))).toBe(
+      expect(await codeOf(otps.send({ ...request(`${session}-other`), delivery }))).toBe(
         "request.ratelimit.exceeded",
       );
-      expect(spent).toBe(2);
+      expect(asked).toBe(2);
       expect(sender.sent).toHaveLength(1);
+      // A refused delivery starts no cooldown: the session may try again at once.
+      refuse = false;
+      expect(await codeOf(otps.send({ ...request(`${session}-other`), delivery }))).toBe("resolved");
+    });
+
+    it("does not ask for the delivery beyond the per-user limit", async () => {
+      const otps = open();
+      let asked = 0;
+      const delivery = async () => {
+        asked += 1;
+        return { phone: "+15551234567", text: (otp: string) => `code ${otp}`, sender };
+      };
+      const results = [];
+      for (let i = 0; i < 12; i += 1)
+        results.push(await codeOf(otps.send({ ...request(`${session}-${i}`), delivery })));
+      expect(results).toEqual([
+        ...Array(10).fill("resolved"),
+        ...Array(2).fill("request.ratelimit.exceeded"),
+      ]);
+      expect(asked).toBe(10);
     });
 
     it("allows five sends per session, the first included", async () => {

@@ -27,18 +27,23 @@ export const designRules: OtpRules = {
 const sessionSendWindowMs = 24 * 60 * 60_000;
 const hourMs = 60 * 60_000;
 
+/** Where a code goes and how it is sent and worded. */
+export interface OtpDelivery {
+  phone: string;
+  text: (otp: string) => string;
+  sender: SmsSender;
+}
+
 export interface SendRequest {
   companyId: string;
   userId: string;
   sessionId: string;
-  phone: string;
-  text: (otp: string) => string;
-  sender: SmsSender;
   /**
-   * For a recovery code: spends one of the user's recovery messages at identity, which owns that
-   * cap (SMS and e-mails together), once this service's own limits allow the send.
+   * Asked once this service's own limits allow the send, and only then: for a recovery code the
+   * owner of the user's phone spends one of the user's recovery messages as it answers (SMS and
+   * e-mails together: docs/decisions.md, "Recovery"), so a send refused here spends none.
    */
-  spendRecoveryMessage?: () => Promise<unknown>;
+  delivery: () => Promise<OtpDelivery>;
 }
 
 function limitExceeded(counter: Counter, limit: number, detail: string): void {
@@ -58,7 +63,8 @@ export class Otps {
     private readonly rules: OtpRules,
   ) {}
 
-  async send(request: SendRequest): Promise<void> {
+  /** Sends a new code of the session; returns the phone it went to. */
+  async send(request: SendRequest): Promise<{ phone: string }> {
     const { companyId, sessionId } = request;
     if (!(await this.store.startCooldown(companyId, sessionId, this.rules.cooldownMs))) {
       const left = await this.store.cooldownLeft(companyId, sessionId);
@@ -78,10 +84,11 @@ export class Otps {
         this.rules.sendsPerUserPerHour,
         "no more OTPs for this user this hour",
       );
-      await request.spendRecoveryMessage?.();
+      const { phone, text, sender } = await request.delivery();
       const otp = generateOtp();
       await this.store.saveOtp(companyId, sessionId, this.hasher.hash(otp), this.rules.lifetimeMs);
-      await request.sender.send({ companyId, to: request.phone, text: request.text(otp) });
+      await sender.send({ companyId, to: phone, text: text(otp) });
+      return { phone };
     } catch (error) {
       // Only a send that happened starts the cooldown; a refused or failed one can be retried.
       await this.store.endCooldown(companyId, sessionId);

@@ -21,7 +21,7 @@ const id = z.string().min(1, "is required").max(200);
 
 export interface SmsDelivery {
   /** The owner of users' phones and companies' SMS settings, asked on every send. */
-  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getSmsDelivery" | "spendRecoveryMessage">;
+  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getSmsDelivery">;
   /** The deployment's sender, for companies without their own. */
   fallback: SmsSender;
   http: HttpDefaults;
@@ -44,21 +44,22 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
   const methods: AsyncService<typeof OtpServiceService> = {
     async sendOtp(request) {
       const input = parseRequest(sendOtpRequest, request);
-      const { phone, sms } = await delivery.identity.getSmsDelivery({
-        companyId: input.companyId,
-        userId: input.userId,
-      });
-      if (!phone) throw new AuthError("recovery.phone.notset", { detail: "the user has no phone" });
-      const user = { companyId: input.companyId, userId: input.userId };
-      await otps.send({
+      const { phone } = await otps.send({
         ...input,
-        phone,
-        spendRecoveryMessage:
-          input.purpose === OtpPurpose.RECOVERY
-            ? () => delivery.identity.spendRecoveryMessage(user)
-            : undefined,
-        text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), sms),
-        sender: senderFor(sms, delivery.fallback, delivery.http),
+        // A recovery code's delivery spends one of the user's recovery messages at identity.
+        delivery: async () => {
+          const { phone, sms } = await delivery.identity.getSmsDelivery({
+            companyId: input.companyId,
+            userId: input.userId,
+            purpose: input.purpose,
+          });
+          if (!phone) throw new AuthError("recovery.phone.notset", { detail: "the user has no phone" });
+          return {
+            phone,
+            text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), sms),
+            sender: senderFor(sms, delivery.fallback, delivery.http),
+          };
+        },
       });
       metrics.otpsSent.inc({ purpose: input.purpose === OtpPurpose.RECOVERY ? "recovery" : "login" });
       logger.info({ companyId: input.companyId, userId: input.userId, purpose: input.purpose }, "otp sent");

@@ -261,12 +261,12 @@ export interface SessionDependencies {
   adminTokenSha256: string;
 }
 
-/** The states a recovery session starts in: the start of a recovery, as the user is told. */
-const recoveryStates = new Set([
-  SessionState.RECOVERY_CHECKOTP,
-  SessionState.RECOVERY_CHECKQUESTION,
-  SessionState.RECOVERY_SETPASSWORD,
-]);
+/**
+ * The state whose session's start the user is told of as a recovery's start: a recovery by control
+ * question, which sends nothing. A recovery by phone or e-mail is told by identity as its code or
+ * link is sent (docs/security.md, "Notifications"); identity caps both.
+ */
+const toldRecoveryState = SessionState.RECOVERY_CHECKQUESTION;
 
 export function sessionService(
   { sessions, budget, rules, notices, adminTokenSha256 }: SessionDependencies,
@@ -341,7 +341,7 @@ export function sessionService(
         captchaRequired = status.captchaRequired;
       }
       const created = await sessions.create({ ...input, rightCheck });
-      if (recoveryStates.has(input.state))
+      if (input.state === toldRecoveryState)
         notices.tell(input.companyId, input.userId, NotificationEvent.RECOVERY_STARTED);
       return {
         sessionToken: created.token,

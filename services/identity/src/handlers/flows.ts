@@ -2,6 +2,7 @@ import { AuthError } from "@auth/errors";
 import { type AsyncService, assertTimeLeft, compareUnderBudget } from "@auth/grpc-kit";
 import { checkSubjectOf } from "@auth/login-ids";
 import { type IdentityServiceService, NotificationEvent, PasswordProblem } from "@auth/proto/identity";
+import { OtpPurpose } from "@auth/proto/otp";
 import { SecretKind } from "@auth/proto/session";
 import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
@@ -14,12 +15,13 @@ import { openPolicySecrets } from "../policy-secrets.js";
 import {
   authenticateApiKeyRequest,
   checkPolicyRequest,
-  deliveryRequest,
   exchangeOAuthCodeRequest,
   findUserRequest,
   getUserRequest,
+  mailDeliveryRequest,
   notifyUserRequest,
   setPasswordRequest,
+  smsDeliveryRequest,
   useBackupCodeRequest,
   verifyCaptchaRequest,
   verifyControlAnswerRequest,
@@ -38,7 +40,7 @@ const recoveryMessageWindowSeconds = 3600;
 /**
  * What the other services call in their flows: the gateway (logins, passwords, second factors,
  * OAuth), the session service (its check policy, captchas, the notices of what it saw), otp and
- * recovery (their deliveries).
+ * recovery (their deliveries, which spend a recovery's messages).
  * getUser and findUser serve operators too.
  */
 export function flowHandlers(
@@ -91,6 +93,23 @@ export function flowHandlers(
     captchaResponse: input.captchaResponse,
     clientAddress: input.clientAddress,
   });
+
+  /**
+   * Spends one of the user's recovery messages as a recovery's code or link is handed out for
+   * sending, and tells the user the recovery started once it is spent (docs/decisions.md,
+   * "Recovery"; docs/security.md, "Notifications"): no notice for a send the cap refused.
+   */
+  async function spendRecoveryMessage(company: CompanyRow, user: UserRow) {
+    const limit = company.policy.recoveryMessagesPerHour;
+    const result = await store.spendRecoveryMessage(company.id, user.id, limit, recoveryMessageWindowSeconds);
+    if (!result.spent) {
+      throw new AuthError("request.ratelimit.exceeded", {
+        retryAfterSeconds: result.retryAfterSeconds,
+        detail: "no more recovery messages for this user this hour",
+      });
+    }
+    notifier.notify(company.id, user.id, NotificationEvent.RECOVERY_STARTED);
+  }
 
   return {
     async authenticateApiKey(request) {
@@ -230,34 +249,23 @@ export function flowHandlers(
     },
 
     async getSmsDelivery(request) {
-      const input = parseStorableRequest(deliveryRequest, request);
+      const input = parseStorableRequest(smsDeliveryRequest, request);
       const { company, user } = await recipient(input.companyId, input.userId);
+      if (user.phone && input.purpose === OtpPurpose.RECOVERY) await spendRecoveryMessage(company, user);
       return { phone: user.phone ?? undefined, sms: openPolicySecrets(company.policy, secrets).sms };
     },
 
     async getMailDelivery(request) {
-      const input = parseStorableRequest(deliveryRequest, request);
+      const input = parseStorableRequest(mailDeliveryRequest, request);
       const { company, user } = await recipient(input.companyId, input.userId);
+      const linkBase = company.policy.recovery?.linkBase ?? "";
+      if (user.email && linkBase) await spendRecoveryMessage(company, user);
       return {
         email: user.email ?? undefined,
         companyName: company.name,
-        linkBase: company.policy.recovery?.linkBase ?? "",
+        linkBase,
         mail: openPolicySecrets(company.policy, secrets).mail,
       };
-    },
-
-    async spendRecoveryMessage(request) {
-      const { companyId, userId } = parseStorableRequest(deliveryRequest, request);
-      const { company } = await recipient(companyId, userId);
-      const limit = company.policy.recoveryMessagesPerHour;
-      const result = await store.spendRecoveryMessage(companyId, userId, limit, recoveryMessageWindowSeconds);
-      if (!result.spent) {
-        throw new AuthError("request.ratelimit.exceeded", {
-          retryAfterSeconds: result.retryAfterSeconds,
-          detail: "no more recovery messages for this user this hour",
-        });
-      }
-      return {};
     },
 
     async notifyUser(request) {

@@ -18,6 +18,7 @@ import {
   NotificationEvent,
   type NotificationTemplate,
 } from "@auth/proto/identity";
+import { OtpPurpose } from "@auth/proto/otp";
 import { CheckOutcome, SessionState } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
@@ -106,6 +107,32 @@ const skipped = async (event: string) =>
     (value) =>
       value.labels.event === event && value.labels.channel === "none" && value.labels.outcome === "skipped",
   )?.value ?? 0;
+
+/** The notices of an event so far that were sent or held back by the cap, by outcome. */
+async function outcomesOf(event: string) {
+  const values = (await metrics.notifications.get()).values.filter((value) => value.labels.event === event);
+  const of = (outcome: string) =>
+    values.filter((value) => value.labels.outcome === outcome).reduce((sum, value) => sum + value.value, 0);
+  return { sent: of("sent"), capped: of("capped") };
+}
+
+/**
+ * Runs `act` and waits until `count` notices of the event it starts were sent or held back by the
+ * cap (the tests of a file run one at a time); returns how many were sent and how many held back.
+ */
+async function settled(event: string, count: number, act: () => Promise<unknown>) {
+  const before = await outcomesOf(event);
+  await act();
+  let after = before;
+  await vi.waitFor(
+    async () => {
+      after = await outcomesOf(event);
+      expect(after.sent + after.capped - before.sent - before.capped).toBe(count);
+    },
+    { timeout: waitMs },
+  );
+  return { sent: after.sent - before.sent, capped: after.capped - before.capped };
+}
 
 describe("NotifyUser", () => {
   it("is the session service's only: every other caller is refused", () => {
@@ -312,5 +339,103 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
     expect(error.code).toBe("request.validation.failed");
     expect(error.message).toContain("notificationTemplates");
     expect(error.message).toContain(message);
+  });
+});
+
+describe('the cap on notices (docs/security.md, "Notifications")', () => {
+  const tell = (user: { id: string }, company: { id: string }, event: NotificationEvent) =>
+    clients.session.notifyUser({ companyId: company.id, userId: user.id, event });
+
+  it("sends one of 20 parallel NotifyUser calls of one event to one user, and holds back the rest", async () => {
+    const company = await companyWith();
+    const user = await userOf(company);
+    const outcome = await settled("locked_out", 20, () =>
+      Promise.all(Array.from({ length: 20 }, () => tell(user, company, NotificationEvent.LOCKED_OUT))),
+    );
+    expect(outcome).toEqual({ sent: 1, capped: 19 });
+    expect(await noticesTo(mail, user.email)).toHaveLength(1);
+  });
+
+  it("holds back SMS notices as e-mails: 35 recoveries by control question of a user without e-mail send one", async () => {
+    const company = await companyWith();
+    const user = await userOf(company, { email: null });
+    const outcome = await settled("recovery_started", 35, async () => {
+      for (let i = 0; i < 35; i += 1) await tell(user, company, NotificationEvent.RECOVERY_STARTED);
+    });
+    expect(outcome).toEqual({ sent: 1, capped: 34 });
+    expect(await noticesTo(sms, user.phone)).toHaveLength(1);
+  });
+
+  it("counts each event and each user on their own", async () => {
+    const company = await companyWith();
+    const [first, second] = [await userOf(company), await userOf(company)];
+    await settled("locked_out", 3, async () => {
+      await tell(first, company, NotificationEvent.LOCKED_OUT);
+      await tell(first, company, NotificationEvent.LOCKED_OUT);
+      await tell(second, company, NotificationEvent.LOCKED_OUT);
+    });
+    await tell(first, company, NotificationEvent.RECOVERY_STARTED);
+    const notices = await noticesTo(mail, first.email, 2);
+    expect(notices.map((notice) => notice.notification)).toEqual(["locked_out", "recovery_started"]);
+    expect(await noticesTo(mail, second.email)).toHaveLength(1);
+  });
+
+  it("tells of each of five changes of one kind in a quarter of an hour: the second password change too", async () => {
+    const company = await companyWith();
+    const user = await userOf(company);
+    for (let i = 0; i < 2; i += 1) {
+      await clients.gateway.setPassword({
+        companyId: company.id,
+        userId: user.id,
+        newPassword: `a new and long passphrase ${i} ${randomBytes(4).toString("hex")}`,
+        validateOnly: false,
+      });
+    }
+    expect(await noticesTo(mail, user.email, 2)).toHaveLength(2);
+    const issued = await settled("backup_codes_issued", 6, async () => {
+      for (let i = 0; i < 6; i += 1)
+        await clients.operator.generateBackupCodes({ companyId: company.id, userId: user.id });
+    });
+    expect(issued).toEqual({ sent: 5, capped: 1 });
+  });
+});
+
+describe("the notice of a recovery's start, with its code or link", () => {
+  const recovery = { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example/recover" };
+  const companyWithPage = () => seedCompany(clients.operator, { recovery });
+  const codeDelivery = (user: { id: string }, company: { id: string }, purpose: OtpPurpose) =>
+    clients.otp.getSmsDelivery({ companyId: company.id, userId: user.id, purpose });
+
+  it("goes once identity spent the recovery message of a code's delivery to otp; a login code's delivery tells nothing", async () => {
+    const company = await companyWithPage();
+    const user = await userOf(company);
+    const outcome = await settled("recovery_started", 1, async () => {
+      for (let i = 0; i < 3; i += 1) await codeDelivery(user, company, OtpPurpose.LOGIN);
+      await codeDelivery(user, company, OtpPurpose.RECOVERY);
+    });
+    expect(outcome).toEqual({ sent: 1, capped: 0 });
+    const [notice] = await noticesTo(mail, user.email);
+    expect(notice).toMatchObject({ companyId: company.id, notification: "recovery_started" });
+  });
+
+  it("goes once identity spent the recovery message of a link's delivery to recovery", async () => {
+    const company = await companyWithPage();
+    const user = await userOf(company);
+    await clients.recovery.getMailDelivery({ companyId: company.id, userId: user.id });
+    const [notice] = await noticesTo(mail, user.email);
+    expect(notice?.notification).toBe("recovery_started");
+  });
+
+  it("35 recoveries by phone: 5 deliveries (the recovery messages of the hour), one notice, and none tried for the 30 refused", async () => {
+    const company = await companyWithPage();
+    const user = await userOf(company);
+    const answers: string[] = [];
+    const outcome = await settled("recovery_started", 5, async () => {
+      for (let i = 0; i < 35; i += 1)
+        answers.push(await codeOf(codeDelivery(user, company, OtpPurpose.RECOVERY)));
+    });
+    expect(answers).toEqual([...Array(5).fill("ok"), ...Array(30).fill("request.ratelimit.exceeded")]);
+    expect(outcome).toEqual({ sent: 1, capped: 4 });
+    expect(await noticesTo(mail, user.email)).toHaveLength(1);
   });
 });

@@ -5,6 +5,8 @@ import { metrics } from "@auth/telemetry";
 import type { Lookups } from "../handlers/lookups.js";
 import { openPolicySecrets } from "../policy-secrets.js";
 import type { SecretBox } from "../secret-box.js";
+import type { IdentityStore } from "../store/identity-store.js";
+import { noticesPerWindow, noticeWindowSeconds } from "./caps.js";
 import { eventNames, type KnownEvent, wordingOf } from "./templates.js";
 
 export interface NotifierOptions {
@@ -14,12 +16,15 @@ export interface NotifierOptions {
   smtpTimeoutMs: number;
   smsHttp: HttpDefaults;
   secrets: SecretBox;
+  /** Where the notices of each kind sent to each user are counted, for their cap. */
+  store: Pick<IdentityStore, "spendNotice">;
   logger: Logger;
 }
 
 /**
  * Tells users of what happened to their accounts (docs/security.md, "Notifications"): by e-mail,
- * by SMS when the user has no e-mail, not at all without either. Best-effort: a notice is sent
+ * by SMS when the user has no e-mail, not at all without either; at most `noticesPerWindow` of a
+ * kind to one user in `noticeWindowSeconds`, whoever asks (caps.ts). Best-effort: a notice is sent
  * after what it tells of is done, in the background, and a failure is counted and logged (without
  * address or login ID), never the caller's.
  */
@@ -53,6 +58,18 @@ export class Notifier {
         company: company.name,
         time: new Date(),
       });
+      if (!user.email && !user.phone) {
+        metrics.notifications.inc({ event: name, channel, outcome: "skipped" });
+        return;
+      }
+      // Counted before it is sent, atomically: of parallel requests only the cap's number send.
+      // A notice that then fails to go out still counts.
+      const limit = noticesPerWindow[event];
+      if (!(await this.options.store.spendNotice(companyId, userId, name, limit, noticeWindowSeconds))) {
+        metrics.notifications.inc({ event: name, channel, outcome: "capped" });
+        this.options.logger.debug({ companyId, userId, event: name }, "no notice: its kind's cap holds");
+        return;
+      }
       if (user.email) {
         channel = "email";
         await sendMail(
@@ -69,9 +86,6 @@ export class Notifier {
           text: wording.smsText,
           notification: name,
         });
-      } else {
-        metrics.notifications.inc({ event: name, channel, outcome: "skipped" });
-        return;
       }
       metrics.notifications.inc({ event: name, channel, outcome: "sent" });
     } catch (error) {

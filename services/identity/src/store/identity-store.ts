@@ -9,6 +9,7 @@ import {
   type CompanyRow,
   companies,
   type IdentitySchema,
+  noticesSent,
   type OAuthProviderRow,
   oauthLinks,
   oauthProviders,
@@ -264,6 +265,32 @@ export class IdentityStore {
       .from(recoveryMessages)
       .where(and(eq(recoveryMessages.companyId, companyId), eq(recoveryMessages.userId, userId)));
     return { spent: false, retryAfterSeconds: Math.max(Number(row?.seconds ?? windowSeconds), 1) };
+  }
+
+  /**
+   * Records a notice of this kind to the user if fewer than `limit` of the kind went out in the
+   * last `windowSeconds`, in one statement (the upsert locks the user's row of the kind, so racing
+   * calls take turns and no more than `limit` are recorded); false when the cap holds it back.
+   */
+  async spendNotice(
+    companyId: string,
+    userId: string,
+    event: string,
+    limit: number,
+    windowSeconds: number,
+  ): Promise<boolean> {
+    const window = sql`make_interval(secs => ${windowSeconds})`;
+    const recent = sql`array(select t from unnest(${noticesSent.sentAt}) as t where t > now() - ${window})`;
+    const spent = await this.db
+      .insert(noticesSent)
+      .values({ companyId, userId, event, sentAt: sql`array[now()]` })
+      .onConflictDoUpdate({
+        target: [noticesSent.companyId, noticesSent.userId, noticesSent.event],
+        set: { sentAt: sql`array_append(${recent}, now())` },
+        setWhere: sql`cardinality(${recent}) < ${limit}`,
+      })
+      .returning({ userId: noticesSent.userId });
+    return spent.length === 1;
   }
 
   /** Replaces the user's backup codes with these hashes, in one transaction. */

@@ -1,0 +1,95 @@
+import { type MailMessage, MemoryOutbox } from "@auth/delivery";
+import { AuthError } from "@auth/errors";
+import {
+  createServiceClient,
+  type RunningGrpcServer,
+  type ServiceClient,
+  startGrpcServer,
+} from "@auth/grpc-kit";
+import { MemoryKeyValueStore, systemClock } from "@auth/kv";
+import type { GetMailDeliveryRequest, GetMailDeliveryResponse } from "@auth/proto/identity";
+import { RecoveryServiceService } from "@auth/proto/recovery";
+import { createLogger } from "@auth/runtime";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { recoveryService } from "./server.js";
+import { RecoveryStore } from "./store/recovery-store.js";
+
+/**
+ * The identity service as the recovery service asks it for a link's delivery, which spends one of
+ * the user's recovery messages there: every request is kept, and it refuses once `refuse` says so.
+ */
+const identity = {
+  asked: [] as GetMailDeliveryRequest[],
+  refuse: false,
+  answer: {
+    email: "ann@example.com",
+    companyName: "Acme",
+    linkBase: "https://app.example/recover",
+  } as GetMailDeliveryResponse,
+  async getMailDelivery(request: GetMailDeliveryRequest): Promise<GetMailDeliveryResponse> {
+    identity.asked.push(request);
+    if (identity.refuse)
+      throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 600, detail: "spent" });
+    return identity.answer;
+  },
+};
+
+const outbox = new MemoryOutbox<MailMessage>();
+let server: RunningGrpcServer;
+let recovery: ServiceClient<typeof RecoveryServiceService>;
+
+beforeAll(async () => {
+  const logger = createLogger("recovery", "silent");
+  server = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    transport: { kind: "plaintext" },
+    logger,
+    services: [
+      recoveryService(
+        new RecoveryStore(new MemoryKeyValueStore(systemClock), systemClock),
+        { identity, fallback: outbox, timeoutMs: 5_000 },
+        logger,
+      ),
+    ],
+  });
+  recovery = createServiceClient(RecoveryServiceService, `127.0.0.1:${server.port}`, {
+    deadlineMs: 5_000,
+    transport: { kind: "plaintext" },
+    server: "recovery",
+  });
+});
+
+afterAll(async () => {
+  recovery.close();
+  await server.stop(100);
+});
+
+beforeEach(() => {
+  identity.asked = [];
+  identity.refuse = false;
+  outbox.messages.length = 0;
+});
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (error: AuthError) => error.code,
+  );
+const send = () => recovery.sendRecoveryLink({ companyId: "c1", userId: "u1", loginId: "ann" });
+
+describe("SendRecoveryLink", () => {
+  it("asks identity once for the link's delivery, whose answer spends the user's recovery message, and sends the link", async () => {
+    expect(await codeOf(send())).toBe("ok");
+    expect(identity.asked).toEqual([{ companyId: "c1", userId: "u1" }]);
+    expect(outbox.messages).toHaveLength(1);
+    expect(outbox.messages[0]?.text).toContain("https://app.example/recover?token=");
+  });
+
+  it("issues and sends nothing when identity refuses the delivery: the user's recovery messages are spent", async () => {
+    identity.refuse = true;
+    expect(await codeOf(send())).toBe("request.ratelimit.exceeded");
+    expect(identity.asked).toHaveLength(1);
+    expect(outbox.messages).toEqual([]);
+  });
+});
