@@ -53,6 +53,7 @@ import { recoveryAccess } from "@auth/recovery/access";
 import { introspectionAccess, sessionAccess } from "@auth/session/access";
 import { status as grpcStatus } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { documentedAccess, methodNameOf } from "./support/access-matrix.js";
 import { call } from "./support/api.js";
 import {
   createCompany,
@@ -71,8 +72,10 @@ import {
 
 /**
  * Trust between the services (docs/security.md): every RPC of every service, called as an attacker
- * inside the network would, on the shared suite's real ports. Each service's access table drives
- * the test, so a new RPC is covered by the row it needs to boot.
+ * inside the network would, on the shared suite's real ports, with every certificate. The matrix of
+ * docs/security.md says what each call must meet, and must equal the access tables, so that what a
+ * thief of a certificate could do is what the document says, and a new RPC is covered by the row it
+ * needs to boot.
  */
 interface Hosted {
   name: string;
@@ -150,6 +153,26 @@ const certificateOf: Record<Caller | "a service of the suite", string> = {
   "a service of the suite": "disclaimer",
 };
 
+const documented = documentedAccess();
+/** The certificates docs/security.md's matrix lets call a method. */
+const documentedCallers = (path: string): readonly string[] => [
+  ...(documented.get(methodNameOf(path)) ?? []),
+];
+
+describe("docs/security.md's matrix of who may call what", () => {
+  it("is the access tables, method by method: every method is in it once, with the callers its table names", () => {
+    const fromTables = hosted.flatMap((service) =>
+      Object.entries(service.definition).map(
+        ([name, method]) =>
+          [methodNameOf(method.path), [...(service.table[name] as readonly string[])].sort()] as const,
+      ),
+    );
+    expect(
+      Object.fromEntries([...documented].map(([method, callers]) => [method, [...callers].sort()])),
+    ).toEqual(Object.fromEntries(fromTables));
+  });
+});
+
 /** The answers that show the caller got past authentication and authorization, to the handler. */
 const refusals = new Set(["service.unavailable", "caller.forbidden", "admin.unauthenticated"]);
 
@@ -182,13 +205,12 @@ describe.each(hosted)("every method of $name", (service) => {
     }
   });
 
-  it("refuses every caller its row does not name with caller.forbidden", async () => {
+  it("refuses every caller the matrix does not mark with caller.forbidden", async () => {
     const adminToken = inject("adminToken");
     for (const [who, holder] of Object.entries(certificateOf)) {
       const caller = client(service, sharedTransportOf(holder));
       for (const [name, method] of methods) {
-        const allowed = service.table[name] as readonly string[];
-        if (allowed.includes(who)) continue;
+        if (documentedCallers(method.path).includes(who)) continue;
         // With the admin token too: it opens nothing to the wrong certificate.
         expect((await caller.call(method.path, Buffer.alloc(0), adminToken)).code, `${name} by ${who}`).toBe(
           "caller.forbidden",
@@ -197,9 +219,9 @@ describe.each(hosted)("every method of $name", (service) => {
     }
   });
 
-  it("lets each caller its row names reach the handler (operators with the admin token)", async () => {
+  it("lets each caller the matrix marks reach the handler (operators with the admin token)", async () => {
     for (const [name, method] of methods) {
-      for (const who of service.table[name] as readonly Caller[]) {
+      for (const who of documentedCallers(method.path) as readonly Caller[]) {
         const caller = client(service, sharedTransportOf(certificateOf[who]));
         const outcome = await caller.call(
           method.path,

@@ -389,6 +389,7 @@ describe('the cap on notices (docs/security.md, "Notifications")', () => {
         userId: user.id,
         newPassword: `a new and long passphrase ${i} ${randomBytes(4).toString("hex")}`,
         validateOnly: false,
+        sessionToken: `${company.id}/${user.id}`,
       });
     }
     expect(await noticesTo(mail, user.email, 2)).toHaveLength(2);
