@@ -12,7 +12,8 @@ const forgetAfterMs = 3 * heartbeatMs;
  * Redis is away the last count found stands.
  */
 export class GatewayReplicas {
-  readonly #id = randomUUID();
+  /** This gateway's name among them. */
+  readonly id = randomUUID();
   #found = 1;
   #timer: NodeJS.Timeout | undefined;
 
@@ -34,7 +35,7 @@ export class GatewayReplicas {
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
-    await this.redis?.zrem(key, this.#id).catch(() => undefined);
+    await this.redis?.zrem(key, this.id).catch(() => undefined);
   }
 
   async #heartbeat(): Promise<void> {
@@ -43,7 +44,7 @@ export class GatewayReplicas {
     try {
       const results = await this.redis
         .pipeline()
-        .zadd(key, now, this.#id)
+        .zadd(key, now, this.id)
         .zremrangebyscore(key, "-inf", now - forgetAfterMs)
         .zcard(key)
         .pexpire(key, 2 * forgetAfterMs)

@@ -2,13 +2,16 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { connect, createServer, type Socket } from "node:net";
 import { AuthError } from "@auth/errors";
-import { connectRedis } from "@auth/kv";
+import { connectRedis, openRedis } from "@auth/kv";
 import type { CompanyPolicy } from "@auth/proto/identity";
+import { createLogger } from "@auth/runtime";
+import { tcpGate } from "@auth/testing";
 import type { Cluster, Redis } from "ioredis";
 import { describe, expect, it, vi } from "vitest";
 import { tenantCompany } from "../endpoint/tenant-company.testing.js";
 import type { Operation } from "../endpoint/transitions.js";
 import { endpoints } from "../routes.js";
+import { type PrivateRedis, redisServerMissing, startPrivateRedis } from "../testing/private-redis.js";
 import { GatewayReplicas } from "./gateway-replicas.js";
 import { RateLimits } from "./rate-limits.js";
 import { RedisAvailability } from "./redis-availability.js";
@@ -318,14 +321,17 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
       await vi.waitFor(() => expect(shared.availability.gone).toBe(false), { timeout: 30_000 });
       const other = await connect();
       try {
-        await new RateLimits(defaults, sharedCounts(other)).byLoginId(acme, limitOf("login"), "heidi");
+        const otherGateway = new RateLimits(
+          { perAddressPerMinute: 100, perLoginIdPerMinute: 4 },
+          sharedCounts(other),
+        );
+        await attempts(3, () => otherGateway.byLoginId(acme, limitOf("login"), "heidi"));
       } finally {
         other.disconnect();
       }
-      // Redis's count of heidi (1 from the other gateway) decides again, not this replica's share.
-      expect(await attempts(4, () => limits.byLoginId(acme, limitOf("login"), "heidi"))).toEqual([
-        "ok",
-        "ok",
+      // Redis's count of heidi (3 from the other gateway) decides again: this replica's share (2)
+      // alone would let a second request through.
+      expect(await attempts(2, () => limits.byLoginId(acme, limitOf("login"), "heidi"))).toEqual([
         "ok",
         "request.ratelimit.exceeded",
       ]);
@@ -336,6 +342,316 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
     }
   }, 60_000);
 });
+
+describe.skipIf(redisServerMissing())(
+  "RateLimits across a Redis outage, at a limit of 8 a minute per login ID",
+  () => {
+    const limit = 8;
+    const keyPrefix = "gateway:";
+    const acme = company("outage");
+    const login = limitOf("login");
+
+    type Gateway = Awaited<ReturnType<typeof gatewayOn>>;
+
+    /** A gateway's rate limits: its own connection, a PING every 50 ms while Redis is gone, `replicas` gateways in all. */
+    async function gatewayOn(url: string, replicas: number) {
+      const redis = await connectRedis({ kind: "standalone", url }, { keyPrefix, commandTimeoutMs: 1_000 });
+      const availability = new RedisAvailability(redis, 50);
+      const limits = new RateLimits(
+        { perAddressPerMinute: 1_000, perLoginIdPerMinute: limit },
+        { redis, availability, replicas: new GatewayReplicas(replicas) },
+      );
+      return {
+        limits,
+        availability,
+        close: () => {
+          availability.close();
+          redis.disconnect();
+        },
+      };
+    }
+
+    /**
+     * One client's logins, one at a time, to the gateways in turn (as a load balancer spreads them),
+     * or to the one named; `letThrough` counts every request that passed.
+     */
+    function clientOf(gateways: Gateway[], loginId: string) {
+      let turn = 0;
+      const outcomes: string[] = [];
+      return {
+        async send(times: number, to?: Gateway) {
+          const sent = await attempts(times, () => {
+            const gateway = to ?? gateways[turn++ % gateways.length];
+            return gateway?.limits.byLoginId(acme, login, loginId) ?? Promise.reject(new Error("no gateway"));
+          });
+          outcomes.push(...sent);
+          return sent;
+        },
+        letThrough: () => outcomes.filter((outcome) => outcome === "ok").length,
+        attempts: () => outcomes.length,
+      };
+    }
+
+    /** Other clients' requests at the gateway, each failing after the command timeout, until it counts Redis as gone. */
+    async function untilGone(gateway: Gateway) {
+      await Promise.all(
+        ["someone", "someone else", "a third"].map((loginId) =>
+          gateway.limits.byLoginId(acme, login, loginId).catch(() => undefined),
+        ),
+      );
+      expect(gateway.availability.gone).toBe(true);
+    }
+
+    /** Waits until every gateway counts on Redis again; the milliseconds that took. */
+    async function untilBack(gateways: Gateway[]): Promise<number> {
+      const since = Date.now();
+      await vi.waitFor(() => expect(gateways.every((gateway) => !gateway.availability.gone)).toBe(true), {
+        timeout: 30_000,
+        interval: 20,
+      });
+      return Date.now() - since;
+    }
+
+    /** Redis's window of the login ID: the gateways' counts in it, and its end. */
+    async function windowInRedis(redis: PrivateRedis, loginId: string) {
+      const reader = await connectRedis({ kind: "standalone", url: redis.url }, { keyPrefix });
+      try {
+        const key = `rate:login:${acme.id}:${loginId}`;
+        const { end, ...gateways } = await reader.hgetall(key);
+        const counts = Object.values(gateways).map(Number);
+        return {
+          counts,
+          total: counts.reduce((sum, count) => sum + count, 0),
+          end: Number(end),
+          ttl: await reader.pttl(key),
+        };
+      } finally {
+        reader.disconnect();
+      }
+    }
+
+    /** The test's own redis-server and `count` gateways on it, all closed afterwards. */
+    async function withGateways(
+      count: number,
+      test: (redis: PrivateRedis, gateways: Gateway[]) => Promise<void>,
+    ) {
+      const redis = await startPrivateRedis();
+      const gateways: Gateway[] = [];
+      try {
+        for (let i = 0; i < count; i += 1) gateways.push(await gatewayOn(redis.url, count));
+        await test(redis, gateways);
+      } finally {
+        for (const gateway of gateways) gateway.close();
+        await redis.close();
+      }
+    }
+
+    describe.each([1, 2])("with %i gateway(s) sharing the Redis", (count) => {
+      it("never lets more than the limit through across a freeze and thaw: what went through from memory is added to Redis's window", async () => {
+        await withGateways(count, async (redis, gateways) => {
+          const client = clientOf(gateways, `frozen-${count}`);
+          expect(await client.send(2 * count)).toEqual(Array(2 * count).fill("ok"));
+          redis.freeze();
+          await Promise.all(gateways.map(untilGone));
+          await client.send(10);
+          redis.thaw();
+          const backMs = await untilBack(gateways);
+          await client.send(10);
+          console.log(
+            `freeze and thaw, ${count} gateway(s): ${client.letThrough()} let through at a limit of ${limit}; back ${backMs} ms after the thaw`,
+          );
+          expect(client.letThrough()).toBe(limit);
+          await vi.waitFor(async () =>
+            expect((await windowInRedis(redis, `frozen-${count}`)).total).toBe(client.attempts()),
+          );
+        });
+      });
+
+      it("never lets more than the limit through across a restart that empties Redis: its window is filled again from memory's counts", async () => {
+        await withGateways(count, async (redis, gateways) => {
+          const client = clientOf(gateways, `restarted-${count}`);
+          expect(await client.send(limit)).toEqual(Array(limit).fill("ok"));
+          await redis.crash();
+          await vi.waitFor(() => expect(gateways.every((gateway) => gateway.availability.gone)).toBe(true));
+          await client.send(4);
+          const starting = Date.now();
+          await redis.start();
+          const upMs = Date.now() - starting;
+          const backMs = await untilBack(gateways);
+          await client.send(10);
+          console.log(
+            `restart empty, ${count} gateway(s): ${client.letThrough()} let through at a limit of ${limit}; Redis up in ${upMs} ms, back ${backMs} ms after it answered`,
+          );
+          expect(client.letThrough()).toBe(limit);
+          await vi.waitFor(async () =>
+            expect((await windowInRedis(redis, `restarted-${count}`)).total).toBe(client.attempts()),
+          );
+        });
+      });
+    });
+
+    it("neither loses nor counts twice the requests in flight when Redis froze: their commands run at the thaw, and memory's count is the same count", async () => {
+      await withGateways(1, async (redis, gateways) => {
+        const client = clientOf(gateways, "in-flight");
+        await client.send(2);
+        redis.freeze();
+        const inFlight = clientOf(gateways, "in-flight");
+        await Promise.all(Array.from({ length: 6 }, () => inFlight.send(1)));
+        expect(gateways[0]?.availability.gone).toBe(true);
+        redis.thaw();
+        await untilBack(gateways);
+        await client.send(4);
+        expect(client.letThrough() + inFlight.letThrough()).toBeLessThanOrEqual(limit);
+        await vi.waitFor(async () => expect((await windowInRedis(redis, "in-flight")).total).toBe(12));
+      });
+    });
+
+    it("holds each gateway to its share for a window after Redis is back, while another gateway has not given its counts back yet", async () => {
+      const redis = await startPrivateRedis();
+      // The second gateway reaches Redis through a gate that stays shut after the restart.
+      const gate = await tcpGate({ host: "127.0.0.1", port: redis.port });
+      await gate.open("through");
+      const first = await gatewayOn(redis.url, 2);
+      const second = await gatewayOn(`redis://127.0.0.1:${gate.port}`, 2);
+      try {
+        const client = clientOf([first, second], "one-back");
+        await redis.crash();
+        await gate.close();
+        await vi.waitFor(() => expect(first.availability.gone && second.availability.gone).toBe(true));
+        // Each gateway lets its share (4) through from memory.
+        await client.send(10);
+        expect(client.letThrough()).toBe(limit);
+        await redis.start();
+        await untilBack([first]);
+        // Redis has the first gateway's 4 only; its share still holds.
+        expect(await client.send(4, first)).toEqual(Array(4).fill("request.ratelimit.exceeded"));
+        await gate.open("through");
+        await untilBack([second]);
+        await vi.waitFor(async () => expect((await windowInRedis(redis, "one-back")).counts).toHaveLength(2));
+        await client.send(4);
+        expect(client.letThrough()).toBe(limit);
+      } finally {
+        first.close();
+        second.close();
+        await gate.close();
+        await redis.close();
+      }
+    });
+
+    it("lets a gateway that heard the others' count in Redis through no more than what they left, while Redis is away", async () => {
+      await withGateways(2, async (redis, gateways) => {
+        const [first, second] = gateways as [Gateway, Gateway];
+        const client = clientOf(gateways, "heard");
+        await client.send(6, first);
+        await client.send(1, second);
+        await redis.crash();
+        await vi.waitFor(() => expect(second.availability.gone).toBe(true));
+        // Its share is 4, but the others had 6 of the 8.
+        expect(await client.send(3, second)).toEqual([
+          "ok",
+          "request.ratelimit.exceeded",
+          "request.ratelimit.exceeded",
+        ]);
+        await redis.start();
+        await untilBack(gateways);
+        await client.send(4);
+        expect(client.letThrough()).toBe(limit);
+      });
+    });
+
+    it("keeps the end of a window begun in memory when Redis gets it, and a later gateway joins the window Redis has", async () => {
+      await withGateways(2, async (redis, gateways) => {
+        const [first, second] = gateways as [Gateway, Gateway];
+        await redis.crash();
+        await vi.waitFor(() => expect(first.availability.gone).toBe(true));
+        const before = Date.now();
+        await clientOf(gateways, "window").send(2, first);
+        const after = Date.now();
+        await redis.start();
+        await untilBack(gateways);
+        await vi.waitFor(async () => expect((await windowInRedis(redis, "window")).counts).toEqual([2]));
+        const begun = await windowInRedis(redis, "window");
+        expect(begun.end).toBeGreaterThanOrEqual(before + 60_000);
+        expect(begun.end).toBeLessThanOrEqual(after + 60_000);
+        // The key expires when the window ends.
+        expect(begun.ttl).toBeGreaterThan(begun.end - Date.now() - 1_000);
+        expect(begun.ttl).toBeLessThanOrEqual(begun.end - Date.now() + 1_000);
+        await clientOf(gateways, "window").send(1, second);
+        const joined = await windowInRedis(redis, "window");
+        expect(joined).toMatchObject({ end: begun.end, total: 3 });
+      });
+    });
+
+    it("gives Redis, once it is first reached, what it counted in memory before", async () => {
+      const redis = await startPrivateRedis();
+      await redis.crash();
+      const opened = openRedis(
+        { kind: "standalone", url: redis.url },
+        {
+          keyPrefix,
+          commandTimeoutMs: 1_000,
+          retry: { attemptTimeoutMs: 1_000, maxDelayMs: 200 },
+          logger: createLogger("rate-limits-test", "silent"),
+        },
+      );
+      const availability = new RedisAvailability(opened.client, 50);
+      const limits = new RateLimits(
+        { perAddressPerMinute: 1_000, perLoginIdPerMinute: limit },
+        { redis: opened.client, availability, replicas: new GatewayReplicas(1) },
+      );
+      try {
+        expect(await attempts(3, () => limits.byLoginId(acme, login, "before-reached"))).toEqual([
+          "ok",
+          "ok",
+          "ok",
+        ]);
+        await redis.start();
+        await opened.ready;
+        await vi.waitFor(async () => expect((await windowInRedis(redis, "before-reached")).total).toBe(3));
+      } finally {
+        availability.close();
+        await opened.close();
+        await redis.close();
+      }
+    });
+
+    it("gives its counts back again after the next PING when Redis refused them (out of memory)", async () => {
+      const redis = await startPrivateRedis();
+      // The gateway reaches Redis through a gate, shut until Redis is set to refuse writes.
+      const gate = await tcpGate({ host: "127.0.0.1", port: redis.port });
+      await gate.open("through");
+      const gateway = await gatewayOn(`redis://127.0.0.1:${gate.port}`, 1);
+      try {
+        await redis.crash();
+        await gate.close();
+        await vi.waitFor(() => expect(gateway.availability.gone).toBe(true));
+        expect(await clientOf([gateway], "refused").send(3)).toEqual(["ok", "ok", "ok"]);
+        await redis.start();
+        const admin = await connectRedis({ kind: "standalone", url: redis.url }, { keyPrefix });
+        const refused = async () =>
+          Number(/errorstat_OOM:count=(\d+)/.exec(await admin.info("errorstats"))?.[1] ?? 0);
+        try {
+          await admin.config("SET", "maxmemory", "1");
+          await gate.open("through");
+          // Refused at the reconnection, then again after a PING answered.
+          await vi.waitFor(async () => expect(await refused()).toBeGreaterThanOrEqual(2), {
+            timeout: 30_000,
+          });
+          await admin.config("SET", "maxmemory", "0");
+        } finally {
+          admin.disconnect();
+        }
+        await vi.waitFor(async () => expect((await windowInRedis(redis, "refused")).total).toBe(3), {
+          timeout: 30_000,
+        });
+      } finally {
+        gateway.close();
+        await gate.close();
+        await redis.close();
+      }
+    });
+  },
+);
 
 describe.runIf(process.env.TEST_REDIS_URL)("GatewayReplicas", () => {
   const keyPrefix = `test:gateway-replicas:${process.pid}:${Date.now()}:`;

@@ -1,11 +1,12 @@
 import { AuthError } from "@auth/errors";
 import type { Cluster, Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { TenantCompany } from "../endpoint/context.js";
 import type { RateLimit } from "../endpoint/define.js";
 import { clientAddressKey } from "./address-prefix.js";
 import type { GatewayReplicas } from "./gateway-replicas.js";
 import type { RedisAvailability } from "./redis-availability.js";
+import { SharedWindows } from "./shared-windows.js";
+import { type WindowCount, WindowCounts, windowMs } from "./window-counts.js";
 
 export interface RateLimitDefaults {
   perAddressPerMinute: number;
@@ -20,27 +21,21 @@ export interface RateLimitDefaults {
  */
 type Kind = "address" | "address, others" | "login";
 
+/** The keys' prefixes in Redis (not those of the string counters before: those expire on their own). */
 const keyPrefixes: Record<Kind, string> = {
-  address: "rl:address",
-  "address, others": "rl:address-others",
-  login: "rl:login",
+  address: "rate:address",
+  "address, others": "rate:address-others",
+  login: "rate:login",
 };
 
-interface Limiter {
-  /** In Redis, shared by the replicas; absent without Redis. */
-  shared?: RateLimiterRedis;
-  /**
-   * In the process, counting every request this replica sees: the count without Redis, and the one
-   * that decides while Redis is gone (against this replica's share of the limit).
-   */
-  local: RateLimiterMemory;
-}
+/** How many windows are given back to Redis at once when it returns (pipelined). */
+const givenBackAtOnce = 500;
 
 export interface SharedCounts {
   redis: Redis | Cluster;
   /** Whether Redis can be counted on now. */
   availability: RedisAvailability;
-  /** How many gateways share the limits. */
+  /** How many gateways share the limits, and this gateway's name among them. */
   replicas: GatewayReplicas;
 }
 
@@ -50,56 +45,80 @@ export interface SharedCounts {
  * never above the configured one: a count Redis could not confirm while it is still counted on
  * (one slow reply) answers service.unavailable rather than letting the request through uncounted;
  * once Redis is gone (a broken connection, or failures in a row: redis-availability.ts) each
- * replica counts in its own memory against its share of the limit (the limit divided by the number
- * of gateways), until Redis answers again (docs/operations.md, "Rate limits while Redis is away").
+ * replica decides by its own count against its share of the limit (the limit divided by the number
+ * of gateways, and no more than what the others last had left), until Redis answers again. Every
+ * request is counted in the process too, and Redis's window gets this gateway's whole count of it
+ * (shared-windows.ts): with each request, and for every live window when Redis comes back, so that
+ * what was let through from memory, or lost by a Redis restarted empty, is in Redis's count again.
+ * For a window after Redis came back the share still holds as well, since another gateway may not
+ * have given its counts back yet (docs/operations.md, "Rate limits while Redis is away").
  */
 export class RateLimits {
-  readonly #limiters = new Map<string, Limiter>();
+  readonly #counts = new WindowCounts();
+  readonly #windows: SharedWindows | undefined;
 
   constructor(
     private readonly defaults: RateLimitDefaults,
     private readonly shared: SharedCounts | undefined,
-  ) {}
-
-  #limiter(kind: Kind, points: number): Limiter {
-    const name = `${kind}:${points}`;
-    let limiter = this.#limiters.get(name);
-    if (!limiter) {
-      const options = { keyPrefix: keyPrefixes[kind], points, duration: 60 };
-      limiter = {
-        shared: this.shared && new RateLimiterRedis({ ...options, storeClient: this.shared.redis }),
-        local: new RateLimiterMemory(options),
-      };
-      this.#limiters.set(name, limiter);
-    }
-    return limiter;
+  ) {
+    if (!shared) return;
+    this.#windows = new SharedWindows(shared.redis, shared.replicas.id);
+    shared.availability.onBack(() => void this.#giveBack());
   }
 
   async #consume(kind: Kind, points: number, key: string): Promise<void> {
-    const { shared, local } = this.#limiter(kind, points);
-    const counted = await local.consume(key).catch(counts);
-    if (shared && this.shared && !this.shared.availability.gone) {
-      try {
-        await shared.consume(key);
-        this.shared.availability.succeeded();
-        return;
-      } catch (error) {
-        if (error instanceof RateLimiterRes) {
-          this.shared.availability.succeeded();
-          throw exceeded(kind, error);
-        }
-        this.shared.availability.failed();
-        if (!this.shared.availability.gone) {
-          throw new AuthError("service.unavailable", {
-            retryAfterSeconds: 1,
-            detail: "the rate-limit count was not confirmed by Redis",
-            cause: error,
-          });
-        }
-      }
+    const name = `${keyPrefixes[kind]}:${key}`;
+    const count = this.#counts.add(name, Date.now());
+    const own = count.own;
+    const total = await this.#countInRedis(name, count);
+    if (total === undefined) return this.#withinShare(kind, points, own, count);
+    if (total > points) throw exceeded(kind, count);
+    if (this.shared?.availability.backWithin(windowMs)) this.#withinShare(kind, points, own, count);
+  }
+
+  /**
+   * The window's count over every gateway, once Redis has this gateway's; undefined when Redis is
+   * gone (or this failure makes it gone), service.unavailable on a failure while it is counted on.
+   */
+  async #countInRedis(name: string, count: WindowCount): Promise<number | undefined> {
+    const { shared } = this;
+    const windows = this.#windows;
+    if (!shared || !windows || shared.availability.gone) return undefined;
+    try {
+      const total = await windows.give(name, count);
+      shared.availability.succeeded();
+      return total;
+    } catch (error) {
+      shared.availability.failed();
+      if (shared.availability.gone) return undefined;
+      throw new AuthError("service.unavailable", {
+        retryAfterSeconds: 1,
+        detail: "the rate-limit count was not confirmed by Redis",
+        cause: error,
+      });
     }
-    const allowed = this.shared ? Math.max(1, Math.floor(points / this.shared.replicas.count)) : points;
-    if (counted.consumedPoints > allowed) throw exceeded(kind, counted);
+  }
+
+  /** This gateway's count of the key, `own`, against its share of the limit (the whole limit without Redis). */
+  #withinShare(kind: Kind, points: number, own: number, count: WindowCount): void {
+    const share = this.shared ? Math.max(1, Math.floor(points / this.shared.replicas.count)) : points;
+    if (own > share || own + count.othersHeard > points) throw exceeded(kind, count);
+  }
+
+  /** Gives Redis this gateway's count of every live window; a failure leaves Redis gone until a PING answers. */
+  async #giveBack(): Promise<void> {
+    const windows = this.#windows;
+    if (!windows) return;
+    const live = this.#counts.live(Date.now());
+    try {
+      for (let at = 0; at < live.length; at += givenBackAtOnce) {
+        await Promise.all(
+          live.slice(at, at + givenBackAtOnce).map(([name, count]) => windows.give(name, count)),
+        );
+      }
+    } catch {
+      this.shared?.availability.lost();
+    }
   }
 
   /**
@@ -127,15 +146,9 @@ export class RateLimits {
   }
 }
 
-/** The count of a refused consume, as rate-limiter-flexible rejects with it. */
-function counts(rejection: unknown): RateLimiterRes {
-  if (rejection instanceof RateLimiterRes) return rejection;
-  throw rejection;
-}
-
-function exceeded(kind: Kind, count: RateLimiterRes): AuthError {
+function exceeded(kind: Kind, count: WindowCount): AuthError {
   return new AuthError("request.ratelimit.exceeded", {
-    retryAfterSeconds: Math.max(1, Math.ceil(count.msBeforeNext / 1000)),
+    retryAfterSeconds: Math.max(1, Math.ceil((count.end - Date.now()) / 1000)),
     detail: `too many requests per ${kind === "login" ? "login ID" : "client address"}`,
   });
 }
