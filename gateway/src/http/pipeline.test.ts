@@ -197,7 +197,7 @@ describe.runIf(process.env.TEST_REDIS_URL)(
       ]);
       expect(Number(answers[5]?.retryAfter)).toBeGreaterThan(0);
       // The only key in Redis is the address's count: no answer, no "running" mark.
-      expect(await keysInRedis()).toEqual(["rl:address-others:acme:127.0.0.1"]);
+      expect(await keysInRedis()).toEqual(["rate:address-others:acme:127.0.0.1"]);
     });
 
     it("keeps the answer of a logout whose token is valid", async () => {
@@ -209,7 +209,7 @@ describe.runIf(process.env.TEST_REDIS_URL)(
       const added = (await keysInRedis()).filter((name) => !before.includes(name));
       expect(added.map((name) => name.replace(/:[^:]+$/, ""))).toEqual([
         "idempotency",
-        "rl:address-others:acme",
+        "rate:address-others:acme",
       ]);
       expect(await post(gateway, "logout", { token, key, forwardedFor: from })).toMatchObject({
         status: 200,
