@@ -252,7 +252,7 @@ describe.runIf(process.env.TEST_REDIS_URL)("a client that makes up tokens and fo
       ["429 request.ratelimit.exceeded", 295],
     ]);
     const added = (await gatewayKeys()).filter((key) => !before.includes(key));
-    expect(added).toEqual([`rl:address-others:${company.id}:127.0.0.1`]);
+    expect(added).toEqual([`rate:address-others:${company.id}:127.0.0.1`]);
   });
 
   it("ignores X-Forwarded-For from a peer TRUST_PROXY does not list: 30 requests with a new forwarded address each are one client, refused after the limit", async () => {
