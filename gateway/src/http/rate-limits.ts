@@ -71,9 +71,9 @@ export class RateLimits {
     const count = this.#counts.add(name, Date.now());
     const own = count.own;
     const total = await this.#countInRedis(name, count);
-    if (total === undefined) return this.#withinShare(kind, points, own, count);
+    if (total === undefined) return this.#refuseBeyondShare(kind, points, own, count);
     if (total > points) throw exceeded(kind, count);
-    if (this.shared?.availability.backWithin(windowMs)) this.#withinShare(kind, points, own, count);
+    if (this.shared?.availability.backWithin(windowMs)) this.#refuseBeyondShare(kind, points, own, count);
   }
 
   /**
@@ -99,8 +99,8 @@ export class RateLimits {
     }
   }
 
-  /** This gateway's count of the key, `own`, against its share of the limit (the whole limit without Redis). */
-  #withinShare(kind: Kind, points: number, own: number, count: WindowCount): void {
+  /** Refuses beyond this gateway's share of the limit (the whole limit without Redis): `own` is its count of the window. */
+  #refuseBeyondShare(kind: Kind, points: number, own: number, count: WindowCount): void {
     const share = this.shared ? Math.max(1, Math.floor(points / this.shared.replicas.count)) : points;
     if (own > share || own + count.othersHeard > points) throw exceeded(kind, count);
   }
