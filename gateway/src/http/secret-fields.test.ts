@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument, pathOf } from "../api/openapi.js";
 import { createApp } from "../app.js";
 import type { Backends } from "../backends.js";
-import { CompanyCache } from "../http/company-cache.js";
-import { IdempotentAnswers } from "../http/idempotency.js";
-import { RateLimits } from "../http/rate-limits.js";
+import { stateOfName } from "../endpoint/states.js";
+import { tenantCompany } from "../endpoint/tenant-company.testing.js";
+import { statesFor } from "../endpoint/transitions.js";
 import type { BackendHealth } from "../readiness.js";
 import { endpoints } from "../routes.js";
-import { stateOfName } from "./states.js";
-import { tenantCompany } from "./tenant-company.testing.js";
-import { statesFor } from "./transitions.js";
+import { CompanyCache } from "./company-cache.js";
+import { IdempotentAnswers } from "./idempotency.js";
+import { RateLimits } from "./rate-limits.js";
 
 /**
  * docs/api-contract.md, "Requests and responses": a secret field (a password, a code, an answer, a
