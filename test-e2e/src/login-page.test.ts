@@ -626,7 +626,7 @@ describe.skipIf(!chromiumInstalled())(
     });
 
     describe("OAuth to a second factor: auth/oauth, then checkotp with the disclaimers", () => {
-      it("sends the slot's max_age to the provider, then asks for the SMS code and the disclaimers as after a password, and signs in", async () => {
+      it("sends the slot's max_age to the provider, then asks for the SMS code and the disclaimers as after a password, keeps the code while the terms are not accepted, and signs in", async () => {
         const jo = await user(withTerms, { secondFactorRequired: true });
         await linkOAuthIdentity(withTerms.company, jo, maxAgeSlot, secondFactorAccount);
         const tab = await open(withTerms);
@@ -643,15 +643,98 @@ describe.skipIf(!chromiumInstalled())(
         await screenshots.take(tab, "oauth-second-factor", "code-and-terms");
 
         const code = tab.getByLabel("Code from the SMS", { exact: true });
-        const sent = () => lastOtp(withTerms.company.id, jo.phone, suite.suite.smsOutboxFile);
-        await code.fill(sent());
+        const sent = lastOtp(withTerms.company.id, jo.phone, suite.suite.smsOutboxFile);
+        await code.fill(sent);
         await tab.getByRole("button", { name: "Continue" }).click();
         await alert(tab, "Please accept the terms to continue.");
+        // The terms are checked before the code: the code was not tried, and stays in its field.
+        expect(await code.inputValue()).toBe(sent);
         await accept.check();
-        await code.fill(sent());
         await tab.getByRole("button", { name: "Continue" }).click();
         await signedIn(tab, jo);
         await screenshots.take(tab, "oauth-second-factor", "signed-in");
+      });
+    });
+
+    describe("what the user typed, after an error that checked nothing (a 503, a rate limit, no answer)", () => {
+      /** Answers the page's next call of the operation as the gateway would not: down, busy, or not at all. */
+      async function failNext(tab: Page, operation: string, how: "503" | "429" | "no answer") {
+        await tab.route(`**/v2/auth/${operation}`, (route) =>
+          how === "no answer"
+            ? route.abort("connectionrefused")
+            : route.fulfill({
+                status: Number(how),
+                contentType: "application/json",
+                headers: how === "429" ? { "retry-after": "3" } : {},
+                body: JSON.stringify({
+                  status: "error",
+                  error_code: how === "429" ? "request.ratelimit.exceeded" : "service.unavailable",
+                }),
+              }),
+        );
+      }
+      const unavailable = "The sign-in service is not available right now.";
+
+      it("keeps the SMS code through each, and signs in with it once the gateway answers", async () => {
+        const max = await user(plain, { password: null });
+        const tab = await open(plain);
+        await identify(tab, max);
+        await heading(tab, "Enter the code from the SMS");
+        const code = tab.getByLabel("Code from the SMS", { exact: true });
+        const sent = lastOtp(plain.company.id, max.phone, suite.suite.smsOutboxFile);
+        await code.fill(sent);
+        for (const [how, message] of [
+          ["no answer", unavailable],
+          ["429", "Too many requests. Try again in 3 seconds."],
+          ["503", unavailable],
+        ] as const) {
+          await failNext(tab, "checkotp", how);
+          await tab.getByRole("button", { name: "Continue" }).click();
+          await alert(tab, message);
+          expect(await code.inputValue(), how).toBe(sent);
+          await tab.unrouteAll();
+        }
+        await screenshots.take(tab, "kept-input", "sms-code-after-503");
+        await tab.getByRole("button", { name: "Continue" }).click();
+        await signedIn(tab, max);
+      });
+
+      it("keeps the control answer through a 503, and goes on with it", async () => {
+        const nina = await user(plain, {
+          controlQuestion: "Which city were you born in?",
+          controlAnswer: "Springfield",
+        });
+        const tab = await open(plain);
+        await startRecovery(tab, nina, "My control question", "kept-input");
+        await heading(tab, "Answer your control question");
+        const answer = tab.getByLabel("Which city were you born in?", { exact: true });
+        await answer.fill("Springfield");
+        await failNext(tab, "recovery/checkquestion", "503");
+        await tab.keyboard.press("Enter");
+        await alert(tab, unavailable);
+        expect(await answer.inputValue()).toBe("Springfield");
+        await tab.unrouteAll();
+        await tab.keyboard.press("Enter");
+        await heading(tab, "Choose a new password");
+      });
+
+      it("keeps the authenticator app's code through a 503, and sets the app up with it", async () => {
+        const olga = await user(plain);
+        const tab = await open(plain);
+        await withPassword(tab, olga);
+        await signedIn(tab, olga);
+        await tab.getByRole("button", { name: "Set up authenticator app" }).click();
+        const secret = await shownSecret(tab);
+        const code = tab.getByLabel("Code from the app", { exact: true });
+        const shown = await totpCode(secret);
+        await code.fill(shown);
+        await failNext(tab, "totp/confirm", "503");
+        await tab.getByRole("button", { name: "Confirm" }).click();
+        await alert(tab, unavailable);
+        expect(await code.inputValue()).toBe(shown);
+        await tab.unrouteAll();
+        await tab.getByRole("button", { name: "Confirm" }).click();
+        await tab.getByText("Your authenticator app is set up").waitFor();
       });
     });
 

@@ -168,6 +168,8 @@ describe("auth/checkotp", () => {
       ["neither otp nor backup_code", {}],
       ["both otp and backup_code", { otp: "123456", backup_code: "0000-0000-0000" }],
       ["an otp that is not a string", { otp: 123456 }],
+      ["an empty otp", { otp: "" }],
+      ["an empty backup_code", { backup_code: "" }],
     ])("answers request.validation.failed with 400 for %s, and leaves the OTP unburnt", async (_, body) => {
       const { user, token } = await otpSession();
       expectError(await checkotp(token, body), 400, "request.validation.failed");

@@ -14,7 +14,7 @@ import { assertUserMayLogIn } from "../steps/user-status.js";
 
 const body = z.object({
   login_id: fields.loginId,
-  password: fields.secret,
+  password: fields.secret(),
   captcha_response: fields.captchaResponse,
   accept_disclaimers: fields.acceptDisclaimers,
 });

@@ -20,8 +20,8 @@ import { assertUserMayLogIn, sessionUser } from "../steps/user-status.js";
 
 const body = z
   .object({
-    otp: fields.secret.optional(),
-    backup_code: fields.secret.optional(),
+    otp: fields.secret().optional(),
+    backup_code: fields.secret().optional(),
     accept_disclaimers: fields.acceptDisclaimers,
   })
   .refine(

@@ -13,7 +13,7 @@ import { moveSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
 const body = z.object({
-  password: fields.secret,
+  password: fields.secret(),
   captcha_response: fields.captchaResponse,
   accept_disclaimers: fields.acceptDisclaimers,
 });

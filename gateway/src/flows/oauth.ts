@@ -2,6 +2,7 @@ import { AuthError } from "@auth/errors";
 import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
+import { fields } from "../endpoint/fields.js";
 import {
   answerExamples,
   disclaimersRequired,
@@ -24,11 +25,11 @@ const body = z.object({
     .int("must be a whole number")
     .min(1, "must be 1 to 5")
     .max(5, "must be 1 to 5"),
-  code: z.string("must be a string").min(1, "must not be empty").max(4_096),
+  code: fields.secret(4_096),
   redirect_uri: z.string("must be a string").min(1, "must not be empty").max(2_000),
   // Beyond the spec (docs/api-contract.md, "OAuth"): PKCE's verifier (required for a public client)
   // and the nonce the client sent to the provider (required for an OpenID Connect provider).
-  code_verifier: z.string("must be a string").max(200).optional(),
+  code_verifier: fields.secret(200).optional(),
   nonce: z.string("must be a string").max(500).optional(),
 });
 

@@ -3,6 +3,7 @@ import { PasswordProblem, type User } from "@auth/proto/identity";
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
+import { fields } from "../endpoint/fields.js";
 import { answerExamples, type SuccessFields, success, toAuthorized } from "../endpoint/responses.js";
 import { assertTransition } from "../endpoint/transitions.js";
 import { securityEvent } from "../security-events.js";
@@ -11,7 +12,7 @@ import { forgetFailedChecks } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
 
-const body = z.object({ new_password: z.string("must be a string").max(4_096) });
+const body = z.object({ new_password: fields.secret(4_096) });
 
 // In state recovery-setpassword no token: the client logs in again.
 const responses = z.union([toAuthorized(), success({})]);

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { type AddressInfo, createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { AuthError } from "@auth/errors";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
@@ -14,6 +15,7 @@ import {
   type RunningGrpcServer,
   type ServiceClient,
   startGrpcServer,
+  unanswered,
 } from "./index.js";
 import { disclaimerServiceName, silent, startDisclaimerServer, testPki } from "./test-servers.testing.js";
 
@@ -88,6 +90,19 @@ describe("a server that cannot be reached", () => {
     const error = await unreachable.listRequiredDisclaimers({ companyId: "c", userId: "u" }).catch((e) => e);
     unreachable.close();
     expect(error.code).toBe("service.unavailable");
+    expect(unanswered(error)).toBe("unreachable");
+  });
+
+  it("tells a server that took the connection but did not answer before the deadline", async () => {
+    // Accepts the connection and says nothing: no HTTP/2 settings, no answer.
+    const silentPeer = createServer(() => {});
+    await new Promise<void>((resolve) => silentPeer.listen(0, "127.0.0.1", resolve));
+    const mute = gatewayClient(`127.0.0.1:${(silentPeer.address() as AddressInfo).port}`, 300);
+    const error = await mute.listRequiredDisclaimers({ companyId: "c", userId: "u" }).catch((e) => e);
+    mute.close();
+    silentPeer.close();
+    expect(error.code).toBe("service.unavailable");
+    expect(unanswered(error)).toBe("deadline");
   });
 });
 
@@ -164,6 +179,8 @@ describe("a server whose store is not reached yet", () => {
       const refused = await listRequired(target).catch((e) => e);
       expect(refused).toBeInstanceOf(AuthError);
       expect(refused.code).toBe("service.unavailable");
+      // The service answered: it was reached.
+      expect(unanswered(refused)).toBeUndefined();
 
       storeAnswered();
       await expect.poll(() => checkHealth(probe, "", 5_000)).toBe("SERVING");

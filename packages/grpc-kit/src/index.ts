@@ -30,7 +30,7 @@ export {
   identityClientEnvironment,
   sessionClientEnvironment,
 } from "./service-clients.js";
-export { errorCodeKey, fromServiceError, toStatus } from "./status.js";
+export { errorCodeKey, fromServiceError, toStatus, unanswered } from "./status.js";
 export {
   type Caller,
   callerOf,

@@ -36,3 +36,16 @@ export function fromServiceError(error: ServiceError): AuthError {
   }
   return new AuthError("internal.error", { detail: error.details, cause: error });
 }
+
+/**
+ * Whether a failed call went unanswered by the service itself, and how: no connection to it
+ * (`unreachable`: refused, a name not resolved, a failed handshake) or no answer before the
+ * deadline. undefined for an answer of the service, its own `service.unavailable` included.
+ */
+export function unanswered(error: unknown): "unreachable" | "deadline" | undefined {
+  if (!(error instanceof AuthError) || error.code !== "service.unavailable") return undefined;
+  const status = (error.cause as Partial<ServiceError> | undefined)?.code;
+  if (status === GrpcStatus.UNAVAILABLE) return "unreachable";
+  if (status === GrpcStatus.DEADLINE_EXCEEDED) return "deadline";
+  return undefined;
+}

@@ -1,9 +1,11 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { freePort } from "@auth/runtime";
 import { type RunningSuite, startSuite } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +14,18 @@ const run = promisify(execFile);
 /** The command npm links (what `npx authctl` runs). */
 const bin = fileURLToPath(new URL("../bin/authctl.js", import.meta.url));
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** The rows of a table authctl printed, each as its cells; the header row first. */
+const tableRows = (printed: string): string[][] =>
+  printed
+    .split("\n")
+    .filter((line) => line.startsWith("│"))
+    .map((line) =>
+      line
+        .split("│")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 
 describe("authctl", () => {
   let suite: RunningSuite;
@@ -249,8 +263,9 @@ describe("authctl", () => {
       secondFactorRequired: true,
       minPasswordLength: 8,
     });
-    const { stdout } = await authctl(["user", "get", code, user.id]);
-    expect(stdout).toContain("2fa: sms (required)\tmin password 8");
+    const [header, row] = tableRows((await authctl(["user", "get", code, user.id])).stdout);
+    expect(header?.slice(-2)).toEqual(["second factor", "min password"]);
+    expect(row?.slice(-2)).toEqual(["sms (required)", "8"]);
   });
 
   it("sets an OpenID Connect slot's trust in the provider's multi-factor logins and its max_age by options, and refuses them for plain OAuth 2.0", async () => {
@@ -284,8 +299,8 @@ describe("authctl", () => {
       maxAgeSeconds: 600,
       publicClient: true,
     });
-    // The slot's line says what decides how its logins count.
-    expect((await authctl(["oauth", "list", code])).stdout.trim().split("\t")).toEqual([
+    // The slot's row says what decides how its logins count.
+    expect(tableRows((await authctl(["oauth", "list", code])).stdout)[1]).toEqual([
       "2",
       "Provider 2",
       "https://sso.example.com",
@@ -305,7 +320,7 @@ describe("authctl", () => {
       settingsFile,
       "--no-trusts-provider-mfa",
     ]);
-    expect(untrusting.stdout.trim().split("\t").at(-1)).toBe("public client");
+    expect(tableRows(untrusting.stdout)[1]?.at(-1)).toBe("public client");
     const plainFile = join(dataDir, "oauth2-slot.json");
     writeFileSync(
       plainFile,
@@ -330,6 +345,101 @@ describe("authctl", () => {
     ]);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/request.validation.failed: .*maxAgeSeconds: is for OpenID Connect only/);
+  });
+
+  describe("every list", () => {
+    let carl: { id: string };
+    beforeAll(async () => {
+      carl = await json(["user", "find", code, "carl"]);
+      // A session of carl's, and his acceptance of the company's terms (published by the test before).
+      const [{ apiKey }] = [await json(["apikey", "create", code, "--label", "lists"])];
+      const login = await fetch(`${suite.gatewayUrl}/${code}/v2/auth/checkcredentials`, {
+        method: "POST",
+        headers: { "x-api-key": apiKey, "content-type": "application/json" },
+        body: JSON.stringify({ login_id: "carl", password: "password-2", accept_disclaimers: ["terms"] }),
+      });
+      expect(await login.json()).toMatchObject({ session_state: "authorized" });
+    });
+
+    it.each([
+      [
+        ["company", "list"],
+        ["code", "name", "status", "id"],
+      ],
+      [
+        ["apikey", "list", "<code>"],
+        ["key id", "state", "label"],
+      ],
+      [
+        ["user", "list", "<code>"],
+        ["id", "login ID", "role", "status", "second factor", "min password"],
+      ],
+      [
+        ["disclaimer", "list", "<code>"],
+        ["code", "version", "state", "title", "link"],
+      ],
+      [
+        ["disclaimer", "acceptances", "<code>"],
+        ["accepted", "code", "version", "user", "address"],
+      ],
+      [
+        ["oauth", "list", "<code>"],
+        ["slot", "name", "issuer or token endpoint", "client id", "traits"],
+      ],
+      [
+        ["session", "list", "<code>", "<carl>"],
+        ["session", "state", "started", "last seen", "expires", "address", "user agent"],
+      ],
+    ])(
+      "%j prints a table with a header row and a row for each of the --json array's items",
+      async (command, headers) => {
+        const args = command.map((arg) => (arg === "<code>" ? code : arg === "<carl>" ? carl.id : arg));
+        const text = await authctl(args);
+        expect(text.stderr).toBe("");
+        const [header, ...rows] = tableRows(text.stdout);
+        expect(header).toEqual(headers);
+        const items = await json(args);
+        expect(Array.isArray(items)).toBe(true);
+        expect(items.length).toBeGreaterThan(0);
+        expect(rows).toHaveLength(items.length);
+      },
+    );
+  });
+
+  describe("a service that cannot be reached", () => {
+    it("is one line naming the service, its address and the environment variable that set it", async () => {
+      const address = `127.0.0.1:${await freePort()}`;
+      const result = await authctl(["company", "list"], { AUTH_IDENTITY_ADDR: address });
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(
+        `authctl: cannot reach identity at ${address} (the address of AUTH_IDENTITY_ADDR)\n`,
+      );
+    });
+
+    it("names the option when the address came from it, and the service the command reached last", async () => {
+      const address = `127.0.0.1:${await freePort()}`;
+      const result = await authctl(["--session", address, "session", "list", code, "nobody"]);
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toBe(`authctl: cannot reach session at ${address} (the address of --session)\n`);
+    });
+
+    it("tells a service that took the connection but did not answer within --deadline", async () => {
+      const silentPeer = createServer(() => {});
+      await new Promise<void>((resolve) => silentPeer.listen(0, "127.0.0.1", resolve));
+      const address = `127.0.0.1:${(silentPeer.address() as AddressInfo).port}`;
+      try {
+        const result = await authctl(["--deadline", "500", "company", "list"], {
+          AUTH_IDENTITY_ADDR: address,
+        });
+        expect(result.exitCode).toBe(1);
+        expect(result.stderr).toBe(
+          `authctl: no answer from identity at ${address} within 500 ms (the address of AUTH_IDENTITY_ADDR; --deadline sets the wait)\n`,
+        );
+      } finally {
+        silentPeer.close();
+      }
+    });
   });
 
   it("refuses to work without the admin token, with a clear line", async () => {

@@ -1,11 +1,18 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AuthError } from "@auth/errors";
-import { createServiceClient, type GrpcTransport, type ServiceClient } from "@auth/grpc-kit";
+import {
+  createServiceClient,
+  type GrpcTransport,
+  type ServiceClient,
+  type ServiceDefinition,
+} from "@auth/grpc-kit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService, type User } from "@auth/proto/identity";
 import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import { SessionServiceService } from "@auth/proto/session";
+import { type AddressSource, notAnswered, type Service } from "./service-addresses.js";
+import { type Records, table } from "./table.js";
 
 export interface GlobalOptions {
   identity: string;
@@ -57,52 +64,52 @@ export class Cli {
   #introspection?: ServiceClient<typeof TokenIntrospectionServiceService>;
   #transport?: GrpcTransport;
 
-  constructor(private readonly options: GlobalOptions) {}
+  constructor(
+    private readonly options: GlobalOptions,
+    private readonly addressSource: AddressSource,
+  ) {}
 
-  #clientOptions(server: "identity" | "session" | "disclaimer") {
+  /** A client of the service whose failures to answer say so in one line (notAnswered). */
+  #client<D extends ServiceDefinition>(definition: D, service: Service): ServiceClient<D> {
     this.#transport ??= transport(this.options);
-    return {
-      deadlineMs: Number(this.options.deadline),
+    const address = this.options[service];
+    const deadlineMs = Number(this.options.deadline);
+    const client = createServiceClient(definition, address, {
+      deadlineMs,
       adminToken: adminToken(this.options),
       transport: this.#transport,
-      server,
-    };
+      server: service,
+    });
+    const source = this.addressSource(service);
+    const calls = client as unknown as Record<string, (request: unknown) => Promise<unknown>>;
+    const methods: Record<string, unknown> = { close: () => client.close() };
+    for (const name of Object.keys(definition)) {
+      methods[name] = (request: unknown) =>
+        calls[name]?.(request).catch((error: unknown) => {
+          throw notAnswered(error, service, address, source, deadlineMs);
+        });
+    }
+    return methods as ServiceClient<D>;
   }
 
   identity() {
-    this.#identity ??= createServiceClient(
-      IdentityServiceService,
-      this.options.identity,
-      this.#clientOptions("identity"),
-    );
+    this.#identity ??= this.#client(IdentityServiceService, "identity");
     return this.#identity;
   }
 
   session() {
-    this.#session ??= createServiceClient(
-      SessionServiceService,
-      this.options.session,
-      this.#clientOptions("session"),
-    );
+    this.#session ??= this.#client(SessionServiceService, "session");
     return this.#session;
   }
 
   /** The read-only introspection that the company's other products use, served by the session service. */
   introspection() {
-    this.#introspection ??= createServiceClient(
-      TokenIntrospectionServiceService,
-      this.options.session,
-      this.#clientOptions("session"),
-    );
+    this.#introspection ??= this.#client(TokenIntrospectionServiceService, "session");
     return this.#introspection;
   }
 
   disclaimer() {
-    this.#disclaimer ??= createServiceClient(
-      DisclaimerServiceService,
-      this.options.disclaimer,
-      this.#clientOptions("disclaimer"),
-    );
+    this.#disclaimer ??= this.#client(DisclaimerServiceService, "disclaimer");
     return this.#disclaimer;
   }
 
@@ -126,6 +133,16 @@ export class Cli {
   /** Prints the result: as JSON with --json, else as the text given. */
   print(json: unknown, text: string): void {
     process.stdout.write(this.options.json ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
+  }
+
+  /** Prints records: one JSON array with --json, else a table with a header row. */
+  printList<T>(records: readonly T[], kind: Records<T>): void {
+    this.print(records.map(kind.toJSON), table(records, kind));
+  }
+
+  /** Prints one record: its JSON object with --json, else the table of its kind with its one row. */
+  printRecord<T>(record: T, kind: Records<T>): void {
+    this.print(kind.toJSON(record), table([record], kind));
   }
 
   close(): void {

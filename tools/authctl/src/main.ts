@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { apiKeyCommands } from "./commands/apikey.js";
 import { companyCommands } from "./commands/company.js";
 import { disclaimerCommands } from "./commands/disclaimer.js";
@@ -7,16 +7,15 @@ import { oauthCommands } from "./commands/oauth.js";
 import { sessionCommands } from "./commands/session.js";
 import { userCommands } from "./commands/user.js";
 import { Cli, type GlobalOptions } from "./context.js";
+import { type Service, serviceAddresses } from "./service-addresses.js";
 
-const program = new Command("authctl")
-  .description("Administer the authentication suite over its gRPC admin APIs.")
-  .option("--identity <host:port>", "identity service", process.env.AUTH_IDENTITY_ADDR ?? "127.0.0.1:50051")
-  .option("--session <host:port>", "session service", process.env.AUTH_SESSION_ADDR ?? "127.0.0.1:50052")
-  .option(
-    "--disclaimer <host:port>",
-    "disclaimer service",
-    process.env.AUTH_DISCLAIMER_ADDR ?? "127.0.0.1:50055",
-  )
+const program = new Command("authctl").description(
+  "Administer the authentication suite over its gRPC admin APIs.",
+);
+for (const [service, { env, fallback }] of Object.entries(serviceAddresses)) {
+  program.addOption(new Option(`--${service} <host:port>`, `${service} service`).env(env).default(fallback));
+}
+program
   .option(
     "--admin-token-file <path>",
     "file with the admin token (else AUTH_ADMIN_TOKEN, else .data/admin-token)",
@@ -33,7 +32,7 @@ const program = new Command("authctl")
 
 let cli: Cli | undefined;
 const context = () => {
-  cli ??= new Cli(program.opts<GlobalOptions>());
+  cli ??= new Cli(program.opts<GlobalOptions>(), (service: Service) => program.getOptionValueSource(service));
   return cli;
 };
 companyCommands(program, context);
@@ -52,8 +51,10 @@ try {
       : error instanceof Error
         ? error.message
         : String(error);
-  process.stderr.write(`authctl: ${message}\n`);
   process.exitCode = 1;
+  // Exits once the line is written: a connection still opening to a service that took it and says
+  // nothing (a hung process) would keep authctl waiting on its TLS handshake.
+  process.stderr.write(`authctl: ${message}\n`, () => process.exit());
 } finally {
   cli?.close();
 }

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import type { FlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
+import { fields } from "../../endpoint/fields.js";
 import { answerExamples, type SuccessFields, toRecoverySetpassword } from "../../endpoint/responses.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { startSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
 
-const body = z.object({ token: z.string("must be a string").min(1, "must not be empty").max(512) });
+const body = z.object({ token: fields.secret(512) });
 
 const responses = toRecoverySetpassword();
 

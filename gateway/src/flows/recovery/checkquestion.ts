@@ -11,7 +11,7 @@ import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
 import { moveSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
 
-const body = z.object({ control_answer: fields.secret });
+const body = z.object({ control_answer: fields.secret() });
 
 const responses = toRecoverySetpassword();
 

@@ -13,8 +13,9 @@ import { loginRefusal } from "../../steps/secret-checks.js";
 import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({
-  code: fields.secret.describe("A code the new authenticator app shows for the new secret"),
-  current_code: fields.secret
+  code: fields.secret().describe("A code the new authenticator app shows for the new secret"),
+  current_code: fields
+    .secret()
     .optional()
     .describe("A code of the authenticator app the user has now: required to replace it"),
 });

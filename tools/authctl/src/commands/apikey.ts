@@ -1,6 +1,22 @@
 import { ApiKey } from "@auth/proto/identity";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
+import type { Records } from "../table.js";
+
+/** A company's API keys, never the keys. */
+const apiKeyRecords: Records<ApiKey> = {
+  columns: [
+    { header: "key id", cell: (key) => key.keyId },
+    {
+      header: "state",
+      cell: (key) =>
+        key.revokedAt ? "revoked" : key.expiresAt ? `expires ${key.expiresAt.toISOString()}` : "active",
+    },
+    { header: "label", cell: (key) => key.label },
+  ],
+  none: "no API keys",
+  toJSON: (key) => ApiKey.toJSON(key),
+};
 
 export function apiKeyCommands(program: Command, cli: () => Cli): void {
   const apikey = program.command("apikey").description("a company's API keys (X-API-Key)");
@@ -23,12 +39,7 @@ export function apiKeyCommands(program: Command, cli: () => Cli): void {
       const { apiKeys } = await cli()
         .identity()
         .listApiKeys({ companyId: await cli().companyId(company) });
-      const state = (key: ApiKey) =>
-        key.revokedAt ? "revoked" : key.expiresAt ? `expires ${key.expiresAt.toISOString()}` : "active";
-      cli().print(
-        apiKeys.map((key) => ApiKey.toJSON(key)),
-        apiKeys.map((key) => `${key.keyId}\t${state(key)}\t${key.label}`).join("\n"),
-      );
+      cli().printList(apiKeys, apiKeyRecords);
     });
 
   apikey

@@ -1,9 +1,18 @@
 import { Company, CompanyPolicy } from "@auth/proto/identity";
 import type { Command } from "commander";
 import { type Cli, readJsonFile } from "../context.js";
+import { type Records, table } from "../table.js";
 
-const describe = (company: Company) =>
-  `${company.code}\t${company.name}\t${company.suspended ? "suspended" : "active"}\t${company.id}`;
+const companyRecords: Records<Company> = {
+  columns: [
+    { header: "code", cell: (company) => company.code },
+    { header: "name", cell: (company) => company.name },
+    { header: "status", cell: (company) => (company.suspended ? "suspended" : "active") },
+    { header: "id", cell: (company) => company.id },
+  ],
+  none: "no companies",
+  toJSON: (company) => Company.toJSON(company),
+};
 
 export function companyCommands(program: Command, cli: () => Cli): void {
   const company = program.command("company").description("companies and their policies");
@@ -23,14 +32,14 @@ export function companyCommands(program: Command, cli: () => Cli): void {
         const company = (await identity.createCompany({ code, name: options.name, policy }))
           .company as Company;
         if (options.withApiKey === undefined) {
-          cli().print(Company.toJSON(company), describe(company));
+          cli().printRecord(company, companyRecords);
           return;
         }
         const label = options.withApiKey === true ? "bootstrap" : options.withApiKey;
         const key = await identity.createApiKey({ companyId: company.id, label });
         cli().print(
           { company: Company.toJSON(company), apiKey: key.apiKey, keyId: key.keyId },
-          `${describe(company)}\nAPI key: ${key.apiKey}\t(key id ${key.keyId}; shown once)`,
+          `${table([company], companyRecords)}\nAPI key: ${key.apiKey}\t(key id ${key.keyId}; shown once)`,
         );
       },
     );
@@ -55,10 +64,7 @@ export function companyCommands(program: Command, cli: () => Cli): void {
         companies.push(...page.companies);
         pageToken = page.nextPageToken;
       } while (pageToken);
-      cli().print(
-        companies.map((c) => Company.toJSON(c)),
-        companies.map(describe).join("\n"),
-      );
+      cli().printList(companies, companyRecords);
     });
 
   company
@@ -81,7 +87,7 @@ export function companyCommands(program: Command, cli: () => Cli): void {
             suspended: options.suspend ? true : options.resume ? false : undefined,
             policy: options.policyFile ? CompanyPolicy.fromJSON(readJsonFile(options.policyFile)) : undefined,
           });
-        cli().print(Company.toJSON(updated.company as Company), describe(updated.company as Company));
+        cli().printRecord(updated.company as Company, companyRecords);
       },
     );
 }

@@ -1,6 +1,7 @@
 import { Acceptance, Disclaimer } from "@auth/proto/disclaimer";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
+import type { Records } from "../table.js";
 
 interface DisclaimerOptions {
   title: string;
@@ -8,8 +9,29 @@ interface DisclaimerOptions {
   link: string;
 }
 
-const describe = (d: Disclaimer) =>
-  `${d.code}\tv${d.version}\t${d.active ? "active" : "inactive"}\t${d.title}\t${d.link}`;
+const disclaimerRecords: Records<Disclaimer> = {
+  columns: [
+    { header: "code", cell: (d) => d.code },
+    { header: "version", cell: (d) => `v${d.version}` },
+    { header: "state", cell: (d) => (d.active ? "active" : "inactive") },
+    { header: "title", cell: (d) => d.title },
+    { header: "link", cell: (d) => d.link },
+  ],
+  none: "no disclaimers",
+  toJSON: (d) => Disclaimer.toJSON(d),
+};
+
+const acceptanceRecords: Records<Acceptance> = {
+  columns: [
+    { header: "accepted", cell: (a) => a.acceptedAt?.toISOString() ?? "" },
+    { header: "code", cell: (a) => a.code },
+    { header: "version", cell: (a) => `v${a.version}` },
+    { header: "user", cell: (a) => a.userId },
+    { header: "address", cell: (a) => a.clientAddress },
+  ],
+  none: "no acceptances",
+  toJSON: (a) => Acceptance.toJSON(a),
+};
 
 function withTexts(command: Command): Command {
   return command
@@ -29,10 +51,7 @@ export function disclaimerCommands(program: Command, cli: () => Cli): void {
     const created = await cli()
       .disclaimer()
       .createDisclaimer({ companyId: await cli().companyId(company), code, ...options });
-    cli().print(
-      Disclaimer.toJSON(created.disclaimer as Disclaimer),
-      describe(created.disclaimer as Disclaimer),
-    );
+    cli().printRecord(created.disclaimer as Disclaimer, disclaimerRecords);
   });
 
   withTexts(
@@ -43,10 +62,7 @@ export function disclaimerCommands(program: Command, cli: () => Cli): void {
     const published = await cli()
       .disclaimer()
       .publishDisclaimerVersion({ companyId: await cli().companyId(company), code, ...options });
-    cli().print(
-      Disclaimer.toJSON(published.disclaimer as Disclaimer),
-      describe(published.disclaimer as Disclaimer),
-    );
+    cli().printRecord(published.disclaimer as Disclaimer, disclaimerRecords);
   });
 
   disclaimer
@@ -66,10 +82,7 @@ export function disclaimerCommands(program: Command, cli: () => Cli): void {
       const { disclaimers } = await cli()
         .disclaimer()
         .listDisclaimers({ companyId: await cli().companyId(company) });
-      cli().print(
-        disclaimers.map((d) => Disclaimer.toJSON(d)),
-        disclaimers.map(describe).join("\n"),
-      );
+      cli().printList(disclaimers, disclaimerRecords);
     });
 
   disclaimer
@@ -87,14 +100,6 @@ export function disclaimerCommands(program: Command, cli: () => Cli): void {
           userId: options.user,
           limit: Number(options.limit),
         });
-      cli().print(
-        acceptances.map((a) => Acceptance.toJSON(a)),
-        acceptances
-          .map(
-            (a) =>
-              `${a.acceptedAt?.toISOString()}\t${a.code}\tv${a.version}\t${a.userId}\t${a.clientAddress}`,
-          )
-          .join("\n"),
-      );
+      cli().printList(acceptances, acceptanceRecords);
     });
 }

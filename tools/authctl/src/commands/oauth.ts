@@ -1,6 +1,7 @@
 import { OAuthProvider } from "@auth/proto/identity";
 import type { Command } from "commander";
 import { type Cli, readJsonFile } from "../context.js";
+import type { Records } from "../table.js";
 import { type SlotOptions, slotSettings } from "./oauth-settings.js";
 
 /** What decides how a slot's logins count: a public client, the provider's MFA trusted, a max_age. */
@@ -15,8 +16,18 @@ const traits = (p: OAuthProvider) =>
     .filter(Boolean)
     .join("; ");
 
-const describe = (p: OAuthProvider) =>
-  `${p.slot}\t${p.name}\t${p.issuer || p.tokenEndpoint}\t${p.clientId}\t${traits(p)}`;
+/** The configured slots, never their secrets. */
+const providerRecords: Records<OAuthProvider> = {
+  columns: [
+    { header: "slot", cell: (p) => String(p.slot) },
+    { header: "name", cell: (p) => p.name },
+    { header: "issuer or token endpoint", cell: (p) => p.issuer || p.tokenEndpoint },
+    { header: "client id", cell: (p) => p.clientId },
+    { header: "traits", cell: traits },
+  ],
+  none: "no OAuth providers",
+  toJSON: (p) => OAuthProvider.toJSON(p),
+};
 
 export function oauthCommands(program: Command, cli: () => Cli): void {
   const oauth = program.command("oauth").description("OAuth provider slots (1 to 5) and user links");
@@ -46,7 +57,7 @@ export function oauthCommands(program: Command, cli: () => Cli): void {
       const { provider } = await cli()
         .identity()
         .setOAuthProvider({ companyId: await cli().companyId(company), settings });
-      cli().print(OAuthProvider.toJSON(provider as OAuthProvider), describe(provider as OAuthProvider));
+      cli().printRecord(provider as OAuthProvider, providerRecords);
     });
 
   oauth
@@ -56,10 +67,7 @@ export function oauthCommands(program: Command, cli: () => Cli): void {
       const { providers } = await cli()
         .identity()
         .listOAuthProviders({ companyId: await cli().companyId(company) });
-      cli().print(
-        providers.map((p) => OAuthProvider.toJSON(p)),
-        providers.map(describe).join("\n"),
-      );
+      cli().printList(providers, providerRecords);
     });
 
   oauth

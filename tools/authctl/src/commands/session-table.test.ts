@@ -1,6 +1,9 @@
 import { Session, SessionState } from "@auth/proto/session";
 import { describe, expect, it } from "vitest";
-import { sessionTable } from "./session-table.js";
+import { table } from "../table.js";
+import { sessionRecords } from "./session-table.js";
+
+const sessionTable = (sessions: Session[]) => table(sessions, sessionRecords);
 
 const session = Session.fromJSON({
   sessionId: "3f2a9c",

@@ -1,8 +1,7 @@
 import { AuthorizedSession, TokenStatus } from "@auth/proto/introspection";
-import { Session } from "@auth/proto/session";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
-import { sessionTable } from "./session-table.js";
+import { sessionRecords } from "./session-table.js";
 
 export function sessionCommands(program: Command, cli: () => Cli): void {
   const session = program.command("session").description("session tokens: introspect, revoke, list");
@@ -70,9 +69,6 @@ export function sessionCommands(program: Command, cli: () => Cli): void {
       const { sessions } = await cli()
         .session()
         .listUserSessions({ companyId: await cli().companyId(company), userId });
-      cli().print(
-        sessions.map((s) => Session.toJSON(s)),
-        sessionTable(sessions),
-      );
+      cli().printList(sessions, sessionRecords);
     });
 }

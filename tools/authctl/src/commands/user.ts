@@ -1,9 +1,9 @@
 import { AuthError } from "@auth/errors";
-import { User, UserStatus } from "@auth/proto/identity";
+import { type User, UserStatus } from "@auth/proto/identity";
 import { passwordLength } from "@auth/runtime";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
-import { statuses, userLine } from "./user-line.js";
+import { statuses, userRecords } from "./user-table.js";
 
 function status(name: string | undefined): UserStatus | undefined {
   if (name === undefined) return undefined;
@@ -71,7 +71,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
           controlQuestion: options.question,
           controlAnswer: options.answer,
         });
-      cli().print(User.toJSON(created as User), userLine(created as User));
+      cli().printRecord(created as User, userRecords);
     });
 
   withUserOptions(
@@ -101,7 +101,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
           controlQuestion: options.question,
           controlAnswer: options.answer,
         });
-      cli().print(User.toJSON(updated as User), userLine(updated as User));
+      cli().printRecord(updated as User, userRecords);
     });
 
   user
@@ -111,7 +111,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
       const { user: found } = await cli()
         .identity()
         .getUser({ companyId: await cli().companyId(company), userId });
-      cli().print(User.toJSON(found as User), userLine(found as User));
+      cli().printRecord(found as User, userRecords);
     });
 
   user
@@ -125,7 +125,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
         throw new AuthError("resource.notfound", {
           detail: `no user with login ID ${found.normalizedLoginId}`,
         });
-      cli().print(User.toJSON(found.user), userLine(found.user));
+      cli().printRecord(found.user, userRecords);
     });
 
   user
@@ -135,10 +135,7 @@ export function userCommands(program: Command, cli: () => Cli): void {
       const companyId = await cli().companyId(company);
       const users: User[] = [];
       for await (const page of cli().usersOf(companyId)) users.push(...page);
-      cli().print(
-        users.map((u) => User.toJSON(u)),
-        users.map(userLine).join("\n"),
-      );
+      cli().printList(users, userRecords);
     });
 
   const backup = program.command("backupcodes").description("a user's backup codes");

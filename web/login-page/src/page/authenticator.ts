@@ -1,5 +1,6 @@
 import { totpQrPath } from "../shared/page-config.js";
 import type { Flow } from "./flow.js";
+import { clearWhenWrong } from "./typed-secret.js";
 import { element, newId, type Step } from "./view.js";
 
 /**
@@ -125,9 +126,7 @@ export class AuthenticatorSetup {
           ? "A code is not right. Enter the codes both apps show now."
           : "The code is not right. Enter the code the app shows now.",
       });
-      code.input.value = "";
-      current.input.value = "";
-      code.input.focus();
+      clearWhenWrong(reply, code.input, current.input);
       return;
     }
     const ended = reply.answer.sessions_ended ?? 0;

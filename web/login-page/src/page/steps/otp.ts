@@ -1,6 +1,7 @@
 import type { Answer } from "../api.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
+import { clearWhenWrong } from "../typed-secret.js";
 import { disableFor, Step } from "../view.js";
 
 /** The endpoints of one OTP step: at login (with backup codes) or in a recovery. */
@@ -62,8 +63,7 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, backupCode 
     flow.proceed(step, reply);
     if (reply.answer.status === "success") return;
     if (reply.answer.disclaimers_required) disclaimers.update(reply.answer.disclaimers_required);
-    code.value = "";
-    code.focus();
+    clearWhenWrong(reply, code);
   });
   if (!backupCode && !app) {
     const renew = step.action("Send a new code", async () => {

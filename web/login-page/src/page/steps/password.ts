@@ -2,6 +2,7 @@ import type { Answer } from "../api.js";
 import { Captcha } from "../captcha.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
+import { clearWhenWrong } from "../typed-secret.js";
 import { Step } from "../view.js";
 import { showRecoveryStart } from "./recovery-start.js";
 
@@ -28,10 +29,7 @@ export function showPassword(flow: Flow, answer: Answer): void {
     if (refusal.status === "success") return;
     if (refusal.captcha_required !== undefined) captcha.ask(refusal.captcha_required);
     if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
-    if (refusal.error_code === "auth.password.invalid") {
-      password.value = "";
-      password.focus();
-    }
+    clearWhenWrong(reply, password);
   });
   step.action("Forgot your password?", () => showRecoveryStart(flow));
   step.action("Sign in as someone else", () => {

@@ -1,5 +1,6 @@
 import type { Answer } from "../api.js";
 import type { Flow } from "../flow.js";
+import { clearWhenWrong } from "../typed-secret.js";
 import { Step } from "../view.js";
 
 /** recovery-checkquestion: the answer to the user's control question, which is the field's label. */
@@ -13,10 +14,7 @@ export function showQuestion(flow: Flow, answer: Answer): void {
   step.submit("Continue", async () => {
     const reply = await flow.send("recovery/checkquestion", { control_answer: field.value });
     flow.proceed(step, reply);
-    if (reply.answer.status === "error") {
-      field.value = "";
-      field.focus();
-    }
+    clearWhenWrong(reply, field);
   });
   step.action("Back to sign in", () => flow.restart());
   step.show();
