@@ -101,6 +101,9 @@ interface Measured {
   flowsBackMs: number;
   /** By "flow endpoint", how many of each answer. */
   answers: Record<string, Record<string, number>>;
+  /** The longest a 503 took, and the longest a success took, while the service was down. */
+  slowest503Ms: number;
+  slowestSuccessMs: number;
 }
 
 describe.runIf(realStores)("a service down, all its replicas, under a load of whole flows", () => {
@@ -315,7 +318,8 @@ describe.runIf(realStores)("a service down, all its replicas, under a load of wh
         "outages: per service, both replicas killed under load",
         ...measured.map(
           (m) =>
-            `  ${m.service}: down ${m.downMs} ms, restarted in ${m.restartMs} ms, every flow back ${m.flowsBackMs} ms later; ` +
+            `  ${m.service}: down ${m.downMs} ms (503s within ${m.slowest503Ms} ms, successes within ${m.slowestSuccessMs} ms), ` +
+            `restarted in ${m.restartMs} ms, every flow back ${m.flowsBackMs} ms later; ` +
             JSON.stringify(m.answers),
         ),
       ].join("\n"),
@@ -361,12 +365,16 @@ describe.runIf(realStores)("a service down, all its replicas, under a load of wh
             [sample.answer]: (answers[endpoint]?.[sample.answer] ?? 0) + 1,
           };
         }
+        const slowest = (answer: (sample: Sample) => boolean) =>
+          Math.max(0, ...during.filter(answer).map((s) => s.end - s.start));
         const result: Measured = {
           service,
           downMs: restarting - killedAt,
           restartMs: restartedAt - restarting,
           flowsBackMs,
           answers,
+          slowest503Ms: slowest((s) => s.answer === "503 service.unavailable"),
+          slowestSuccessMs: slowest(succeeded),
         };
         measured.push(result);
         console.log(`outages: ${JSON.stringify(result)}`);
