@@ -12,6 +12,7 @@ import {
 import { serveMetrics } from "@auth/telemetry";
 import { createApp } from "./app.js";
 import { closeBackends, connectBackends } from "./backends.js";
+import { CompaniesWithDisclaimers } from "./companies-with-disclaimers.js";
 import { configSchema } from "./config.js";
 import { answerUnparsableRequests } from "./http/client-errors.js";
 import { CompanyCache } from "./http/company-cache.js";
@@ -33,6 +34,12 @@ const addresses = {
 const transport = transportOf(config);
 if (transport.kind === "plaintext") logger.error(plaintextWarning);
 const backends = connectBackends(addresses, config, transport);
+const companiesWithDisclaimers = new CompaniesWithDisclaimers(
+  backends.disclaimer,
+  config.DISCLAIMER_COMPANIES_REFRESH_SECONDS * 1000,
+  logger,
+);
+companiesWithDisclaimers.start();
 const redisTarget = redisTargetOf(config);
 // Connecting until Redis answers, while the gateway listens: meanwhile /readyz says so, and the rate
 // limits count in the process as they do whenever Redis is gone (http/rate-limits.ts).
@@ -68,6 +75,7 @@ const app = createApp({
   answers,
   rateLimits,
   backends,
+  companiesWithDisclaimers,
   requestDeadlineMs: config.REQUEST_DEADLINE_MS,
   health,
   companies: new CompanyCache(config.API_KEY_CACHE_SECONDS * 1000),
@@ -99,6 +107,7 @@ stopOnSignals(logger, async () => {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+  companiesWithDisclaimers.stop();
   closeBackends(backends);
   health.close();
   availability?.close();

@@ -2,6 +2,7 @@ import type { Company, CompanyPolicy } from "@auth/proto/identity";
 import type { Session } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
 import type { Backends } from "../backends.js";
+import type { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
 import type { StateName } from "./states.js";
 import type { Operation } from "./transitions.js";
 
@@ -23,6 +24,8 @@ export interface FlowContext<Body = unknown> {
   /** The trace id of the request (a random one when tracing is off), for security events. */
   traceId: string;
   backends: Backends;
+  /** Which companies have disclaimers, for the logins that cannot ask the disclaimer service. */
+  companiesWithDisclaimers: CompaniesWithDisclaimers;
   /** Counts the request against a login ID's rate limit: request.ratelimit.exceeded beyond it. */
   countLoginId(loginId: string): Promise<void>;
   log: Logger;

@@ -10,6 +10,7 @@ import type { Cluster, Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
 import type { Backends } from "../backends.js";
+import { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
 import { configSchema } from "../config.js";
 import { tenantCompany } from "../endpoint/tenant-company.testing.js";
 import type { BackendHealth } from "../readiness.js";
@@ -78,6 +79,12 @@ async function startGateway(
   const availability = redis && new RedisAvailability(redis);
   const app = createApp({
     backends: servicesKnowing(live, revokedBy),
+    // Never read: these requests reach no disclaimers.
+    companiesWithDisclaimers: new CompaniesWithDisclaimers(
+      { listCompaniesWithDisclaimers: async () => ({ companyIds: [] }) },
+      0,
+      createLogger("pipeline-test", "silent"),
+    ),
     requestDeadlineMs: 10_000,
     rateLimits: new RateLimits(
       { perAddressPerMinute: 120, perLoginIdPerMinute: 30 },

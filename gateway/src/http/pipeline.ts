@@ -5,6 +5,7 @@ import type { Logger } from "@auth/runtime";
 import { activeTraceId } from "@auth/telemetry";
 import express, { type RequestHandler } from "express";
 import type { Backends } from "../backends.js";
+import type { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
 import type { FlowContext, TenantCompany } from "../endpoint/context.js";
 import type { Endpoint } from "../endpoint/define.js";
 import { statesFor } from "../endpoint/transitions.js";
@@ -17,6 +18,8 @@ import type { RateLimits } from "./rate-limits.js";
 
 export interface PipelineDependencies {
   backends: Backends;
+  /** Which companies have disclaimers, as the disclaimer service last listed them. */
+  companiesWithDisclaimers: CompaniesWithDisclaimers;
   /** Milliseconds from a request's arrival by which every call it makes must be answered. */
   requestDeadlineMs: number;
   rateLimits: RateLimits;
@@ -44,7 +47,8 @@ const readBodyWhenKeyed: RequestHandler = (request, response, next) =>
  */
 export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDependencies): RequestHandler[] {
   const acceptedStates = statesFor(endpoint.operation);
-  const { backends, logger, companies, rateLimits, requestDeadlineMs, answers } = dependencies;
+  const { backends, companiesWithDisclaimers, logger, companies, rateLimits, requestDeadlineMs, answers } =
+    dependencies;
 
   // One deadline for the whole request, from its arrival: each step runs under it (grpc-kit's
   // deadline.ts), so a call gets only what the calls before it left.
@@ -97,6 +101,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       userAgent: request.get("user-agent") ?? "",
       traceId: activeTraceId() ?? randomBytes(16).toString("hex"),
       backends,
+      companiesWithDisclaimers,
       countLoginId: (loginId) => rateLimits.byLoginId(company, endpoint.rateLimit, loginId),
       log: logger,
     };

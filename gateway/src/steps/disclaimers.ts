@@ -20,13 +20,23 @@ function disclaimerInvalid(required: DisclaimerObject[]): AuthError {
   return new AuthError("auth.disclaimer.invalid", { fields: { disclaimers_required: required } });
 }
 
-/** The company's disclaimers the user still has to accept. */
+/**
+ * The company's disclaimers the user still has to accept. While the disclaimer service cannot be
+ * reached, none for a company it last listed without disclaimers; service.unavailable for any other
+ * (docs/decisions.md, "Disclaimers while their service is down").
+ */
 export async function requiredDisclaimers(context: FlowContext, userId: string): Promise<DisclaimerObject[]> {
-  const { disclaimers } = await context.backends.disclaimer.listRequiredDisclaimers({
-    companyId: context.company.id,
-    userId,
-  });
-  return disclaimers.map(toObject);
+  try {
+    const { disclaimers } = await context.backends.disclaimer.listRequiredDisclaimers({
+      companyId: context.company.id,
+      userId,
+    });
+    return disclaimers.map(toObject);
+  } catch (error) {
+    const unreachable = error instanceof AuthError && error.code === "service.unavailable";
+    if (unreachable && context.companiesWithDisclaimers.knownToHaveNone(context.company.id)) return [];
+    throw error;
+  }
 }
 
 /**

@@ -33,6 +33,7 @@ import { metrics } from "@auth/telemetry";
 import type { ApiResponse } from "@auth/testing/api";
 import { createApp } from "../app.js";
 import { closeBackends, connectBackends } from "../backends.js";
+import { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
 import { configSchema } from "../config.js";
 import { CompanyCache } from "../http/company-cache.js";
 import { IdempotentAnswers } from "../http/idempotency.js";
@@ -188,6 +189,8 @@ export async function startInProcessSuite() {
   });
   const transport = transportOf(config);
   const backends = connectBackends(addresses, config, transport);
+  // Read when a test asks (readCompaniesWithDisclaimers), not on a timer.
+  const companiesWithDisclaimers = new CompaniesWithDisclaimers(backends.disclaimer, 0, logger);
   const health = backendHealth(addresses, transport, {
     keepaliveTimeoutMs: config.GRPC_KEEPALIVE_TIMEOUT_MS,
     logger,
@@ -203,6 +206,7 @@ export async function startInProcessSuite() {
       undefined,
     ),
     backends,
+    companiesWithDisclaimers,
     requestDeadlineMs: config.REQUEST_DEADLINE_MS,
     health,
     // Policy changes of a test take effect at once.
@@ -329,6 +333,13 @@ export async function startInProcessSuite() {
     clock,
     createCompany,
     call,
+    /** The gateway reads which companies have disclaimers now, as it does every few seconds. */
+    readCompaniesWithDisclaimers: () => companiesWithDisclaimers.refresh(),
+    /** Stops the disclaimer service for good: what the gateway does while it cannot be reached. */
+    async stopDisclaimerService(): Promise<void> {
+      servers.splice(servers.indexOf(disclaimer), 1);
+      await disclaimer.stop(100);
+    },
     /** The SMS texts sent to this phone of the company, oldest first. */
     smsTo: (companyId: string, phone: string): string[] =>
       sms.messages

@@ -28,6 +28,7 @@ export function disclaimerMethods(
     listAcceptances: unused,
     listRequiredDisclaimers: unused,
     acceptDisclaimers: unused,
+    listCompaniesWithDisclaimers: unused,
     ...methods,
   };
 }
@@ -41,6 +42,7 @@ export const testAccess: AccessTable<typeof DisclaimerServiceService> = {
   listAcceptances: ["operator"],
   listRequiredDisclaimers: ["gateway"],
   acceptDisclaimers: ["gateway"],
+  listCompaniesWithDisclaimers: ["gateway"],
 };
 
 /** A private CA in a temporary directory, and the transport of each holder of one of its certificates. */

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** Every metric of the suite, in one registry per process, in the Prometheus format. */
 export const registry = new Registry();
@@ -53,6 +53,17 @@ export const metrics = {
     name: "auth_grpc_client_calls_total",
     help: "gRPC calls made, by service called, method and outcome (ok or error code)",
     labelNames: ["service", "method", "outcome"] as const,
+    registers: [registry],
+  }),
+  serviceServing: new Gauge({
+    name: "auth_gateway_service_serving",
+    help: "1 when the service answered the gateway's last readiness check SERVING, else 0, by service: identity and session make /readyz, the others only show here",
+    labelNames: ["service"] as const,
+    registers: [registry],
+  }),
+  disclaimerCompaniesRead: new Gauge({
+    name: "auth_gateway_disclaimer_companies_read_timestamp_seconds",
+    help: "When the gateway last read which companies have disclaimers (Unix time): what it goes by while the disclaimer service cannot be reached",
     registers: [registry],
   }),
   secretsCompared: new Counter({

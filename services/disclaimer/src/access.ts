@@ -10,4 +10,5 @@ export const disclaimerAccess: AccessTable<typeof DisclaimerServiceService> = {
   listAcceptances: ["operator"],
   listRequiredDisclaimers: ["gateway"],
   acceptDisclaimers: ["gateway"],
+  listCompaniesWithDisclaimers: ["gateway"],
 };

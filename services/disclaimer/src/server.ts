@@ -88,6 +88,10 @@ export function disclaimerService(store: DisclaimerStore, adminTokenSha256: stri
       const input = parseRequest(acceptDisclaimersRequest, request);
       return store.accept(input);
     },
+
+    async listCompaniesWithDisclaimers() {
+      return { companyIds: await store.companiesWithDisclaimers() };
+    },
   };
 
   return {

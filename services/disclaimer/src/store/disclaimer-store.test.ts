@@ -144,6 +144,19 @@ describe.each(databaseKinds())("disclaimer store on $name", (kind) => {
     });
   });
 
+  describe("companiesWithDisclaimers", () => {
+    it("lists each company with an active disclaimer once, and no company whose disclaimers are all inactive", async () => {
+      const deactivated = randomUUID();
+      await store.create({ companyId, ...terms });
+      await store.create({ companyId, ...privacy });
+      await store.create({ companyId: deactivated, ...terms });
+      await store.deactivate(deactivated, terms.code);
+      const listed = await store.companiesWithDisclaimers();
+      expect(listed.filter((id) => id === companyId)).toEqual([companyId]);
+      expect(listed).not.toContain(deactivated);
+    });
+  });
+
   describe("listAcceptances", () => {
     it("filters by disclaimer and user, newest first", async () => {
       await store.create({ companyId, ...terms });

@@ -178,6 +178,15 @@ export class DisclaimerStore {
       .orderBy(asc(disclaimers.code));
   }
 
+  /** Every company with an active disclaimer, once each. */
+  async companiesWithDisclaimers(): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ companyId: disclaimers.companyId })
+      .from(disclaimers)
+      .where(eq(disclaimers.active, true));
+    return rows.map((row) => row.companyId);
+  }
+
   async listAcceptances(filter: { companyId: string; code?: string; userId?: string; limit: number }) {
     return this.db
       .select({
