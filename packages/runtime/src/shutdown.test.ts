@@ -1,18 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { testBudgets } from "@auth/testing";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 /**
  * A process as the suite's launcher starts one (its pipe on fd 3, LISTEN_REPORT_FD): it stops with
- * stopOnSignals, and its stop lasts until its standard input ends (at once when it has none).
+ * stopOnSignals, and its stop lasts until its standard input ends, or none at all without one.
  */
 const processUnderTest = `
 import { createLogger, reportListening, stopOnSignals } from "@auth/runtime";
 const logger = createLogger("under-test", "info");
-stopOnSignals(logger, () => new Promise((resolve) => {
-  process.stdin.once("end", resolve).resume();
-}));
+stopOnSignals(logger, async () => {
+  if (process.env.STDIN === "pipe") await new Promise((resolve) => process.stdin.once("end", resolve).resume());
+});
 reportListening({ port: 1 });
 setInterval(() => {}, 60_000);
 `;
@@ -25,12 +25,15 @@ interface Started {
   logged(message: string): Promise<void>;
 }
 
+const started: ChildProcess[] = [];
+
 function start(stdin: "ignore" | "pipe"): Promise<Started> {
   const child = spawn(process.execPath, ["--input-type=module", "-e", processUnderTest], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
-    env: { PATH: process.env.PATH, LISTEN_REPORT_FD: "3" },
+    env: { PATH: process.env.PATH, LISTEN_REPORT_FD: "3", STDIN: stdin },
     stdio: [stdin, "pipe", "inherit", "pipe"],
   });
+  started.push(child);
   const messages: string[] = [];
   const waiting: Array<{ message: string; resolve: () => void }> = [];
   let buffered = "";
@@ -44,7 +47,7 @@ function start(stdin: "ignore" | "pipe"): Promise<Started> {
     }
   });
   const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
-  const started: Started = {
+  const underTest: Started = {
     child,
     messages,
     exited,
@@ -54,10 +57,14 @@ function start(stdin: "ignore" | "pipe"): Promise<Started> {
         : new Promise((resolve) => waiting.push({ message, resolve })),
   };
   // Ready once it has reported on its pipe, as the launcher waits for it.
-  return new Promise((resolve) => child.stdio[3]?.once("data", () => resolve(started)));
+  return new Promise((resolve) => child.stdio[3]?.once("data", () => resolve(underTest)));
 }
 
 describe("stopOnSignals", () => {
+  afterEach(() => {
+    for (const child of started.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  });
+
   it(
     "stops in order when the process that started it is gone, its pipe closed",
     async () => {
