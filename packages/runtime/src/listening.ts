@@ -16,7 +16,12 @@ function launcherChannel(): number | undefined {
 export function reportListening(ports: Record<string, number | undefined>): void {
   const fd = launcherChannel();
   if (fd === undefined) return;
-  writeSync(fd, `${JSON.stringify(ports)}\n`);
+  try {
+    writeSync(fd, `${JSON.stringify(ports)}\n`);
+  } catch (error) {
+    // The launcher went while this process started: nobody to tell, and whenLauncherGone stops it.
+    if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
+  }
 }
 
 /**

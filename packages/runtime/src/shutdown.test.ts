@@ -17,6 +17,17 @@ reportListening({ port: 1 });
 setInterval(() => {}, 60_000);
 `;
 
+/** A process that starts as the services do, reporting its ports before it stops on signals, once its standard input ends. */
+const slowStarter = `
+import { createLogger, reportListening, stopOnSignals } from "@auth/runtime";
+const logger = createLogger("under-test", "info");
+process.stdin.once("end", () => {
+  reportListening({ port: 1 });
+  stopOnSignals(logger, async () => {});
+}).resume();
+setInterval(() => {}, 60_000);
+`;
+
 interface Started {
   child: ChildProcess;
   messages: string[];
@@ -27,8 +38,8 @@ interface Started {
 
 const started: ChildProcess[] = [];
 
-function start(stdin: "ignore" | "pipe"): Promise<Started> {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", processUnderTest], {
+function spawnUnderTest(script: string, stdin: "ignore" | "pipe"): Started {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
     env: { PATH: process.env.PATH, LISTEN_REPORT_FD: "3", STDIN: stdin },
     stdio: [stdin, "pipe", "inherit", "pipe"],
@@ -56,8 +67,13 @@ function start(stdin: "ignore" | "pipe"): Promise<Started> {
         ? Promise.resolve()
         : new Promise((resolve) => waiting.push({ message, resolve })),
   };
-  // Ready once it has reported on its pipe, as the launcher waits for it.
-  return new Promise((resolve) => child.stdio[3]?.once("data", () => resolve(underTest)));
+  return underTest;
+}
+
+/** The process under test, once it has reported on its pipe, as the launcher waits for it. */
+function start(stdin: "ignore" | "pipe"): Promise<Started> {
+  const underTest = spawnUnderTest(processUnderTest, stdin);
+  return new Promise((resolve) => underTest.child.stdio[3]?.once("data", () => resolve(underTest)));
 }
 
 describe("stopOnSignals", () => {
@@ -83,6 +99,18 @@ describe("stopOnSignals", () => {
       started.child.stdout?.destroy();
       started.child.stdio[3]?.destroy();
       expect(await started.exited).toBe(0);
+    },
+    testBudgets.testMs,
+  );
+
+  it(
+    "stops in order when the launcher went while it was starting (a Ctrl-C during npm start's start-up)",
+    async () => {
+      const starting = spawnUnderTest(slowStarter, "pipe");
+      starting.child.stdio[3]?.destroy();
+      starting.child.stdin?.end();
+      expect(await starting.exited).toBe(0);
+      expect(starting.messages).toEqual(["launcher gone", "stopping", "stopped"]);
     },
     testBudgets.testMs,
   );
