@@ -4,6 +4,7 @@ import { userInfo } from "node:os";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { composeEnvironment, stageEnvironment } from "./compose-environment.js";
 import { type ComposeService, ComposeVolumes } from "./compose-volumes.js";
 import { configProblems, processes, redisServices, withTestCertificates } from "./config-schemas.js";
 import { calleesOf } from "./reachability.js";
@@ -21,14 +22,6 @@ const setEnvironment = (service: ComposeService | undefined): Record<string, str
   );
 const storesDir = new URL("../../k8s/stores/", import.meta.url);
 const dockerfile = readFileSync(new URL("../../../Dockerfile", import.meta.url), "utf8");
-
-/** The ENV lines of a Dockerfile stage. */
-function stageEnvironment(target: string): Record<string, string> {
-  const stage = dockerfile.split(/^FROM /m).find((block) => new RegExp(`AS ${target}\\n`).test(block)) ?? "";
-  const lines = [...stage.matchAll(/^ENV (.+)$/gm)].map((m) => m[1] ?? "");
-  const pairs = lines.flatMap((line) => [...line.matchAll(/(\w+)=("[^"]*"|\S+)/g)]);
-  return Object.fromEntries(pairs.map(([, key, value]) => [key, value?.replace(/^"|"$/g, "")]));
-}
 
 describe("the Dockerfile", () => {
   it.each(processes)("has a target %s that runs as a non-root user with tracing preloaded", (name) => {
@@ -165,22 +158,8 @@ describe("infra/compose.yaml", () => {
         SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
         ADMIN_TOKEN_SHA256: "9f".repeat(32),
       };
-      // Compose fills ${VAR:?...} from the operator's environment (for what the operator sets above,
-      // that value; any value of the right shape will do for the others), ${VAR:-default} from there
-      // or with its default, and passes a variable without a value on when the operator sets it.
-      const environment: Record<string, string> = {};
-      for (const [key, value] of Object.entries(service?.environment ?? {})) {
-        const [, variable = "", kind, fallback] = /^\$\{(\w+)(:\?|:-)(.*)\}$/.exec(value ?? "") ?? [];
-        const filled =
-          value === null
-            ? operator[key]
-            : kind === ":?"
-              ? (operator[variable] ?? "a-32-character-placeholder-value-0000")
-              : kind === ":-"
-                ? (operator[variable] ?? fallback)
-                : value;
-        if (filled !== undefined) environment[key] = filled;
-      }
+      // For what the operator sets above, that value; any value of the right shape will do for the others.
+      const environment = composeEnvironment(service, operator, "a-32-character-placeholder-value-0000");
       expect(
         configProblems(
           name,

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pageRoutes, serveLoginPage } from "@auth/login-page";
 import { env, loadConfig, whyNotListenable } from "@auth/runtime";
-import { type ProcessName, startSuite } from "@auth/suite";
+import { DataDirInUse, type DataLock, lockDataDir, type ProcessName, startSuite } from "@auth/suite";
 import { z } from "zod";
 import { demoCompanyCode, demoControlQuestion, demoDisclaimer, demoUsers, seedDemo } from "./demo.js";
 
@@ -30,6 +30,24 @@ const config = loadConfig(
 
 const dataDir = resolve(config.DATA_DIR);
 mkdirSync(dataDir, { recursive: true });
+
+/**
+ * The data folder, taken for this start (docs/operations.md, "Running"): two suites on one folder
+ * would each write over the other's databases. Or the line that says who holds it.
+ */
+function takeDataDir(): { lock: DataLock } | { problem: string } {
+  try {
+    const lock = lockDataDir(dataDir);
+    process.on("exit", () => lock.release());
+    return { lock };
+  } catch (error) {
+    if (!(error instanceof DataDirInUse)) throw error;
+    return {
+      problem: `DATA_DIR ${dataDir} is in use by another suite (pid ${error.pids[0]}): stop it, or give this one other data with DATA_DIR=<folder> npm start`,
+    };
+  }
+}
+const data = takeDataDir();
 
 /** A secret kept beside the data (made on the first start), so that a second start uses the same one. */
 function keptSecret(name: string, configured: string | undefined): string {
@@ -67,9 +85,11 @@ const portProblems = await Promise.all(
     return `port ${port} ${why}: stop what holds it, or move it with ${variable}=<port> npm start`;
   }),
 );
-const taken = portProblems.filter((problem) => problem !== undefined);
-if (taken.length > 0) {
-  process.stderr.write(`${taken.join("\n")}\n`);
+const problems = ["problem" in data ? data.problem : undefined, ...portProblems].filter(
+  (problem) => problem !== undefined,
+);
+if (problems.length > 0) {
+  process.stderr.write(`${problems.join("\n")}\n`);
   process.exit(1);
 }
 
@@ -87,6 +107,7 @@ const suite = await startSuite({
   },
   logLevel: config.LOG_LEVEL,
   onLine: print,
+  dataLock: "lock" in data ? data.lock : undefined,
 }).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

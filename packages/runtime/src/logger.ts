@@ -51,5 +51,13 @@ export function createLogger(name: string, level: string, destination?: pino.Des
       return traceId ? { traceId } : {};
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? standardOutput());
 }
+
+/**
+ * Standard output, written asynchronously as pino's default is, but with a minimum length: only
+ * then does flush(cb) wait for the lines under way (sonic-boom's flush does nothing when minLength
+ * is 0). A process that exits once they are out never leaves pino's exit handler writing them to an
+ * output nobody reads any more (a launcher gone), which sonic-boom 4 retries for ever on EPIPE.
+ */
+const standardOutput = () => pino.destination({ dest: 1, minLength: 1 });

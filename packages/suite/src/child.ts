@@ -17,7 +17,12 @@ export interface ChildOptions {
 /** The ports a process reports it bound (runtime's reportListening). */
 export type BoundPorts = Record<string, number | undefined>;
 
-/** One process of the suite: started with node, stopped with SIGTERM (SIGKILL after a grace period). */
+/**
+ * One process of the suite: started with node in a process group of its own, stopped with SIGTERM
+ * (SIGKILL after a grace period). A terminal's Ctrl-C signals the launcher's group alone, so that each
+ * process is asked to stop once, by the launcher, in the order the launcher chooses; a process whose
+ * launcher is gone stops by itself (runtime's whenLauncherGone).
+ */
 export class Child {
   #process: ChildProcess | undefined;
   #exited: Promise<number | null> = Promise.resolve(null);
@@ -44,6 +49,7 @@ export class Child {
         // A fourth pipe, on which the process reports the ports it bound.
         env: { ...this.options.env, LISTEN_REPORT_FD: "3" },
         stdio: ["ignore", "pipe", "pipe", "pipe"],
+        detached: true,
       },
     );
     for (const stream of [child.stdout, child.stderr]) {

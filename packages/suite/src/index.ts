@@ -1,4 +1,5 @@
 export { type BoundPorts, Child } from "./child.js";
+export { DataDirInUse, type DataLock, lockDataDir, lockFileName } from "./data-lock.js";
 export {
   type ProcessName,
   type Replica,

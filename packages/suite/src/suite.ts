@@ -11,6 +11,7 @@ import {
   tlsEnvironment,
 } from "@auth/grpc-kit/dev-pki";
 import { type BoundPorts, Child } from "./child.js";
+import type { DataLock } from "./data-lock.js";
 import { type Relay, startRelay } from "./relay.js";
 
 export const serviceNames = ["identity", "session", "otp", "recovery", "disclaimer"] as const;
@@ -52,6 +53,8 @@ export interface SuiteOptions {
   startTimeoutMs?: number;
   /** Further holders of a certificate of the suite's CA (token consumers: `consumer/<product>`). */
   certificateHolders?: PkiHolder[];
+  /** The lock of dataDir (lockDataDir), which then holds every process started, too. */
+  dataLock?: DataLock;
 }
 
 export interface Replica {
@@ -277,6 +280,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       replicas[name].map(async (replica, index) => {
         const { child } = replica;
         child.start();
+        if (child.pid !== undefined) options.dataLock?.hold(child.pid);
         const deadline = Date.now() + timeoutMs;
         const ports = await Promise.race([
           child.listening(),
