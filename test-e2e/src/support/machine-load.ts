@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 
 /** Threads running or waiting for a core right now: what the load average averages. */
-export function runQueue(): number {
+function runQueue(): number {
   return Number(/^procs_running (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1] ?? 0);
 }
 
