@@ -51,19 +51,27 @@ const retriedOnUnavailable = {
   },
 };
 
-/** The product's GRPC_KEEPALIVE_TIMEOUT_MS (docs/operations.md, "A replica that hangs"). */
-export const defaultKeepaliveTimeoutMs = 1_000;
+/** How long after a ping's answer the next ping is sent (docs/operations.md, "A replica that hangs"). */
+export const keepaliveTimeMs = 500;
+
+/**
+ * The product's GRPC_KEEPALIVE_TIMEOUT_MS: longer than a live process on a machine loaded to 10× its
+ * cores leaves its event loop (and so a ping) waiting, short enough that a frozen one is left within
+ * seconds (docs/operations.md, "A replica that hangs").
+ */
+export const defaultKeepaliveTimeoutMs = 4_000;
 
 /**
  * How every channel to a service behaves (the services' clients and the gateway's health probes);
  * docs/operations.md, "A replica that hangs".
  */
 export const channelOptions = (keepaliveTimeoutMs = defaultKeepaliveTimeoutMs) => ({
-  // A hung replica (stopped, stalled, cut off) is declared dead within half a second plus the
+  // A hung replica (stopped, stalled, cut off) is declared dead when a ping goes unanswered for the
   // keepalive timeout, whether or not calls are under way: its calls fail (reads are retried on
-  // another replica) and round_robin leaves it until it answers a new connection. The servers
-  // (grpc-js) enforce no minimum ping interval.
-  "grpc.keepalive_time_ms": 500,
+  // another replica) and round_robin leaves it until it answers a new connection. A ping is
+  // answered by the peer's event loop, so the timeout must outlast that loop's longest stall on a
+  // loaded machine. The servers (grpc-js) enforce no minimum ping interval.
+  "grpc.keepalive_time_ms": keepaliveTimeMs,
   "grpc.keepalive_timeout_ms": keepaliveTimeoutMs,
   "grpc.keepalive_permit_without_calls": 1,
   // A restarted service is found again within a second, however long it was away.

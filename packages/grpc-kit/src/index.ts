@@ -5,6 +5,7 @@ export {
   type ClientOptions,
   createServiceClient,
   defaultKeepaliveTimeoutMs,
+  keepaliveTimeMs,
   type ServiceClient,
 } from "./client.js";
 export { companyPolicy } from "./company-policy.js";
