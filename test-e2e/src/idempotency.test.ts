@@ -16,6 +16,7 @@ import {
 } from "./support/fixtures.js";
 import { recoverToSetpassword, startLogin } from "./support/flows.js";
 import { redirectUri } from "./support/oidc-provider.js";
+import { notificationsTo } from "./support/outbox.js";
 import { startOwnSuite } from "./support/own-suite.js";
 
 /**
@@ -416,4 +417,106 @@ describe("a retry with the same key after its answer was lost", () => {
     expectError(await post(target, "logout", token, {}, randomUUID()), 401, "auth.token.invalid");
     expectError(await post(target, "logout", token, {}), 401, "auth.token.invalid");
   });
+});
+
+const realStores = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
+
+/**
+ * Two replicas of every process on PostgreSQL and Redis (the gateways keep the answers in Redis, as
+ * in production), with the product's request deadline of 5 s. A gateway is killed (SIGKILL) in the
+ * middle of a request with a key; the client sends the same request again, which reaches the other
+ * gateway: it takes the key over from the dead one (docs/decisions.md, "Idempotency-Key") and
+ * finishes the change once, in under a second more than the change itself takes.
+ */
+describe.runIf(realStores)("a retry with the same key after its gateway died", () => {
+  let own: Awaited<ReturnType<typeof startOwnSuite>>;
+  let suite: RunningSuite;
+  let target: Target;
+  /** The gateway that dies, and the one the retry reaches. */
+  let dying: Target;
+  let surviving: Target;
+
+  beforeAll(async () => {
+    own = await startOwnSuite(
+      { gateway: { REQUEST_DEADLINE_MS: "5000" } },
+      { realStores: true, replicas: 2 },
+    );
+    suite = own.suite;
+    const company = await createCompany(
+      { captchaAfterFailures: 1_000, lockoutAfterFailures: 1_000 },
+      operatorOf(suite),
+    );
+    const [first, second] = suite.replicas.gateway.map((replica) => replica.url ?? "");
+    dying = { company, gatewayUrl: first };
+    surviving = { company, gatewayUrl: second };
+    target = surviving;
+  }, testBudgets.suiteStartMs);
+  afterAll(async () => {
+    await own?.stop();
+  });
+
+  /** The notices of a password write identity sent the user (one per write). */
+  const passwordNotices = (user: TestUser) =>
+    notificationsTo(
+      target.company.id,
+      { email: user.email },
+      { mail: suite.mailOutboxFile, sms: suite.smsOutboxFile },
+    ).filter((notice) => notice.notification === "password_changed");
+
+  /** Stops (SIGSTOP) or resumes (SIGCONT) every replica of a service. */
+  const signalReplicas = (name: "recovery", signal: "SIGSTOP" | "SIGCONT") => {
+    for (const replica of suite.replicas[name]) process.kill(replica.child.pid as number, signal);
+  };
+
+  it(
+    "killed while setpassword waits for the recovery service, after the password was written: one retry through the other gateway finishes the change once, within a second more than the change takes",
+    async () => {
+      const body = { new_password: "changed-after-crash-2" };
+      // The change undisturbed, for scale.
+      const undisturbed = await forcedChange(target);
+      let started = performance.now();
+      expectSuccess(await post(target, "setpassword", undisturbed.token, body, randomUUID()), [
+        "session_token",
+        "session_state",
+        "profile_mnemocode",
+      ]);
+      const changeMs = performance.now() - started;
+
+      const { user, token } = await forcedChange(target);
+      const key = randomUUID();
+      // The recovery service hangs: the request stops after the password is written, ending the user's links.
+      signalReplicas("recovery", "SIGSTOP");
+      let killedAfterMs = 0;
+      try {
+        started = performance.now();
+        const lost = post(dying, "setpassword", token, body, key).catch((error: unknown) => error);
+        await expect
+          .poll(() => passwordNotices(user).length, { timeout: testBudgets.testMs, interval: 20 })
+          .toBe(1);
+        await suite.replicas.gateway[0]?.child.kill();
+        killedAfterMs = performance.now() - started;
+        expect(await lost).toBeInstanceOf(Error);
+      } finally {
+        signalReplicas("recovery", "SIGCONT");
+      }
+
+      started = performance.now();
+      const retry = await post(surviving, "setpassword", token, body, key);
+      const retryMs = performance.now() - started;
+      console.log(
+        `setpassword, gateway killed ${Math.round(killedAfterMs)} ms after the request (the password written): the retry through the other gateway answered in ${Math.round(retryMs)} ms; the change undisturbed took ${Math.round(changeMs)} ms`,
+      );
+      expectSuccess(retry, ["session_token", "session_state", "profile_mnemocode"]);
+      expect(retry.headers.get("idempotent-replayed")).toBeNull();
+      expect(retryMs).toBeLessThan(1_000 + changeMs);
+      expectReplayOf(await post(surviving, "setpassword", token, body, key), retry);
+      expect(await workingPasswords(target, user, [body.new_password, "initial-password-1"])).toEqual([
+        body.new_password,
+      ]);
+      expectSuccess(await post(target, "logout", String(retry.body.session_token), {}), []);
+      // Written once: one notice.
+      expect(passwordNotices(user)).toHaveLength(1);
+    },
+    3 * testBudgets.testMs,
+  );
 });
