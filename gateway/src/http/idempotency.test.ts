@@ -348,7 +348,7 @@ describe("a store of answers whose replies are late", () => {
 });
 
 describe.runIf(process.env.TEST_REDIS_URL)("idempotent answers in a Redis that stalls", () => {
-  const redisUrl = new URL(process.env.TEST_REDIS_URL ?? "");
+  const redisUrl = process.env.TEST_REDIS_URL ?? "";
   const keyPrefix = `test:gateway-idempotency:${process.pid}:${Date.now()}:`;
   /** The product's default REDIS_COMMAND_TIMEOUT_MS. */
   const commandTimeoutMs = 1_000;
@@ -361,7 +361,10 @@ describe.runIf(process.env.TEST_REDIS_URL)("idempotent answers in a Redis that s
 
   /** The store of answers on Redis behind a gate (packages/testing, tcp-gate.ts) that may hold its replies back. */
   async function throughGate() {
-    const gate = await tcpGate({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) });
+    const gate = await tcpGate({
+      host: new URL(redisUrl).hostname,
+      port: Number(new URL(redisUrl).port || 6379),
+    });
     await gate.open("through");
     const redis = await connectRedis(
       { kind: "standalone", url: `redis://127.0.0.1:${gate.port}` },
@@ -370,7 +373,7 @@ describe.runIf(process.env.TEST_REDIS_URL)("idempotent answers in a Redis that s
     cleanUps.push(async () => {
       redis.disconnect();
       await gate.close();
-      await deleteKeys(redisUrl.href, keyPrefix);
+      await deleteKeys(redisUrl, keyPrefix);
     });
     return { gate, redis, answers: IdempotentAnswers.on(redis) };
   }

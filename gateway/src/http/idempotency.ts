@@ -1,7 +1,14 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AuthError } from "@auth/errors";
-import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from "@auth/kv";
+import {
+  type KeyValueStore,
+  keyFromToken,
+  MemoryKeyValueStore,
+  RedisKeyValueStore,
+  seal,
+  unseal,
+} from "@auth/kv";
 import type { Logger } from "@auth/runtime";
 import type { Request, Response } from "express";
 import type { Cluster, Redis } from "ioredis";
@@ -69,8 +76,7 @@ export function nameRequest(
   key: string,
   body: Buffer,
 ): NamedRequest {
-  const derive = (purpose: string) => Buffer.from(hkdfSync("sha256", token, "", purpose, 32));
-  const macKey = derive("idempotency-key names");
+  const macKey = keyFromToken(token, "idempotency-key names");
   const mac = (...parts: (string | Buffer)[]) => {
     const hmac = createHmac("sha256", macKey);
     for (const part of parts) hmac.update(part).update("\0");
@@ -81,7 +87,7 @@ export function nameRequest(
     storeKey: `idempotency:${mac("store", companyId, operation, key)}`,
     fingerprint,
     retryKey: mac("retry", operation, key, fingerprint),
-    sealingKey: derive("idempotency-key answers"),
+    sealingKey: keyFromToken(token, "idempotency-key answers"),
   };
 }
 
@@ -107,19 +113,8 @@ interface Entry {
   answer?: string;
 }
 
-function seal(key: Buffer, answer: Answer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  const sealed = Buffer.concat([cipher.update(JSON.stringify(answer)), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64");
-}
-
-function unseal(key: Buffer, sealed: string): Answer {
-  const raw = Buffer.from(sealed, "base64");
-  const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString());
-}
+const sealAnswer = (key: Buffer, answer: Answer): string => seal(key, JSON.stringify(answer));
+const unsealAnswer = (key: Buffer, sealed: string): Answer => JSON.parse(unseal(key, sealed));
 
 export type Start = { run: true } | { run: false; answer: Answer };
 
@@ -211,7 +206,7 @@ export class KeyedAttempt {
       const read = await this.#read();
       if (read.value === null) return undefined;
       const entry = this.#entryOf(read.value);
-      if (entry.answer !== undefined) return unseal(this.request.sealingKey, entry.answer);
+      if (entry.answer !== undefined) return unsealAnswer(this.request.sealingKey, entry.answer);
       // An earlier request with the key failed without a definitive answer, or can no longer answer.
       if (!entry.running || this.#watch.silent({ ...read, value: read.value })) return undefined;
       await waitOrGiveUp(this.deadline);
@@ -236,7 +231,7 @@ export class KeyedAttempt {
       if (read.value === null) continue;
       const entry = this.#entryOf(read.value);
       if (entry.answer !== undefined)
-        return { run: false, answer: unseal(this.request.sealingKey, entry.answer) };
+        return { run: false, answer: unsealAnswer(this.request.sealingKey, entry.answer) };
       // This attempt's own write, whose reply a slow store lost.
       if (entry.running?.holder === this.#holder) return this.#hold(read.value);
       const free = !entry.running || this.#watch.silent({ ...read, value: read.value });
@@ -258,7 +253,7 @@ export class KeyedAttempt {
   async finish(answer: Answer, definitive: boolean): Promise<void> {
     this.#finished.abort();
     await this.#beating;
-    const final = this.#entry(definitive ? { answer: seal(this.request.sealingKey, answer) } : {});
+    const final = this.#entry(definitive ? { answer: sealAnswer(this.request.sealingKey, answer) } : {});
     const { storeKey } = this.request;
     const { lifetimeMs } = this.answers;
     await this.#ask(async (store) => {
