@@ -9,6 +9,7 @@ import {
   createDisclaimer,
   createUser,
   linkOAuthIdentity,
+  type Operator,
   operatorOf,
   setOAuthProvider,
   type TestCompany,
@@ -71,6 +72,32 @@ async function recovery(target: Target): Promise<{ user: TestUser; token: string
   return { user, token };
 }
 
+/** A company with a disclaimer to accept and the provider in OAuth slot `plainSlot`. */
+async function companyWithTerms(provider: TestOAuth2Provider, operator?: Operator): Promise<TestCompany> {
+  const company = await createCompany({}, operator);
+  await setOAuthProvider(company, provider.slotSettings(plainSlot, [redirectUri]));
+  await createDisclaimer(company, "terms");
+  return company;
+}
+
+/** An OAuth login that owes the company's disclaimers: a session in state acceptdisclaimers. */
+async function owingDisclaimers(target: Target, provider: TestOAuth2Provider): Promise<string> {
+  const user = await createUser(target.company);
+  const account = Math.floor(Math.random() * 1e9);
+  await linkOAuthIdentity(target.company, user, plainSlot, String(account));
+  const response = await call(target.company.code, "oauth", {
+    apiKey: target.company.apiKey,
+    gatewayUrl: target.gatewayUrl,
+    body: {
+      provider_id: plainSlot,
+      code: provider.issueCode(account, redirectUri),
+      redirect_uri: redirectUri,
+    },
+  });
+  expect(response.body.session_state, JSON.stringify(response.body)).toBe("acceptdisclaimers");
+  return String(response.body.session_token);
+}
+
 /** Which of the passwords logs the user in (checkcredentials). */
 async function workingPasswords(target: Target, user: TestUser, passwords: string[]): Promise<string[]> {
   const working: string[] = [];
@@ -113,30 +140,11 @@ describe("Idempotency-Key", () => {
   beforeAll(async () => {
     provider = await TestOAuth2Provider.start();
     company = await createCompany();
-    withTerms = await createCompany();
-    await setOAuthProvider(withTerms, provider.slotSettings(plainSlot, [redirectUri]));
-    await createDisclaimer(withTerms, "terms");
+    withTerms = await companyWithTerms(provider);
   });
   afterAll(async () => {
     await provider?.stop();
   });
-
-  /** An OAuth login that owes the company's disclaimers: a session in state acceptdisclaimers. */
-  async function owingDisclaimers(): Promise<string> {
-    const user = await createUser(withTerms);
-    const account = Math.floor(Math.random() * 1e9);
-    await linkOAuthIdentity(withTerms, user, plainSlot, String(account));
-    const response = await call(withTerms.code, "oauth", {
-      apiKey: withTerms.apiKey,
-      body: {
-        provider_id: plainSlot,
-        code: provider.issueCode(account, redirectUri),
-        redirect_uri: redirectUri,
-      },
-    });
-    expect(response.body.session_state, JSON.stringify(response.body)).toBe("acceptdisclaimers");
-    return String(response.body.session_token);
-  }
 
   describe("a retry with the same key gets the original answer", () => {
     it("on setpassword in state setpassword: the same new token, which works", async () => {
@@ -185,9 +193,9 @@ describe("Idempotency-Key", () => {
     });
 
     it("on acceptdisclaimers", async () => {
-      const token = await owingDisclaimers();
-      const key = randomUUID();
       const terms = { company: withTerms };
+      const token = await owingDisclaimers(terms, provider);
+      const key = randomUUID();
       const first = await post(terms, "acceptdisclaimers", token, { accept_disclaimers: ["terms"] }, key);
       expectSuccess(first, ["session_token", "session_state", "profile_mnemocode"]);
       expectReplayOf(
@@ -330,9 +338,12 @@ describe("a retry with the same key after its answer was lost", () => {
   let own: Awaited<ReturnType<typeof startOwnSuite>>;
   let suite: RunningSuite;
   let target: Target;
+  let provider: TestOAuth2Provider;
 
   beforeAll(async () => {
-    own = await startOwnSuite({});
+    provider = await TestOAuth2Provider.start();
+    // The tests' OpenID Connect provider listens on plain HTTP on loopback.
+    own = await startOwnSuite({ identity: { OAUTH_ALLOW_INSECURE_HTTP: "true" } });
     suite = own.suite;
     target = {
       company: await createCompany(
@@ -344,7 +355,70 @@ describe("a retry with the same key after its answer was lost", () => {
   }, testBudgets.suiteStartMs);
   afterAll(async () => {
     await own?.stop();
+    await provider?.stop();
   });
+
+  /**
+   * The change was finished, its last step made (the session moved on, or ended with the user's
+   * others), and its answer lost: this gateway keeps answers in its memory, which a restart empties,
+   * as a gateway that dies before keeping one does. The session service answers the same request
+   * again as the change answered it (docs/decisions.md, "Idempotency-Key"), no other request.
+   */
+  it(
+    "after the last step of setpassword (either state) or acceptdisclaimers: the session service answers the same request again, the same new token",
+    async () => {
+      const terms: Target = {
+        company: await companyWithTerms(provider, operatorOf(suite)),
+        gatewayUrl: suite.gatewayUrl,
+      };
+      const body = { new_password: "changed-before-restart-2" };
+      const requests = [
+        {
+          name: "setpassword in state setpassword",
+          to: target,
+          operation: "setpassword",
+          body,
+          ...(await forcedChange(target)),
+        },
+        {
+          name: "setpassword in state recovery-setpassword",
+          to: target,
+          operation: "setpassword",
+          body,
+          ...(await recovery(target)),
+        },
+        {
+          name: "acceptdisclaimers",
+          to: terms,
+          operation: "acceptdisclaimers",
+          body: { accept_disclaimers: ["terms"] },
+          token: await owingDisclaimers(terms, provider),
+          user: undefined,
+        },
+      ];
+      const firsts = [];
+      for (const request of requests) {
+        const key = randomUUID();
+        const first = await post(request.to, request.operation, request.token, request.body, key);
+        expect(first.body.status, `${request.name}: ${JSON.stringify(first.body)}`).toBe("success");
+        firsts.push({ ...request, key, first });
+      }
+      await suite.restart("gateway");
+      for (const { name, to, operation, token, body: sent, key, first, user } of firsts) {
+        const { answer: retry } = await untilServed(() => post(to, operation, token, sent, key));
+        expect(retry.body, name).toEqual(first.body);
+        expect(retry.headers.get("idempotent-replayed"), name).toBeNull();
+        expectError(await post(to, operation, token, sent, randomUUID()), 401, "auth.token.invalid");
+        if (first.body.session_token !== undefined)
+          expectSuccess(await post(to, "logout", String(first.body.session_token), {}), []);
+        if (user)
+          expect(await workingPasswords(to, user, [body.new_password, "initial-password-1"])).toEqual([
+            body.new_password,
+          ]);
+      }
+    },
+    3 * testBudgets.testMs,
+  );
 
   /**
    * The recovery service is down when setpassword ends the user's recovery links, after the

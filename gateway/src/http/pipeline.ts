@@ -75,6 +75,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
         if (await replayed(keyed, response, logger)) return;
         const ended = await endpoint.endedByItself?.({
           backends,
+          company,
           token: bearerTokenOf(request),
           retryKey: keyed.request.retryKey,
         });
