@@ -160,6 +160,7 @@ describe("a key whose holder can no longer answer", () => {
     const other = new IdempotentAnswers(shared, 60_000);
     const retry = other.attempt(named, inAMinute());
     const { result, ms } = await timed(retry.start());
+    console.log(`a retry took over the key of a holder that died in ${Math.round(ms)} ms`);
     expect(result).toEqual({ run: true });
     expect(ms).toBeGreaterThanOrEqual(holderSilentMs - beatMs);
     expect(ms).toBeLessThan(holderSilentMs + 1_000);
@@ -194,6 +195,22 @@ describe("a key whose holder can no longer answer", () => {
     await first.start();
     const waiting = answers.attempt(named, inAMinute()).start();
     await sleep(3 * holderSilentMs);
+    await first.finish(success, true);
+    expect(await waiting).toEqual({ run: false, answer: success });
+  });
+
+  it("stays with a holder whose process, the retry's own, did not run for longer than holderSilentMs", async () => {
+    const store = new MemoryKeyValueStore();
+    const answers = new IdempotentAnswers(store, 60_000);
+    const first = answers.attempt(named, inAMinute());
+    await first.start();
+    const waiting = answers.attempt(named, inAMinute()).start();
+    // Right after a beat, so that the retry's next read is due before the holder's next beat.
+    const before = await store.get(named.storeKey);
+    while ((await store.get(named.storeKey)) === before) await sleep(2);
+    // The process is held up (a long pause, a starved machine): neither beats nor reads run.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2 * holderSilentMs);
+    await sleep(2 * beatMs);
     await first.finish(success, true);
     expect(await waiting).toEqual({ run: false, answer: success });
   });
@@ -264,26 +281,46 @@ describe("reading an earlier answer, before the token is checked", () => {
 });
 
 describe("a retry's count of the holder's silence", () => {
-  const read = (value: string, sentAt: number, answeredAt = sentAt + 5) => ({ value, sentAt, answeredAt });
+  /** A retry reading the entry every 25 ms from `from` (ms) to `to`, each read answered in 5 ms: whether the last found the holder gone. */
+  function reads(watch: SilenceWatch, raw: string, from: number, to: number, answerMs = 5): boolean {
+    let gone = false;
+    for (let sentAt = from; sentAt <= to; sentAt += 25)
+      gone = watch.silent({ value: raw, sentAt, answeredAt: sentAt + answerMs });
+    return gone;
+  }
 
-  it("runs from the first read that found the entry as it is to the latest, and ends the holder at holderSilentMs", () => {
+  it("runs from the first read that found the entry as it is, and ends the holder at holderSilentMs", () => {
     const watch = new SilenceWatch();
-    expect(watch.silent(read("beat 1", 0))).toBe(false);
-    expect(watch.silent(read("beat 1", holderSilentMs))).toBe(false);
-    expect(watch.silent(read("beat 1", holderSilentMs + 5))).toBe(true);
+    expect(reads(watch, "beat 1", 0, holderSilentMs)).toBe(false);
+    expect(reads(watch, "beat 1", holderSilentMs + 25, holderSilentMs + 25)).toBe(true);
   });
 
-  it("starts again at a beat, and at a read that was not answered promptly (the store stalled, and the holder's beats with it)", () => {
+  it("starts again at a beat", () => {
     const watch = new SilenceWatch();
-    watch.silent(read("beat 1", 0));
-    expect(watch.silent(read("beat 2", 600))).toBe(false);
-    expect(watch.silent(read("beat 2", 1_000))).toBe(false);
-    expect(watch.silent(read("beat 2", 1_360))).toBe(true);
-    const stalled = new SilenceWatch();
-    stalled.silent(read("beat 1", 0));
-    expect(stalled.silent(read("beat 1", 20, 1_020))).toBe(false);
-    expect(stalled.silent(read("beat 1", 1_100))).toBe(false);
-    expect(stalled.silent(read("beat 1", 1_020 + holderSilentMs))).toBe(true);
+    expect(reads(watch, "beat 1", 0, 600)).toBe(false);
+    expect(reads(watch, "beat 2", 625, 625 + holderSilentMs)).toBe(false);
+    expect(reads(watch, "beat 2", 650 + holderSilentMs, 650 + holderSilentMs)).toBe(true);
+  });
+
+  it("starts again at a read answered late, or sent late (the store or the retry's own process was held up, and the holder's beats may have been)", () => {
+    const lateAnswer = new SilenceWatch();
+    reads(lateAnswer, "beat 1", 0, 500);
+    // Answered at 1,525: the count starts there.
+    expect(lateAnswer.silent({ value: "beat 1", sentAt: 525, answeredAt: 1_525 })).toBe(false);
+    expect(reads(lateAnswer, "beat 1", 1_550, 1_525 + holderSilentMs - 25)).toBe(false);
+    expect(reads(lateAnswer, "beat 1", 1_525 + holderSilentMs, 1_525 + holderSilentMs)).toBe(true);
+    const lateSend = new SilenceWatch();
+    reads(lateSend, "beat 1", 0, 500);
+    // Sent a second after the read before it answered, answered at 1,505: the count starts there.
+    expect(reads(lateSend, "beat 1", 1_500, 1_505 + holderSilentMs - 25)).toBe(false);
+    expect(reads(lateSend, "beat 1", 1_505 + holderSilentMs, 1_505 + holderSilentMs)).toBe(true);
+  });
+
+  it("keeps a holder it found gone gone, however late the next read of the same entry (the retry's token was checked meanwhile)", () => {
+    const watch = new SilenceWatch();
+    expect(reads(watch, "beat 1", 0, holderSilentMs + 25)).toBe(true);
+    expect(reads(watch, "beat 1", 5_000, 5_000)).toBe(true);
+    expect(reads(watch, "beat 2", 5_025, 5_025)).toBe(false);
   });
 });
 
@@ -393,6 +430,9 @@ describe.runIf(process.env.TEST_REDIS_URL)("idempotent answers in a Redis that s
     await first.finish(success, true);
     stall(gate);
     const { result, ms } = await timed(answers.attempt(named, inAMinute()).earlier());
+    console.log(
+      `a retry's read of its answer through a stall of ${stallMs} ms: answered in ${Math.round(ms)} ms`,
+    );
     expect(result).toEqual(success);
     expect(ms).toBeGreaterThanOrEqual(commandTimeoutMs);
   });

@@ -20,26 +20,35 @@ export interface TimedRead<T> {
 }
 
 /**
- * A read answered slower than this starts the count of a silence again: whatever held it up (a
- * store that stalled) may have held the holder's beats up too.
+ * A read answered slower than this, or sent this long after the one before it answered, starts the
+ * count of a silence again: whatever held it up (a store that stalled, a process that did not run)
+ * may have held the holder's beats up too.
  */
 const promptReadMs = 2 * beatMs;
 
 /**
  * A retry's count of a holder's silence: from the answer of the first read that found the entry as
- * it is to the sending of the latest, counted again from the answer of any read that was not prompt.
+ * it is to the sending of the latest, over reads that followed each other promptly and were
+ * answered promptly. Once the holder counts as gone, it stays gone for that entry.
  */
 export class SilenceWatch {
   #seen: string | undefined;
   #since = 0;
+  #lastAnsweredAt = Number.NEGATIVE_INFINITY;
+  #gone: string | undefined;
 
   /** Records a read of the entry `raw`; true once the holder has been silent for holderSilentMs. */
   silent({ value: raw, sentAt, answeredAt }: TimedRead<string>): boolean {
-    if (raw !== this.#seen || answeredAt - sentAt > promptReadMs) {
+    const heldUp = answeredAt - sentAt > promptReadMs || sentAt - this.#lastAnsweredAt > promptReadMs;
+    this.#lastAnsweredAt = answeredAt;
+    if (raw === this.#gone) return true;
+    if (raw !== this.#seen || heldUp) {
       this.#seen = raw;
       this.#since = answeredAt;
       return false;
     }
-    return sentAt - this.#since >= holderSilentMs;
+    if (sentAt - this.#since < holderSilentMs) return false;
+    this.#gone = raw;
+    return true;
   }
 }
