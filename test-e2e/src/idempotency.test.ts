@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { TestOAuth2Provider } from "@auth/identity/testing";
 import type { RunningSuite } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
@@ -9,6 +10,7 @@ import {
   createDisclaimer,
   createUser,
   linkOAuthIdentity,
+  type Operator,
   operatorOf,
   setOAuthProvider,
   type TestCompany,
@@ -16,6 +18,7 @@ import {
 } from "./support/fixtures.js";
 import { recoverToSetpassword, startLogin } from "./support/flows.js";
 import { redirectUri } from "./support/oidc-provider.js";
+import { notificationsTo } from "./support/outbox.js";
 import { startOwnSuite } from "./support/own-suite.js";
 
 /**
@@ -70,6 +73,32 @@ async function recovery(target: Target): Promise<{ user: TestUser; token: string
   return { user, token };
 }
 
+/** A company with a disclaimer to accept and the provider in OAuth slot `plainSlot`. */
+async function companyWithTerms(provider: TestOAuth2Provider, operator?: Operator): Promise<TestCompany> {
+  const company = await createCompany({}, operator);
+  await setOAuthProvider(company, provider.slotSettings(plainSlot, [redirectUri]));
+  await createDisclaimer(company, "terms");
+  return company;
+}
+
+/** An OAuth login that owes the company's disclaimers: a session in state acceptdisclaimers. */
+async function owingDisclaimers(target: Target, provider: TestOAuth2Provider): Promise<string> {
+  const user = await createUser(target.company);
+  const account = Math.floor(Math.random() * 1e9);
+  await linkOAuthIdentity(target.company, user, plainSlot, String(account));
+  const response = await call(target.company.code, "oauth", {
+    apiKey: target.company.apiKey,
+    gatewayUrl: target.gatewayUrl,
+    body: {
+      provider_id: plainSlot,
+      code: provider.issueCode(account, redirectUri),
+      redirect_uri: redirectUri,
+    },
+  });
+  expect(response.body.session_state, JSON.stringify(response.body)).toBe("acceptdisclaimers");
+  return String(response.body.session_token);
+}
+
 /** Which of the passwords logs the user in (checkcredentials). */
 async function workingPasswords(target: Target, user: TestUser, passwords: string[]): Promise<string[]> {
   const working: string[] = [];
@@ -112,30 +141,11 @@ describe("Idempotency-Key", () => {
   beforeAll(async () => {
     provider = await TestOAuth2Provider.start();
     company = await createCompany();
-    withTerms = await createCompany();
-    await setOAuthProvider(withTerms, provider.slotSettings(plainSlot, [redirectUri]));
-    await createDisclaimer(withTerms, "terms");
+    withTerms = await companyWithTerms(provider);
   });
   afterAll(async () => {
     await provider?.stop();
   });
-
-  /** An OAuth login that owes the company's disclaimers: a session in state acceptdisclaimers. */
-  async function owingDisclaimers(): Promise<string> {
-    const user = await createUser(withTerms);
-    const account = Math.floor(Math.random() * 1e9);
-    await linkOAuthIdentity(withTerms, user, plainSlot, String(account));
-    const response = await call(withTerms.code, "oauth", {
-      apiKey: withTerms.apiKey,
-      body: {
-        provider_id: plainSlot,
-        code: provider.issueCode(account, redirectUri),
-        redirect_uri: redirectUri,
-      },
-    });
-    expect(response.body.session_state, JSON.stringify(response.body)).toBe("acceptdisclaimers");
-    return String(response.body.session_token);
-  }
 
   describe("a retry with the same key gets the original answer", () => {
     it("on setpassword in state setpassword: the same new token, which works", async () => {
@@ -184,9 +194,9 @@ describe("Idempotency-Key", () => {
     });
 
     it("on acceptdisclaimers", async () => {
-      const token = await owingDisclaimers();
-      const key = randomUUID();
       const terms = { company: withTerms };
+      const token = await owingDisclaimers(terms, provider);
+      const key = randomUUID();
       const first = await post(terms, "acceptdisclaimers", token, { accept_disclaimers: ["terms"] }, key);
       expectSuccess(first, ["session_token", "session_state", "profile_mnemocode"]);
       expectReplayOf(
@@ -329,9 +339,12 @@ describe("a retry with the same key after its answer was lost", () => {
   let own: Awaited<ReturnType<typeof startOwnSuite>>;
   let suite: RunningSuite;
   let target: Target;
+  let provider: TestOAuth2Provider;
 
   beforeAll(async () => {
-    own = await startOwnSuite({});
+    provider = await TestOAuth2Provider.start();
+    // The tests' OpenID Connect provider listens on plain HTTP on loopback.
+    own = await startOwnSuite({ identity: { OAUTH_ALLOW_INSECURE_HTTP: "true" } });
     suite = own.suite;
     target = {
       company: await createCompany(
@@ -343,7 +356,70 @@ describe("a retry with the same key after its answer was lost", () => {
   }, testBudgets.suiteStartMs);
   afterAll(async () => {
     await own?.stop();
+    await provider?.stop();
   });
+
+  /**
+   * The change was finished, its last step made (the session moved on, or ended with the user's
+   * others), and its answer lost: this gateway keeps answers in its memory, which a restart empties,
+   * as a gateway that dies before keeping one does. The session service answers the same request
+   * again as the change answered it (docs/decisions.md, "Idempotency-Key"), no other request.
+   */
+  it(
+    "after the last step of setpassword (either state) or acceptdisclaimers: the session service answers the same request again, the same new token",
+    async () => {
+      const terms: Target = {
+        company: await companyWithTerms(provider, operatorOf(suite)),
+        gatewayUrl: suite.gatewayUrl,
+      };
+      const body = { new_password: "changed-before-restart-2" };
+      const requests = [
+        {
+          name: "setpassword in state setpassword",
+          to: target,
+          operation: "setpassword",
+          body,
+          ...(await forcedChange(target)),
+        },
+        {
+          name: "setpassword in state recovery-setpassword",
+          to: target,
+          operation: "setpassword",
+          body,
+          ...(await recovery(target)),
+        },
+        {
+          name: "acceptdisclaimers",
+          to: terms,
+          operation: "acceptdisclaimers",
+          body: { accept_disclaimers: ["terms"] },
+          token: await owingDisclaimers(terms, provider),
+          user: undefined,
+        },
+      ];
+      const firsts = [];
+      for (const request of requests) {
+        const key = randomUUID();
+        const first = await post(request.to, request.operation, request.token, request.body, key);
+        expect(first.body.status, `${request.name}: ${JSON.stringify(first.body)}`).toBe("success");
+        firsts.push({ ...request, key, first });
+      }
+      await suite.restart("gateway");
+      for (const { name, to, operation, token, body: sent, key, first, user } of firsts) {
+        const { answer: retry } = await untilServed(() => post(to, operation, token, sent, key));
+        expect(retry.body, name).toEqual(first.body);
+        expect(retry.headers.get("idempotent-replayed"), name).toBeNull();
+        expectError(await post(to, operation, token, sent, randomUUID()), 401, "auth.token.invalid");
+        if (first.body.session_token !== undefined)
+          expectSuccess(await post(to, "logout", String(first.body.session_token), {}), []);
+        if (user)
+          expect(await workingPasswords(to, user, [body.new_password, "initial-password-1"])).toEqual([
+            body.new_password,
+          ]);
+      }
+    },
+    3 * testBudgets.testMs,
+  );
 
   /**
    * The recovery service is down when setpassword ends the user's recovery links, after the
@@ -416,4 +492,209 @@ describe("a retry with the same key after its answer was lost", () => {
     expectError(await post(target, "logout", token, {}, randomUUID()), 401, "auth.token.invalid");
     expectError(await post(target, "logout", token, {}), 401, "auth.token.invalid");
   });
+});
+
+const realStores = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
+
+/**
+ * Two replicas of every process on PostgreSQL and Redis (the gateways keep the answers in Redis, as
+ * in production), with the product's request deadline of 5 s. A gateway is killed (SIGKILL) in the
+ * middle of a request with a key; the client sends the same request again, which reaches the other
+ * gateway: it takes the key over from the dead one (docs/decisions.md, "Idempotency-Key") and
+ * answers as the first would have, the change made once, in under a second more than the change
+ * itself takes (the slowest of five undisturbed runs; the kills land at fractions of the fastest).
+ */
+describe.runIf(realStores)("a retry with the same key after its gateway died", () => {
+  let own: Awaited<ReturnType<typeof startOwnSuite>>;
+  let suite: RunningSuite;
+  let provider: TestOAuth2Provider;
+  /** Through the gateway that dies, and the one the retry reaches; `terms` for acceptdisclaimers. */
+  let dying: Target;
+  let surviving: Target;
+  let terms: { dying: Target; surviving: Target };
+  const outcomes: string[] = [];
+
+  beforeAll(async () => {
+    provider = await TestOAuth2Provider.start();
+    own = await startOwnSuite(
+      { identity: { OAUTH_ALLOW_INSECURE_HTTP: "true" }, gateway: { REQUEST_DEADLINE_MS: "5000" } },
+      { realStores: true, replicas: 2 },
+    );
+    suite = own.suite;
+    const operator = operatorOf(suite);
+    const company = await createCompany(
+      { captchaAfterFailures: 1_000, lockoutAfterFailures: 1_000 },
+      operator,
+    );
+    const withTerms = await companyWithTerms(provider, operator);
+    const [first, second] = suite.replicas.gateway.map((replica) => replica.url ?? "");
+    dying = { company, gatewayUrl: first };
+    surviving = { company, gatewayUrl: second };
+    terms = {
+      dying: { company: withTerms, gatewayUrl: first },
+      surviving: { company: withTerms, gatewayUrl: second },
+    };
+  }, testBudgets.suiteStartMs);
+  afterAll(async () => {
+    console.log(outcomes.join("\n"));
+    await own?.stop();
+    await provider?.stop();
+  });
+
+  /** The notices of a password write identity sent the user (one per write). */
+  const passwordNotices = (user: TestUser) =>
+    notificationsTo(
+      surviving.company.id,
+      { email: user.email },
+      { mail: suite.mailOutboxFile, sms: suite.smsOutboxFile },
+    ).filter((notice) => notice.notification === "password_changed");
+
+  /** Stops (SIGSTOP) or resumes (SIGCONT) every replica of a service. */
+  const signalReplicas = (name: "recovery", signal: "SIGSTOP" | "SIGCONT") => {
+    for (const replica of suite.replicas[name]) process.kill(replica.child.pid as number, signal);
+  };
+
+  /** Kills the gateway `dying` names; the request sent to it gets no answer. */
+  const killDying = () => suite.replicas.gateway[0]?.child.kill();
+
+  /** Milliseconds five undisturbed runs took: the fastest, and the slowest (the machine is shared, its speed moves). */
+  async function timesOf(run: () => Promise<void>): Promise<{ fastest: number; slowest: number }> {
+    const times: number[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      const started = performance.now();
+      await run();
+      times.push(performance.now() - started);
+    }
+    return { fastest: Math.min(...times), slowest: Math.max(...times) };
+  }
+
+  /** One kind of request with a key: a session to send it with, and what must hold once it answered. */
+  interface Kind {
+    operation: string;
+    body: Record<string, unknown>;
+    fields: string[];
+    through(gateway: "dying" | "surviving"): Target;
+    prepare(): Promise<{ token: string; user?: TestUser }>;
+    /** The change holds, made once. */
+    check(answer: ApiResponse, user?: TestUser): Promise<void>;
+  }
+  const newPassword = "changed-after-crash-2";
+  const kinds: Record<string, Kind> = {
+    setpassword: {
+      operation: "setpassword",
+      body: { new_password: newPassword },
+      fields: ["session_token", "session_state", "profile_mnemocode"],
+      through: (gateway) => (gateway === "dying" ? dying : surviving),
+      prepare: () => forcedChange(surviving),
+      async check(answer, user) {
+        const changed = user as TestUser;
+        expect(await workingPasswords(surviving, changed, [newPassword, "initial-password-1"])).toEqual([
+          newPassword,
+        ]);
+        expectSuccess(await post(surviving, "logout", String(answer.body.session_token), {}), []);
+        // Written once: one notice (sent in the background after the write).
+        await expect.poll(() => passwordNotices(changed).length).toBeGreaterThan(0);
+        expect(passwordNotices(changed)).toHaveLength(1);
+      },
+    },
+    acceptdisclaimers: {
+      operation: "acceptdisclaimers",
+      body: { accept_disclaimers: ["terms"] },
+      fields: ["session_token", "session_state", "profile_mnemocode"],
+      through: (gateway) => terms[gateway],
+      prepare: async () => ({ token: await owingDisclaimers(terms.surviving, provider) }),
+      async check(answer) {
+        expectSuccess(await post(terms.surviving, "logout", String(answer.body.session_token), {}), []);
+      },
+    },
+    logout: {
+      operation: "logout",
+      body: {},
+      fields: [],
+      through: (gateway) => (gateway === "dying" ? dying : surviving),
+      prepare: async () => {
+        const user = await createUser(surviving.company);
+        return { token: await startLogin(surviving.company, user.loginName, surviving.gatewayUrl) };
+      },
+      async check() {},
+    },
+  };
+
+  it(
+    "killed while setpassword waits for the recovery service, after the password was written: one retry through the other gateway finishes the change once, within a second more than the change takes",
+    async () => {
+      const kind = kinds.setpassword as Kind;
+      const { slowest: changeMs } = await timesOf(async () => {
+        const { token } = await kind.prepare();
+        expectSuccess(await post(dying, "setpassword", token, kind.body, randomUUID()), kind.fields);
+      });
+      const { user, token } = await kind.prepare();
+      const key = randomUUID();
+      // The recovery service hangs: the request stops after the password is written, ending the user's links.
+      signalReplicas("recovery", "SIGSTOP");
+      let killedAfterMs = 0;
+      try {
+        const started = performance.now();
+        const lost = post(dying, "setpassword", token, kind.body, key).catch((error: unknown) => error);
+        await expect
+          .poll(() => passwordNotices(user as TestUser).length, { timeout: testBudgets.testMs, interval: 20 })
+          .toBe(1);
+        await killDying();
+        killedAfterMs = performance.now() - started;
+        expect(await lost).toBeInstanceOf(Error);
+      } finally {
+        signalReplicas("recovery", "SIGCONT");
+      }
+
+      const started = performance.now();
+      const retry = await post(surviving, "setpassword", token, kind.body, key);
+      const retryMs = performance.now() - started;
+      outcomes.push(
+        `setpassword, gateway killed ${Math.round(killedAfterMs)} ms after the request (the password written, the recovery service frozen): the retry answered ${retry.status} in ${Math.round(retryMs)} ms; the change undisturbed takes up to ${Math.round(changeMs)} ms`,
+      );
+      expectSuccess(retry, kind.fields);
+      expect(retry.headers.get("idempotent-replayed")).toBeNull();
+      expect(retryMs).toBeLessThan(1_000 + changeMs);
+      expectReplayOf(await post(surviving, "setpassword", token, kind.body, key), retry);
+      await kind.check(retry, user);
+      await suite.restart("gateway");
+    },
+    3 * testBudgets.testMs,
+  );
+
+  it.each(Object.keys(kinds))(
+    "killed at any moment of %s: one retry through the other gateway answers as the first would have, the change made once, within a second more than the change takes",
+    async (name) => {
+      const kind = kinds[name] as Kind;
+      const { fastest, slowest: changeMs } = await timesOf(async () => {
+        const { token } = await kind.prepare();
+        expectSuccess(
+          await post(kind.through("dying"), kind.operation, token, kind.body, randomUUID()),
+          kind.fields,
+        );
+      });
+      for (const fraction of [0.2, 0.5, 0.8]) {
+        const { token, user } = await kind.prepare();
+        const key = randomUUID();
+        const delayMs = Math.round(fraction * fastest);
+        const killing = sleep(delayMs).then(killDying);
+        const first = await post(kind.through("dying"), kind.operation, token, kind.body, key).catch(
+          () => undefined,
+        );
+        await killing;
+        const started = performance.now();
+        const retry = await post(kind.through("surviving"), kind.operation, token, kind.body, key);
+        const retryMs = performance.now() - started;
+        outcomes.push(
+          `${name}, gateway killed after ${delayMs} ms: the first ${first ? `answered ${first.status}` : "got no answer"}; the retry answered ${retry.status}${retry.headers.get("idempotent-replayed") ? " (replayed)" : ""} in ${Math.round(retryMs)} ms; the change undisturbed takes up to ${Math.round(changeMs)} ms`,
+        );
+        expectSuccess(retry, kind.fields);
+        if (first) expect(retry.body).toEqual(first.body);
+        expect(retryMs).toBeLessThan(1_000 + changeMs);
+        await kind.check(retry, user);
+        await suite.restart("gateway");
+      }
+    },
+    3 * testBudgets.testMs,
+  );
 });

@@ -43,9 +43,10 @@ export interface SessionFlowContext<Body = unknown> extends FlowContext<Body> {
   retryKey?: string;
 }
 
-/** A token the request's own earlier try may have ended (logout): what names that try. */
+/** A token the request's own earlier try may have ended (steps/ended-by-itself.ts): what names that try. */
 export interface EndedToken {
   backends: Backends;
+  company: TenantCompany;
   token: string;
   retryKey: string;
 }

@@ -4,6 +4,7 @@ import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
 import { answerExamples, type SuccessFields, toAuthorized } from "../endpoint/responses.js";
 import { assertAllAccepted, recordAcceptance, requiredDisclaimers } from "../steps/disclaimers.js";
+import { authorizedAgain, movedBefore } from "../steps/ended-by-itself.js";
 import { guardLockout } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
@@ -22,8 +23,13 @@ export const acceptdisclaimers = defineEndpoint({
   steps: [guardLockout, currentUser, assertAllAccepted, recordAcceptance],
   errors: [],
   whileSuspended: "auth.restricted",
-  // Accepting is recorded again harmlessly; the move is the session's compare-and-set, made once.
+  // Accepting is recorded again harmlessly; the move is the session's compare-and-set, made once,
+  // and answered again to the request that made it.
   idempotent: true,
+  endedByItself: async (ended) => {
+    const moved = await movedBefore(ended, "acceptdisclaimers", "authorized");
+    return moved && authorizedAgain(moved);
+  },
   handle,
 });
 

@@ -1,9 +1,9 @@
-import { TokenStatus } from "@auth/proto/session";
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { type SuccessFields, success } from "../endpoint/responses.js";
 import { securityEvent } from "../security-events.js";
+import { revokedBefore } from "../steps/ended-by-itself.js";
 
 const body = z.object({});
 
@@ -20,13 +20,8 @@ export const logout = defineEndpoint({
   errors: [],
   whileSuspended: "serve",
   idempotent: true,
-  // Sent again after its answer was lost: the token is gone because this request revoked it. Only
-  // a token that is gone: a live one of another company stays as it is.
-  endedByItself: async ({ backends, token, retryKey }) => {
-    const { status } = await backends.session.introspectSession({ sessionToken: token });
-    if (status !== TokenStatus.INVALID) return undefined;
-    return (await backends.session.revokeSession({ sessionToken: token, retryKey })).revoked ? {} : undefined;
-  },
+  // Sent again after its answer was lost: the token is gone because this request revoked it.
+  endedByItself: async (ended) => ((await revokedBefore(ended)) ? {} : undefined),
   handle,
 });
 

@@ -7,6 +7,7 @@ import { fields } from "../endpoint/fields.js";
 import { answerExamples, type SuccessFields, success, toAuthorized } from "../endpoint/responses.js";
 import { assertTransition } from "../endpoint/transitions.js";
 import { securityEvent } from "../security-events.js";
+import { authorizedAgain, movedBefore, revokedBefore } from "../steps/ended-by-itself.js";
 import { describePasswordProblem } from "../steps/password-rules.js";
 import { forgetFailedChecks } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
@@ -43,6 +44,13 @@ export const setpassword = defineEndpoint({
   errors: [{ code: "request.validation.failed", status: weakPasswordStatus }],
   whileSuspended: "auth.user.restricted",
   idempotent: true,
+  // The last step made before the answer was lost: the move to authorized, answered again, or the
+  // end of the recovery session with the user's others.
+  endedByItself: async (ended) => {
+    const moved = await movedBefore(ended, "setpassword", "authorized");
+    if (moved) return authorizedAgain(moved);
+    return (await revokedBefore(ended)) ? {} : undefined;
+  },
   handle,
 });
 
@@ -71,7 +79,11 @@ async function handle(
   }
   // The recovery session ends with the others, and so does any session that started on the old
   // password while the change was under way (a new generation).
-  await context.backends.session.revokeUserSessions({ companyId, userId: user.id });
+  await context.backends.session.revokeUserSessions({
+    companyId,
+    userId: user.id,
+    retryKey: context.retryKey,
+  });
   securityEvent(context, "recovery.finished", { userId: user.id });
   // Whoever recovered access may log in at once, whatever failures the user had. The recovery is
   // done by now: should this fail, the answer is still success, and the failures expire with their window.

@@ -6,6 +6,7 @@ import { connectRedis } from "@auth/kv";
 import { deleteKeys } from "@auth/kv/testing";
 import { type Session, SessionState, TokenStatus } from "@auth/proto/session";
 import { createLogger, parseConfig } from "@auth/runtime";
+import { type TcpGate, tcpGate } from "@auth/testing";
 import type { Cluster, Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.js";
@@ -71,7 +72,13 @@ const health = { notServing: async () => [], close: () => {} } as unknown as Bac
 
 /** The gateway's app on a free loopback port, counting and keeping answers in Redis when given one. */
 async function startGateway(
-  options: { trustProxy?: string; redis?: Redis | Cluster; sessionsOf?: Gateway } = {},
+  options: {
+    trustProxy?: string;
+    redis?: Redis | Cluster;
+    sessionsOf?: Gateway;
+    /** Where answers are kept, when not in `redis`. */
+    answers?: IdempotentAnswers;
+  } = {},
 ) {
   const live = options.sessionsOf?.live ?? new Map<string, Session>();
   const revokedBy = options.sessionsOf?.revokedBy ?? new Map<string, string>();
@@ -91,7 +98,7 @@ async function startGateway(
       redis && availability && { redis, availability, replicas: new GatewayReplicas(1) },
     ),
     companies: new CompanyCache(0),
-    answers: IdempotentAnswers.on(redis),
+    answers: options.answers ?? IdempotentAnswers.on(redis),
     logger: createLogger("pipeline-test", "silent"),
     health,
     // As main.ts has it: TRUST_PROXY read by the configuration's schema.
@@ -225,6 +232,49 @@ describe.runIf(process.env.TEST_REDIS_URL)(
     });
   },
 );
+
+describe.runIf(process.env.TEST_REDIS_URL)("an Idempotency-Key's answer kept in a Redis that stalls", () => {
+  const redisUrl = process.env.TEST_REDIS_URL ?? "";
+  const keyPrefix = `test:gateway-pipeline-stall:${process.pid}:${Date.now()}:`;
+  let gate: TcpGate;
+  let redis: Redis | Cluster;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    gate = await tcpGate({ host: new URL(redisUrl).hostname, port: Number(new URL(redisUrl).port || 6379) });
+    await gate.open("through");
+    // A short command timeout, so that a stall lasts several of them; the rate limits count in the
+    // process here, so that the stall meets the store of answers alone.
+    redis = await connectRedis(
+      { kind: "standalone", url: `redis://127.0.0.1:${gate.port}` },
+      { keyPrefix, commandTimeoutMs: 250 },
+    );
+    gateway = await startGateway({ answers: IdempotentAnswers.on(redis) });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    redis?.disconnect();
+    await gate?.close();
+    await deleteKeys(redisUrl, keyPrefix);
+  });
+
+  it("replays a logout's answer to its retry sent while Redis holds its replies back for 1.5 s (six command timeouts), though the token is gone", async () => {
+    const token = liveSession(gateway);
+    const key = randomUUID();
+    expect(await post(gateway, "logout", { token, key })).toMatchObject({ status: 200, replayed: false });
+    // Only the kept answer tells the retry what its first try did: the session service forgot it
+    // (as it never knew a setpassword's last step).
+    gateway.revokedBy.clear();
+    gate.hold();
+    setTimeout(() => gate.release(), 1_500);
+    const started = performance.now();
+    const retry = await post(gateway, "logout", { token, key });
+    console.log(
+      `a logout's retry through a Redis stall of 1500 ms: ${retry.status} in ${Math.round(performance.now() - started)} ms`,
+    );
+    expect(retry).toMatchObject({ status: 200, replayed: true });
+  });
+});
 
 describe("the Idempotency-Key of a request whose token is valid", () => {
   let gateway: Gateway;

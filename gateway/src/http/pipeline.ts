@@ -66,8 +66,9 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     // Every request the API key lets in is counted, before its token is looked at: a made-up token
     // costs the client its limit like any other request.
     await rateLimits.byAddress(company, endpoint.rateLimit, request.ip ?? "");
-    const keyed = endpoint.idempotent ? keyedRequest(endpoint.operation, request, response) : undefined;
-    if (keyed && (await replayed(answers, keyed, response, logger))) return;
+    const named = endpoint.idempotent ? keyedRequest(endpoint.operation, request, response) : undefined;
+    const keyed = named && answers.attempt(named, response.locals.deadline);
+    if (keyed && (await replayed(keyed, response, logger))) return;
     if (endpoint.takesToken) {
       try {
         response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
@@ -75,18 +76,19 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
         if (!(keyed && error instanceof AuthError && error.code === "auth.token.invalid")) throw error;
         // The same request may have ended the token meanwhile (a parallel try) or before (its answer
         // lost): its answer, kept since, or the word of the session service that it was this request.
-        if (await replayed(answers, keyed, response, logger)) return;
+        if (await replayed(keyed, response, logger)) return;
         const ended = await endpoint.endedByItself?.({
           backends,
+          company,
           token: bearerTokenOf(request),
-          retryKey: keyed.retryKey,
+          retryKey: keyed.request.retryKey,
         });
         if (!ended) throw error;
         sendSuccess(response, ended);
         return;
       }
     }
-    if (keyed && (await taken(answers, keyed, response, logger))) return;
+    if (keyed && (await taken(keyed, response, logger))) return;
     next();
   };
 

@@ -122,6 +122,8 @@ export async function moveSession(
     lifetimeSeconds: lifetimeSeconds(context, to),
     ...sessionLimits(context),
     renewCredentialGeneration,
+    // A request with an Idempotency-Key is answered the move again should its answer be lost.
+    retryKey: context.retryKey,
   });
   if (!advanced.session) throw new Error("session service returned no session");
   if (to === "authorized") {

@@ -17,6 +17,7 @@ export {
   RedisKeyValueStore,
   type RedisStartOptions,
 } from "./redis.js";
+export { keyFromToken, seal, unseal } from "./sealed.js";
 export { type Clock, type Counter, type KeyValueStore, systemClock } from "./store.js";
 export {
   checkRedisSettings,

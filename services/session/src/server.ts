@@ -134,6 +134,8 @@ const createSessionRequest = messageSchema<CreateSessionRequest>()(
   }),
 );
 const introspectSessionRequest = messageSchema<IntrospectSessionRequest>()(z.object({ sessionToken: token }));
+/** Names a request with an Idempotency-Key (the gateway derives it): docs/decisions.md, "Idempotency-Key". */
+const retryKey = z.string().min(1).max(200).optional();
 const advanceSessionRequest = messageSchema<AdvanceSessionRequest>()(
   z.object({
     sessionToken: token,
@@ -144,10 +146,10 @@ const advanceSessionRequest = messageSchema<AdvanceSessionRequest>()(
     lifetimeSeconds: lifetime,
     renewCredentialGeneration: z.boolean(),
     rightCheckId,
+    retryKey,
     ...limits,
   }),
 );
-const retryKey = z.string().min(1).max(200).optional();
 const revokeSessionRequest = messageSchema<RevokeSessionRequest>()(
   z.object({ sessionToken: token, retryKey }),
 );
@@ -158,7 +160,7 @@ const getCredentialChangeRequest = messageSchema<GetCredentialChangeRequest>()(
   z.object({ sessionToken: token }),
 );
 const revokeUserSessionsRequest = messageSchema<RevokeUserSessionsRequest>()(
-  z.object({ companyId: id, userId: id }),
+  z.object({ companyId: id, userId: id, retryKey }),
 );
 const listOwnSessionsRequest = messageSchema<ListOwnSessionsRequest>()(z.object({ sessionToken: token }));
 const endOwnSessionsRequest = messageSchema<EndOwnSessionsRequest>()(
@@ -362,9 +364,15 @@ export function sessionService(
     },
     async advanceSession(request) {
       const input = parseRequest(advanceSessionRequest, request);
-      const { sessionToken, fromState, toState, rightCheckId, ...changes } = input;
+      const { sessionToken, fromState, toState, rightCheckId, retryKey, ...changes } = input;
       const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId);
-      const advanced = await sessions.advance(sessionToken, fromState, toState, { ...changes, rightCheck });
+      const advanced = await sessions.advance(
+        sessionToken,
+        fromState,
+        toState,
+        { ...changes, rightCheck },
+        retryKey,
+      );
       return { sessionToken: advanced.token, session: toSession(advanced.session, sessions.now()) };
     },
     async revokeSession(request) {
@@ -384,7 +392,7 @@ export function sessionService(
     },
     async revokeUserSessions(request) {
       const input = parseRequest(revokeUserSessionsRequest, request);
-      return { revoked: await sessions.revokeUser(input.companyId, input.userId) };
+      return { revoked: await sessions.revokeUser(input.companyId, input.userId, input.retryKey) };
     },
     async listOwnSessions(request) {
       const { current, sessions: own } = await sessions.listOwn(

@@ -119,6 +119,51 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       expect((await sessions.introspect(next.token)).status).toBe("active");
     });
 
+    it("answers a move made with a retry key again to the same token and retry key, while the session stays as it left it; no other", async () => {
+      const first = await sessions.create({ ...start, state: SessionState.ACCEPTDISCLAIMERS, ...password });
+      const move = [
+        SessionState.ACCEPTDISCLAIMERS,
+        SessionState.AUTHORIZED,
+        { profileMnemocode: "P-1" },
+      ] as const;
+      const moved = await sessions.advance(first.token, ...move, "first");
+      const again = await sessions.advance(first.token, ...move, "first");
+      expect(again.token).toBe(moved.token);
+      expect(again.session).toMatchObject({
+        sessionId: moved.session.sessionId,
+        state: SessionState.AUTHORIZED,
+      });
+      expect((await sessions.introspect(moved.token)).status).toBe("active");
+      expect((await sessions.introspect(first.token)).status).toBe("invalid");
+      expect(await codeOf(sessions.advance(first.token, ...move, "second"))).toBe("auth.token.invalid");
+      expect(await codeOf(sessions.advance(first.token, ...move))).toBe("auth.token.invalid");
+      const forged = `${first.token.slice(0, 22)}${"A".repeat(first.token.length - 22)}`;
+      expect(await codeOf(sessions.advance(forged, ...move, "first"))).toBe("auth.token.invalid");
+      // The store holds the new token sealed, never in plain.
+      expect(await kv.get(`session:${moved.session.sessionId}`)).not.toContain(moved.token);
+      // Once the session moves on, or ends, the first move is answered no more.
+      await sessions.revoke(moved.token);
+      expect(await codeOf(sessions.advance(first.token, ...move, "first"))).toBe("auth.token.invalid");
+    });
+
+    it("answers a move again only until the session moves on", async () => {
+      const first = await sessions.create({ ...start, ...password });
+      await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.CHECKOTP, {}, "first");
+      const otp = await sessions.advance(
+        first.token,
+        SessionState.CHECKPASSWORD,
+        SessionState.CHECKOTP,
+        {},
+        "first",
+      );
+      await sessions.advance(otp.token, SessionState.CHECKOTP, SessionState.AUTHORIZED);
+      expect(
+        await codeOf(
+          sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.CHECKOTP, {}, "first"),
+        ),
+      ).toBe("auth.token.invalid");
+    });
+
     it("carries the password-change flag until a move changes it", async () => {
       const first = await sessions.create({ ...start, passwordChangeRequired: true });
       const otp = await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.CHECKOTP);
@@ -433,6 +478,24 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       const { token } = await sessions.create(start);
       expect(await sessions.revoke(token)).toBe(true);
       expect(await sessions.revoke(token, "first")).toBe(false);
+    });
+
+    it("remembers, with a password change's retry key, that the change ended the session it claimed, and no other", async () => {
+      const recovery = await sessions.create({ ...start, state: SessionState.RECOVERY_SETPASSWORD });
+      await sessions.claimCredentialChange(recovery.token, "change");
+      const later = await sessions.create(start);
+      expect(await sessions.revokeUser("c1", "u1", "change")).toBe(2);
+      expect((await sessions.introspect(recovery.token)).status).toBe("invalid");
+      expect(await sessions.revoke(recovery.token, "change")).toBe(true);
+      expect(await sessions.revoke(recovery.token, "another")).toBe(false);
+      expect(await sessions.revoke(later.token, "change")).toBe(false);
+    });
+
+    it("forgets, without the change's retry key, which request ended the sessions", async () => {
+      const recovery = await sessions.create({ ...start, state: SessionState.RECOVERY_SETPASSWORD });
+      await sessions.claimCredentialChange(recovery.token, "change");
+      await sessions.revokeUser("c1", "u1");
+      expect(await sessions.revoke(recovery.token, "change")).toBe(false);
     });
 
     it("revokes every session of one user and no other", async () => {

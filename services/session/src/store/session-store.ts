@@ -1,5 +1,15 @@
 import { AuthError } from "@auth/errors";
-import { type Clock, issueToken, type KeyValueStore, newRecordId, readToken, sameHash } from "@auth/kv";
+import {
+  type Clock,
+  issueToken,
+  type KeyValueStore,
+  keyFromToken,
+  newRecordId,
+  readToken,
+  sameHash,
+  seal,
+  unseal,
+} from "@auth/kv";
 import { type RequiredDisclaimer, SessionState } from "@auth/proto/session";
 import type { Factor } from "../authentication.js";
 import type { RightCheck } from "./check-budget.js";
@@ -19,6 +29,8 @@ export interface SessionRecord {
   credentialGeneration?: string;
   /** The request that claimed the session for a password change (claimCredentialChange). */
   changeClaim?: ChangeClaim;
+  /** The request whose move gave the session its token, when it named itself (advance). */
+  movedBy?: MovedBy;
   /** The disclaimers the user owed when the session started; dropped when it moves on. */
   disclaimersRequired?: RequiredDisclaimer[];
   /** The client's User-Agent (shown, see `shownUserAgent`) and address when the session started. */
@@ -49,6 +61,20 @@ export interface SessionLimits {
 export interface ChangeClaim {
   retryKey?: string;
 }
+
+/**
+ * The request that moved a session, so that it may be answered the move again (docs/decisions.md,
+ * "Idempotency-Key"): the token it presented (its hash), its retry key, and the token the move
+ * issued, sealed with a key derived from the presented one.
+ */
+export interface MovedBy {
+  tokenHash: string;
+  retryKey: string;
+  sealedToken: string;
+}
+
+/** What a move's token is sealed for (packages/kv, sealed.ts). */
+const movedTokenPurpose = "session moved by a request";
 
 export interface Lifetimes {
   /** Milliseconds a session lives in a given state. */
@@ -244,15 +270,24 @@ export class SessionStore {
     return 1;
   }
 
-  /** Moves the session from `from` to `to` under a new token; the presented token stops working. */
+  /**
+   * Moves the session from `from` to `to` under a new token; the presented token stops working.
+   * With a retry key the moved session keeps the new token for that request: the same token and
+   * retry key presented again get the same move's answer while the session stays as it left it.
+   */
   async advance(
     token: string,
     from: SessionState,
     to: SessionState,
     changes: SessionChanges = {},
+    retryKey?: string,
   ): Promise<{ token: string; session: SessionRecord }> {
     const found = await this.#find(token);
-    if (!found) throw new AuthError("auth.token.invalid");
+    if (!found) {
+      const again = retryKey === undefined ? undefined : await this.#movedBy(token, retryKey);
+      if (again) return again;
+      throw new AuthError("auth.token.invalid");
+    }
     const { raw, record } = found;
     const now = this.clock.now();
     if (endOf(record) <= now) throw new AuthError("auth.token.expired");
@@ -270,8 +305,14 @@ export class SessionStore {
         throw new AuthError("auth.token.invalid");
     }
     const issued = issueToken(record.sessionId);
-    // The step that moves the session has recorded the disclaimers it owed.
-    const { changeClaim: _finished, disclaimersRequired: _accepted, ...unclaimed } = record;
+    // The step that moves the session has recorded the disclaimers it owed; an earlier move's
+    // request is answered no more.
+    const {
+      changeClaim: _finished,
+      disclaimersRequired: _accepted,
+      movedBy: _earlier,
+      ...unclaimed
+    } = record;
     const absoluteExpiresAt = changes.absoluteLifetimeSeconds
       ? record.createdAt + changes.absoluteLifetimeSeconds * 1000
       : record.absoluteExpiresAt;
@@ -288,6 +329,15 @@ export class SessionStore {
       expiresAt: capped(now + this.#lifetime(to, changes.lifetimeSeconds), absoluteExpiresAt),
       profileMnemocode: changes.profileMnemocode ?? record.profileMnemocode,
       passwordChangeRequired: changes.passwordChangeRequired ?? record.passwordChangeRequired,
+      ...(retryKey !== undefined
+        ? {
+            movedBy: {
+              tokenHash: record.tokenHash,
+              retryKey,
+              sealedToken: seal(keyFromToken(token, movedTokenPurpose), issued.token),
+            },
+          }
+        : {}),
     };
     const swapped = await this.kv.compareAndSet(
       sessionKey(record.sessionId),
@@ -301,6 +351,23 @@ export class SessionStore {
     return { token: issued.token, session: next };
   }
 
+  /** The answer of the move the request (token and retry key) made, while the session stays as it left it. */
+  async #movedBy(
+    token: string,
+    retryKey: string,
+  ): Promise<{ token: string; session: SessionRecord } | undefined> {
+    const presented = readToken(token);
+    const found = presented && (await this.#read(presented.id));
+    const movedBy = found?.record.movedBy;
+    if (!presented || !found || !movedBy) return undefined;
+    if (!sameHash(movedBy.tokenHash, presented.hash) || movedBy.retryKey !== retryKey) return undefined;
+    if (!(await this.#ofCurrentGeneration(found.record))) return undefined;
+    return {
+      token: unseal(keyFromToken(token, movedTokenPurpose), movedBy.sealedToken),
+      session: found.record,
+    };
+  }
+
   /**
    * Invalidates the token's session; false when the token was not known. With a retry key the
    * session remembers for a day which request revoked it: that request, sent again with the same
@@ -309,14 +376,16 @@ export class SessionStore {
   async revoke(token: string, retryKey?: string): Promise<boolean> {
     const found = await this.#find(token);
     if (!found) return retryKey !== undefined && (await this.#revokedBy(token, retryKey));
-    const { sessionId, tokenHash, companyId, userId } = found.record;
+    const { sessionId, companyId, userId } = found.record;
     const removed = await this.kv.compareAndSet(sessionKey(sessionId), found.raw, null, 0);
-    if (removed && retryKey !== undefined) {
-      const revoked: RevokedBy = { tokenHash, retryKey };
-      await this.kv.set(revokedKey(sessionId), JSON.stringify(revoked), expiredTokenMemoryMs);
-    }
+    if (removed && retryKey !== undefined) await this.#rememberRevokedBy(found.record, retryKey);
     await this.kv.removeFromSet(userKey(companyId, userId), sessionId);
     return removed;
+  }
+
+  async #rememberRevokedBy({ sessionId, tokenHash }: SessionRecord, retryKey: string): Promise<void> {
+    const revoked: RevokedBy = { tokenHash, retryKey };
+    await this.kv.set(revokedKey(sessionId), JSON.stringify(revoked), expiredTokenMemoryMs);
   }
 
   async #revokedBy(token: string, retryKey: string): Promise<boolean> {
@@ -338,9 +407,15 @@ export class SessionStore {
 
   /**
    * Invalidates every session of the user, those starting meanwhile included (a new credential
-   * generation); returns how many were still known.
+   * generation); returns how many were still known. With the retry key of the password change that
+   * ends them, the session that change claimed remembers, as revoke's does, that it ended it.
    */
-  async revokeUser(companyId: string, userId: string): Promise<number> {
+  async revokeUser(companyId: string, userId: string, retryKey?: string): Promise<number> {
+    if (retryKey !== undefined) {
+      for (const { record } of await this.#sessionsOf(companyId, userId)) {
+        if (record.changeClaim?.retryKey === retryKey) await this.#rememberRevokedBy(record, retryKey);
+      }
+    }
     await this.kv.set(generationKey(companyId, userId), newRecordId(), generationLifetimeMs);
     return this.#endSessionsOf(companyId, userId);
   }
@@ -404,14 +479,18 @@ export class SessionStore {
 
   /** The user's sessions still known (active or expired), oldest first. */
   async listUser(companyId: string, userId: string): Promise<SessionRecord[]> {
-    const sessionIds = await this.kv.setMembers(userKey(companyId, userId));
     const generation = await this.generationOf(companyId, userId);
-    const found = await Promise.all(sessionIds.map((sessionId) => this.#read(sessionId)));
-    return found
-      .filter((read) => read !== null)
+    return (await this.#sessionsOf(companyId, userId))
       .map(({ record }) => record)
       .filter((record) => (record.credentialGeneration ?? "") === generation)
       .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /** The stored sessions the user's set names, whatever their generation. */
+  async #sessionsOf(companyId: string, userId: string) {
+    const sessionIds = await this.kv.setMembers(userKey(companyId, userId));
+    const found = await Promise.all(sessionIds.map((sessionId) => this.#read(sessionId)));
+    return found.filter((read) => read !== null);
   }
 
   /** Deletes the user's known sessions but one; returns how many there were. */
@@ -474,11 +553,13 @@ export class SessionStore {
     if (!found) return null;
     const { raw, record } = found;
     if (!sameHash(record.tokenHash, presented.hash)) return null;
-    // The user's password changed since the session started (or while it was starting).
-    if ((record.credentialGeneration ?? "") !== (await this.generationOf(record.companyId, record.userId))) {
-      return null;
-    }
+    if (!(await this.#ofCurrentGeneration(record))) return null;
     return { raw, record };
+  }
+
+  /** False when the user's password changed since the session started (or while it was starting). */
+  async #ofCurrentGeneration(record: SessionRecord): Promise<boolean> {
+    return (record.credentialGeneration ?? "") === (await this.generationOf(record.companyId, record.userId));
   }
 
   #keyLifetime(record: SessionRecord): number {
