@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument, pathOf } from "../api/openapi.js";
 import { createApp } from "../app.js";
 import type { Backends } from "../backends.js";
+import { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
 import { stateOfName } from "../endpoint/states.js";
 import { tenantCompany } from "../endpoint/tenant-company.testing.js";
 import { statesFor } from "../endpoint/transitions.js";
@@ -119,13 +120,17 @@ describe("an empty secret field", () => {
   let url: string;
 
   beforeAll(async () => {
+    const backends = recordingServices(sessions, calls);
+    const logger = createLogger("secret-fields-test", "silent");
     const app = createApp({
-      backends: recordingServices(sessions, calls),
+      backends,
+      // Never started: a request refused for its body reaches no disclaimers.
+      companiesWithDisclaimers: new CompaniesWithDisclaimers(backends.disclaimer, 0, logger),
       requestDeadlineMs: 10_000,
       rateLimits: new RateLimits({ perAddressPerMinute: 10_000, perLoginIdPerMinute: 10_000 }, undefined),
       companies: new CompanyCache(0),
       answers: IdempotentAnswers.on(undefined),
-      logger: createLogger("secret-fields-test", "silent"),
+      logger,
       health,
       trustProxy: [],
     });
