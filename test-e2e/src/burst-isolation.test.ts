@@ -113,7 +113,22 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
         ),
       );
 
-    it("of 200 at once, exactly the budget's 10 are compared and the rest answer auth.restricted, none 503; identity reads a few rows, not one per guess", async () => {
+    /**
+     * The budget's answers to a burst: 10 wrong passwords, the rest auth.restricted, or 429 for those
+     * that waited half their deadline for their login ID's turn (none on a machine that keeps up); no 503.
+     */
+    function expectBudgetsAnswers(answers: ApiResponse[]) {
+      const {
+        "401 auth.credentials.invalid": wrong,
+        "403 auth.restricted": restricted,
+        ...rest
+      } = tally(answers);
+      expect(wrong).toBe(budget);
+      expect(Object.keys(rest).filter((answer) => answer !== "429 request.ratelimit.exceeded")).toEqual([]);
+      expect((restricted ?? 0) + (rest["429 request.ratelimit.exceeded"] ?? 0)).toBe(burst - budget);
+    }
+
+    it("of 200 at once, exactly the budget's 10 are compared and the rest refused, none 503; identity reads a few rows, not one per guess", async () => {
       const target = await createUser(company);
       const [comparedBefore, queriesBefore] = [await compared(), await queries()];
       const answers = await guessAtOnce(target);
@@ -121,10 +136,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
       console.log(
         `${burst} wrong passwords at once: ${JSON.stringify(tally(answers))}, identity ran ${read} queries`,
       );
-      expect(tally(answers)).toEqual({
-        "401 auth.credentials.invalid": budget,
-        "403 auth.restricted": burst - budget,
-      });
+      expectBudgetsAnswers(answers);
       expect((await compared()) - comparedBefore).toBe(budget);
       // The user's row read once per identity replica and again for each comparison, the company,
       // the API key and the lock-out's notice: no query for a guess the budget refused.
@@ -148,10 +160,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
       expect(new Set([...alone, ...meanwhile].map((login) => login.answer))).toEqual(
         new Set(["200 authorized"]),
       );
-      expect(tally(answers)).toEqual({
-        "401 auth.credentials.invalid": budget,
-        "403 auth.restricted": burst - budget,
-      });
+      expectBudgetsAnswers(answers);
       expect(ratio).toBeLessThanOrEqual(3);
     }, 240_000);
   },

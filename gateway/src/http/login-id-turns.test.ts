@@ -39,7 +39,7 @@ describe("the turns of a login ID's requests", () => {
     expect(await Promise.race([waiting.then(() => "alice's third works"), settle()])).toBeUndefined();
   });
 
-  it("refuses a request whose deadline passes while it waits with request.ratelimit.exceeded, and hands the turn to the next", async () => {
+  it("refuses a request that waits past its time with request.ratelimit.exceeded, and hands the turn to the next", async () => {
     const turns = new LoginIdTurns(1);
     const giveBack = await turns.take("c1:alice", far());
     const late = turns.take("c1:alice", Date.now() + 20).catch((error: AuthError) => error);

@@ -10,15 +10,15 @@ interface Line {
  * The requests about one login ID (the key its rate limit counts), worked on a few at a time
  * (docs/operations.md, "A burst at one user"): at most `perLoginId` at once in this gateway, the
  * others waiting their turn in order of arrival. A burst at one user so waits on itself, and the
- * services (their CPU, identity's database connections) stay with everyone else. A request whose
- * deadline passes while it waits is refused as a rate limit refuses it.
+ * services (their CPU, identity's database connections) stay with everyone else. A request that
+ * waits past its time is refused as a rate limit refuses it.
  */
 export class LoginIdTurns {
   readonly #lines = new Map<string, Line>();
 
   constructor(private readonly perLoginId: number) {}
 
-  /** Waits for a turn of the key until `deadline` (epoch ms); resolves with what gives it back. */
+  /** Waits for a turn of the key until `deadline` (epoch ms) at most; resolves with what gives it back. */
   async take(key: string, deadline: number): Promise<() => void> {
     const line = this.#lines.get(key) ?? { working: 0, waiting: [] };
     this.#lines.set(key, line);
