@@ -105,9 +105,9 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       countLoginId: async (loginId) => {
         await rateLimits.byLoginId(company, endpoint.rateLimit, loginId);
         const key = loginIdKey(company, endpoint.rateLimit, loginId);
+        if (key === undefined) return;
         // A request waits for its turn half its time at most, and has the other half for its work.
-        const waitUntil = response.locals.deadline - requestDeadlineMs / 2;
-        if (key !== undefined) turnsTaken.push(await turns.take(key, waitUntil));
+        turnsTaken.push(await turns.take(key, response.locals.deadline - requestDeadlineMs / 2));
       },
       log: logger,
     };
