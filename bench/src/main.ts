@@ -144,7 +144,8 @@ try {
     ),
   );
 
-  const passwordLogin = await measure("password login (login + checkpassword)", () =>
+  /** Whole password logins (login, then checkpassword) on every connection for the scenario's time. */
+  const passwordLogins = () =>
     httpLoad({
       url: `${base}/login`,
       connections,
@@ -172,10 +173,11 @@ try {
           }),
         },
       ],
-    }),
-  );
+    });
+  const passwordLogin = await measure("password login (login + checkpassword)", passwordLogins);
   // Two requests make one login.
   measured.push(passwordLogin && { ...passwordLogin, rps: passwordLogin.rps / 2 });
+  if (passwordLogin && wanted("beside bursts")) measured.push(await measureBesideBursts(passwordLogin));
 
   measured.push(
     await measure("checkcredentials", () =>
@@ -199,6 +201,46 @@ try {
       }),
     ),
   );
+
+  /**
+   * The password logins again, while bursts of 200 wrong passwords at once go to one user after
+   * another of a company with the default budget (docs/operations.md, "A burst at one user"): the
+   * logins' p99 against theirs alone, in the same run. The operations per request count the bursts'.
+   */
+  async function measureBesideBursts(alone: Scenario): Promise<Scenario | undefined> {
+    const burstCompany = await createBenchCompany(suite, "the default");
+    const targets = await createBenchUsers(suite, burstCompany.id, 20, "password");
+    const guess = (loginId: string) =>
+      fetch(`${suite.gatewayUrl}/${burstCompany.code}/v2/auth/checkcredentials`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": burstCompany.apiKey },
+        body: JSON.stringify({ login_id: loginId, password: "wrong", captcha_response: "dev-captcha-pass" }),
+      }).then(
+        async (response) =>
+          `${response.status} ${((await response.json()) as { error_code?: string }).error_code}`,
+      );
+    let loadDone = false;
+    const answers = new Map<string, number>();
+    let bursts = 0;
+    const burstsUntilDone = (async () => {
+      while (!loadDone) {
+        const target = targets[bursts++ % targets.length] as BenchUser;
+        for (const answer of await Promise.all(Array.from({ length: 200 }, () => guess(target.loginName))))
+          answers.set(answer, (answers.get(answer) ?? 0) + 1);
+      }
+    })();
+    const beside = await measure("beside bursts at one user: password login", async () => {
+      const result = await passwordLogins();
+      loadDone = true;
+      await burstsUntilDone;
+      return result;
+    });
+    if (!beside) return undefined;
+    process.stdout.write(
+      `  ${bursts} bursts of 200: ${JSON.stringify(Object.fromEntries(answers))}; p99 of the logins ${beside.p99.toFixed(0)} ms beside them, ${alone.p99.toFixed(0)} ms alone (${(beside.p99 / alone.p99).toFixed(2)}×)\n`,
+    );
+    return { ...beside, rps: beside.rps / 2 };
+  }
 
   if (wanted("renewotp", "checkotp")) await measureOtpStep();
   if (wanted("introspection", "logout")) await measureAuthorized();

@@ -93,6 +93,11 @@ export const configSchema = z
     RATE_LIMIT_PER_ADDRESS_PER_MINUTE: env.positiveInt(120),
     RATE_LIMIT_PER_LOGIN_ID_PER_MINUTE: env.positiveInt(30),
     /**
+     * Requests about one login ID this gateway works on at once (those its rate limit counts); the
+     * others wait their turn, so that a burst at one user leaves the services to the other users.
+     */
+    REQUESTS_AT_ONCE_PER_LOGIN_ID: env.positiveInt(2),
+    /**
      * The fewest gateway replicas that share the rate limits; more are found in Redis. While Redis is
      * away each replica allows its share of a limit (the limit divided by the replicas).
      */

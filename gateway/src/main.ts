@@ -18,6 +18,7 @@ import { answerUnparsableRequests } from "./http/client-errors.js";
 import { CompanyCache } from "./http/company-cache.js";
 import { GatewayReplicas } from "./http/gateway-replicas.js";
 import { IdempotentAnswers } from "./http/idempotency.js";
+import { LoginIdTurns } from "./http/login-id-turns.js";
 import { RateLimits } from "./http/rate-limits.js";
 import { RedisAvailability } from "./http/redis-availability.js";
 import { backendHealth } from "./readiness.js";
@@ -74,6 +75,7 @@ const answers = IdempotentAnswers.on(redis?.client);
 const app = createApp({
   answers,
   rateLimits,
+  turns: new LoginIdTurns(config.REQUESTS_AT_ONCE_PER_LOGIN_ID),
   backends,
   companiesWithDisclaimers,
   requestDeadlineMs: config.REQUEST_DEADLINE_MS,

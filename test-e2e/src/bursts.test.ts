@@ -307,7 +307,7 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
       expect(right.body.session_state, JSON.stringify(right.body)).toBe("authorized");
     });
 
-    it("of 50 wrong passwords at once on one token, each is compared in a turn of its own or answers auth.token.invalid, and only those compared are spent", async () => {
+    it("of 50 wrong passwords at once on one token, each is compared in a turn of its own or answers auth.token.invalid (auth.restricted once the budget's 10 are compared), and only those compared are spent", async () => {
       const user = await createUser(company);
       const token = String((await post("login", { login_id: user.loginName })).body.session_token);
       const before = await compared("password");
@@ -320,7 +320,19 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
       const spent = (await compared("password")) - before;
       console.log(`50 wrong passwords at once on one token: ${JSON.stringify(counts)}, ${spent} compared`);
       expect(spent).toBeGreaterThanOrEqual(1);
-      expect(counts).toEqual({ "auth.password.invalid": spent, "auth.token.invalid": burst - spent });
+      // The gateway works on two requests of the session's login ID at a time (docs/operations.md,
+      // "A burst at one user"): many come one after another, each compared in the session's turn,
+      // until the budget refuses.
+      const {
+        "auth.password.invalid": wrong,
+        "auth.token.invalid": busy = 0,
+        "auth.restricted": restricted = 0,
+        ...others
+      } = counts;
+      expect(others).toEqual({});
+      expect(wrong).toBe(spent);
+      expect(spent + busy + restricted).toBe(burst);
+      if (restricted > 0) expect(spent).toBe(10);
       // The budget of passwords lost those alone: the rest of its 10 are compared, then auth.restricted.
       let compare = 0;
       for (;;) {

@@ -4,11 +4,12 @@ import type { AddressInfo } from "node:net";
 import { AuthError } from "@auth/errors";
 import { connectRedis } from "@auth/kv";
 import { deleteKeys } from "@auth/kv/testing";
-import { type Session, SessionState, TokenStatus } from "@auth/proto/session";
+import type { VerifyCredentialsResponse } from "@auth/proto/identity";
+import { CheckOutcome, type Session, SessionState, TokenStatus } from "@auth/proto/session";
 import { createLogger, parseConfig } from "@auth/runtime";
 import { type TcpGate, tcpGate } from "@auth/testing";
 import type { Cluster, Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.js";
 import type { Backends } from "../backends.js";
 import { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
@@ -18,6 +19,7 @@ import type { BackendHealth } from "../readiness.js";
 import { CompanyCache } from "./company-cache.js";
 import { GatewayReplicas } from "./gateway-replicas.js";
 import { IdempotentAnswers } from "./idempotency.js";
+import { LoginIdTurns } from "./login-id-turns.js";
 import { RateLimits } from "./rate-limits.js";
 import { RedisAvailability } from "./redis-availability.js";
 
@@ -31,13 +33,21 @@ import { RedisAvailability } from "./redis-availability.js";
 const apiKey = "key-of-acme";
 const company = tenantCompany({ rateLimitPerAddressPerMinute: 5 }, "acme");
 
-/** The services, as far as these tests reach them: a session service that knows the tokens it is given. */
-function servicesKnowing(live: Map<string, Session>, revokedBy: Map<string, string>): Backends {
+/**
+ * The services, as far as these tests reach them: a session service that knows the tokens it is
+ * given, and identity's other methods as a test gives them.
+ */
+function servicesKnowing(
+  live: Map<string, Session>,
+  revokedBy: Map<string, string>,
+  identityMethods: Partial<Backends["identity"]> = {},
+): Backends {
   const identity = {
     authenticateApiKey: async ({ apiKey: key }: { apiKey: string }) => {
       if (key !== apiKey) throw new AuthError("auth.apikey.invalid");
       return { company };
     },
+    ...identityMethods,
   };
   const session = {
     introspectSession: async ({ sessionToken }: { sessionToken: string }) => {
@@ -78,6 +88,8 @@ async function startGateway(
     sessionsOf?: Gateway;
     /** Where answers are kept, when not in `redis`. */
     answers?: IdempotentAnswers;
+    identity?: Partial<Backends["identity"]>;
+    requestDeadlineMs?: number;
   } = {},
 ) {
   const live = options.sessionsOf?.live ?? new Map<string, Session>();
@@ -85,18 +97,19 @@ async function startGateway(
   const { redis } = options;
   const availability = redis && new RedisAvailability(redis);
   const app = createApp({
-    backends: servicesKnowing(live, revokedBy),
+    backends: servicesKnowing(live, revokedBy, options.identity),
     // Never read: these requests reach no disclaimers.
     companiesWithDisclaimers: new CompaniesWithDisclaimers(
       { listCompaniesWithDisclaimers: async () => ({ companyIds: [] }) },
       0,
       createLogger("pipeline-test", "silent"),
     ),
-    requestDeadlineMs: 10_000,
+    requestDeadlineMs: options.requestDeadlineMs ?? 10_000,
     rateLimits: new RateLimits(
       { perAddressPerMinute: 120, perLoginIdPerMinute: 30 },
       redis && availability && { redis, availability, replicas: new GatewayReplicas(1) },
     ),
+    turns: new LoginIdTurns(2),
     companies: new CompanyCache(0),
     answers: options.answers ?? IdempotentAnswers.on(redis),
     logger: createLogger("pipeline-test", "silent"),
@@ -348,5 +361,94 @@ describe("TRUST_PROXY", () => {
   it("honours X-Forwarded-For from a listed proxy: 30 forwarded addresses are 30 clients", async () => {
     gateway = await startGateway({ trustProxy: "192.0.2.1,127.0.0.1/32" });
     expect(await thirtyForwardedAddresses()).toEqual([["401 auth.token.invalid", 30]]);
+  });
+});
+
+describe('the requests about one login ID (docs/operations.md, "A burst at one user")', () => {
+  let gateway: Gateway | undefined;
+  let checks: ReturnType<typeof heldChecks>;
+  beforeEach(() => {
+    checks = heldChecks();
+  });
+  afterEach(async () => {
+    // Whatever a failed test left held is answered, so that the gateway can close.
+    checks.answerAll();
+    await gateway?.close();
+    gateway = undefined;
+  });
+
+  /** Identity's VerifyCredentials held until released, and how many of each login ID it holds. */
+  function heldChecks() {
+    const held: Array<{ loginId: string; answer: () => void }> = [];
+    const locked = {
+      outcome: CheckOutcome.LOCKED_OUT,
+      checkId: "",
+      retryAfterSeconds: 60,
+      captchaRequired: false,
+      credentialGeneration: "",
+    };
+    return {
+      verifyCredentials: ({ loginId }: { loginId: string }) =>
+        new Promise<VerifyCredentialsResponse>((resolve) => {
+          held.push({
+            loginId,
+            answer: () =>
+              resolve({ normalizedLoginId: loginId, passwordChangeRequired: false, check: locked }),
+          });
+        }),
+      of: (loginId: string) => held.filter((check) => check.loginId === loginId).length,
+      answerOne: (loginId: string) => {
+        const index = held.findIndex((check) => check.loginId === loginId);
+        held.splice(index, 1)[0]?.answer();
+      },
+      answerAll: () => {
+        for (const check of held.splice(0)) check.answer();
+      },
+    };
+  }
+  /** A wrong password for the login ID, from a client address of its own (the address limit is 5). */
+  const guess = (loginId: string, from: number) =>
+    post(gateway as Gateway, "checkcredentials", {
+      body: { login_id: loginId, password: "wrong" },
+      forwardedFor: `198.51.100.${from}`,
+    });
+
+  it("works on two of a login ID's requests at once, the others waiting their turn, while another login ID's go straight on", async () => {
+    gateway = await startGateway({
+      trustProxy: "127.0.0.1/32",
+      identity: { verifyCredentials: checks.verifyCredentials },
+    });
+    const burst = Array.from({ length: 10 }, (_, index) => guess("alice", index + 1));
+    await vi.waitFor(() => expect(checks.of("alice")).toBe(2));
+    const other = guess("bob", 99);
+    await vi.waitFor(() => expect(checks.of("bob")).toBe(1));
+    checks.answerOne("bob");
+    expect(await other).toMatchObject({ status: 403, code: "auth.restricted" });
+    for (let answered = 0; answered < 10; answered += 1) {
+      await vi.waitFor(() => expect(checks.of("alice")).toBe(Math.min(2, 10 - answered)));
+      checks.answerOne("alice");
+    }
+    expect(tally(await Promise.all(burst))).toEqual([["403 auth.restricted", 10]]);
+  });
+
+  it("answers a request that waits half its deadline for its turn 429 request.ratelimit.exceeded, without asking identity", async () => {
+    gateway = await startGateway({
+      trustProxy: "127.0.0.1/32",
+      identity: { verifyCredentials: checks.verifyCredentials },
+      requestDeadlineMs: 500,
+    });
+    const working = [guess("alice", 1), guess("alice", 2)];
+    await vi.waitFor(() => expect(checks.of("alice")).toBe(2));
+    const sent = performance.now();
+    expect(await guess("alice", 3)).toMatchObject({
+      status: 429,
+      code: "request.ratelimit.exceeded",
+      retryAfter: "1",
+    });
+    expect(performance.now() - sent).toBeGreaterThanOrEqual(250);
+    expect(checks.of("alice")).toBe(2);
+    checks.answerOne("alice");
+    checks.answerOne("alice");
+    await Promise.all(working);
   });
 });

@@ -14,7 +14,8 @@ import type { CompanyCache } from "./company-cache.js";
 import { authenticateCompany, authenticateSession, bearerTokenOf } from "./credentials.js";
 import { sendSuccess } from "./envelope.js";
 import { type IdempotentAnswers, keyedRequest, replayed, taken } from "./idempotency.js";
-import type { RateLimits } from "./rate-limits.js";
+import type { LoginIdTurns } from "./login-id-turns.js";
+import { loginIdKey, type RateLimits } from "./rate-limits.js";
 
 export interface PipelineDependencies {
   backends: Backends;
@@ -23,6 +24,8 @@ export interface PipelineDependencies {
   /** Milliseconds from a request's arrival by which every call it makes must be answered. */
   requestDeadlineMs: number;
   rateLimits: RateLimits;
+  /** Takes the turn of the login ID a request is about, once its rate limit has counted it. */
+  turns: LoginIdTurns;
   companies: CompanyCache;
   /** The answers replayed to requests with an Idempotency-Key (idempotency.ts). */
   answers: IdempotentAnswers;
@@ -47,8 +50,16 @@ const readBodyWhenKeyed: RequestHandler = (request, response, next) =>
  */
 export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDependencies): RequestHandler[] {
   const acceptedStates = statesFor(endpoint.operation);
-  const { backends, companiesWithDisclaimers, logger, companies, rateLimits, requestDeadlineMs, answers } =
-    dependencies;
+  const {
+    backends,
+    companiesWithDisclaimers,
+    logger,
+    companies,
+    rateLimits,
+    turns,
+    requestDeadlineMs,
+    answers,
+  } = dependencies;
 
   // One deadline for the whole request, from its arrival: each step runs under it (grpc-kit's
   // deadline.ts), so a call gets only what the calls before it left.
@@ -95,6 +106,8 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   const run: RequestHandler = async (request, response) => {
     const body = validateBody(endpoint.body, parseJsonObject(request.body));
     const company: TenantCompany = response.locals.company;
+    /** Gives back the turns of the login IDs the request took, once it is answered. */
+    const turnsTaken: Array<() => void> = [];
     const context: FlowContext = {
       operation: endpoint.operation,
       company,
@@ -104,19 +117,33 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       traceId: activeTraceId() ?? randomBytes(16).toString("hex"),
       backends,
       companiesWithDisclaimers,
-      countLoginId: (loginId) => rateLimits.byLoginId(company, endpoint.rateLimit, loginId),
+      countLoginId: async (loginId) => {
+        await rateLimits.byLoginId(company, endpoint.rateLimit, loginId);
+        const key = loginIdKey(company, endpoint.rateLimit, loginId);
+        if (key === undefined) return;
+        // A request waits for its turn half its time at most, and has the other half for its work.
+        turnsTaken.push(await turns.take(key, response.locals.deadline - requestDeadlineMs / 2));
+      },
       log: logger,
     };
-    // A session's login ID is counted here; a login ID in the body once the flow has looked it up
-    // (steps/login-lookup.ts), so that every spelling of it shares one count.
-    if (endpoint.takesToken) {
-      await context.countLoginId(response.locals.session.session.loginId);
-      sendSuccess(
-        response,
-        await endpoint.handle({ ...context, ...response.locals.session, retryKey: response.locals.retryKey }),
-      );
-    } else {
-      sendSuccess(response, await endpoint.handle(context));
+    try {
+      // A session's login ID is counted here; a login ID in the body once the flow has looked it up
+      // (steps/login-lookup.ts), so that every spelling of it shares one count.
+      if (endpoint.takesToken) {
+        await context.countLoginId(response.locals.session.session.loginId);
+        sendSuccess(
+          response,
+          await endpoint.handle({
+            ...context,
+            ...response.locals.session,
+            retryKey: response.locals.retryKey,
+          }),
+        );
+      } else {
+        sendSuccess(response, await endpoint.handle(context));
+      }
+    } finally {
+      for (const giveBack of turnsTaken) giveBack();
     }
   };
 

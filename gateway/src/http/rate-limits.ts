@@ -140,10 +140,25 @@ export class RateLimits {
     limit: RateLimit | undefined,
     loginId: string | undefined,
   ): Promise<void> {
-    if (limit !== "address and login ID" || !loginId) return Promise.resolve();
+    const key = loginIdKey(company, limit, loginId);
+    if (key === undefined) return Promise.resolve();
     const points = company.policy.rateLimitPerLoginIdPerMinute || this.defaults.perLoginIdPerMinute;
-    return this.#consume("login", points, `${company.id}:${loginId.trim().toLowerCase()}`);
+    return this.#consume("login", points, key);
   }
+}
+
+/**
+ * What a request about a login ID is counted by, trimmed and lower-cased: undefined for an endpoint
+ * whose requests are not counted by login ID.
+ */
+export function loginIdKey(
+  company: TenantCompany,
+  limit: RateLimit | undefined,
+  loginId: string | undefined,
+): string | undefined {
+  return limit === "address and login ID" && loginId
+    ? `${company.id}:${loginId.trim().toLowerCase()}`
+    : undefined;
 }
 
 function exceeded(kind: Kind, count: WindowCount): AuthError {

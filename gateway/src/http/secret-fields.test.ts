@@ -16,6 +16,7 @@ import type { BackendHealth } from "../readiness.js";
 import { endpoints } from "../routes.js";
 import { CompanyCache } from "./company-cache.js";
 import { IdempotentAnswers } from "./idempotency.js";
+import { LoginIdTurns } from "./login-id-turns.js";
 import { RateLimits } from "./rate-limits.js";
 
 /**
@@ -128,6 +129,7 @@ describe("an empty secret field", () => {
       companiesWithDisclaimers: new CompaniesWithDisclaimers(backends.disclaimer, 0, logger),
       requestDeadlineMs: 10_000,
       rateLimits: new RateLimits({ perAddressPerMinute: 10_000, perLoginIdPerMinute: 10_000 }, undefined),
+      turns: new LoginIdTurns(2),
       companies: new CompanyCache(0),
       answers: IdempotentAnswers.on(undefined),
       logger,

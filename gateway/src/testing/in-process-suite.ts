@@ -37,6 +37,7 @@ import { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
 import { configSchema } from "../config.js";
 import { CompanyCache } from "../http/company-cache.js";
 import { IdempotentAnswers } from "../http/idempotency.js";
+import { LoginIdTurns } from "../http/login-id-turns.js";
 import { RateLimits } from "../http/rate-limits.js";
 import { backendHealth } from "../readiness.js";
 
@@ -205,6 +206,7 @@ export async function startInProcessSuite() {
       },
       undefined,
     ),
+    turns: new LoginIdTurns(config.REQUESTS_AT_ONCE_PER_LOGIN_ID),
     backends,
     companiesWithDisclaimers,
     requestDeadlineMs: config.REQUEST_DEADLINE_MS,

@@ -44,6 +44,12 @@ export const configSchema = z
     ...smsEnvironment,
     /** Seconds a company read by id is kept; changes made through another replica wait this long. */
     COMPANY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    /**
+     * Seconds the budget a login ID spends (its user's, or its own) is remembered, so that the
+     * guesses of a burst the budget refuses read no row; a login ID given to another user meets the
+     * former user's lock-out and captcha this long (docs/security.md, "Bursts").
+     */
+    LOGIN_ID_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {

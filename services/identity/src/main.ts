@@ -73,6 +73,7 @@ const service = identityService(
     session,
     adminTokenSha256: config.ADMIN_TOKEN_SHA256,
     companies: new TtlCache(config.COMPANY_CACHE_SECONDS * 1000),
+    loginIdSubjects: new TtlCache(config.LOGIN_ID_CACHE_SECONDS * 1000),
     notices: {
       mail: deploymentMailSender(config),
       sms: deploymentSmsSender(config),

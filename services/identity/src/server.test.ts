@@ -44,7 +44,7 @@ import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { pino } from "pino";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { normalizeBackupCode } from "./backup-codes.js";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { OAuthExchange } from "./oauth/exchange.js";
@@ -163,6 +163,8 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
           },
           adminTokenSha256: hashAdminToken(adminToken),
           companies: new TtlCache(0),
+          // Kept for the test file's run: a login ID given to another user is compared under the new one's budget all the same.
+          loginIdSubjects: new TtlCache(600_000),
           notices: {
             mail: new MemoryOutbox(),
             sms: new MemoryOutbox(),
@@ -663,6 +665,81 @@ describe("a password is compared only under the budget of guesses (docs/security
     } finally {
       budget.refuse = undefined;
     }
+  });
+
+  describe('a guess the budget refuses reads no row and hashes nothing (docs/security.md, "Bursts")', () => {
+    const userReads = () => vi.spyOn(IdentityStore.prototype, "findUser");
+    const loginIdReads = () => vi.spyOn(IdentityStore.prototype, "findUserByLoginId");
+    afterEach(() => {
+      vi.restoreAllMocks();
+      budget.refuse = undefined;
+    });
+
+    it("VerifyPassword reads the user only once the budget allowed the check", async () => {
+      const reads = userReads();
+      budget.refuse = CheckOutcome.LOCKED_OUT;
+      expect((await verify("password-1")).valid).toBe(false);
+      expect(reads).not.toHaveBeenCalled();
+      budget.refuse = undefined;
+      const right = await verify("password-1");
+      expect(right.user?.id).toBe(userId);
+      expect(reads).toHaveBeenCalledTimes(1);
+    });
+
+    it("VerifyCredentials reads a login ID's user once for a burst of 20, and not at all for refused guesses after it", async () => {
+      const { user } = await identity.createUser(
+        newUser(company, { loginName: "burst-target", password: "password-1" }),
+      );
+      const reads = loginIdReads();
+      budget.refuse = CheckOutcome.LOCKED_OUT;
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, () => credentials("burst-target", "password-2")),
+      );
+      for (const answer of [...burst, await credentials("Burst-Target", "password-2")]) {
+        expect(answer.check?.outcome).toBe(CheckOutcome.LOCKED_OUT);
+      }
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(budget.reserved.at(-1)?.subject).toEqual({ userId: user?.id });
+      // A check the budget allows reads the user as the login ID names it now, and compares.
+      budget.refuse = undefined;
+      expect((await credentials("burst-target", "password-1")).user?.id).toBe(user?.id);
+      expect(reads).toHaveBeenCalledTimes(2);
+    });
+
+    it("a login ID given to another user since it was read: the check reserved under the former user's budget is given back, and the password compared under the new one's", async () => {
+      const { user: former } = await identity.createUser(
+        newUser(company, { loginName: "handed-on", password: "password-1" }),
+      );
+      await credentials("handed-on", "password-2");
+      await identity.updateUser({ companyId: company.id, userId: former?.id ?? "", loginName: "handed-off" });
+      const { user: next } = await identity.createUser(
+        newUser(company, { loginName: "handed-on", password: "password-3" }),
+      );
+      const reserved = budget.reserved.length;
+      const reported = budget.reported.length;
+      const right = await credentials("handed-on", "password-3");
+      expect(right.user?.id).toBe(next?.id);
+      expect(budget.reserved.slice(reserved).map((reservation) => reservation.subject)).toEqual([
+        { userId: former?.id },
+        { userId: next?.id },
+      ]);
+      expect(budget.reported.slice(reported)).toEqual([
+        { companyId: company.id, checkId: `check-${reserved + 1}`, result: CheckResult.UNCHECKED },
+      ]);
+    });
+
+    it("a login ID that named no one and now names a user: the password is compared under the user's budget", async () => {
+      await credentials("newcomer", "password-1");
+      const { user } = await identity.createUser(
+        newUser(company, { loginName: "newcomer", password: "password-1" }),
+      );
+      const reserved = budget.reserved.length;
+      expect((await credentials("newcomer", "password-1")).user?.id).toBe(user?.id);
+      expect(budget.reserved.slice(reserved).map((reservation) => reservation.subject)).toEqual([
+        { loginId: "newcomer" },
+        { userId: user?.id },
+      ]);
+    });
   });
 
   it("reports a wrong password at once, and leaves a right one's check for the session move", async () => {

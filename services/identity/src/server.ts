@@ -1,6 +1,7 @@
 import { implement } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
 import { IdentityServiceService } from "@auth/proto/identity";
+import type { CheckSubject } from "@auth/proto/session";
 import type { Logger, TtlCache } from "@auth/runtime";
 import { identityAccess } from "./access.js";
 import type { CaptchaCheck } from "./captcha/captcha-check.js";
@@ -34,13 +35,15 @@ export interface IdentityDependencies {
   adminTokenSha256: string;
   /** Companies read by id, kept a few seconds (they are read on almost every call). */
   companies: TtlCache<CompanyRow>;
+  /** Whose budget of guesses each login ID spends, kept a few seconds (docs/security.md, "Bursts"). */
+  loginIdSubjects: TtlCache<CheckSubject>;
   /** The deployment's senders of notices to users, and their limits. */
   notices: Omit<NotifierOptions, "secrets" | "store" | "logger">;
 }
 
 /** The identity service: the operators' handlers and the other services' (access.ts says who calls which). */
 export function identityService(dependencies: IdentityDependencies, logger: Logger) {
-  const shared = lookups(dependencies.store, dependencies.companies);
+  const shared = lookups(dependencies.store, dependencies.companies, dependencies.loginIdSubjects);
   const notifier = new Notifier(
     { ...dependencies.notices, secrets: dependencies.secrets, store: dependencies.store, logger },
     shared,

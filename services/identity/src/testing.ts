@@ -90,6 +90,7 @@ export async function startIdentityForTests(options: {
           session: options.session,
           adminTokenSha256: config.ADMIN_TOKEN_SHA256,
           companies: new TtlCache(0),
+          loginIdSubjects: new TtlCache(0),
           notices: {
             mail: options.notices?.mail ?? new MemoryOutbox(),
             sms: options.notices?.sms ?? new MemoryOutbox(),

@@ -1,9 +1,8 @@
 import { AuthError } from "@auth/errors";
 import { type AsyncService, assertTimeLeft, compareUnderBudget } from "@auth/grpc-kit";
-import { checkSubjectOf } from "@auth/login-ids";
 import { type IdentityServiceService, NotificationEvent, PasswordProblem } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
-import { SecretKind } from "@auth/proto/session";
+import { type CheckSubject, SecretKind } from "@auth/proto/session";
 import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
 import { storedFormOf } from "../backup-codes.js";
@@ -30,12 +29,20 @@ import {
 } from "../requests.js";
 import type { CompanyRow, UserRow } from "../schema.js";
 import type { IdentityDependencies } from "../server.js";
+import type { StoredUser } from "../store/identity-store.js";
 import { parseStorableRequest } from "../text-fields.js";
 import { passwordChangeRequired, passwordRulesOf, storedPassword, toUser } from "../users.js";
-import type { Lookups } from "./lookups.js";
+import { isSameSubject, type Lookups, type NamedUser } from "./lookups.js";
 
 /** The cap on recovery messages counts those of the last hour. */
 const recoveryMessageWindowSeconds = 3600;
+
+/** Thrown for a login ID that names another user (or none) now than the budget's subject it was reserved under. */
+class LoginIdMoved extends Error {
+  constructor(readonly named: NamedUser) {
+    super("the login ID names another user now");
+  }
+}
 
 /**
  * What the other services call in their flows: the gateway (logins, passwords, second factors,
@@ -45,14 +52,15 @@ const recoveryMessageWindowSeconds = 3600;
  */
 export function flowHandlers(
   { store, hasher, secrets, oauth, captcha, session }: IdentityDependencies,
-  { companyById, userById, recipient, lookUp }: Lookups,
+  { companyById, userById, recipient, lookUp, subjectNamed }: Lookups,
   notifier: Notifier,
 ) {
   /**
    * One argon2id verification whatever the case; a hash with weaker parameters, or made before
    * normalisation, is replaced by one of the password's NFKC form (docs/security.md, "Passwords").
+   * The user is given for the right password only.
    */
-  async function checkPassword(row: UserRow | undefined, company: CompanyRow, password: string) {
+  async function checkPassword(row: StoredUser | undefined, company: CompanyRow, password: string) {
     metrics.secretsCompared.inc({ kind: "password" });
     const stored = row && storedPassword(row);
     if (!row || !stored) {
@@ -64,7 +72,11 @@ export function flowHandlers(
     if (!stored.passwordNfkc || hasher.needsRehash(stored.passwordHash)) {
       await store.setPasswordHash(row.companyId, row.id, await hasher.hashPassword(password));
     }
-    return { valid: true, passwordChangeRequired: passwordChangeRequired(row, company.policy, password) };
+    return {
+      valid: true,
+      passwordChangeRequired: passwordChangeRequired(row, company.policy, password),
+      user: toUser(row, company.policy),
+    };
   }
 
   /**
@@ -132,19 +144,21 @@ export function flowHandlers(
       return { normalizedLoginId, user: row && toUser(row, company.policy) };
     },
 
+    // The budget comes first, before the user's row is read and the password hashed: a guess the
+    // budget refuses holds no database connection (docs/security.md, "Bursts").
     async verifyPassword(request) {
       const input = parseStorableRequest(verifyPasswordRequest, request);
       const company = await companyById(input.companyId);
-      const row = await store.findUser(input.companyId, input.userId);
       const { check, verdict } = await compareUnderBudget(
         session,
         { ...passwordGuessOf(input), subject: { userId: input.userId }, sessionToken: input.sessionToken },
-        () => checkPassword(row, company, input.password),
+        async () =>
+          checkPassword(await store.findUser(input.companyId, input.userId), company, input.password),
       );
       return {
         valid: verdict?.valid ?? false,
         passwordChangeRequired: verdict?.passwordChangeRequired ?? false,
-        user: verdict?.valid && row ? toUser(row, company.policy) : undefined,
+        user: verdict?.user,
         check,
       };
     },
@@ -152,15 +166,23 @@ export function flowHandlers(
     async verifyCredentials(request) {
       const input = parseStorableRequest(verifyCredentialsRequest, request);
       const company = await companyById(input.companyId);
-      const { normalizedLoginId, row } = await lookUp(company, input.loginId);
-      const { check, verdict } = await compareUnderBudget(
-        session,
-        { ...passwordGuessOf(input), subject: checkSubjectOf(row, normalizedLoginId) },
-        () => checkPassword(row, company, input.password),
-      );
+      /** Compares the password of the user `read` gives under `subject`'s budget, if it is that user's. */
+      const compareAs = (subject: CheckSubject, read: () => Promise<NamedUser>) =>
+        compareUnderBudget(session, { ...passwordGuessOf(input), subject }, async () => {
+          const named = await read();
+          if (!isSameSubject(named.subject, subject)) throw new LoginIdMoved(named);
+          return checkPassword(named.row, company, input.password);
+        });
+      const named = await subjectNamed(company, input.loginId);
+      const { check, verdict } = await compareAs(named.subject, named.read).catch((error: unknown) => {
+        // The login ID names another user (or none) than it did a moment ago: the check reserved
+        // under the old one was given back, and the password is compared under the new one's.
+        if (!(error instanceof LoginIdMoved)) throw error;
+        return compareAs(error.named.subject, async () => error.named);
+      });
       return {
-        normalizedLoginId,
-        user: verdict?.valid && row ? toUser(row, company.policy) : undefined,
+        normalizedLoginId: named.normalizedLoginId,
+        user: verdict?.user,
         passwordChangeRequired: verdict?.passwordChangeRequired ?? false,
         check,
       };
