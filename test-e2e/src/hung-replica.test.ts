@@ -37,8 +37,11 @@ const frozenMs = recoveredWithinMs + 3_000;
 const beforeMs = 3_000;
 /** A request of the load with no answer in this long is aborted and counts as a hang. */
 const hangMs = 30_000;
-/** The product's deadline, which the other e2e suites make patient (support/own-suite.ts). */
-const productCalls = { GRPC_DEADLINE_MS: "3000" };
+/** The product's deadline and keepalive, which the other e2e suites make patient (support/own-suite.ts). */
+const productCalls = {
+  GRPC_DEADLINE_MS: "3000",
+  GRPC_KEEPALIVE_TIMEOUT_MS: String(defaultKeepaliveTimeoutMs),
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What one request of the load got. */

@@ -41,7 +41,7 @@ const clients = 20;
  */
 const leftWithinMs = keepaliveTimeMs + defaultKeepaliveTimeoutMs + 3_000;
 /** Deadlines long enough that none ends a call on the loaded machine; the keepalive is the product's. */
-const calls = { GRPC_DEADLINE_MS: "30000" };
+const calls = { GRPC_DEADLINE_MS: "30000", GRPC_KEEPALIVE_TIMEOUT_MS: String(defaultKeepaliveTimeoutMs) };
 /** A request of the load with no answer in this long (twice the gateway's deadline) is aborted. */
 const hangMs = 120_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -31,20 +31,8 @@ export interface MachineLoad {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Loads the machine to about `timesCores` runnable threads per core with stress-ng CPU workers,
- * counting what already runs (other test files, other work): as many workers as the run queue
- * lacks. The run queue is sampled until stop(), which ends the workers and answers what was measured.
- */
-export async function loadMachine(timesCores: number): Promise<MachineLoad> {
-  const cores = availableParallelism();
-  const before: number[] = [];
-  for (let sample = 0; sample < 8; sample += 1) {
-    before.push(runQueue());
-    await sleep(125);
-  }
-  const runQueueBefore = before.reduce((sum, value) => sum + value, 0) / before.length;
-  const workers = Math.max(1, Math.round(timesCores * cores - runQueueBefore));
+/** Starts `workers` stress-ng CPU workers; answers once they run, and fails when stress-ng cannot start. */
+async function startWorkers(workers: number): Promise<{ process: ChildProcess; exited: Promise<void> }> {
   const stress: ChildProcess = spawn("stress-ng", ["--cpu", String(workers), "--quiet"], { stdio: "ignore" });
   const exited = new Promise<void>((resolve, reject) => {
     stress.once("error", (error) => reject(new Error(`stress-ng could not start: ${error.message}`)));
@@ -52,8 +40,48 @@ export async function loadMachine(timesCores: number): Promise<MachineLoad> {
   });
   // Fails here, not later, when stress-ng is not installed.
   await Promise.race([exited, sleep(500)]);
+  return { process: stress, exited };
+}
+
+/**
+ * Loads the machine to about `timesCores` runnable threads per core with stress-ng CPU workers,
+ * counting what already runs (other test files, other work): as many workers as the run queue
+ * lacks, and more whenever it falls short over two seconds (the other work ended), so that a busy
+ * machine that turns quiet stays loaded. The run queue is sampled until stop(), which ends the
+ * workers and answers what was measured.
+ */
+export async function loadMachine(timesCores: number): Promise<MachineLoad> {
+  const cores = availableParallelism();
+  const target = timesCores * cores;
+  const before: number[] = [];
+  for (let sample = 0; sample < 8; sample += 1) {
+    before.push(runQueue());
+    await sleep(125);
+  }
+  const runQueueBefore = before.reduce((sum, value) => sum + value, 0) / before.length;
+  let workers = Math.max(1, Math.round(target - runQueueBefore));
+  const stressors = [await startWorkers(workers)];
+  const starting: Promise<unknown>[] = [];
   const samples: number[] = [];
-  const sampler = setInterval(() => samples.push(runQueue()), 250);
+  /** Samples taken since the last workers started: the next are judged on those only. */
+  let sinceStarted = 0;
+  const sampler = setInterval(() => {
+    samples.push(runQueue());
+    sinceStarted += 1;
+    if (sinceStarted < 8) return;
+    const recent = samples.slice(-8);
+    const shortBy = target - recent.reduce((sum, value) => sum + value, 0) / recent.length;
+    if (shortBy < 0.1 * target) return;
+    const more = Math.round(shortBy);
+    workers += more;
+    sinceStarted = -2; // the half second startWorkers waits
+    starting.push(
+      startWorkers(more).then(
+        (started) => stressors.push(started),
+        () => {}, // it started before: the first workers' failure is the one reported
+      ),
+    );
+  }, 250);
   const measured = (): MeasuredLoad => {
     const runQueueMean = samples.reduce((sum, value) => sum + value, 0) / Math.max(1, samples.length);
     return {
@@ -70,9 +98,11 @@ export async function loadMachine(timesCores: number): Promise<MachineLoad> {
     measured,
     async stop() {
       clearInterval(sampler);
-      stress.kill("SIGTERM");
-      await exited;
-      return measured();
+      const result = measured();
+      await Promise.all(starting);
+      for (const { process } of stressors) process.kill("SIGTERM");
+      await Promise.all(stressors.map(({ exited }) => exited));
+      return result;
     },
   };
 }
