@@ -26,6 +26,7 @@ import {
   startPrivatePostgres,
   startPrivateRedis,
 } from "./support/private-stores.js";
+import { postAuth } from "./support/timed-requests.js";
 
 /**
  * Faults (issue 11, hardening): with load running (three clients logging in, checking the password
@@ -313,16 +314,7 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
     const sample: Sample = { phase, operation, status: 0, code: "hang", ms: 0, envelope: false, at: started };
     let parsed: Record<string, unknown> = {};
     try {
-      const response = await fetch(`${suite.gatewayUrl}/${company.code}/v2/auth/${operation}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-api-key": company.apiKey,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(hangMs),
-      });
+      const response = await postAuth({ gateway: suite.gatewayUrl, company, operation, body, token, hangMs });
       sample.status = response.status;
       const text = await response.text();
       try {

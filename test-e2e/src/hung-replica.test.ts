@@ -12,6 +12,7 @@ import {
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
 import { startOwnSuite } from "./support/own-suite.js";
 import { RoundRobinProxy } from "./support/round-robin-proxy.js";
+import { hangOrNoAnswer, type TimedSample, timedRequest } from "./support/timed-requests.js";
 
 /**
  * A hung replica (issue 19): under a steady load of whole flows through two gateways, one of the
@@ -44,14 +45,10 @@ const productCalls = {
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** What one request of the load got. */
-interface Sample {
+/** What one request of the load got: HTTP status and error code (or "success"); or "hang", "no answer". */
+interface Sample extends TimedSample {
   flow: string;
   operation: string;
-  start: number;
-  end: number;
-  /** HTTP status and error code (or "success"). */
-  answer: string;
 }
 const failed = (sample: Sample) => sample.answer !== "200 success";
 
@@ -86,27 +83,11 @@ describe.runIf(realStores)("a hung replica of each service, under load", () => {
   async function step(flow: string, operation: string, body: Record<string, unknown>, token?: string) {
     const sample: Sample = { flow, operation, start: Date.now(), end: 0, answer: "hang" };
     samples.push(sample);
-    try {
-      const response = await fetch(`${proxy.url}/${company.code}/v2/auth/${operation}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-api-key": company.apiKey,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(hangMs),
-      });
-      const answer = (await response.json()) as Record<string, unknown>;
-      sample.answer = `${response.status} ${answer.status === "success" ? "success" : answer.error_code}`;
-      if (failed(sample)) throw new Error(sample.answer);
-      return answer;
-    } catch (error) {
-      if (sample.answer === "hang" && (error as Error).name !== "TimeoutError") sample.answer = "no answer";
-      throw error;
-    } finally {
-      sample.end = Date.now();
-    }
+    return timedRequest(
+      sample,
+      { gateway: proxy.url, company, operation, body, token, hangMs },
+      { failed, unanswered: hangOrNoAnswer },
+    );
   }
 
   /** Password and the terms (identity, session, disclaimer), then logout. */

@@ -12,6 +12,7 @@ import {
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
 import { startOwnSuite } from "./support/own-suite.js";
 import { RoundRobinProxy } from "./support/round-robin-proxy.js";
+import { hangOrNoAnswer, type TimedSample, timedRequest } from "./support/timed-requests.js";
 
 /**
  * A service down, every replica of it (issue 32, docs/operations.md, "Failures"): under a load of
@@ -82,14 +83,10 @@ const outages: Record<
   },
 };
 
-/** What one request of the load got. */
-interface Sample {
+/** What one request of the load got: HTTP status and error code, or "success"; or "hang", "no answer". */
+interface Sample extends TimedSample {
   flow: FlowName;
   operation: string;
-  start: number;
-  end: number;
-  /** HTTP status and error code, or "success". */
-  answer: string;
 }
 const succeeded = (sample: Sample) => sample.answer === "200 success";
 
@@ -128,27 +125,11 @@ describe.runIf(realStores)("a service down, all its replicas, under a load of wh
     const company = flow.startsWith("terms") ? companies.terms : companies.plain;
     const sample: Sample = { flow, operation, start: Date.now(), end: 0, answer: "hang" };
     samples.push(sample);
-    try {
-      const response = await fetch(`${proxy.url}/${company.code}/v2/auth/${operation}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-api-key": company.apiKey,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(hangMs),
-      });
-      const answer = (await response.json()) as Record<string, unknown>;
-      sample.answer = `${response.status} ${answer.status === "success" ? "success" : answer.error_code}`;
-      if (!succeeded(sample)) throw new Error(sample.answer);
-      return answer;
-    } catch (error) {
-      if (sample.answer === "hang" && (error as Error).name !== "TimeoutError") sample.answer = "no answer";
-      throw error;
-    } finally {
-      sample.end = Date.now();
-    }
+    return timedRequest(
+      sample,
+      { gateway: proxy.url, company, operation, body, token, hangMs },
+      { failed: (s) => !succeeded(s), unanswered: hangOrNoAnswer },
+    );
   }
 
   const tokenOf = (answer: Record<string, unknown>) => String(answer.session_token);

@@ -13,6 +13,7 @@ import {
 } from "./support/fixtures.js";
 import { loadMachine, type MachineLoad, type MeasuredLoad } from "./support/machine-load.js";
 import { startOwnSuite } from "./support/own-suite.js";
+import { type TimedSample, timedRequest } from "./support/timed-requests.js";
 
 /**
  * Slow is not hung (issue 32): on a machine loaded to 10× its cores, a live process whose event loop
@@ -46,14 +47,10 @@ const calls = { GRPC_DEADLINE_MS: "30000", GRPC_KEEPALIVE_TIMEOUT_MS: String(def
 const hangMs = 120_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One request of the load. */
-interface Sample {
+/** One request of the load: HTTP status and error code, "200 success", or what fetch threw. */
+interface Sample extends TimedSample {
   client: number;
   operation: string;
-  start: number;
-  end: number;
-  /** HTTP status and error code, "200 success", or what fetch threw. */
-  answer: string;
 }
 const failed = (sample: Sample) => sample.answer !== "200 success";
 
@@ -104,28 +101,12 @@ describe.runIf(realStores)("a slow replica is not a hung one, on a machine loade
   async function step(client: number, operation: string, body: Record<string, unknown>, token?: string) {
     const sample: Sample = { client, operation, start: Date.now(), end: 0, answer: "no answer" };
     samples.push(sample);
-    const gateway = suite.replicas.gateway[client % suite.replicas.gateway.length]?.url;
-    try {
-      const response = await fetch(`${gateway}/${company.code}/v2/auth/${operation}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-api-key": company.apiKey,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(hangMs),
-      });
-      const answer = (await response.json()) as Record<string, unknown>;
-      sample.answer = `${response.status} ${answer.status === "success" ? "success" : answer.error_code}`;
-      if (failed(sample)) throw new Error(sample.answer);
-      return answer;
-    } catch (error) {
-      if (sample.answer === "no answer") sample.answer = `no answer: ${(error as Error).message}`;
-      throw error;
-    } finally {
-      sample.end = Date.now();
-    }
+    const gateway = `${suite.replicas.gateway[client % suite.replicas.gateway.length]?.url}`;
+    return timedRequest(
+      sample,
+      { gateway, company, operation, body, token, hangMs },
+      { failed, unanswered: (error) => `no answer: ${error.message}` },
+    );
   }
 
   /** A client of the load: its user logs in (password and the terms) and out, over and over. */
