@@ -36,6 +36,9 @@ export const errorCodes = {
   // Beyond the spec (docs/api-contract.md, "Error codes and HTTP statuses", and docs/decisions.md).
   "auth.session.notfound": { http: 404, grpc: GrpcStatus.NOT_FOUND },
   "auth.reauthentication.required": { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  // A passkey's assertion or registration that did not verify (docs/decisions.md, "Passkeys").
+  "auth.passkey.invalid": { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
+  "auth.passkey.notfound": { http: 404, grpc: GrpcStatus.NOT_FOUND },
   "request.ratelimit.exceeded": { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   "request.route.notfound": { http: 404, grpc: GrpcStatus.UNIMPLEMENTED },
   "request.method.notallowed": { http: 405, grpc: GrpcStatus.UNIMPLEMENTED },
