@@ -7,6 +7,7 @@ const factorKindNames = {
   [FactorKind.APP_CODE]: "app_code",
   [FactorKind.BACKUP_CODE]: "backup_code",
   [FactorKind.FEDERATED]: "federated",
+  [FactorKind.PASSKEY]: "passkey",
 } as const;
 
 type FactorKindName = (typeof factorKindNames)[keyof typeof factorKindNames];

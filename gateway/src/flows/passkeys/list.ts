@@ -4,6 +4,7 @@ import { defineEndpoint } from "../../endpoint/define.js";
 import { passkeyExamples, passkeyObject, passkeyObjectOf } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { assertPasskeysOn } from "../../steps/passkeys.js";
 import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({});
@@ -23,7 +24,7 @@ export const passkeysList = defineEndpoint({
   body,
   responses,
   examples: { request: {}, answers: [{ passkeys: [passkeyExamples.passkey] }] },
-  steps: [currentUser, assertMayChangeFactors],
+  steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
   errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -33,6 +34,7 @@ export const passkeysList = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
+  assertPasskeysOn(context.company);
   const user = await currentUser(context, context.session.userId);
   assertMayChangeFactors(context, user);
   const { passkeys } = await context.backends.identity.listPasskeys({

@@ -6,6 +6,7 @@ import { passkeyId } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { securityEvent } from "../../security-events.js";
 import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { assertPasskeysOn } from "../../steps/passkeys.js";
 import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({ passkey_id: passkeyId });
@@ -23,7 +24,7 @@ export const passkeysRemove = defineEndpoint({
   body,
   responses,
   examples: { request: { passkey_id: "01JD6X9T4W2K7M3Q8R5V1N0B6C" }, answers: [{}] },
-  steps: [currentUser, assertMayChangeFactors],
+  steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
   errors: ["auth.passkey.notfound"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -33,6 +34,7 @@ export const passkeysRemove = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
+  assertPasskeysOn(context.company);
   const user = await currentUser(context, context.session.userId);
   assertMayChangeFactors(context, user);
   const { removed } = await context.backends.identity.removePasskey({

@@ -5,6 +5,7 @@ import { defineEndpoint } from "../../endpoint/define.js";
 import { passkeyId, passkeyName } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { assertPasskeysOn } from "../../steps/passkeys.js";
 import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({ passkey_id: passkeyId, name: passkeyName });
@@ -22,7 +23,7 @@ export const passkeysRename = defineEndpoint({
   body,
   responses,
   examples: { request: { passkey_id: "01JD6X9T4W2K7M3Q8R5V1N0B6C", name: "Work laptop" }, answers: [{}] },
-  steps: [currentUser, assertMayChangeFactors],
+  steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
   errors: ["auth.passkey.notfound"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -32,6 +33,7 @@ export const passkeysRename = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
+  assertPasskeysOn(context.company);
   const user = await currentUser(context, context.session.userId);
   assertMayChangeFactors(context, user);
   const { renamed } = await context.backends.identity.renamePasskey({
