@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from "node:crypto";
 import type {
   AuthenticationResponseJSON,
-  AuthenticatorTransportFuture,
+  AuthenticatorTransport,
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
@@ -91,13 +91,13 @@ export class SoftAuthenticator {
       isoCBOR.encode(coseKey),
     ]);
     const attestationObject = isoCBOR.encode(
-      new Map<string, string | Map<string, never> | Uint8Array>([
+      new Map<string, string | Map<string, string> | Uint8Array>([
         ["fmt", "none"],
-        ["attStmt", new Map()],
+        ["attStmt", new Map<string, string>()],
         ["authData", authenticatorData],
       ]),
     );
-    const transports: AuthenticatorTransportFuture[] = ["internal"];
+    const transports: AuthenticatorTransport[] = ["internal"];
     return {
       id: credential.id,
       rawId: credential.id,
