@@ -23,6 +23,7 @@ import { CompanyRules } from "./check-policies.js";
 import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
+import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
 import { UserNotices } from "./user-notices.js";
 
@@ -50,6 +51,7 @@ const start = {
   disclaimersRequired: [],
   userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
   clientAddress: "192.0.2.1",
+  passkeyDiscovery: false,
 };
 
 /**
@@ -93,6 +95,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
           {
             sessions,
             budget: new CheckBudget(kv, clock),
+            challenges: new PasskeyChallenges(kv, sessions),
             rules: new CompanyRules(identity, new TtlCache(0)),
             notices: new UserNotices(identity, logger),
             adminTokenSha256: hashAdminToken(adminToken),
@@ -644,7 +647,15 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       expect(created.session?.authentication).toEqual({
         level: 1,
         amr: ["fed"],
-        factors: [{ kind: FactorKind.FEDERATED, amr: "fed", authenticatedAt: at, multiFactor: false }],
+        factors: [
+          {
+            kind: FactorKind.FEDERATED,
+            amr: "fed",
+            authenticatedAt: at,
+            multiFactor: false,
+            userVerified: false,
+          },
+        ],
         authenticatedAt: at,
       });
     });
