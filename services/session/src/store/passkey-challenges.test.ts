@@ -75,7 +75,7 @@ describe.each(keyValueKinds())('passkey challenges on $name (docs/decisions.md, 
       ["recovery-setpassword", SessionState.RECOVERY_SETPASSWORD],
     ])("issues none in %s, with auth.session.invalid", async (_, state) => {
       const { token } = await sessions.create({ ...start, state });
-      for (const ceremony of [LOGIN, REGISTRATION])
+      for (const ceremony of [LOGIN, REGISTRATION] as const)
         expect(await codeOf(challenges.issue(token, ceremony))).toBe("auth.session.invalid");
     });
 
