@@ -118,7 +118,7 @@ export const passkeyCreationOptions = z
   );
 
 /** Names one of the user's passkeys (Passkey.id). */
-export const passkeyId = z.string("must be a string").min(1, "must not be empty").max(100);
+export const passkeyId = z.uuid("must be a UUID");
 
 /** The user's name for a passkey. */
 export const passkeyName = z.string("must be a string").min(1, "must not be empty").max(64);
@@ -195,7 +195,7 @@ export const passkeyExamples: {
     attestation: "none",
   },
   passkey: {
-    id: "01JD6X9T4W2K7M3Q8R5V1N0B6C",
+    id: "3f0c2a8e-5b7d-4e19-9a64-1d2c7b8e9f30",
     name: "Laptop",
     kind: "synced",
     transports: ["internal", "hybrid"],

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ApiResponse } from "@auth/testing/api";
 import type { SoftAuthenticator } from "@auth/testing/soft-authenticator";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -99,7 +100,10 @@ describe("the signed-in user's passkeys and backup codes (docs/api-contract.md, 
         sessions_ended: 1,
         offer_backup_codes: true,
       });
-      expect(noticesTo(company.id, user.email)).toHaveLength(noticesBefore + 1);
+      // identity tells the user once the answer is given.
+      await expect
+        .poll(() => noticesTo(company.id, user.email).slice(noticesBefore), { timeout: 20_000 })
+        .toEqual([expect.stringMatching(/passkey was added/)]);
       expectError(await post("sessions", {}, other), 401, "auth.token.invalid");
       // This session goes on, and the next passkey, once the user has backup codes, offers none.
       const fresh = await signInWithPasskey(user, authenticator);
@@ -147,8 +151,8 @@ describe("the signed-in user's passkeys and backup codes (docs/api-contract.md, 
         ["passkeys/enrol", {}],
         ["passkeys/confirm", { credential }],
         ["passkeys/list", {}],
-        ["passkeys/rename", { passkey_id: "p", name: "n" }],
-        ["passkeys/remove", { passkey_id: "p" }],
+        ["passkeys/rename", { passkey_id: randomUUID(), name: "n" }],
+        ["passkeys/remove", { passkey_id: randomUUID() }],
         ["backupcodes/generate", {}],
       ];
       for (const [operation, body] of calls) {
@@ -213,7 +217,7 @@ describe("the signed-in user's passkeys and backup codes (docs/api-contract.md, 
       const theirs = await signInWithPasskey(other, authenticator);
       const [their] = await passkeysOf(theirs);
       const mine = await signIn(user);
-      for (const passkeyId of [String(their?.id), "unknown"]) {
+      for (const passkeyId of [String(their?.id), randomUUID()]) {
         expectError(
           await post("passkeys/rename", { passkey_id: passkeyId, name: "Mine" }, mine),
           404,

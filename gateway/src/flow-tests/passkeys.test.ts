@@ -255,7 +255,7 @@ describe("passkeys at login (docs/decisions.md, Passkeys)", () => {
       });
     });
 
-    it("renewotp issues a new challenge: the one before no longer serves", async () => {
+    it("renewotp issues a new challenge: the one before no longer serves, and an assertion, right or wrong, spends the session's challenge", async () => {
       const { user, authenticator } = await userWithPasskey();
       const atOtp = await pastThePassword(user);
       const token = String(atOtp.body.session_token);
@@ -267,9 +267,16 @@ describe("passkeys at login (docs/decisions.md, Passkeys)", () => {
         401,
         "auth.passkey.invalid",
       );
+      // The refused assertion took the new challenge with it: a challenge serves one assertion.
+      expectError(
+        await post("checkpasskey", { credential: authenticator.assert(optionsOf(renewed)) }, token),
+        401,
+        "auth.passkey.invalid",
+      );
+      const again = await post("renewotp", {}, token);
       const checked = await post(
         "checkpasskey",
-        { credential: authenticator.assert(optionsOf(renewed)) },
+        { credential: authenticator.assert(optionsOf(again)) },
         token,
       );
       expect(checked.body.session_state, JSON.stringify(checked.body)).toBe("authorized");

@@ -22,7 +22,10 @@ export const passkeysRename = defineEndpoint({
   summary: "Rename one of the user's passkeys",
   body,
   responses,
-  examples: { request: { passkey_id: "01JD6X9T4W2K7M3Q8R5V1N0B6C", name: "Work laptop" }, answers: [{}] },
+  examples: {
+    request: { passkey_id: "3f0c2a8e-5b7d-4e19-9a64-1d2c7b8e9f30", name: "Work laptop" },
+    answers: [{}],
+  },
   steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
   errors: ["auth.passkey.notfound"],
   rateLimit: "address and login ID",
