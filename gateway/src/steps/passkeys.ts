@@ -13,7 +13,10 @@ export const assertPasskeysOn = step(["auth.passkey.invalid"], (company: TenantC
     throw new AuthError("auth.passkey.invalid", { detail: "passkeys are off for the company" });
 });
 
-/** A login without a login ID (auth/passkeys/start) needs, besides, the company's leave for a passkey to replace the password. */
+/**
+ * A login without a login ID (auth/passkeys/start) needs, besides, the company's leave for a passkey
+ * to replace the password.
+ */
 export const assertPasswordlessOn = step(["auth.passkey.invalid"], (company: TenantCompany): void => {
   assertPasskeysOn(company);
   if (!company.policy.passkeys?.allowPasswordless) {
@@ -44,10 +47,10 @@ export async function passkeyLoginOptions(
 }
 
 /**
- * Identity's verification of a login's assertion (AuthenticationResponseJSON) in the request's session, under the user's budget
- * of passkeys. An assertion for which nothing was reserved (no challenge in the session: never
- * issued, or taken by another assertion; a credential the company does not know) is wrong, and has
- * spent nothing.
+ * Identity's verification of a login's assertion (AuthenticationResponseJSON) in the request's
+ * session, under the user's budget of passkeys. An assertion for which nothing was reserved (no
+ * challenge in the session: never issued, or taken by another assertion; a credential the company
+ * does not know) is wrong, and has spent nothing.
  */
 export const verifyAssertion = step(
   ["auth.passkey.invalid"],
