@@ -73,7 +73,8 @@ export const challengeSecondFactors = step(
 /**
  * Moves the request's session into checkotp with the user's second factors challenged: a message
  * goes out before the move, so that a failed send leaves the session as it was; a challenge bound
- * to the session in checkotp (a passkey's) is issued after it, with the new token.
+ * to the session in checkotp (a passkey's) is issued after it, with the new token (should identity
+ * fail then, the session has moved on without its token reaching the client, who logs in again).
  */
 export const moveToSecondFactors = step(
   challengeErrors,
