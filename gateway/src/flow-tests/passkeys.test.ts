@@ -387,9 +387,15 @@ describe("passkeys at login (docs/decisions.md, Passkeys)", () => {
       );
       const counts = tally(answers);
       expect(counts.success, JSON.stringify(counts)).toBe(1);
-      // The losers found the challenge taken, the session busy, or the token moved on.
+      // The losers found the challenge taken, the session busy or the token moved on, or (on a slow
+      // machine) waited past their time for the login ID's turn (docs/operations.md, "A burst at one user").
       for (const code of Object.keys(counts)) {
-        expect(["success", "auth.passkey.invalid", "auth.token.invalid"]).toContain(code);
+        expect([
+          "success",
+          "auth.passkey.invalid",
+          "auth.token.invalid",
+          "request.ratelimit.exceeded",
+        ]).toContain(code);
       }
       expect(answers.find((answer) => answer.body.status === "success")?.body.session_state).toBe(
         "authorized",
