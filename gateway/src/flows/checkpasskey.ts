@@ -15,6 +15,7 @@ import {
   toAuthorized,
   toSetpassword,
 } from "../endpoint/responses.js";
+import type { StateName } from "../endpoint/states.js";
 import { passkey } from "../factors/passkey.js";
 import { owns } from "../factors/second-factors.js";
 import {
@@ -27,7 +28,7 @@ import { continueToAuthorization } from "../steps/next-step.js";
 import { verifyAssertion } from "../steps/passkeys.js";
 import { passSecondFactor } from "../steps/second-factor-check.js";
 import { afterCheck, guardLockout } from "../steps/secret-checks.js";
-import { moveSession } from "../steps/session-moves.js";
+import { moveSession, type SessionChanges } from "../steps/session-moves.js";
 import { assertUserMayLogIn, sessionUser } from "../steps/user-status.js";
 
 const body = z.object({
@@ -116,7 +117,7 @@ async function inPlaceOfPassword(
     async (user, rightCheckId): Promise<SuccessFields<typeof responses>> => {
       // The user as it is now (an administrator may have closed the account since the login).
       assertUserMayLogIn(user);
-      const move = (to: "acceptdisclaimers" | "setpassword" | "authorized", changes = {}) =>
+      const move = (to: StateName, changes: SessionChanges = {}) =>
         moveSession(context, to, { ...changes, rightCheckId });
       if (!userId) {
         const owed = await requiredDisclaimers(context, user.id);
