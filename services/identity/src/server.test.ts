@@ -53,6 +53,7 @@ import { type IdentitySchema, schema } from "./schema.js";
 import { SecretBox } from "./secret-box.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
+import { FakePasskeySessions } from "./testing.js";
 
 type Client = ServiceClient<typeof IdentityServiceService>;
 const logger = pino({ level: "silent" });
@@ -159,6 +160,7 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
             reportSecretCheck: budget.reportSecretCheck,
             revokeUserSessions: userSessions.revokeUserSessions,
             recordFederatedLogin: async () => ({ checkId: "federated-check" }),
+            ...new FakePasskeySessions().calls,
             getCredentialChange: credentialChanges.getCredentialChange,
           },
           adminTokenSha256: hashAdminToken(adminToken),
