@@ -250,6 +250,7 @@ export class FakePasskeySessions {
     string,
     { challenge: string; ceremony: PasskeyCeremony; state: SessionState }
   >();
+  readonly issued: IssuePasskeyChallengeRequest[] = [];
   readonly proofs: RecordPasskeyProofRequest[] = [];
 
   /** A session of the user (none: a password-free login's), in the state; its token. */
@@ -276,7 +277,9 @@ export class FakePasskeySessions {
     return session;
   }
 
-  readonly issuePasskeyChallenge = async ({ sessionToken, ceremony }: IssuePasskeyChallengeRequest) => {
+  readonly issuePasskeyChallenge = async (request: IssuePasskeyChallengeRequest) => {
+    this.issued.push(request);
+    const { sessionToken, ceremony } = request;
     const session = this.#sessionOf(sessionToken);
     if (!ceremonyStates[ceremony].includes(session.state)) throw new AuthError("auth.session.invalid");
     const challenge = randomBytes(32).toString("base64url");

@@ -42,7 +42,8 @@ export type StoredUser = UserRow & { hasBackupCodes: boolean; hasPasskey: boolea
 const storedUser = {
   ...getTableColumns(users),
   hasBackupCodes: sql<boolean>`exists (select 1 from ${backupCodes} where ${backupCodes.userId} = ${users.id})`,
-  hasPasskey: sql<boolean>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${users.id} and not ${passkeys.cloneSuspected})`,
+  // Qualified by hand: drizzle writes a column here without its table, and passkeys has an id too.
+  hasPasskey: sql<boolean>`exists (select 1 from ${passkeys} where ${passkeys}.user_id = ${users}.id and not ${passkeys}.clone_suspected)`,
 };
 
 export type LoginIdColumn = "phone" | "email" | "loginName";
