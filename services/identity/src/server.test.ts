@@ -932,6 +932,7 @@ describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
         secondFactors: [SecondFactorKind.SMS],
         secondFactorRequired: false,
         minPasswordLength: 17,
+        passkeyReplacesPassword: false,
       });
     });
 
@@ -945,6 +946,7 @@ describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
           secondFactors: [SecondFactorKind.SMS],
           secondFactorRequired: true,
           minPasswordLength: 10,
+          passkeyReplacesPassword: false,
         });
       },
     );
@@ -954,6 +956,7 @@ describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
         secondFactors: [SecondFactorKind.AUTHENTICATOR_APP],
         secondFactorRequired: true,
         minPasswordLength: 10,
+        passkeyReplacesPassword: false,
       });
     });
 
@@ -962,6 +965,7 @@ describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
         secondFactors: [],
         secondFactorRequired: false,
         minPasswordLength: 17,
+        passkeyReplacesPassword: false,
       });
     });
 
@@ -1127,9 +1131,22 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
   /** Enrols the user's first app and returns its secret; the code that confirmed it is used up. */
   async function enrol(): Promise<string> {
     const { secret } = await identity.beginTotpEnrolment(ids());
-    expect(await confirm(await generate({ secret }))).toEqual({ enrolled: true, currentCodeRefused: false });
+    expect(await confirm(await generate({ secret }))).toEqual({
+      enrolled: true,
+      currentCodeRefused: false,
+      offerBackupCodes: true,
+    });
     return secret;
   }
+
+  it("offers backup codes with an enrolment only to a user who has none (docs/decisions.md, Backup codes offered)", async () => {
+    await weakIdentity.generateBackupCodes(ids());
+    const { secret } = await identity.beginTotpEnrolment(ids());
+    expect(await confirm(await generate({ secret }))).toMatchObject({
+      enrolled: true,
+      offerBackupCodes: false,
+    });
+  });
 
   it("begins an enrolment with an otpauth URI of the company and the user, and is not enrolled until confirmed", async () => {
     const { otpauthUri, secret } = await identity.beginTotpEnrolment(ids());
@@ -1138,8 +1155,16 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
     expect(uri.searchParams.get("issuer")).toBe("Totp Co");
     expect(decodeURIComponent(uri.pathname)).toContain(email);
     expect(await hasApp()).toBe(false);
-    expect(await confirm("000000")).toEqual({ enrolled: false, currentCodeRefused: false });
-    expect(await confirm(await generate({ secret }))).toEqual({ enrolled: true, currentCodeRefused: false });
+    expect(await confirm("000000")).toEqual({
+      enrolled: false,
+      currentCodeRefused: false,
+      offerBackupCodes: false,
+    });
+    expect(await confirm(await generate({ secret }))).toEqual({
+      enrolled: true,
+      currentCodeRefused: false,
+      offerBackupCodes: true,
+    });
     expect(await hasApp()).toBe(true);
   });
 
@@ -1228,6 +1253,7 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
       expect(await confirm(await generate({ secret }))).toEqual({
         enrolled: false,
         currentCodeRefused: true,
+        offerBackupCodes: false,
       });
       expect(budget.reserved).toEqual([]);
       expect(await stillCurrent(current)).toBe(true);
@@ -1291,6 +1317,7 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
       expect(await confirm(otherThan(await generate({ secret })), code)).toEqual({
         enrolled: false,
         currentCodeRefused: false,
+        offerBackupCodes: false,
       });
       expect(budget.reserved).toEqual([]);
       expect(await confirm(await generate({ secret }), code)).toMatchObject({ enrolled: true });
