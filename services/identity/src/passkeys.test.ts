@@ -162,6 +162,13 @@ async function loginIn(company: Company, userId: string, state: SessionState) {
   return { sessionToken, options };
 }
 
+/** A login session of the user in the state whose options name a passkey to assert. */
+async function offeredLogin(company: Company, userId: string, state: SessionState) {
+  const { sessionToken, options } = await loginIn(company, userId, state);
+  if (!options) throw new Error("no passkey offered");
+  return { sessionToken, options };
+}
+
 /** The assertion's check at identity, as the gateway asks it. */
 const verify = (company: Company, sessionToken: string, assertion: unknown) =>
   clients.gateway.verifyPasskey({
@@ -432,10 +439,10 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { authenticator, passkey } = await enrol(company, user);
-    const { sessionToken, options } = await loginIn(company, user.id, SessionState.CHECKOTP);
+    const { sessionToken, options } = await offeredLogin(company, user.id, SessionState.CHECKOTP);
     const reservedBefore = budget.reserved.length;
     const reportedBefore = budget.reported.length;
-    const answer = await verify(company, sessionToken, authenticator.assert(options!));
+    const answer = await verify(company, sessionToken, authenticator.assert(options));
     expect(answer).toMatchObject({ valid: true, userVerified: true, user: { id: user.id } });
     expect(answer.check?.outcome).toBe(CheckOutcome.ALLOWED);
     expect(budget.reserved.slice(reservedBefore)).toEqual([
@@ -464,8 +471,8 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { authenticator } = await enrol(company, user, new SoftAuthenticator({ origin, backedUp: true }));
-    const { sessionToken, options } = await loginIn(company, user.id, SessionState.CHECKOTP);
-    const answer = await verify(company, sessionToken, authenticator.assert(options!));
+    const { sessionToken, options } = await offeredLogin(company, user.id, SessionState.CHECKOTP);
+    const answer = await verify(company, sessionToken, authenticator.assert(options));
     expect(answer.valid).toBe(true);
     expect(sessions.proofs.at(-1)).toMatchObject({ checkId: answer.check?.checkId, backedUp: true });
   });
@@ -477,8 +484,8 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { authenticator } = await enrol(company, user);
-    const { sessionToken, options } = await loginIn(company, user.id, SessionState.CHECKOTP);
-    const answer = await verify(company, sessionToken, authenticator.assert(options!, overrides));
+    const { sessionToken, options } = await offeredLogin(company, user.id, SessionState.CHECKOTP);
+    const answer = await verify(company, sessionToken, authenticator.assert(options, overrides));
     expect(answer).toMatchObject({ valid: false, check: { outcome: CheckOutcome.ALLOWED, checkId: "" } });
     expect(budget.reported.at(-1)).toMatchObject({ companyId: company.id, result: CheckResult.WRONG });
   });
@@ -487,10 +494,10 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { authenticator } = await enrol(company, user);
-    const { sessionToken, options } = await loginIn(company, user.id, SessionState.CHECKOTP);
-    expect((await verify(company, sessionToken, authenticator.assert(options!))).valid).toBe(true);
+    const { sessionToken, options } = await offeredLogin(company, user.id, SessionState.CHECKOTP);
+    expect((await verify(company, sessionToken, authenticator.assert(options))).valid).toBe(true);
     const [reserved, compared] = [budget.reserved.length, await verifications()];
-    const again = await verify(company, sessionToken, authenticator.assert(options!));
+    const again = await verify(company, sessionToken, authenticator.assert(options));
     expect(again).toEqual({ valid: false, userVerified: false });
     expect(budget.reserved).toHaveLength(reserved);
     expect(await verifications()).toBe(compared);
@@ -500,18 +507,18 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { authenticator } = await enrol(company, user);
-    const inPassword = await loginIn(company, user.id, SessionState.CHECKPASSWORD);
+    const inPassword = await offeredLogin(company, user.id, SessionState.CHECKPASSWORD);
     const refused = await verify(
       company,
       inPassword.sessionToken,
-      authenticator.assert(inPassword.options!, { userVerified: false }),
+      authenticator.assert(inPassword.options, { userVerified: false }),
     );
     expect(refused).toMatchObject({ valid: false, check: { checkId: "" } });
-    const inOtp = await loginIn(company, user.id, SessionState.CHECKOTP);
+    const inOtp = await offeredLogin(company, user.id, SessionState.CHECKOTP);
     const taken = await verify(
       company,
       inOtp.sessionToken,
-      authenticator.assert(inOtp.options!, { userVerified: false }),
+      authenticator.assert(inOtp.options, { userVerified: false }),
     );
     expect(taken).toMatchObject({ valid: true, userVerified: false });
     expect(sessions.proofs.at(-1)).toMatchObject({ checkId: taken.check?.checkId, userVerified: false });
@@ -521,8 +528,8 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { authenticator } = await enrol(company, user);
-    const { sessionToken, options } = await loginIn(company, "", SessionState.CHECKPASSWORD);
-    const answer = await verify(company, sessionToken, authenticator.assert(options!));
+    const { sessionToken, options } = await offeredLogin(company, "", SessionState.CHECKPASSWORD);
+    const answer = await verify(company, sessionToken, authenticator.assert(options));
     expect(answer).toMatchObject({ valid: true, userVerified: true, user: { id: user.id } });
     expect(budget.reserved.at(-1)).toMatchObject({ subject: { userId: user.id }, kind: SecretKind.PASSKEY });
   });
@@ -531,11 +538,11 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { authenticator } = await enrol(company, user);
-    const { sessionToken, options } = await loginIn(company, "", SessionState.CHECKPASSWORD);
+    const { sessionToken, options } = await offeredLogin(company, "", SessionState.CHECKPASSWORD);
     const answer = await verify(
       company,
       sessionToken,
-      authenticator.assert(options!, { userVerified: false }),
+      authenticator.assert(options, { userVerified: false }),
     );
     expect(answer.valid).toBe(false);
   });
@@ -545,9 +552,9 @@ describe("VerifyPasskey", () => {
     const [user, other] = [await userOf(company), await userOf(company)];
     const { authenticator: others } = await enrol(company, other);
     await enrol(company, user);
-    const { sessionToken, options } = await loginIn(company, user.id, SessionState.CHECKOTP);
+    const { sessionToken, options } = await offeredLogin(company, user.id, SessionState.CHECKOTP);
     const compared = await verifications();
-    const assertion = others.assert({ ...options!, allowCredentials: [] });
+    const assertion = others.assert({ ...options, allowCredentials: [] });
     const answer = await verify(company, sessionToken, assertion);
     expect(answer).toMatchObject({ valid: false, check: { outcome: CheckOutcome.ALLOWED, checkId: "" } });
     expect(budget.reserved.at(-1)).toMatchObject({ subject: { userId: user.id }, kind: SecretKind.PASSKEY });
@@ -560,10 +567,10 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { authenticator } = await enrol(company, user);
-    const { sessionToken, options } = await loginIn(company, user.id, SessionState.CHECKOTP);
+    const { sessionToken, options } = await offeredLogin(company, user.id, SessionState.CHECKOTP);
     budget.refuse = CheckOutcome.LOCKED_OUT;
     const compared = await verifications();
-    const answer = await verify(company, sessionToken, authenticator.assert(options!));
+    const answer = await verify(company, sessionToken, authenticator.assert(options));
     expect(answer).toMatchObject({ valid: false, check: { outcome: CheckOutcome.LOCKED_OUT } });
     expect(await verifications()).toBe(compared);
     expect((await passkeysOf(company, user))[0]?.lastUsedAt).toBeUndefined();
@@ -575,8 +582,8 @@ describe("VerifyPasskey", () => {
     const { authenticator } = await enrol(company, user);
     const compared = await verifications();
     for (const overrides of [{}, { origin: "https://elsewhere.example.test" }]) {
-      const { sessionToken, options } = await loginIn(company, user.id, SessionState.CHECKOTP);
-      await verify(company, sessionToken, authenticator.assert(options!, overrides));
+      const { sessionToken, options } = await offeredLogin(company, user.id, SessionState.CHECKOTP);
+      await verify(company, sessionToken, authenticator.assert(options, overrides));
     }
     expect(await verifications()).toBe(compared + 2);
   });
@@ -585,16 +592,16 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { authenticator } = await enrol(company, user);
-    const first = await loginIn(company, user.id, SessionState.CHECKOTP);
+    const first = await offeredLogin(company, user.id, SessionState.CHECKOTP);
     expect(
-      (await verify(company, first.sessionToken, authenticator.assert(first.options!, { signCount: 5 })))
+      (await verify(company, first.sessionToken, authenticator.assert(first.options, { signCount: 5 })))
         .valid,
     ).toBe(true);
-    const copy = await loginIn(company, user.id, SessionState.CHECKOTP);
+    const copy = await offeredLogin(company, user.id, SessionState.CHECKOTP);
     const cloned = await verify(
       company,
       copy.sessionToken,
-      authenticator.assert(copy.options!, { signCount: 5 }),
+      authenticator.assert(copy.options, { signCount: 5 }),
     );
     expect(cloned).toMatchObject({ valid: false, check: { checkId: "" } });
     expect(budget.reported.at(-1)).toMatchObject({ result: CheckResult.WRONG });
@@ -618,8 +625,8 @@ describe("VerifyPasskey", () => {
     const user = await userOf(company);
     const { authenticator } = await enrol(company, user, new SoftAuthenticator({ origin, counter: "zero" }));
     for (let round = 0; round < 2; round++) {
-      const { sessionToken, options } = await loginIn(company, user.id, SessionState.CHECKOTP);
-      expect((await verify(company, sessionToken, authenticator.assert(options!))).valid).toBe(true);
+      const { sessionToken, options } = await offeredLogin(company, user.id, SessionState.CHECKOTP);
+      expect((await verify(company, sessionToken, authenticator.assert(options))).valid).toBe(true);
     }
   });
 
@@ -627,7 +634,7 @@ describe("VerifyPasskey", () => {
     const company = await companyWith();
     const user = await userOf(company);
     await enrol(company, user);
-    const { sessionToken, options } = await loginIn(company, user.id, SessionState.CHECKOTP);
+    const { sessionToken, options } = await offeredLogin(company, user.id, SessionState.CHECKOTP);
     // A credential made for the company's relying party whose registration never finished.
     const stranger = new SoftAuthenticator({ origin });
     const unfinished = sessions.open(company.id, user.id, SessionState.AUTHORIZED);
@@ -637,7 +644,7 @@ describe("VerifyPasskey", () => {
     });
     stranger.register(JSON.parse(optionsJson));
     const reserved = budget.reserved.length;
-    const assertion = stranger.assert({ ...options!, allowCredentials: [] });
+    const assertion = stranger.assert({ ...options, allowCredentials: [] });
     expect(await verify(company, sessionToken, assertion)).toEqual({ valid: false, userVerified: false });
     expect(budget.reserved).toHaveLength(reserved);
   });
@@ -645,7 +652,7 @@ describe("VerifyPasskey", () => {
   it("refuses an answer that is no credential with request.validation.failed", async () => {
     const company = await companyWith();
     const user = await userOf(company);
-    const { sessionToken } = await loginIn(company, user.id, SessionState.CHECKOTP);
+    const sessionToken = sessions.open(company.id, user.id, SessionState.CHECKOTP);
     for (const responseJson of [
       "not json",
       JSON.stringify({ id: "x", type: "public-key" }),
