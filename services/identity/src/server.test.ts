@@ -1822,6 +1822,40 @@ describe("administrative calls", () => {
   });
 });
 
+describe("RemovePasskey over plain text (the development flag)", () => {
+  it("takes a call with the admin token for an operator's, which ends the user's sessions, and one without for the gateway's", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Keys" });
+    const companyId = company?.id ?? "";
+    const { user } = await identity.createUser(newUser(company as Company, { password: "password-1" }));
+    const userId = user?.id ?? "";
+    const passkeyOf = async () => {
+      const row = await new IdentityStore(database.db).passkeys.add({
+        companyId,
+        userId,
+        credentialId: randomBytes(16).toString("base64url"),
+        publicKey: new Uint8Array(randomBytes(77)),
+        signCount: 0,
+        transports: [],
+        backedUp: false,
+        userVerified: false,
+        name: "Passkey",
+      });
+      return { companyId, userId, passkeyId: row?.id ?? "" };
+    };
+    const gateway = createServiceClient(IdentityServiceService, `127.0.0.1:${servers[0]?.port}`, {
+      deadlineMs: 5_000,
+      transport: { kind: "plaintext" },
+      server: "identity",
+    });
+    clients.push(gateway);
+    const revokedBefore = userSessions.revoked.length;
+    expect(await gateway.removePasskey(await passkeyOf())).toEqual({ removed: true });
+    expect(userSessions.revoked).toHaveLength(revokedBefore);
+    expect(await identity.removePasskey(await passkeyOf())).toEqual({ removed: true });
+    expect(userSessions.revoked.slice(revokedBefore)).toEqual([{ companyId, userId }]);
+  });
+});
+
 describe("ListCompanies", () => {
   it("pages through the companies by code", async () => {
     const prefix = `page${Date.now().toString(36)}`;

@@ -166,7 +166,9 @@ export function passkeyHandlers(
             challenge,
             assertion,
             credential,
-            state === SessionState.CHECKPASSWORD,
+            // In place of the password (and for a password-free login's session, in checkpassword
+            // too), only a user-verified passkey counts.
+            state === SessionState.CHECKPASSWORD || sessionUserId === "",
           );
           if (!verified) return { valid: false as const };
           // The counter must grow where it is not zero, decided in one conditional update; one that
