@@ -99,7 +99,7 @@ export function companyCommands(program: Command, cli: () => Cli): void {
     .option("--allow-passwordless", "a user-verified passkey may replace the password and the second factor")
     .option("--off", "turn passkeys off for the company")
     .action(async (code: string, options: PasskeyOptions) => {
-      if (options.off === (options.rpId !== undefined))
+      if (Boolean(options.off) === (options.rpId !== undefined))
         throw new AuthError("request.validation.failed", {
           detail: "give either --rp-id (with --origin) or --off",
         });
