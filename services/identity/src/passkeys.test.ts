@@ -617,7 +617,8 @@ describe("VerifyPasskey", () => {
       ceremony: PasskeyCeremony.LOGIN,
     });
     const assertion = authenticator.assert({ challenge, rpId: relyingParty.rpId }, { signCount: 100 });
-    expect(await verify(company, later, assertion)).toEqual({ valid: false, userVerified: false });
+    expect(await verify(company, later, assertion)).toMatchObject({ valid: false, userVerified: false });
+    expect(budget.reported.at(-1)).toMatchObject({ result: CheckResult.WRONG });
   });
 
   it("accepts counters that stay zero, as synced passkeys keep them", async () => {
@@ -630,7 +631,7 @@ describe("VerifyPasskey", () => {
     }
   });
 
-  it("answers valid false, reserving nothing, for a credential the company does not know", async () => {
+  it("spends the session user's budget on a credential the company does not know, and verifies nothing", async () => {
     const company = await companyWith();
     const user = await userOf(company);
     await enrol(company, user);
@@ -643,8 +644,33 @@ describe("VerifyPasskey", () => {
       sessionToken: unfinished,
     });
     stranger.register(JSON.parse(optionsJson));
-    const reserved = budget.reserved.length;
+    const compared = await verifications();
     const assertion = stranger.assert({ ...options, allowCredentials: [] });
+    expect(await verify(company, sessionToken, assertion)).toMatchObject({
+      valid: false,
+      userVerified: false,
+    });
+    expect(budget.reserved.at(-1)).toMatchObject({ subject: { userId: user.id }, kind: SecretKind.PASSKEY });
+    expect(budget.reported.at(-1)).toMatchObject({ result: CheckResult.WRONG });
+    expect(await verifications()).toBe(compared);
+  });
+
+  it("reserves nothing for a password-free login's credential the company does not know: it names no user", async () => {
+    const company = await companyWith();
+    const sessionToken = sessions.open(company.id, "", SessionState.CHECKPASSWORD);
+    const { challenge } = await sessions.issuePasskeyChallenge({
+      sessionToken,
+      ceremony: PasskeyCeremony.LOGIN,
+    });
+    const stranger = new SoftAuthenticator({ origin });
+    const unfinished = sessions.open(company.id, (await userOf(company)).id, SessionState.AUTHORIZED);
+    const { optionsJson } = await clients.gateway.beginPasskeyRegistration({
+      companyId: company.id,
+      sessionToken: unfinished,
+    });
+    stranger.register(JSON.parse(optionsJson));
+    const reserved = budget.reserved.length;
+    const assertion = stranger.assert({ challenge, rpId: relyingParty.rpId });
     expect(await verify(company, sessionToken, assertion)).toEqual({ valid: false, userVerified: false });
     expect(budget.reserved).toHaveLength(reserved);
   });

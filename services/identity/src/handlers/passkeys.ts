@@ -142,11 +142,11 @@ export function passkeyHandlers(
       const { userId: sessionUserId, state } = sessionOf(company.id, taken.session);
       const { challenge } = taken;
       if (challenge === undefined) return refused;
-      const credential = await store.passkeys.findByCredentialId(company.id, assertion.id);
-      if (!credential || credential.cloneSuspected) return refused;
-      if (sessionUserId !== "" && credential.userId !== sessionUserId) {
-        // Another user's passkey presented in this user's login: a wrong answer of this user's,
-        // spent as one, and nothing verified.
+      const found = await store.passkeys.findByCredentialId(company.id, assertion.id);
+      const credential = found?.cloneSuspected ? undefined : found;
+      if (sessionUserId !== "" && credential?.userId !== sessionUserId) {
+        // An unknown, clone-suspect or other user's passkey presented in this user's login: a wrong
+        // answer of this user's, spent as one, and nothing verified.
         const { check } = await compareUnderBudget(
           session,
           assertionGuessOf(input, sessionUserId),
@@ -154,6 +154,8 @@ export function passkeyHandlers(
         );
         return { ...refused, check };
       }
+      // A password-free login's unknown credential names no user whose budget it could spend.
+      if (!credential) return refused;
       const userId = credential.userId;
       // The budget first: nothing is verified unless the user's budget of passkeys allows it.
       const { check, verdict } = await compareUnderBudget(
