@@ -147,6 +147,9 @@ export async function startInProcessSuite() {
     revokeUserSessions: (request, options) => sessionOfIdentity().revokeUserSessions(request, options),
     recordFederatedLogin: (request, options) => sessionOfIdentity().recordFederatedLogin(request, options),
     getCredentialChange: (request, options) => sessionOfIdentity().getCredentialChange(request, options),
+    issuePasskeyChallenge: (request, options) => sessionOfIdentity().issuePasskeyChallenge(request, options),
+    takePasskeyChallenge: (request, options) => sessionOfIdentity().takePasskeyChallenge(request, options),
+    recordPasskeyProof: (request, options) => sessionOfIdentity().recordPasskeyProof(request, options),
   };
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
