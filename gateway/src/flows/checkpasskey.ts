@@ -118,7 +118,13 @@ async function inPlaceOfPassword(
       // The user as it is now (an administrator may have closed the account since the login).
       assertUserMayLogIn(user);
       const move = (to: StateName, changes: SessionChanges = {}) =>
-        moveSession(context, to, { ...changes, rightCheckId });
+        moveSession(context, to, { ...changes, rightCheckId }).catch((error: unknown) => {
+          // A login without a login ID takes the user's credentials as they were when the check
+          // was reserved: changed since (a new password), the passkey's check no longer stands.
+          throw error instanceof AuthError && error.code === "auth.credentials.invalid"
+            ? new AuthError("auth.passkey.invalid", { detail: "the user's credentials changed meanwhile" })
+            : error;
+        });
       if (!userId) {
         const owed = await requiredDisclaimers(context, user.id);
         if (owed.length > 0) {

@@ -49,8 +49,9 @@ export async function passkeyLoginOptions(
 /**
  * Identity's verification of a login's assertion (AuthenticationResponseJSON) in the request's
  * session, under the user's budget of passkeys. An assertion for which nothing was reserved (no
- * challenge in the session: never issued, or taken by another assertion; a credential the company
- * does not know) is wrong, and has spent nothing.
+ * challenge in the session: never issued, or taken by another assertion; in a login without a
+ * login ID, a credential the company does not know, which names no user) is wrong, and has spent
+ * nothing.
  */
 export const verifyAssertion = step(
   ["auth.passkey.invalid"],
@@ -64,7 +65,7 @@ export const verifyAssertion = step(
     const { check } = verdict;
     if (!check) {
       throw new AuthError("auth.passkey.invalid", {
-        detail: "no challenge of this session, or a credential the company does not know",
+        detail: "no challenge of this session, or no user of the credential",
       });
     }
     return { ...verdict, check };
