@@ -59,12 +59,24 @@ describe.skipIf(!chromiumInstalled())(
       await context?.close();
     });
 
-    /** A new browser (no cookies, no storage) with a passkey authenticator, at the page. */
-    async function open(url = pageUrl): Promise<{ tab: Page; authenticator: VirtualAuthenticator }> {
+    /**
+     * A new browser (no cookies, no storage) with a passkey authenticator, at the page. With
+     * `autofill`, the browser offers passkeys in the login ID's autofill (conditional UI), where the
+     * virtual authenticator picks the passkey at once, as a user would pick it there; without, it
+     * is a browser that has no such autofill, where the first step's button is the way.
+     */
+    async function open(
+      options: { url?: string; autofill?: boolean } = {},
+    ): Promise<{ tab: Page; authenticator: VirtualAuthenticator }> {
       context = await browser.newContext();
+      if (!options.autofill)
+        await context.addInitScript(() => {
+          const { PublicKeyCredential } = globalThis as unknown as { PublicKeyCredential: object };
+          Reflect.deleteProperty(PublicKeyCredential, "isConditionalMediationAvailable");
+        });
       const tab = await context.newPage();
       const authenticator = await addVirtualAuthenticator(tab);
-      await tab.goto(url);
+      await tab.goto(options.url ?? pageUrl);
       await tab.getByRole("heading", { level: 1 }).waitFor();
       return { tab, authenticator };
     }
@@ -117,9 +129,9 @@ describe.skipIf(!chromiumInstalled())(
     }
 
     describe("adding a passkey: auth/passkeys/enrol and auth/passkeys/confirm, then a login without a login ID", () => {
-      it("adds a named passkey from the signed-in view, offers backup codes, and signs in with it alone after signing out", async () => {
+      it("adds a named passkey from the signed-in view, offers backup codes, and signs in with it from the login ID's autofill after signing out", async () => {
         const ann = await createUser(company, { password });
-        const { tab, authenticator } = await open();
+        const { tab, authenticator } = await open({ autofill: true });
         // The login ID field offers the site's passkeys in its autofill (conditional UI).
         expect(
           await tab
@@ -151,20 +163,24 @@ describe.skipIf(!chromiumInstalled())(
         expect(await isFocused(tab.getByText(/^Save these codes somewhere safe now/))).toBe(true);
         await look(tab, "add-and-sign-in", "backup-codes");
 
-        await signOut(tab);
-        await tab.getByRole("button", { name: "Sign in with a passkey" }).click();
+        // Back at the first step, the passkey picked in the autofill signs in: no login ID, no password.
+        await tab.getByRole("button", { name: "Sign out" }).click();
         await signedIn(tab, ann);
         await passkeyList(tab)
           .filter({ hasText: /last used/ })
           .waitFor();
-        await look(tab, "add-and-sign-in", "signed-in-with-passkey");
+        await look(tab, "add-and-sign-in", "signed-in-from-autofill");
       });
     });
 
-    describe("a passkey in the password's place and as the second factor: auth/checkpasskey", () => {
-      it("offers the passkey at the password step, and asks for it after the password", async () => {
+    describe("a passkey from the first step's button, in the password's place and as the second factor: auth/checkpasskey", () => {
+      it("signs in with the passkey alone from the button, offers it at the password step, and asks for it after the password", async () => {
         const { tab } = await open();
         const bo = await userWithPasskey(tab);
+        await look(tab, "passkey-login", "start");
+        await tab.getByRole("button", { name: "Sign in with a passkey" }).click();
+        await signedIn(tab, bo);
+        await signOut(tab);
 
         await tab.getByLabel("Phone number, e-mail or login name", { exact: true }).fill(bo.loginName);
         await tab.getByRole("button", { name: "Continue" }).click();

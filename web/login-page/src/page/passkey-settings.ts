@@ -110,9 +110,11 @@ export class PasskeySettings {
     );
     const showActions = () => {
       actions.replaceChildren(
-        this.#button("Rename", `Rename ${passkey.name}`, () => this.#askName(passkey, actions, showActions)),
-        this.#button("Remove", `Remove ${passkey.name}`, () =>
-          this.#askRemoval(passkey, actions, showActions),
+        this.#button("Rename", () => this.#askName(passkey, actions, showActions), `Rename ${passkey.name}`),
+        this.#button(
+          "Remove",
+          () => this.#askRemoval(passkey, actions, showActions),
+          `Remove ${passkey.name}`,
         ),
       );
     };
@@ -120,9 +122,10 @@ export class PasskeySettings {
     return item;
   }
 
-  /** A button of the list, named for its passkey for those who hear it out of its line. */
-  #button(text: string, label: string, onClick: () => void): HTMLButtonElement {
-    const button = element("button", { type: "button", class: "secondary", "aria-label": label }, text);
+  /** A button of the list; `label` names its passkey too, for those who hear it out of its line. */
+  #button(text: string, onClick: () => void, label?: string): HTMLButtonElement {
+    const button = element("button", { type: "button", class: "secondary" }, text);
+    if (label) button.setAttribute("aria-label", label);
     button.addEventListener("click", onClick);
     return button;
   }
@@ -138,7 +141,7 @@ export class PasskeySettings {
       element("label", { for: id }, `New name for ${passkey.name}`),
       name,
       element("button", { type: "submit" }, "Save the name"),
-      this.#button("Cancel", "Cancel", () => {
+      this.#button("Cancel", () => {
         back();
         actions.querySelector("button")?.focus();
       }),
@@ -163,7 +166,7 @@ export class PasskeySettings {
     actions.replaceChildren(
       element("p", { id: questionId }, `Remove “${passkey.name}”? It will no longer sign you in.`),
       remove,
-      this.#button("Keep it", `Keep ${passkey.name}`, () => {
+      this.#button("Keep it", () => {
         back();
         actions.querySelectorAll("button")[1]?.focus();
       }),

@@ -58,9 +58,9 @@ export class PasskeySignIn {
   /** Waits for the user to pick a passkey in the login ID's autofill; a new ceremony ends the wait. */
   async #inAutofill(begun: Begun): Promise<void> {
     const ceremony = await assertion(begun.options, "autofill");
-    // Not ended by the page: checked as a step action from here (not while waiting, which would hold
-    // the step busy).
-    if ("credential" in ceremony || ceremony.failure)
+    // Only a passkey the user picked is checked, as a step action from here (not while waiting, which
+    // would hold the step busy). An autofill that gave none is not told: the user asked for nothing.
+    if ("credential" in ceremony)
       await this.step.run(async () => {
         await this.#check(begun, ceremony);
       });
