@@ -203,15 +203,26 @@ describe.skipIf(!chromiumInstalled())(
     });
 
     describe("a page at an origin the company's relying party does not list", () => {
-      it("has the passkey refused with auth.passkey.invalid, and told", async () => {
+      it("has the passkey refused with auth.passkey.invalid and told, alone and as the second factor, whose button then goes", async () => {
         const { tab } = await open();
-        await userWithPasskey(tab);
+        const dee = await userWithPasskey(tab);
         await tab.goto(elsewhereUrl);
         await heading(tab, "Sign in");
         await tab.getByRole("button", { name: "Sign in with a passkey" }).click();
         await alert(tab, "The passkey was not accepted.");
         await heading(tab, "Sign in");
         await look(tab, "wrong-origin", "refused");
+
+        await withPassword(tab, dee);
+        await heading(tab, "Use your passkey");
+        await tab.getByRole("button", { name: "Use your passkey", exact: true }).click();
+        // The login's challenge is spent: the user goes on another way, or signs in again.
+        await alert(tab, "The passkey was not accepted. Go on another way, or sign in again");
+        expect(await tab.getByRole("button", { name: "Use your passkey", exact: true }).isHidden()).toBe(
+          true,
+        );
+        await tab.getByRole("button", { name: "Use a backup code instead" }).waitFor();
+        await look(tab, "wrong-origin", "second-factor-refused");
       });
     });
 

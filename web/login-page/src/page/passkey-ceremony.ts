@@ -7,7 +7,7 @@ import {
   startAuthentication,
   startRegistration,
 } from "@simplewebauthn/browser";
-import type { Reply } from "./api.js";
+import type { Answer, Reply } from "./api.js";
 import type { Disclaimers } from "./disclaimers.js";
 import type { Flow } from "./flow.js";
 import type { Messages } from "./messages.js";
@@ -71,23 +71,54 @@ export function passkeyOffered(
 }
 
 /**
- * What a login step's passkey button does, when the answer offers a passkey and the browser can use
- * one: the assertion, sent with the step's disclaimers; a refusal updates the disclaimers, and the
- * options when it brings new ones.
+ * A login step's passkey (checkpassword: in the password's place; checkotp: the second factor), when
+ * the answer offers one and the browser can use one: its button asks for the assertion and sends
+ * it with the step's disclaimers. A refusal updates the disclaimers. A passkey refused after it was
+ * checked has spent the login's challenge, and no refusal brings another: its button goes, and the
+ * user goes on another way or signs in again.
  */
-export function passkeyCheck(
-  flow: Flow,
-  step: Step,
-  offered: PublicKeyCredentialRequestOptionsJSON | undefined,
-  disclaimers: Disclaimers,
-): (() => Promise<void>) | undefined {
-  if (!passkeyOffered(offered)) return undefined;
-  let options = offered;
-  return async () => {
-    const reply = await checkPasskey(flow, step, await assertion(options), disclaimers.fields());
+export class StepPasskey {
+  readonly #button: HTMLButtonElement;
+
+  private constructor(
+    private readonly flow: Flow,
+    private readonly step: Step,
+    private readonly options: PublicKeyCredentialRequestOptionsJSON,
+    private readonly disclaimers: Disclaimers,
+    place: (check: () => Promise<void>) => HTMLButtonElement,
+  ) {
+    this.#button = place(() => this.#check());
+  }
+
+  /** The step's passkey button, which `place` makes (the step's main button, or a further one). */
+  static offer(
+    flow: Flow,
+    step: Step,
+    answer: Answer,
+    disclaimers: Disclaimers,
+    place: (check: () => Promise<void>) => HTMLButtonElement,
+  ): StepPasskey | undefined {
+    const options = answer.passkey_options;
+    if (!passkeyOffered(options)) return undefined;
+    return new StepPasskey(flow, step, options, disclaimers, place);
+  }
+
+  async #check(): Promise<void> {
+    const reply = await checkPasskey(
+      this.flow,
+      this.step,
+      await assertion(this.options),
+      this.disclaimers.fields(),
+      spentMessages,
+    );
     const refusal = reply?.answer;
     if (!refusal || refusal.status === "success") return;
-    if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
-    if (refusal.passkey_options) options = refusal.passkey_options;
-  };
+    if (refusal.disclaimers_required) this.disclaimers.update(refusal.disclaimers_required);
+    if (refusal.error_code === "auth.passkey.invalid") this.#button.hidden = true;
+  }
 }
+
+const spentMessages = {
+  "auth.passkey.invalid":
+    "The passkey was not accepted. Go on another way, or sign in again to try a passkey once more.",
+};

@@ -1,7 +1,7 @@
 import type { Answer } from "../api.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
-import { passkeyCheck, passkeyOffered } from "../passkey-ceremony.js";
+import { passkeyOffered, StepPasskey } from "../passkey-ceremony.js";
 import { clearWhenWrong } from "../typed-secret.js";
 import { disableFor, Step } from "../view.js";
 
@@ -75,7 +75,6 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
           })
         : undefined;
   const disclaimers = new Disclaimers(step, answer.disclaimers_required ?? []);
-  const passkey = passkeyCheck(flow, step, answer.passkey_options, disclaimers);
   if (code) {
     step.submit("Continue", async () => {
       const reply = await flow.send(calls.check, {
@@ -87,8 +86,8 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
       if (reply.answer.disclaimers_required) disclaimers.update(reply.answer.disclaimers_required);
       clearWhenWrong(reply, code);
     });
-  } else if (passkey) {
-    step.submit("Use your passkey", passkey);
+  } else {
+    StepPasskey.offer(flow, step, answer, disclaimers, (check) => step.submit("Use your passkey", check));
   }
   if (code && way === "code" && !app) {
     const renew = step.action("Send a new code", async () => {
