@@ -148,13 +148,23 @@ describe.skipIf(!chromiumInstalled())(
 
         await addPasskey(tab, "Test laptop");
         // A first second factor: the user has no backup codes, and is offered them.
-        await notice(tab, "You have no backup codes: get them below");
+        await notice(tab, "You have no backup codes yet");
         const added = passkeyList(tab).filter({ hasText: "Test laptop" });
-        await added.waitFor();
         // The virtual authenticator keeps its passkeys to itself: not synced (not backed up).
         await added.getByText(/^On one device or security key\. Added .+, not used yet\.$/).waitFor();
         expect(await authenticator.credentials()).toHaveLength(1);
         await look(tab, "add-and-sign-in", "passkey-added");
+        // The user must pass a second factor from now on, which this session was signed in without
+        // (docs/security.md, "Changing a factor").
+        await tab.getByRole("button", { name: "Get new backup codes" }).click();
+        await alert(tab, "new backup codes need a recent sign-in with all your factors");
+        await look(tab, "add-and-sign-in", "sign-in-again-for-codes");
+
+        // Back at the first step, the passkey picked in the autofill signs in: no login ID, no password.
+        await tab.getByRole("button", { name: "Sign out" }).click();
+        await signedIn(tab, ann);
+        await added.filter({ hasText: /last used/ }).waitFor();
+        await look(tab, "add-and-sign-in", "signed-in-from-autofill");
 
         await tab.getByRole("button", { name: "Get new backup codes" }).click();
         const codes = tab.getByRole("region", { name: "Backup codes" }).getByRole("listitem");
@@ -162,14 +172,6 @@ describe.skipIf(!chromiumInstalled())(
         expect(await codes.count()).toBe(10);
         expect(await isFocused(tab.getByText(/^Save these codes somewhere safe now/))).toBe(true);
         await look(tab, "add-and-sign-in", "backup-codes");
-
-        // Back at the first step, the passkey picked in the autofill signs in: no login ID, no password.
-        await tab.getByRole("button", { name: "Sign out" }).click();
-        await signedIn(tab, ann);
-        await passkeyList(tab)
-          .filter({ hasText: /last used/ })
-          .waitFor();
-        await look(tab, "add-and-sign-in", "signed-in-from-autofill");
       });
     });
 

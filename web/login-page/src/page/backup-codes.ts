@@ -3,7 +3,7 @@ import { element, type Step } from "./view.js";
 
 /** Told with a new passkey or app when the user has no backup codes (their confirm's `offer_backup_codes`). */
 export const backupCodesOffer =
-  "You have no backup codes: get them below, to sign in on a day you cannot use your passkey or app.";
+  "You have no backup codes yet: get some, to sign in on a day you cannot use your passkey or app.";
 
 /**
  * "Backup codes" in the signed-in view (docs/decisions.md, "Passkeys"): auth/backupcodes/generate
@@ -47,7 +47,11 @@ export class BackupCodes {
   async #generate(): Promise<void> {
     const reply = await this.flow.send("backupcodes/generate");
     if (reply.answer.status !== "success") {
-      this.flow.fail(this.step, reply);
+      this.flow.fail(this.step, reply, {
+        // As after a first passkey or app, which this session was not signed in with.
+        "auth.reauthentication.required":
+          "For your security, new backup codes need a recent sign-in with all your factors: sign out, sign in again (with your passkey or app, if you have one), then get them here.",
+      });
       return;
     }
     this.#offer.hidden = true;

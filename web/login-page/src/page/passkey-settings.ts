@@ -30,6 +30,7 @@ export class PasskeySettings {
   readonly #list = element("ul", { class: "passkeys" });
   readonly #none = element("p", {}, "You have no passkeys yet.");
   readonly #name: HTMLInputElement;
+  #passkeys: ListedPasskey[] = [];
 
   constructor(
     private readonly flow: Flow,
@@ -93,7 +94,11 @@ export class PasskeySettings {
       this.flow.fail(this.step, reply, messages);
       return;
     }
-    const passkeys = (reply.answer.passkeys ?? []) as ListedPasskey[];
+    this.#show((reply.answer.passkeys ?? []) as ListedPasskey[]);
+  }
+
+  #show(passkeys: ListedPasskey[]): void {
+    this.#passkeys = passkeys;
     this.#list.replaceChildren(...passkeys.map((passkey) => this.#item(passkey)));
     this.#none.hidden = passkeys.length > 0;
     this.#section.hidden = false;
@@ -198,14 +203,17 @@ export class PasskeySettings {
       return;
     }
     this.#name.value = "";
-    // The lists first: the step takes no other action until this handler returns, so the notice
+    // Shown from the answer, not listed again: a first passkey asks for a second factor, so this
+    // session, signed in without one, may list nothing more (docs/security.md, "Changing a factor").
+    const added = reply.answer.passkey as ListedPasskey;
+    this.#show([...this.#passkeys, added]);
+    // The sessions first: the step takes no other action until this handler returns, so the notice
     // comes when the page is ready for the next click.
-    await Promise.all([this.load(), this.onEnrolled(reply.answer)]);
-    const added = (reply.answer.passkey as ListedPasskey | undefined)?.name ?? name;
+    await this.onEnrolled(reply.answer);
     const ended = reply.answer.sessions_ended ?? 0;
     this.step.notice(
       [
-        `Your passkey “${added}” is added: sign in with it from now on.`,
+        `Your passkey “${added.name}” is added: sign in with it from now on.`,
         ...(ended > 0 ? [`${ended} other sessions have ended.`] : []),
         ...(reply.answer.offer_backup_codes ? [backupCodesOffer] : []),
       ].join(" "),
