@@ -11,7 +11,7 @@ import {
 } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import { systemClock } from "@auth/kv";
-import { SecretKind, SessionServiceService } from "@auth/proto/session";
+import { PasskeyCeremony, SecretKind, SessionServiceService } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionAccess } from "./access.js";
@@ -96,12 +96,42 @@ describe("GetCredentialChange, over mutual TLS", () => {
   });
 });
 
+describe('the passkeys\' RPCs, over mutual TLS (docs/decisions.md, "Passkeys")', () => {
+  const unknownToken = { sessionToken: "A".repeat(64), ceremony: PasskeyCeremony.LOGIN };
+  const calls = {
+    issuePasskeyChallenge: (client: Client) => client.issuePasskeyChallenge(unknownToken),
+    takePasskeyChallenge: (client: Client) => client.takePasskeyChallenge(unknownToken),
+    recordPasskeyProof: (client: Client) =>
+      client.recordPasskeyProof({
+        companyId: "c1",
+        checkId: "no-such-check",
+        userVerified: true,
+        backedUp: true,
+      }),
+  };
+
+  it.each(Object.keys(calls) as (keyof typeof calls)[])(
+    "%s is the identity service's only: it runs the ceremonies, and no one else states what an assertion proved",
+    async (method) => {
+      expect(sessionAccess[method]).toEqual(["identity"]);
+      for (const holder of ["gateway", "session", "otp", "recovery", "operator", "consumer/e2e"] as const)
+        expect(await codeOf(calls[method](clients[holder])), holder).toBe("caller.forbidden");
+      expect(await codeOf(calls[method](clients.identity))).not.toBe("caller.forbidden");
+    },
+  );
+
+  it("leaves CreateSession, a password-free login's too, to the gateway", () => {
+    expect(sessionAccess.createSession).toEqual(["gateway"]);
+  });
+});
+
 describe("ReserveSecretCheck, over mutual TLS (docs/security.md, Trust between the services)", () => {
   const reservers = {
     PASSWORD: ["identity", "gateway"],
     APP_CODE: ["identity"],
     SMS_CODE: ["gateway"],
     BACKUP_CODE: ["gateway"],
+    PASSKEY: ["identity"],
     CONTROL_ANSWER: ["gateway"],
   } as const satisfies Partial<Record<keyof typeof SecretKind, readonly Holder[]>>;
   const reservation = (kind: SecretKind) => ({

@@ -27,6 +27,10 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   forgetFailedChecks: ["gateway"],
   // The federated logins identity verified (ExchangeOAuthCode): no one else may state one.
   recordFederatedLogin: ["identity"],
+  // Identity runs the WebAuthn ceremonies: the challenges are its, and so is what an assertion proved.
+  issuePasskeyChallenge: ["identity"],
+  takePasskeyChallenge: ["identity"],
+  recordPasskeyProof: ["identity"],
 };
 
 /**
@@ -40,6 +44,7 @@ const reserversOf: Record<SecretKind, readonly string[]> = {
   appCode: ["identity"],
   smsCode: ["gateway"],
   backupCode: ["gateway"],
+  passkey: ["identity"],
   controlAnswer: ["gateway"],
 };
 

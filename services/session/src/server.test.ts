@@ -13,6 +13,7 @@ import { FactorKind, TokenIntrospectionServiceService, TokenStatus } from "@auth
 import {
   CheckOutcome,
   CheckResult,
+  PasskeyCeremony,
   SecretKind,
   SessionServiceService,
   SessionState,
@@ -23,6 +24,7 @@ import { CompanyRules } from "./check-policies.js";
 import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
+import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
 import { UserNotices } from "./user-notices.js";
 
@@ -50,6 +52,7 @@ const start = {
   disclaimersRequired: [],
   userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
   clientAddress: "192.0.2.1",
+  passkeyDiscovery: false,
 };
 
 /**
@@ -93,6 +96,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
           {
             sessions,
             budget: new CheckBudget(kv, clock),
+            challenges: new PasskeyChallenges(kv, sessions),
             rules: new CompanyRules(identity, new TtlCache(0)),
             notices: new UserNotices(identity, logger),
             adminTokenSha256: hashAdminToken(adminToken),
@@ -147,6 +151,12 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   const failThrice = async () => {
     for (const checkId of [await reserve(), await reserve(), await reserve()])
       await report(checkId, CheckResult.WRONG);
+  };
+  /** A right passkey check as identity makes one: reserved, the assertion verified, its proof recorded. */
+  const passkeyCheck = async (proof: { userVerified: boolean; backedUp: boolean }, user = userId) => {
+    const checkId = await reserve(SecretKind.PASSKEY, { user });
+    await session.recordPasskeyProof({ companyId, checkId, ...proof });
+    return checkId;
   };
   const budget = (kind = SecretKind.UNSPECIFIED) =>
     session.getCheckBudget({ companyId, subject: { userId }, kind });
@@ -331,6 +341,146 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       expect(
         (await session.introspectSession({ sessionToken: atSetPassword.sessionToken })).session?.state,
       ).toBe(SessionState.RECOVERY_SETPASSWORD);
+    });
+  });
+
+  describe('a password-free login (passkey_discovery, docs/decisions.md "Passkeys")', () => {
+    const discovery = { ...start, userId: "", loginId: "", passkeyDiscovery: true };
+    const sessionsOfAnn = async () =>
+      (await session.listUserSessions({ companyId, userId })).sessions.map((listed) => listed.sessionId);
+
+    it("CreateSession starts a session of no user in checkpassword, in no user's list; lockout_kind does not apply", async () => {
+      const created = await session.createSession({ ...discovery, lockoutKind: SecretKind.PASSWORD });
+      expect(created).toMatchObject({
+        captchaRequired: false,
+        session: { userId: "", loginId: "", state: SessionState.CHECKPASSWORD, authentication: { level: 0 } },
+      });
+      expect(await session.introspectSession({ sessionToken: created.sessionToken })).toMatchObject({
+        status: TokenStatus.ACTIVE,
+        session: { userId: "" },
+      });
+      expect(await sessionsOfAnn()).toEqual([]);
+    });
+
+    it("CreateSession refuses passkey_discovery with a user or login ID (request.validation.failed), in another state or on a right check (auth.session.invalid)", async () => {
+      for (const named of [{ userId }, { loginId: "ann@example.com" }])
+        expect(await codeOf(session.createSession({ ...discovery, ...named }))).toBe(
+          "request.validation.failed",
+        );
+      expect(await codeOf(session.createSession({ ...discovery, state: SessionState.CHECKOTP }))).toBe(
+        "auth.session.invalid",
+      );
+      expect(
+        await codeOf(
+          session.createSession({
+            ...discovery,
+            rightCheckId: await passkeyCheck({ userVerified: true, backedUp: true }),
+          }),
+        ),
+      ).toBe("auth.session.invalid");
+      expect(await codeOf(session.createSession({ ...start, userId: "" }))).toBe("request.validation.failed");
+      expect(await sessionsOfAnn()).toEqual([]);
+    });
+
+    it("AdvanceSession takes the user of a user-verified passkey: the session is the user's, at level 2", async () => {
+      const created = await session.createSession(discovery);
+      const moved = await move(
+        created.sessionToken,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        await passkeyCheck({ userVerified: true, backedUp: true }),
+      );
+      expect(moved.session).toMatchObject({
+        userId,
+        loginId: "",
+        state: SessionState.AUTHORIZED,
+        authentication: { level: 2, amr: ["swk", "mfa"] },
+      });
+      expect(await sessionsOfAnn()).toEqual([created.session?.sessionId]);
+      expect(
+        (await introspection.introspectToken({ sessionToken: moved.sessionToken })).session,
+      ).toMatchObject({ userId, authentication: { level: 2 } });
+    });
+
+    it("AdvanceSession refuses a passkey that did not verify the user, and a password, with auth.session.invalid: nothing changes", async () => {
+      const created = await session.createSession(discovery);
+      for (const rightCheckId of [
+        await passkeyCheck({ userVerified: false, backedUp: true }),
+        await reserve(SecretKind.PASSWORD),
+        undefined,
+      ]) {
+        expect(
+          await codeOf(
+            move(created.sessionToken, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, rightCheckId),
+          ),
+        ).toBe("auth.session.invalid");
+      }
+      expect(await session.introspectSession({ sessionToken: created.sessionToken })).toMatchObject({
+        session: { userId: "", state: SessionState.CHECKPASSWORD, authentication: { level: 0 } },
+      });
+      expect(await sessionsOfAnn()).toEqual([]);
+    });
+  });
+
+  describe("the challenges of identity's WebAuthn ceremonies (IssuePasskeyChallenge, TakePasskeyChallenge)", () => {
+    it("issues a login's challenge bound to the session and answers whose session it is; it is taken once", async () => {
+      const created = await session.createSession(start);
+      const bound = {
+        sessionId: created.session?.sessionId,
+        companyId,
+        userId,
+        state: SessionState.CHECKPASSWORD,
+      };
+      const issued = await session.issuePasskeyChallenge({
+        sessionToken: created.sessionToken,
+        ceremony: PasskeyCeremony.LOGIN,
+      });
+      expect(issued).toEqual({ challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), session: bound });
+      const take = () =>
+        session.takePasskeyChallenge({ sessionToken: created.sessionToken, ceremony: PasskeyCeremony.LOGIN });
+      expect(await take()).toEqual(issued);
+      expect(await take()).toEqual({ session: bound });
+    });
+
+    it("refuses a ceremony not named with request.validation.failed, a registration's before authorization with auth.session.invalid, an unknown token with auth.token.invalid", async () => {
+      const { sessionToken } = await session.createSession(start);
+      for (const ceremony of [PasskeyCeremony.UNSPECIFIED, PasskeyCeremony.UNRECOGNIZED]) {
+        expect(await codeOf(session.issuePasskeyChallenge({ sessionToken, ceremony }))).toBe(
+          "request.validation.failed",
+        );
+        expect(await codeOf(session.takePasskeyChallenge({ sessionToken, ceremony }))).toBe(
+          "request.validation.failed",
+        );
+      }
+      expect(
+        await codeOf(session.issuePasskeyChallenge({ sessionToken, ceremony: PasskeyCeremony.REGISTRATION })),
+      ).toBe("auth.session.invalid");
+      expect(
+        await codeOf(
+          session.takePasskeyChallenge({ sessionToken: "A".repeat(64), ceremony: PasskeyCeremony.LOGIN }),
+        ),
+      ).toBe("auth.token.invalid");
+    });
+  });
+
+  describe("RecordPasskeyProof", () => {
+    it("refuses with auth.session.invalid a check that is no reserved passkey check of the company: nothing is proven", async () => {
+      const proof = { userVerified: true, backedUp: false };
+      expect(
+        await codeOf(session.recordPasskeyProof({ companyId, checkId: "no-such-check", ...proof })),
+      ).toBe("auth.session.invalid");
+      const appCode = await reserve(SecretKind.APP_CODE);
+      expect(await codeOf(session.recordPasskeyProof({ companyId, checkId: appCode, ...proof }))).toBe(
+        "auth.session.invalid",
+      );
+      const passkey = await reserve(SecretKind.PASSKEY);
+      expect(await codeOf(session.recordPasskeyProof({ companyId: "c2", checkId: passkey, ...proof }))).toBe(
+        "auth.session.invalid",
+      );
+      await report(passkey, CheckResult.WRONG);
+      expect(await codeOf(session.recordPasskeyProof({ companyId, checkId: passkey, ...proof }))).toBe(
+        "auth.session.invalid",
+      );
     });
   });
 
@@ -568,6 +718,8 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
     const appCode = factor(FactorKind.APP_CODE, "otp");
     const backupCode = factor(FactorKind.BACKUP_CODE, "otp");
     const federated = (multiFactor = false) => factor(FactorKind.FEDERATED, "fed", multiFactor);
+    const passkey = (amr: "hwk" | "swk", userVerified: boolean) =>
+      expect.objectContaining({ kind: FactorKind.PASSKEY, amr, userVerified, multiFactor: false });
     const federatedLogin = async (options: { multiFactor?: boolean; at?: Date; user?: string } = {}) =>
       (
         await session.recordFederatedLogin({
@@ -644,7 +796,15 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       expect(created.session?.authentication).toEqual({
         level: 1,
         amr: ["fed"],
-        factors: [{ kind: FactorKind.FEDERATED, amr: "fed", authenticatedAt: at, multiFactor: false }],
+        factors: [
+          {
+            kind: FactorKind.FEDERATED,
+            amr: "fed",
+            authenticatedAt: at,
+            multiFactor: false,
+            userVerified: false,
+          },
+        ],
         authenticatedAt: at,
       });
     });
@@ -689,6 +849,84 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         amr: ["fed", "mfa"],
         factors: [federated(true)],
       });
+    });
+
+    it.each([
+      ["hwk", false],
+      ["swk", true],
+    ] as const)(
+      "is level 2 with a user-verified passkey alone: amr %s (synced: %s) and mfa",
+      async (amr, backedUp) => {
+        const created = await session.createSession(start);
+        const { session: authorized } = await move(
+          created.sessionToken,
+          SessionState.CHECKPASSWORD,
+          SessionState.AUTHORIZED,
+          await passkeyCheck({ userVerified: true, backedUp }),
+        );
+        expect(authorized?.authentication).toMatchObject({
+          level: 2,
+          amr: [amr, "mfa"],
+          factors: [passkey(amr, true)],
+        });
+      },
+    );
+
+    it("is level 1 with a passkey that did not verify the user, alone (a user without a password)", async () => {
+      const created = await session.createSession({ ...start, state: SessionState.CHECKOTP });
+      const { session: authorized } = await move(
+        created.sessionToken,
+        SessionState.CHECKOTP,
+        SessionState.AUTHORIZED,
+        await passkeyCheck({ userVerified: false, backedUp: false }),
+      );
+      expect(authorized?.authentication).toEqual({
+        level: 1,
+        amr: ["hwk"],
+        factors: [passkey("hwk", false)],
+        authenticatedAt: expect.any(Date),
+      });
+    });
+
+    it.each([
+      ["verified", true],
+      ["did not verify", false],
+    ])(
+      "is level 2 with a password and a passkey that %s the user: amr pwd, hwk and mfa",
+      async (_, userVerified) => {
+        const created = await session.createSession(start);
+        const atOtp = await move(
+          created.sessionToken,
+          SessionState.CHECKPASSWORD,
+          SessionState.CHECKOTP,
+          await reserve(SecretKind.PASSWORD),
+        );
+        const { session: authorized } = await move(
+          atOtp.sessionToken,
+          SessionState.CHECKOTP,
+          SessionState.AUTHORIZED,
+          await passkeyCheck({ userVerified, backedUp: false }),
+        );
+        expect(authorized?.authentication).toMatchObject({
+          level: 2,
+          amr: ["pwd", "hwk", "mfa"],
+          factors: [password, passkey("hwk", userVerified)],
+        });
+      },
+    );
+
+    it("adds no factor for a passkey check without identity's proof: the move fails with auth.token.invalid, and the check counts as failed", async () => {
+      for (let i = 0; i < policy.lockoutAfterFailures - 1; i++)
+        await report(await reserve(SecretKind.PASSKEY), CheckResult.WRONG);
+      const created = await session.createSession({ ...start, state: SessionState.CHECKOTP });
+      const unproven = await reserve(SecretKind.PASSKEY);
+      expect(
+        await codeOf(move(created.sessionToken, SessionState.CHECKOTP, SessionState.AUTHORIZED, unproven)),
+      ).toBe("auth.token.invalid");
+      expect(await session.introspectSession({ sessionToken: created.sessionToken })).toMatchObject({
+        session: { state: SessionState.CHECKOTP, authentication: { level: 0 } },
+      });
+      expect((await budget(SecretKind.PASSKEY)).lockedOut).toBe(true);
     });
 
     it("is carried through every later move, a password change's included", async () => {

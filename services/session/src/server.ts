@@ -12,9 +12,13 @@ import {
   type GetCheckBudgetRequest,
   type GetCredentialChangeRequest,
   type IntrospectSessionRequest,
+  type IssuePasskeyChallengeRequest,
   type ListOwnSessionsRequest,
   type ListUserSessionsRequest,
+  PasskeyCeremony,
+  type PasskeySession,
   type RecordFederatedLoginRequest,
+  type RecordPasskeyProofRequest,
   type ReportSecretCheckRequest,
   type ReserveSecretCheckRequest,
   type ReserveSecretCheckResponse,
@@ -24,6 +28,7 @@ import {
   type Session,
   SessionServiceService,
   SessionState,
+  type TakePasskeyChallengeRequest,
   TokenStatus,
 } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
@@ -41,6 +46,7 @@ import type {
   SessionTurn,
   Subject,
 } from "./store/check-budget.js";
+import type { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
 import type { UserNotices } from "./user-notices.js";
 
@@ -96,6 +102,7 @@ const kinds: Partial<Record<SecretKind, Kind>> = {
   [SecretKind.SMS_CODE]: "smsCode",
   [SecretKind.APP_CODE]: "appCode",
   [SecretKind.BACKUP_CODE]: "backupCode",
+  [SecretKind.PASSKEY]: "passkey",
   [SecretKind.CONTROL_ANSWER]: "controlAnswer",
 };
 /** A kind of secret; undefined when UNSPECIFIED. */
@@ -106,32 +113,44 @@ const secretKind = z.enum(SecretKind).transform((kind, context) => {
   return known;
 });
 const createSessionRequest = messageSchema<CreateSessionRequest>()(
-  z.object({
-    companyId: id,
-    userId: id,
-    state,
-    loginId: z.string().max(512),
-    profileMnemocode: z.string().optional(),
-    passwordChangeRequired: z.boolean(),
-    lifetimeSeconds: lifetime,
-    lockoutKind: secretKind,
-    credentialGeneration: z.string().max(100).optional(),
-    disclaimersRequired: z
-      .array(
-        z.object({
-          code: z.string().max(200),
-          title: z.string().max(1_000),
-          description: z.string().max(20_000),
-          link: z.string().max(2_000),
-        }),
-      )
-      .max(100),
-    rightCheckId,
-    // Client input: the store strips and caps what it keeps (shownUserAgent).
-    userAgent: z.string().max(16_384),
-    clientAddress: z.string().max(100),
-    ...limits,
-  }),
+  z
+    .object({
+      companyId: id,
+      // Empty only for a password-free login's session (passkey_discovery), checked below.
+      userId: id.or(z.literal("")),
+      state,
+      loginId: z.string().max(512),
+      profileMnemocode: z.string().optional(),
+      passwordChangeRequired: z.boolean(),
+      lifetimeSeconds: lifetime,
+      lockoutKind: secretKind,
+      credentialGeneration: z.string().max(100).optional(),
+      disclaimersRequired: z
+        .array(
+          z.object({
+            code: z.string().max(200),
+            title: z.string().max(1_000),
+            description: z.string().max(20_000),
+            link: z.string().max(2_000),
+          }),
+        )
+        .max(100),
+      rightCheckId,
+      // Client input: the store strips and caps what it keeps (shownUserAgent).
+      userAgent: z.string().max(16_384),
+      clientAddress: z.string().max(100),
+      ...limits,
+      passkeyDiscovery: z.boolean(),
+    })
+    // A session of no user: the store takes only a start in checkpassword on no check.
+    .refine((given) => (given.userId === "") === given.passkeyDiscovery, {
+      message: "user_id is required, and empty for passkey_discovery",
+      path: ["userId"],
+    })
+    .refine((given) => !given.passkeyDiscovery || given.loginId === "", {
+      message: "must be empty for passkey_discovery",
+      path: ["loginId"],
+    }),
 );
 const introspectSessionRequest = messageSchema<IntrospectSessionRequest>()(z.object({ sessionToken: token }));
 /** Names a request with an Idempotency-Key (the gateway derives it): docs/decisions.md, "Idempotency-Key". */
@@ -228,6 +247,27 @@ const reportSecretCheckRequest = messageSchema<ReportSecretCheckRequest>()(
 const recordFederatedLoginRequest = messageSchema<RecordFederatedLoginRequest>()(
   z.object({ companyId: id, userId: id, authenticatedAt: z.date().optional(), multiFactor: z.boolean() }),
 );
+const ceremony = z.enum(
+  [PasskeyCeremony.LOGIN, PasskeyCeremony.REGISTRATION],
+  "must be LOGIN or REGISTRATION",
+);
+const issuePasskeyChallengeRequest = messageSchema<IssuePasskeyChallengeRequest>()(
+  z.object({ sessionToken: token, ceremony }),
+);
+const takePasskeyChallengeRequest = messageSchema<TakePasskeyChallengeRequest>()(
+  z.object({ sessionToken: token, ceremony }),
+);
+const recordPasskeyProofRequest = messageSchema<RecordPasskeyProofRequest>()(
+  z.object({ companyId: id, checkId, userVerified: z.boolean(), backedUp: z.boolean() }),
+);
+
+/** The session a challenge is bound to, as identity needs it: whose it is and where it stands. */
+const toPasskeySession = ({ sessionId, companyId, userId, state }: SessionRecord): PasskeySession => ({
+  sessionId,
+  companyId,
+  userId,
+  state,
+});
 
 const outcomes: Record<ReserveOutcome["outcome"], CheckOutcome> = {
   allowed: CheckOutcome.ALLOWED,
@@ -255,6 +295,7 @@ const reserveResponse = (
 export interface SessionDependencies {
   sessions: SessionStore;
   budget: CheckBudget;
+  challenges: PasskeyChallenges;
   /** The companies' limits and captcha checks, from the identity service. */
   rules: CompanyRules;
   /** Tells users of recoveries and lock-outs, through the identity service. */
@@ -271,7 +312,7 @@ export interface SessionDependencies {
 const toldRecoveryState = SessionState.RECOVERY_CHECKQUESTION;
 
 export function sessionService(
-  { sessions, budget, rules, notices, adminTokenSha256 }: SessionDependencies,
+  { sessions, budget, challenges, rules, notices, adminTokenSha256 }: SessionDependencies,
   logger: Logger,
 ) {
   /** Whose budgets a subject's checks spend: a user's, in the user's credential generation now. */
@@ -325,10 +366,14 @@ export function sessionService(
 
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request) {
-      const { lockoutKind, rightCheckId, ...input } = parseRequest(createSessionRequest, request);
+      const { lockoutKind, rightCheckId, passkeyDiscovery, ...input } = parseRequest(
+        createSessionRequest,
+        request,
+      );
       const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId);
       let captchaRequired = false;
-      if (lockoutKind !== undefined) {
+      // A session of no user has no budget to be locked out of.
+      if (lockoutKind !== undefined && !passkeyDiscovery) {
         const status = await budget.status(
           await holderOf(input.companyId, { userId: input.userId }),
           lockoutKind,
@@ -470,6 +515,22 @@ export function sessionService(
       return {
         checkId: await budget.recordFederatedLogin({ ...login, authenticatedAt: authenticatedAt?.getTime() }),
       };
+    },
+    async issuePasskeyChallenge(request) {
+      const input = parseRequest(issuePasskeyChallengeRequest, request);
+      const { challenge, session } = await challenges.issue(input.sessionToken, input.ceremony);
+      return { challenge, session: toPasskeySession(session) };
+    },
+    async takePasskeyChallenge(request) {
+      const input = parseRequest(takePasskeyChallengeRequest, request);
+      const { challenge, session } = await challenges.take(input.sessionToken, input.ceremony);
+      return { challenge, session: toPasskeySession(session) };
+    },
+    async recordPasskeyProof(request) {
+      const { companyId, checkId, ...proof } = parseRequest(recordPasskeyProofRequest, request);
+      if (!(await budget.recordPasskeyProof(companyId, checkId, proof)))
+        throw new AuthError("auth.session.invalid", { detail: "no reserved passkey check to prove" });
+      return {};
     },
   };
   return {

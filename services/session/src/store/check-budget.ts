@@ -13,9 +13,9 @@ export interface CheckPolicy {
 export type Subject = { userId: string } | { loginId: string };
 
 /** The kinds of secret, each with a budget of its own per subject. */
-export type SecretKind = "password" | "smsCode" | "appCode" | "backupCode" | "controlAnswer";
+export type SecretKind = "password" | "smsCode" | "appCode" | "backupCode" | "passkey" | "controlAnswer";
 
-const secondFactors: readonly SecretKind[] = ["smsCode", "appCode", "backupCode"];
+const secondFactors: readonly SecretKind[] = ["smsCode", "appCode", "backupCode", "passkey"];
 const secretKinds: readonly SecretKind[] = ["password", ...secondFactors, "controlAnswer"];
 
 /**
@@ -28,6 +28,7 @@ const forgottenBy: Record<SecretKind, readonly SecretKind[]> = {
   smsCode: secondFactors,
   appCode: secondFactors,
   backupCode: secondFactors,
+  passkey: secondFactors,
   controlAnswer: ["controlAnswer"],
 };
 
@@ -102,6 +103,19 @@ interface CheckRecord {
   last?: boolean;
   /** The marker of the session the check holds (takeTurn). */
   turnKey?: string;
+  /**
+   * A passkey's: the user's credential generation when it was reserved, which a password-free
+   * login's session takes with the user (session-store.ts, advance).
+   */
+  credentialGeneration?: string;
+  /** A passkey's: what identity's verified assertion proved (recordPasskeyProof); without it, no factor. */
+  proof?: PasskeyProof;
+}
+
+/** What a passkey's assertion identity verified proved (RecordPasskeyProof). */
+export interface PasskeyProof {
+  userVerified: boolean;
+  backedUp: boolean;
 }
 
 /** A wrong check that locked its subject out: the user's, when the subject is one. */
@@ -116,6 +130,8 @@ export interface RightCheck {
   userId?: string;
   /** Absent for a control answer, which is no login factor (a recovery session never authorizes). */
   factor?: Factor;
+  /** A passkey's: the user's credential generation when the check was reserved. */
+  credentialGeneration?: string;
 }
 
 export interface Report {
@@ -264,6 +280,7 @@ export class CheckBudget {
         ? { last: true }
         : {}),
       ...(reservation.turn ? { turnKey: reservation.turn.key } : {}),
+      ...(kind === "passkey" ? { credentialGeneration: reservation.credentialGeneration } : {}),
     };
     await this.kv.set(checkKey(checkId), JSON.stringify(record), checkLifetimeMs);
     return { outcome: "allowed", checkId, captchaRequired };
@@ -293,6 +310,22 @@ export class CheckBudget {
     return checkId;
   }
 
+  /**
+   * Records on a reserved passkey check of the company, not yet reported and without a proof, what
+   * identity's verified assertion proved; false, and nothing recorded, for any other check.
+   */
+  async recordPasskeyProof(companyId: string, checkId: string, proof: PasskeyProof): Promise<boolean> {
+    const raw = await this.kv.get(checkKey(checkId));
+    if (raw === null) return false;
+    const record = JSON.parse(raw) as CheckRecord;
+    if (record.kind !== "passkey" || record.companyId !== companyId || record.proof) return false;
+    const ttlMs = record.at + checkLifetimeMs - this.clock.now();
+    if (ttlMs <= 0) return false;
+    const proven: CheckRecord = { ...record, proof };
+    // Not if it was reported meanwhile.
+    return this.kv.compareAndSet(checkKey(checkId), raw, JSON.stringify(proven), ttlMs);
+  }
+
   /** Forgets the holder's failures of every kind. */
   async forget(holder: Holder): Promise<void> {
     await Promise.all(secretKinds.map((kind) => this.kv.delete(failuresKey(holder, kind))));
@@ -302,16 +335,27 @@ export class CheckBudget {
    * What a reserved check found; any report ends the check's turn in its session. A report comes
    * once (a second, or one for an unknown check, does nothing and returns nothing). Returns the
    * recovery session to end, when a wrong answer was its last, whether a wrong secret locked the
-   * subject out, and what a right check proved.
+   * subject out, and what a right check proved. A passkey check is right only with identity's
+   * proof (recordPasskeyProof): reported right without one, it counts as wrong.
    */
-  async report(checkId: string, result: "right" | "wrong" | "unchecked"): Promise<Report> {
+  async report(checkId: string, said: "right" | "wrong" | "unchecked"): Promise<Report> {
     const raw = await this.kv.take(checkKey(checkId));
     if (raw === null) return {};
     const record = JSON.parse(raw) as CheckRecord;
     if (record.turnKey) await this.endTurn({ key: record.turnKey, checkId });
+    // Only identity verifies an assertion: a passkey check said right without its proof is wrong.
+    const result = said === "right" && record.kind === "passkey" && !record.proof ? "wrong" : said;
     if (result === "right") {
       await Promise.all((record.forgets ?? []).map((key) => this.kv.delete(key)));
-      return { right: { userId: record.userId, factor: factorOf(record) } };
+      return {
+        right: {
+          userId: record.userId,
+          factor: factorOf(record),
+          ...(record.credentialGeneration !== undefined
+            ? { credentialGeneration: record.credentialGeneration }
+            : {}),
+        },
+      };
     }
     if (result === "unchecked") {
       if (record.failuresKey) await this.kv.decrement(record.failuresKey);
@@ -341,8 +385,13 @@ export class CheckBudget {
   }
 }
 
-/** The login factor a right check proved: none for a control answer. */
+/** The login factor a right check proved: none for a control answer, nor for a passkey without its proof. */
 function factorOf(record: CheckRecord): Factor | undefined {
   if (record.kind === "controlAnswer") return undefined;
+  if (record.kind === "passkey") {
+    if (!record.proof) return undefined;
+    const { userVerified, backedUp } = record.proof;
+    return { kind: "passkey", at: record.at, userVerified, backedUp };
+  }
   return { kind: record.kind, at: record.at, ...(record.multiFactor ? { multiFactor: true } : {}) };
 }

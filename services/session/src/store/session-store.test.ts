@@ -287,6 +287,133 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
   });
 
+  describe('a password-free login\'s session (docs/decisions.md, "Passkeys")', () => {
+    const discovery = { ...start, userId: "", loginId: "" };
+    /** A right passkey check of the user, as the check budget reports it with identity's proof. */
+    const passkeyOf = (userVerified: boolean, credentialGeneration = "") => ({
+      rightCheck: {
+        userId: "u1",
+        factor: { kind: "passkey" as const, at: 1, userVerified, backedUp: true },
+        credentialGeneration,
+      },
+    });
+    const found = async (token: string) => {
+      const introspected = await sessions.introspect(token);
+      return introspected.status === "active" ? introspected.session : introspected.status;
+    };
+
+    it("starts in checkpassword with no user: in no user's sessions, of no credential generation", async () => {
+      const { token, session } = await sessions.create(discovery);
+      expect(session).toMatchObject({ userId: "", loginId: "", credentialGeneration: "" });
+      expect(await found(token)).toMatchObject({ userId: "", state: SessionState.CHECKPASSWORD });
+      expect(await kv.setMembers("user-sessions:c1:")).toEqual([]);
+    });
+
+    it("starts nowhere else, and on no check, with auth.session.invalid", async () => {
+      for (const state of [SessionState.CHECKOTP, SessionState.AUTHORIZED, SessionState.RECOVERY_CHECKOTP])
+        expect(await codeOf(sessions.create({ ...discovery, state }))).toBe("auth.session.invalid");
+      for (const proof of [password, passkeyOf(true)])
+        expect(await codeOf(sessions.create({ ...discovery, ...proof }))).toBe("auth.session.invalid");
+      expect(await codeOf(sessions.create({ ...discovery, credentialGeneration: "" }))).toBe(
+        "auth.session.invalid",
+      );
+    });
+
+    it.each([
+      ["authorized", SessionState.AUTHORIZED],
+      ["setpassword", SessionState.SETPASSWORD],
+      ["acceptdisclaimers", SessionState.ACCEPTDISCLAIMERS],
+    ])(
+      "moves to %s on a user-verified passkey and takes its user: the user's generation, in the user's sessions",
+      async (_, to) => {
+        await sessions.revokeUser("c1", "u1");
+        const generation = await sessions.generationOf("c1", "u1");
+        const { token } = await sessions.create(discovery);
+        const moved = await sessions.advance(
+          token,
+          SessionState.CHECKPASSWORD,
+          to,
+          passkeyOf(true, generation),
+        );
+        expect(moved.session).toMatchObject({
+          userId: "u1",
+          loginId: "",
+          state: to,
+          credentialGeneration: generation,
+          factors: [passkeyOf(true).rightCheck.factor],
+        });
+        expect((await sessions.listUser("c1", "u1")).map((listed) => listed.sessionId)).toEqual([
+          moved.session.sessionId,
+        ]);
+        // The user's: revokeUser ends it as any other.
+        await sessions.revokeUser("c1", "u1");
+        expect(await found(moved.token)).toBe("invalid");
+      },
+    );
+
+    it("moves on nothing else, with auth.session.invalid: not without a check, nor on a passkey that did not verify the user, a password, another factor", async () => {
+      const { token } = await sessions.create(discovery);
+      const app = { rightCheck: { userId: "u1", factor: { kind: "appCode" as const, at: 1 } } };
+      for (const proof of [{}, passkeyOf(false), password, app, { rightCheck: { userId: "u1" } }]) {
+        for (const to of [SessionState.AUTHORIZED, SessionState.CHECKOTP])
+          expect(await codeOf(sessions.advance(token, SessionState.CHECKPASSWORD, to, proof))).toBe(
+            "auth.session.invalid",
+          );
+      }
+      expect(await found(token)).toMatchObject({ userId: "", state: SessionState.CHECKPASSWORD });
+      expect(await sessions.listUser("c1", "u1")).toEqual([]);
+    });
+
+    it("refuses a passkey checked before the user's credentials changed, with auth.credentials.invalid: nothing moves", async () => {
+      const checkedWith = await sessions.generationOf("c1", "u1");
+      await sessions.revokeUser("c1", "u1");
+      const { token } = await sessions.create(discovery);
+      expect(
+        await codeOf(
+          sessions.advance(
+            token,
+            SessionState.CHECKPASSWORD,
+            SessionState.AUTHORIZED,
+            passkeyOf(true, checkedWith),
+          ),
+        ),
+      ).toBe("auth.credentials.invalid");
+      expect(await found(token)).toMatchObject({ userId: "", state: SessionState.CHECKPASSWORD });
+    });
+
+    it("answers a move made with a retry key again, the user taken", async () => {
+      const { token } = await sessions.create(discovery);
+      const moved = await sessions.advance(
+        token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        passkeyOf(true),
+        "retry-1",
+      );
+      const again = await sessions.advance(
+        token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        passkeyOf(true),
+        "retry-1",
+      );
+      expect(again).toEqual(moved);
+    });
+
+    it("is revoked and ended as any session, and lists nowhere", async () => {
+      const first = await sessions.create(discovery);
+      expect(await sessions.revoke(first.token)).toBe(true);
+      expect(await found(first.token)).toBe("invalid");
+      const second = await sessions.create(discovery);
+      await sessions.end(second.session.sessionId);
+      expect(await found(second.token)).toBe("invalid");
+      const third = await sessions.create(discovery);
+      expect(await codeOf(sessions.listOwn(third.token))).toBe("auth.session.invalid");
+      expect(await codeOf(sessions.endOwn(third.token, { others: true }))).toBe("auth.session.invalid");
+      expect(await codeOf(sessions.claimCredentialChange(third.token))).toBe("auth.session.invalid");
+    });
+  });
+
   describe("lifetimes", () => {
     it("take the company's lifetime when one is given", async () => {
       const created = await sessions.create({ ...start, lifetimeSeconds: 60 });
@@ -708,7 +835,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
   });
   const password = (captchaPassed = false, credentialGeneration = "") =>
     check("password", captchaPassed, credentialGeneration);
-  const secondFactors = ["smsCode", "appCode", "backupCode"] as const;
+  const secondFactors = ["smsCode", "appCode", "backupCode", "passkey"] as const;
   const everyKind = ["password", ...secondFactors, "controlAnswer"] as const;
   /** The failures Ann's budget of a kind counts now. */
   const failuresOf = async (secret: SecretKind, credentialGeneration = "") =>
@@ -731,10 +858,15 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       counts[result.outcome] = (counts[result.outcome] ?? 0) + 1;
       return counts;
     }, {});
-  /** Reserves a check and reports it; the reservation's outcome. */
+  /** What identity's verified assertion of a user-verified, synced passkey proved. */
+  const proof = { userVerified: true, backedUp: true };
+  /** Reserves a check and reports it (a right passkey with identity's proof); the reservation's outcome. */
   const checked = async (reservation: Reservation, result: "right" | "wrong") => {
     const reserved = await budget.reserve(reservation, policy);
-    if (reserved.outcome === "allowed") await budget.report(reserved.checkId, result);
+    if (reserved.outcome !== "allowed") return reserved.outcome;
+    if (reservation.kind === "passkey" && result === "right")
+      await budget.recordPasskeyProof("c1", reserved.checkId, proof);
+    await budget.report(reserved.checkId, result);
     return reserved.outcome;
   };
   /** Fails a check of the kind `count` times (passwords with a captcha). */
@@ -871,6 +1003,79 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     });
   });
 
+  describe('a passkey\'s proof (recordPasskeyProof, docs/decisions.md "Passkeys")', () => {
+    const reservePasskey = async (reservation: Reservation = check("passkey")) => {
+      const reserved = await budget.reserve(reservation, policy);
+      if (reserved.outcome !== "allowed") throw new Error("not reserved");
+      return reserved.checkId;
+    };
+
+    it("makes a right passkey check prove the factor: when reserved, whether the user was verified, whether it is synced", async () => {
+      for (const proven of [
+        { userVerified: true, backedUp: false },
+        { userVerified: false, backedUp: true },
+      ]) {
+        const checkId = await reservePasskey(check("passkey", false, "generation-2"));
+        expect(await budget.recordPasskeyProof("c1", checkId, proven)).toBe(true);
+        expect(await budget.report(checkId, "right")).toEqual({
+          right: {
+            userId: "u-ann",
+            factor: { kind: "passkey", at: now, ...proven },
+            credentialGeneration: "generation-2",
+          },
+        });
+      }
+    });
+
+    it("counts a passkey check reported right without identity's proof as wrong: no factor, the failure stays, nothing is forgotten", async () => {
+      await fail("appCode", 2);
+      const checkId = await reservePasskey();
+      expect(await budget.report(checkId, "right")).toEqual({});
+      expect(await failuresOf("passkey")).toBe(1);
+      expect(await failuresOf("appCode")).toBe(2);
+    });
+
+    it("tells the lock-out when the passkey check said right without a proof took the last failure", async () => {
+      await fail("passkey", policy.lockoutAfterFailures - 1);
+      const checkId = await reservePasskey();
+      expect(await budget.report(checkId, "right")).toEqual({
+        lockedOut: { companyId: "c1", userId: "u-ann" },
+      });
+    });
+
+    it("is recorded only on a reserved passkey check of the company, not yet reported nor proven", async () => {
+      expect(await budget.recordPasskeyProof("c1", "no-such-check", proof)).toBe(false);
+      const appCode = await budget.reserve(check("appCode"), policy);
+      if (appCode.outcome !== "allowed") throw new Error("not reserved");
+      expect(await budget.recordPasskeyProof("c1", appCode.checkId, proof)).toBe(false);
+      const federated = await budget.recordFederatedLogin({
+        companyId: "c1",
+        userId: "u-ann",
+        multiFactor: false,
+      });
+      expect(await budget.recordPasskeyProof("c1", federated, proof)).toBe(false);
+      const passkey = await reservePasskey();
+      expect(await budget.recordPasskeyProof("c2", passkey, proof)).toBe(false);
+      expect(await budget.recordPasskeyProof("c1", passkey, { userVerified: false, backedUp: false })).toBe(
+        true,
+      );
+      expect(await budget.recordPasskeyProof("c1", passkey, proof)).toBe(false);
+      expect((await budget.report(passkey, "right")).right?.factor).toEqual({
+        kind: "passkey",
+        at: now,
+        userVerified: false,
+        backedUp: false,
+      });
+      expect(await budget.recordPasskeyProof("c1", passkey, proof)).toBe(false);
+    });
+
+    it("is not recorded on a check past its lifetime, which stays counted as failed", async () => {
+      const checkId = await reservePasskey();
+      now += 10 * 60_000;
+      expect(await budget.recordPasskeyProof("c1", checkId, proof)).toBe(false);
+    });
+  });
+
   describe('one budget per kind of secret (docs/security.md, "Guesses per hour at one user")', () => {
     it("gives parallel bursts of 50 checks of every kind exactly 10 each, and a captcha only to passwords", async () => {
       const bursts = await Promise.all(
@@ -884,6 +1089,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         smsCode: 10,
         appCode: 10,
         backupCode: 10,
+        passkey: 10,
         controlAnswer: 10,
       });
       const withoutCaptcha = await Promise.all(
@@ -891,7 +1097,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
           budget.reserve({ ...check(secret), subject: { userId: "u-bob" } }, policy),
         ),
       );
-      expect(outcomes(withoutCaptcha)).toEqual({ allowed: 3 });
+      expect(outcomes(withoutCaptcha)).toEqual({ allowed: secondFactors.length });
     });
 
     it.each(secondFactors)(
@@ -926,6 +1132,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         smsCode: 2,
         appCode: 2,
         backupCode: 2,
+        passkey: 2,
         controlAnswer: 2,
       });
     });
@@ -940,6 +1147,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
           smsCode: 0,
           appCode: 0,
           backupCode: 0,
+          passkey: 0,
           controlAnswer: 2,
         });
       },
@@ -953,6 +1161,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         smsCode: 2,
         appCode: 2,
         backupCode: 2,
+        passkey: 2,
         controlAnswer: 0,
       });
     });
@@ -998,6 +1207,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         smsCode: 0,
         appCode: 0,
         backupCode: 0,
+        passkey: 0,
         controlAnswer: 0,
       });
       for (const secret of everyKind)

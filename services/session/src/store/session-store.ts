@@ -17,6 +17,7 @@ import type { RightCheck } from "./check-budget.js";
 export interface SessionRecord {
   sessionId: string;
   companyId: string;
+  /** Empty for a password-free login's session until a passkey names its user (create, advance). */
   userId: string;
   state: SessionState;
   loginId: string;
@@ -108,6 +109,10 @@ export type Introspection =
 
 export interface NewSession extends SessionLimits {
   companyId: string;
+  /**
+   * Empty for a password-free login's session (docs/decisions.md, "Passkeys"): it starts in
+   * checkpassword on no check, and takes its user from the passkey its first move rests on.
+   */
   userId: string;
   state: SessionState;
   loginId: string;
@@ -190,22 +195,17 @@ export class SessionStore {
     rightCheck,
     ...session
   }: NewSession): Promise<{ token: string; session: SessionRecord }> {
+    const userless = session.userId === "";
+    if (userless) assertMayStartWithoutUser(session.state, rightCheck, checkedWith);
     assertOfUser(rightCheck, session.userId);
     assertMayEnter(undefined, session.state, rightCheck?.factor ? [rightCheck.factor] : []);
-    const credentialGeneration = await this.generationOf(session.companyId, session.userId);
+    const credentialGeneration = userless ? "" : await this.generationOf(session.companyId, session.userId);
     if (checkedWith !== undefined && checkedWith !== credentialGeneration) {
       throw new AuthError("auth.credentials.invalid", {
         detail: "the password changed since it was checked",
       });
     }
-    if (credentialGeneration !== "") {
-      await this.kv.compareAndSet(
-        generationKey(session.companyId, session.userId),
-        credentialGeneration,
-        credentialGeneration,
-        generationLifetimeMs,
-      );
-    }
+    await this.#keepGeneration(session.companyId, session.userId, credentialGeneration);
     const sessionId = newRecordId();
     const issued = issueToken(sessionId);
     const now = this.clock.now();
@@ -226,8 +226,20 @@ export class SessionStore {
       ...(rightCheck?.factor ? { factors: [rightCheck.factor] } : {}),
     };
     await this.kv.set(sessionKey(sessionId), JSON.stringify(record), this.#keyLifetime(record));
-    await this.kv.addToSet(userKey(record.companyId, record.userId), sessionId, this.#keyLifetime(record));
+    if (!userless)
+      await this.kv.addToSet(userKey(record.companyId, record.userId), sessionId, this.#keyLifetime(record));
     return { token: issued.token, session: record };
+  }
+
+  /** Keeps the user's generation as long as a session that takes it may live ("" needs no keeping). */
+  async #keepGeneration(companyId: string, userId: string, generation: string): Promise<void> {
+    if (generation === "") return;
+    await this.kv.compareAndSet(
+      generationKey(companyId, userId),
+      generation,
+      generation,
+      generationLifetimeMs,
+    );
   }
 
   /** What the token stands for; a use of an active session, recorded at most once a lastSeenIntervalMs. */
@@ -274,6 +286,7 @@ export class SessionStore {
    * Moves the session from `from` to `to` under a new token; the presented token stops working.
    * With a retry key the moved session keeps the new token for that request: the same token and
    * retry key presented again get the same move's answer while the session stays as it left it.
+   * A session of no user moves only as it takes one (#adopt).
    */
   async advance(
     token: string,
@@ -288,10 +301,12 @@ export class SessionStore {
       if (again) return again;
       throw new AuthError("auth.token.invalid");
     }
-    const { raw, record } = found;
+    const { raw } = found;
     const now = this.clock.now();
-    if (endOf(record) <= now) throw new AuthError("auth.token.expired");
-    if (record.state !== from) throw new AuthError("auth.session.invalid");
+    if (endOf(found.record) <= now) throw new AuthError("auth.token.expired");
+    if (found.record.state !== from) throw new AuthError("auth.session.invalid");
+    const record =
+      found.record.userId === "" ? await this.#adopt(found.record, changes.rightCheck) : found.record;
     assertOfUser(changes.rightCheck, record.userId);
     const factors = [
       ...(record.factors ?? []),
@@ -349,6 +364,27 @@ export class SessionStore {
     if (!swapped) throw new AuthError("auth.token.invalid");
     await this.kv.addToSet(userKey(next.companyId, next.userId), next.sessionId, this.#keyLifetime(next));
     return { token: issued.token, session: next };
+  }
+
+  /**
+   * A password-free login's session with the user of the passkey its move rests on, when the
+   * authenticator verified the user (docs/decisions.md, "Passkeys"), and the user's credential
+   * generation, unless it changed since the passkey was checked (auth.credentials.invalid). Any
+   * other move of a session of no user is refused with auth.session.invalid.
+   */
+  async #adopt(record: SessionRecord, rightCheck: RightCheck | undefined): Promise<SessionRecord> {
+    const factor = rightCheck?.factor;
+    if (!rightCheck?.userId || factor?.kind !== "passkey" || !factor.userVerified)
+      throw new AuthError("auth.session.invalid", {
+        detail: "a session of no user moves only on a user-verified passkey",
+      });
+    const credentialGeneration = await this.generationOf(record.companyId, rightCheck.userId);
+    if (rightCheck.credentialGeneration !== credentialGeneration)
+      throw new AuthError("auth.credentials.invalid", {
+        detail: "the user's credentials changed since the passkey was checked",
+      });
+    await this.#keepGeneration(record.companyId, rightCheck.userId, credentialGeneration);
+    return { ...record, userId: rightCheck.userId, credentialGeneration };
   }
 
   /** The answer of the move the request (token and retry key) made, while the session stays as it left it. */
@@ -557,8 +593,12 @@ export class SessionStore {
     return { raw, record };
   }
 
-  /** False when the user's password changed since the session started (or while it was starting). */
+  /**
+   * False when the user's password changed since the session started (or while it was starting);
+   * a session of no user has no credentials to change.
+   */
   async #ofCurrentGeneration(record: SessionRecord): Promise<boolean> {
+    if (record.userId === "") return true;
     return (record.credentialGeneration ?? "") === (await this.generationOf(record.companyId, record.userId));
   }
 
@@ -608,6 +648,21 @@ function assertMayEnter(from: SessionState | undefined, to: SessionState, factor
 }
 
 /**
+ * A session of no user (a password-free login's) starts in checkpassword, on no check: nothing is
+ * known of whom it is for until a passkey's assertion names the user (auth.session.invalid).
+ */
+function assertMayStartWithoutUser(
+  state: SessionState,
+  rightCheck: RightCheck | undefined,
+  credentialGeneration: string | undefined,
+): void {
+  if (state !== SessionState.CHECKPASSWORD || rightCheck || credentialGeneration !== undefined)
+    throw new AuthError("auth.session.invalid", {
+      detail: "a session of no user starts in checkpassword on no check",
+    });
+}
+
+/**
  * A right check a session starts or moves on must be of the session's user: another user's is
  * refused as a token that is not the session's would be, and nothing is created or moved.
  */
@@ -627,6 +682,6 @@ export function idleEndOf(record: SessionRecord): number | undefined {
 }
 
 /** When the session stops being active: its token's lifetime (capped by the absolute one) or idleness. */
-function endOf(record: SessionRecord): number {
+export function endOf(record: SessionRecord): number {
   return Math.min(record.expiresAt, idleEndOf(record) ?? Number.POSITIVE_INFINITY);
 }
