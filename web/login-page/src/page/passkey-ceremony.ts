@@ -72,50 +72,33 @@ export function passkeyOffered(
 
 /**
  * A login step's passkey (checkpassword: in the password's place; checkotp: the second factor), when
- * the answer offers one and the browser can use one: its button asks for the assertion and sends
- * it with the step's disclaimers. A refusal updates the disclaimers. A passkey refused after it was
- * checked has spent the login's challenge, and no refusal brings another: its button goes, and the
- * user goes on another way or signs in again.
+ * the answer offers one and the browser can use one: the button `place` makes asks for the
+ * assertion and sends it with the step's disclaimers. A refusal updates the disclaimers. A passkey
+ * refused after it was checked has spent the login's challenge, and no refusal brings another: its
+ * button goes, and the user goes on another way or signs in again.
  */
-export class StepPasskey {
-  readonly #button: HTMLButtonElement;
-
-  private constructor(
-    private readonly flow: Flow,
-    private readonly step: Step,
-    private readonly options: PublicKeyCredentialRequestOptionsJSON,
-    private readonly disclaimers: Disclaimers,
-    place: (check: () => Promise<void>) => HTMLButtonElement,
-  ) {
-    this.#button = place(() => this.#check());
-  }
-
-  /** The step's passkey button, which `place` makes (the step's main button, or a further one). */
-  static offer(
-    flow: Flow,
-    step: Step,
-    answer: Answer,
-    disclaimers: Disclaimers,
-    place: (check: () => Promise<void>) => HTMLButtonElement,
-  ): StepPasskey | undefined {
-    const options = answer.passkey_options;
-    if (!passkeyOffered(options)) return undefined;
-    return new StepPasskey(flow, step, options, disclaimers, place);
-  }
-
-  async #check(): Promise<void> {
+export function offerPasskey(
+  flow: Flow,
+  step: Step,
+  answer: Answer,
+  disclaimers: Disclaimers,
+  place: (check: () => Promise<void>) => HTMLButtonElement,
+): void {
+  const options = answer.passkey_options;
+  if (!passkeyOffered(options)) return;
+  const button = place(async () => {
     const reply = await checkPasskey(
-      this.flow,
-      this.step,
-      await assertion(this.options),
-      this.disclaimers.fields(),
+      flow,
+      step,
+      await assertion(options),
+      disclaimers.fields(),
       spentMessages,
     );
     const refusal = reply?.answer;
     if (!refusal || refusal.status === "success") return;
-    if (refusal.disclaimers_required) this.disclaimers.update(refusal.disclaimers_required);
-    if (refusal.error_code === "auth.passkey.invalid") this.#button.hidden = true;
-  }
+    if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
+    if (refusal.error_code === "auth.passkey.invalid") button.hidden = true;
+  });
 }
 
 const spentMessages = {

@@ -1,7 +1,7 @@
 import type { Answer } from "../api.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
-import { passkeyOffered, StepPasskey } from "../passkey-ceremony.js";
+import { offerPasskey, passkeyOffered } from "../passkey-ceremony.js";
 import { clearWhenWrong } from "../typed-secret.js";
 import { disableFor, Step } from "../view.js";
 
@@ -43,20 +43,7 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
   const way = chosen ?? ways[0] ?? "code";
   // No user_phone: no SMS was sent, the user has an authenticator app or a passkey (docs/decisions.md, "TOTP").
   const app = answer.user_phone === undefined;
-  const step =
-    way === "passkey"
-      ? new Step(
-          "Use your passkey",
-          "Confirm that it is you with your passkey: your device asks for your PIN, fingerprint or face.",
-        )
-      : way === "backupCode"
-        ? new Step("Enter a backup code", "Use one of the backup codes you saved. Each works once.")
-        : app
-          ? new Step(
-              "Enter the code from your authenticator app",
-              "Open the app and enter the 6-digit code it shows.",
-            )
-          : new Step("Enter the code from the SMS", `We sent a 6-digit code to ${answer.user_phone}.`);
+  const step = stepOf(way, app, answer.user_phone);
   const code =
     way === "backupCode"
       ? step.field({
@@ -87,7 +74,7 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
       clearWhenWrong(reply, code);
     });
   } else {
-    StepPasskey.offer(flow, step, answer, disclaimers, (check) => step.submit("Use your passkey", check));
+    offerPasskey(flow, step, answer, disclaimers, (check) => step.submit("Use your passkey", check));
   }
   if (code && way === "code" && !app) {
     const renew = step.action("Send a new code", async () => {
@@ -108,4 +95,21 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
   for (const other of ways.filter((each) => each !== way))
     step.action(otherWays[other], () => showOtp(flow, answer, calls, other));
   step.show();
+}
+
+/** The step of one way, its title saying what it asks for. */
+function stepOf(way: Way, app: boolean, phone: string | undefined): Step {
+  if (way === "passkey")
+    return new Step(
+      "Use your passkey",
+      "Confirm that it is you with your passkey: your device asks for your PIN, fingerprint or face.",
+    );
+  if (way === "backupCode")
+    return new Step("Enter a backup code", "Use one of the backup codes you saved. Each works once.");
+  if (app)
+    return new Step(
+      "Enter the code from your authenticator app",
+      "Open the app and enter the 6-digit code it shows.",
+    );
+  return new Step("Enter the code from the SMS", `We sent a 6-digit code to ${phone}.`);
 }

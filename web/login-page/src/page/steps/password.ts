@@ -2,7 +2,7 @@ import type { Answer } from "../api.js";
 import { Captcha } from "../captcha.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
-import { StepPasskey } from "../passkey-ceremony.js";
+import { offerPasskey } from "../passkey-ceremony.js";
 import { clearWhenWrong } from "../typed-secret.js";
 import { Step } from "../view.js";
 import { showRecoveryStart } from "./recovery-start.js";
@@ -36,9 +36,7 @@ export function showPassword(flow: Flow, answer: Answer): void {
     if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
     clearWhenWrong(reply, password);
   });
-  StepPasskey.offer(flow, step, answer, disclaimers, (check) =>
-    step.action("Use your passkey instead", check),
-  );
+  offerPasskey(flow, step, answer, disclaimers, (check) => step.action("Use your passkey instead", check));
   step.action("Forgot your password?", () => showRecoveryStart(flow));
   step.action("Sign in as someone else", () => {
     flow.loginId = "";
