@@ -135,14 +135,17 @@ export async function seedDemo(target: SeedTarget, apiKey: string, loginPage: st
       ).company;
     if (!company?.policy) throw new Error("identity returned no company");
     const { recovery, passkeys } = company.policy;
-    const now = followingThePage(loginPage);
-    if (recovery && (recovery.linkBase !== now.linkBase || !isDeepStrictEqual(passkeys, now.passkeys))) {
+    const wanted = followingThePage(loginPage);
+    if (
+      recovery &&
+      (recovery.linkBase !== wanted.linkBase || !isDeepStrictEqual(passkeys, wanted.passkeys))
+    ) {
       await identity.updateCompany({
         companyId: company.id,
         policy: {
           ...company.policy,
-          recovery: { ...recovery, linkBase: now.linkBase },
-          passkeys: now.passkeys,
+          recovery: { ...recovery, linkBase: wanted.linkBase },
+          passkeys: wanted.passkeys,
         },
       });
     }
