@@ -68,7 +68,7 @@ export const metrics = {
   }),
   secretsCompared: new Counter({
     name: "auth_secrets_compared_total",
-    help: "Secrets compared with what is stored (passwords, control answers, backup codes, OTPs, TOTP codes), by kind: what the budgets of checks let through",
+    help: "Secrets compared with what is stored (passwords, control answers, backup codes, OTPs, TOTP codes, passkey assertions), by kind: what the budgets of checks let through",
     labelNames: ["kind"] as const,
     registers: [registry],
   }),

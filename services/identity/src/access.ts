@@ -1,4 +1,4 @@
-import type { AccessTable } from "@auth/grpc-kit";
+import { type AccessTable, assertAdmin, type CallContext } from "@auth/grpc-kit";
 import type { IdentityServiceService } from "@auth/proto/identity";
 
 /**
@@ -17,7 +17,8 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   createUser: ["operator"],
   updateUser: ["operator"],
   listUsers: ["operator"],
-  generateBackupCodes: ["operator"],
+  // The signed-in user's new set too (auth/backupcodes/generate).
+  generateBackupCodes: ["gateway", "operator"],
   countBackupCodes: ["operator"],
   setOAuthProvider: ["operator"],
   listOAuthProviders: ["operator"],
@@ -42,4 +43,26 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   confirmTotpEnrolment: ["gateway"],
   verifyTotp: ["gateway"],
   removeTotp: ["operator"],
+  beginPasskeyLogin: ["gateway"],
+  verifyPasskey: ["gateway"],
+  beginPasskeyRegistration: ["gateway"],
+  finishPasskeyRegistration: ["gateway"],
+  listPasskeys: ["gateway", "operator"],
+  renamePasskey: ["gateway", "operator"],
+  removePasskey: ["gateway", "operator"],
 };
+
+/**
+ * Whether an operator made the call, for a method both the gateway and operators call: by the
+ * caller's certificate, or over plain text (the development flag), where no certificate names the
+ * caller, by the admin token only operators present.
+ */
+export function isOperatorCall(context: CallContext, adminTokenSha256: string): boolean {
+  if (!context.plaintext) return context.caller === "operator";
+  try {
+    assertAdmin(context.metadata, adminTokenSha256);
+    return true;
+  } catch {
+    return false;
+  }
+}

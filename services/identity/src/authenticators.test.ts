@@ -5,6 +5,15 @@ import { type AuthenticatorFacts, authenticatorsOf } from "./authenticators.js";
 import { withPolicyDefaults } from "./companies.js";
 
 const policy = withPolicyDefaults(companyPolicy({ twoFactorRoles: ["admin"] }));
+const relyingParty = {
+  rpId: "example.com",
+  origins: ["https://login.example.com"],
+  allowPasswordless: false,
+};
+const withPasskeys = withPolicyDefaults(companyPolicy({ passkeys: relyingParty }));
+const passwordless = withPolicyDefaults(
+  companyPolicy({ passkeys: { ...relyingParty, allowPasswordless: true } }),
+);
 const strict = withPolicyDefaults(
   companyPolicy({ minPasswordLength: 20, minPasswordLengthWithSecondFactor: 12 }),
 );
@@ -15,10 +24,11 @@ const user = (overrides: Partial<AuthenticatorFacts> = {}): AuthenticatorFacts =
   role: "customer",
   phone: "+14155550123",
   totpSecret: null,
+  hasPasskey: false,
   hasBackupCodes: false,
   ...overrides,
 });
-const { SMS, AUTHENTICATOR_APP, BACKUP_CODES } = SecondFactorKind;
+const { SMS, AUTHENTICATOR_APP, BACKUP_CODES, PASSKEY } = SecondFactorKind;
 
 describe("a user's second factors, in the order a login offers them", () => {
   it("are SMS for a user with a phone", () => {
@@ -33,6 +43,18 @@ describe("a user's second factors, in the order a login offers them", () => {
     expect(authenticatorsOf(user({ totpSecret: "sealed" }), policy).secondFactors).toEqual([
       AUTHENTICATOR_APP,
     ]);
+  });
+
+  it("begin with a passkey where the company has a relying party, which stands in for SMS as an app does", () => {
+    expect(authenticatorsOf(user({ hasPasskey: true }), withPasskeys).secondFactors).toEqual([PASSKEY]);
+    expect(
+      authenticatorsOf(user({ hasPasskey: true, totpSecret: "sealed", hasBackupCodes: true }), withPasskeys)
+        .secondFactors,
+    ).toEqual([PASSKEY, AUTHENTICATOR_APP, BACKUP_CODES]);
+  });
+
+  it("leave a passkey out where the company has no relying party (passkeys are off)", () => {
+    expect(authenticatorsOf(user({ hasPasskey: true }), policy).secondFactors).toEqual([SMS]);
   });
 
   it("end with backup codes while the user has some left", () => {
@@ -65,6 +87,23 @@ describe("a second factor is required", () => {
 
   it("of a user with an app: enrolling one is asking for it", () => {
     expect(authenticatorsOf(user({ totpSecret: "sealed" }), policy).secondFactorRequired).toBe(true);
+  });
+
+  it("of a user with a passkey the company's relying party takes, as of one with an app", () => {
+    expect(authenticatorsOf(user({ hasPasskey: true }), withPasskeys).secondFactorRequired).toBe(true);
+    expect(authenticatorsOf(user({ hasPasskey: true }), policy).secondFactorRequired).toBe(false);
+  });
+});
+
+describe("a passkey replaces the password", () => {
+  it("for a user with a passkey where the company allows passwordless logins", () => {
+    expect(authenticatorsOf(user({ hasPasskey: true }), passwordless).passkeyReplacesPassword).toBe(true);
+  });
+
+  it("not where the company does not allow it, has no relying party, or the user has no passkey", () => {
+    expect(authenticatorsOf(user({ hasPasskey: true }), withPasskeys).passkeyReplacesPassword).toBe(false);
+    expect(authenticatorsOf(user({ hasPasskey: true }), policy).passkeyReplacesPassword).toBe(false);
+    expect(authenticatorsOf(user(), passwordless).passkeyReplacesPassword).toBe(false);
   });
 });
 

@@ -11,6 +11,7 @@ import { SmsProvider } from "@auth/proto/otp";
 import { companyCodeShape, minPasswordLengthFloor } from "@auth/runtime";
 import { z } from "zod";
 import { notificationTemplatesInput } from "./notifications/templates.js";
+import { passkeySettingsInput } from "./passkeys/relying-party.js";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow } from "./schema.js";
 import type { SecretBox } from "./secret-box.js";
@@ -170,6 +171,7 @@ export const policyInput = messageSchema<CompanyPolicy>()(
       })
       .optional(),
     notificationTemplates: notificationTemplatesInput,
+    passkeys: passkeySettingsInput.optional(),
   }),
 );
 

@@ -3,12 +3,18 @@ import type { SessionServiceService } from "@auth/proto/session";
 
 /**
  * What identity asks of the session service: to spend budgets of guesses before it compares a
- * password or an app code, to end a user's sessions when the user's authenticators change, to
- * record a login an OAuth provider verified, and whose password change a session was claimed for
- * (SetPassword writes for no other).
+ * password, an app code or a passkey's assertion, to end a user's sessions when the user's
+ * authenticators change, to record a login an OAuth provider verified, whose password change a
+ * session was claimed for (SetPassword writes for no other), and the passkey ceremonies' challenges,
+ * their sessions and what a right assertion proved.
  */
 export type SessionCalls = GuessBudget &
   Pick<
     ServiceClient<typeof SessionServiceService>,
-    "revokeUserSessions" | "recordFederatedLogin" | "getCredentialChange"
+    | "revokeUserSessions"
+    | "recordFederatedLogin"
+    | "getCredentialChange"
+    | "issuePasskeyChallenge"
+    | "takePasskeyChallenge"
+    | "recordPasskeyProof"
   >;

@@ -45,6 +45,7 @@ const user = (overrides: Partial<StoredUser> = {}): StoredUser => ({
   createdAt: new Date(),
   updatedAt: new Date(),
   hasBackupCodes: false,
+  hasPasskey: false,
   ...overrides,
 });
 

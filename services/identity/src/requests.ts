@@ -1,6 +1,8 @@
 import { messageSchema } from "@auth/grpc-kit";
 import type {
   AuthenticateApiKeyRequest,
+  BeginPasskeyLoginRequest,
+  BeginPasskeyRegistrationRequest,
   BeginTotpEnrolmentRequest,
   ConfirmTotpEnrolmentRequest,
   CountBackupCodesRequest,
@@ -10,6 +12,7 @@ import type {
   DeleteOAuthProviderRequest,
   ExchangeOAuthCodeRequest,
   FindUserRequest,
+  FinishPasskeyRegistrationRequest,
   GenerateBackupCodesRequest,
   GetCheckPolicyRequest,
   GetCompanyRequest,
@@ -20,9 +23,12 @@ import type {
   ListApiKeysRequest,
   ListCompaniesRequest,
   ListOAuthProvidersRequest,
+  ListPasskeysRequest,
   ListUsersRequest,
   NotifyUserRequest,
+  RemovePasskeyRequest,
   RemoveTotpRequest,
+  RenamePasskeyRequest,
   RevokeApiKeyRequest,
   RotateApiKeyRequest,
   SetOAuthProviderRequest,
@@ -34,6 +40,7 @@ import type {
   VerifyCaptchaRequest,
   VerifyControlAnswerRequest,
   VerifyCredentialsRequest,
+  VerifyPasskeyRequest,
   VerifyPasswordRequest,
   VerifyTotpRequest,
 } from "@auth/proto/identity";
@@ -211,6 +218,44 @@ export const confirmTotpEnrolmentRequest = messageSchema<ConfirmTotpEnrolmentReq
 );
 export const verifyTotpRequest = messageSchema<VerifyTotpRequest>()(
   z.object({ companyId: id, userId: id, code: text(100), clientAddress: text(100), sessionToken }),
+);
+/** A passkey's name, as the user gives it: one line of 1 to 64 characters. */
+const passkeyName = text(64).min(1, "must not be empty");
+/** The browser's JSON of a ceremony's answer; what it holds is checked as it is parsed (passkeys/ceremonies.ts). */
+const ceremonyJson = (maxBytes: number) =>
+  z
+    .string()
+    .refine((json) => Buffer.byteLength(json, "utf8") <= maxBytes, `must be at most ${maxBytes} bytes`);
+export const beginPasskeyLoginRequest = messageSchema<BeginPasskeyLoginRequest>()(
+  z.object({ companyId: id, sessionToken: text(512) }),
+);
+export const verifyPasskeyRequest = messageSchema<VerifyPasskeyRequest>()(
+  z.object({
+    companyId: id,
+    sessionToken: text(512),
+    responseJson: ceremonyJson(16 * 1024),
+    clientAddress: text(100),
+  }),
+);
+export const beginPasskeyRegistrationRequest = messageSchema<BeginPasskeyRegistrationRequest>()(
+  z.object({ companyId: id, sessionToken: text(512) }),
+);
+export const finishPasskeyRegistrationRequest = messageSchema<FinishPasskeyRegistrationRequest>()(
+  z.object({
+    companyId: id,
+    sessionToken: text(512),
+    responseJson: ceremonyJson(64 * 1024),
+    name: passkeyName.optional(),
+  }),
+);
+export const listPasskeysRequest = messageSchema<ListPasskeysRequest>()(
+  z.object({ companyId: id, userId: id }),
+);
+export const renamePasskeyRequest = messageSchema<RenamePasskeyRequest>()(
+  z.object({ companyId: id, userId: id, passkeyId: id, name: passkeyName }),
+);
+export const removePasskeyRequest = messageSchema<RemovePasskeyRequest>()(
+  z.object({ companyId: id, userId: id, passkeyId: id }),
 );
 export const verifyControlAnswerRequest = messageSchema<VerifyControlAnswerRequest>()(
   z.object({ companyId: id, userId: id, answer: text(1_024) }),

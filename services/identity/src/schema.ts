@@ -2,6 +2,7 @@ import type { CompanyPolicy } from "@auth/proto/identity";
 import {
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -184,6 +185,49 @@ export const noticesSent = pgTable(
   (table) => [primaryKey({ columns: [table.companyId, table.userId, table.event] })],
 );
 
+/** Bytes as PostgreSQL's bytea; both drivers (node-postgres, PGlite) read it as a Uint8Array or a Buffer. */
+const bytea = customType<{ data: Uint8Array<ArrayBuffer>; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  toDriver: (value) => Buffer.from(value),
+  fromDriver: (value) => new Uint8Array(value),
+});
+
+/**
+ * The users' passkeys (WebAuthn credentials, docs/decisions.md "Passkeys"): a credential id is
+ * unique in its company (the relying party is the company's), and found by it in a login without a
+ * login ID.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    companyId: uuid("company_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** The credential's id, base64url, as the authenticator gave it. */
+    credentialId: text("credential_id").notNull(),
+    /** The credential's public key, COSE-encoded: not secret, but never answered. */
+    publicKey: bytea("public_key").notNull(),
+    /** The authenticator's last sign counter: a later assertion must bring a greater one, unless both are 0. */
+    signCount: bigint("sign_count", { mode: "number" }).notNull().default(0),
+    transports: text("transports").array().notNull().default([]),
+    /** Backed up (a synced passkey) as the last ceremony said. */
+    backedUp: boolean("backed_up").notNull().default(false),
+    /** The authenticator has verified the user at least once. */
+    userVerified: boolean("user_verified").notNull().default(false),
+    name: text("name").notNull().default("Passkey"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    /** Its counter did not grow once: refused from then on, until an operator removes it. */
+    cloneSuspected: boolean("clone_suspected").notNull().default(false),
+  },
+  (table) => [
+    unique("passkeys_credential_key").on(table.companyId, table.credentialId),
+    index("passkeys_user_idx").on(table.userId),
+  ],
+);
+
 export const schema = {
   companies,
   apiKeys,
@@ -193,9 +237,11 @@ export const schema = {
   oauthLinks,
   recoveryMessages,
   noticesSent,
+  passkeys,
 };
 export type OAuthProviderRow = typeof oauthProviders.$inferSelect;
 export type IdentitySchema = typeof schema;
 export type CompanyRow = typeof companies.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
+export type PasskeyRow = typeof passkeys.$inferSelect;

@@ -53,6 +53,7 @@ import { type IdentitySchema, schema } from "./schema.js";
 import { SecretBox } from "./secret-box.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
+import { FakePasskeySessions } from "./testing.js";
 
 type Client = ServiceClient<typeof IdentityServiceService>;
 const logger = pino({ level: "silent" });
@@ -159,6 +160,7 @@ async function serve(hasher: PasswordHasher, log: Logger = logger): Promise<Clie
             reportSecretCheck: budget.reportSecretCheck,
             revokeUserSessions: userSessions.revokeUserSessions,
             recordFederatedLogin: async () => ({ checkId: "federated-check" }),
+            ...new FakePasskeySessions().calls,
             getCredentialChange: credentialChanges.getCredentialChange,
           },
           adminTokenSha256: hashAdminToken(adminToken),
@@ -930,6 +932,7 @@ describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
         secondFactors: [SecondFactorKind.SMS],
         secondFactorRequired: false,
         minPasswordLength: 17,
+        passkeyReplacesPassword: false,
       });
     });
 
@@ -943,6 +946,7 @@ describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
           secondFactors: [SecondFactorKind.SMS],
           secondFactorRequired: true,
           minPasswordLength: 10,
+          passkeyReplacesPassword: false,
         });
       },
     );
@@ -952,6 +956,7 @@ describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
         secondFactors: [SecondFactorKind.AUTHENTICATOR_APP],
         secondFactorRequired: true,
         minPasswordLength: 10,
+        passkeyReplacesPassword: false,
       });
     });
 
@@ -960,6 +965,7 @@ describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
         secondFactors: [],
         secondFactorRequired: false,
         minPasswordLength: 17,
+        passkeyReplacesPassword: false,
       });
     });
 
@@ -1125,9 +1131,22 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
   /** Enrols the user's first app and returns its secret; the code that confirmed it is used up. */
   async function enrol(): Promise<string> {
     const { secret } = await identity.beginTotpEnrolment(ids());
-    expect(await confirm(await generate({ secret }))).toEqual({ enrolled: true, currentCodeRefused: false });
+    expect(await confirm(await generate({ secret }))).toEqual({
+      enrolled: true,
+      currentCodeRefused: false,
+      offerBackupCodes: true,
+    });
     return secret;
   }
+
+  it("offers backup codes with an enrolment only to a user who has none (docs/decisions.md, Backup codes offered)", async () => {
+    await weakIdentity.generateBackupCodes(ids());
+    const { secret } = await identity.beginTotpEnrolment(ids());
+    expect(await confirm(await generate({ secret }))).toMatchObject({
+      enrolled: true,
+      offerBackupCodes: false,
+    });
+  });
 
   it("begins an enrolment with an otpauth URI of the company and the user, and is not enrolled until confirmed", async () => {
     const { otpauthUri, secret } = await identity.beginTotpEnrolment(ids());
@@ -1136,8 +1155,16 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
     expect(uri.searchParams.get("issuer")).toBe("Totp Co");
     expect(decodeURIComponent(uri.pathname)).toContain(email);
     expect(await hasApp()).toBe(false);
-    expect(await confirm("000000")).toEqual({ enrolled: false, currentCodeRefused: false });
-    expect(await confirm(await generate({ secret }))).toEqual({ enrolled: true, currentCodeRefused: false });
+    expect(await confirm("000000")).toEqual({
+      enrolled: false,
+      currentCodeRefused: false,
+      offerBackupCodes: false,
+    });
+    expect(await confirm(await generate({ secret }))).toEqual({
+      enrolled: true,
+      currentCodeRefused: false,
+      offerBackupCodes: true,
+    });
     expect(await hasApp()).toBe(true);
   });
 
@@ -1226,6 +1253,7 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
       expect(await confirm(await generate({ secret }))).toEqual({
         enrolled: false,
         currentCodeRefused: true,
+        offerBackupCodes: false,
       });
       expect(budget.reserved).toEqual([]);
       expect(await stillCurrent(current)).toBe(true);
@@ -1289,6 +1317,7 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
       expect(await confirm(otherThan(await generate({ secret })), code)).toEqual({
         enrolled: false,
         currentCodeRefused: false,
+        offerBackupCodes: false,
       });
       expect(budget.reserved).toEqual([]);
       expect(await confirm(await generate({ secret }), code)).toMatchObject({ enrolled: true });
@@ -1790,6 +1819,40 @@ describe("administrative calls", () => {
     );
     const { company } = await identity.createCompany({ code: code(), name: "Open" });
     expect(await codeOf(anonymous.findUser({ companyId: company?.id ?? "", loginId: "x" }))).toBe("ok");
+  });
+});
+
+describe("RemovePasskey over plain text (the development flag)", () => {
+  it("takes a call with the admin token for an operator's, which ends the user's sessions, and one without for the gateway's", async () => {
+    const { company } = await identity.createCompany({ code: code(), name: "Keys" });
+    const companyId = company?.id ?? "";
+    const { user } = await identity.createUser(newUser(company as Company, { password: "password-1" }));
+    const userId = user?.id ?? "";
+    const passkeyOf = async () => {
+      const row = await new IdentityStore(database.db).passkeys.add({
+        companyId,
+        userId,
+        credentialId: randomBytes(16).toString("base64url"),
+        publicKey: new Uint8Array(randomBytes(77)),
+        signCount: 0,
+        transports: [],
+        backedUp: false,
+        userVerified: false,
+        name: "Passkey",
+      });
+      return { companyId, userId, passkeyId: row?.id ?? "" };
+    };
+    const gateway = createServiceClient(IdentityServiceService, `127.0.0.1:${servers[0]?.port}`, {
+      deadlineMs: 5_000,
+      transport: { kind: "plaintext" },
+      server: "identity",
+    });
+    clients.push(gateway);
+    const revokedBefore = userSessions.revoked.length;
+    expect(await gateway.removePasskey(await passkeyOf())).toEqual({ removed: true });
+    expect(userSessions.revoked).toHaveLength(revokedBefore);
+    expect(await identity.removePasskey(await passkeyOf())).toEqual({ removed: true });
+    expect(userSessions.revoked.slice(revokedBefore)).toEqual([{ companyId, userId }]);
   });
 });
 

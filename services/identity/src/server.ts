@@ -9,6 +9,7 @@ import type { SessionCalls } from "./guess-budget.js";
 import { adminHandlers } from "./handlers/admin.js";
 import { flowHandlers } from "./handlers/flows.js";
 import { lookups } from "./handlers/lookups.js";
+import { passkeyHandlers } from "./handlers/passkeys.js";
 import { totpHandlers } from "./handlers/totp.js";
 import { Notifier, type NotifierOptions } from "./notifications/notifier.js";
 import type { OAuthExchange } from "./oauth/exchange.js";
@@ -26,9 +27,10 @@ export interface IdentityDependencies {
   /** Checks captcha responses with the companies' providers (whose secrets stay here). */
   captcha: CaptchaCheck;
   /**
-   * The session service: its budgets of guesses are spent before a password or an app code is
-   * compared, it ends a user's sessions when the user's authenticators change, and it records the
-   * logins OAuth providers verified.
+   * The session service: its budgets of guesses are spent before a password, an app code or a
+   * passkey's assertion is compared, it ends a user's sessions when the user's authenticators
+   * change, it records the logins OAuth providers verified and what passkeys proved, and it binds
+   * the passkey ceremonies' challenges to sessions.
    */
   session: SessionCalls;
   /** The SHA-256 (hex) of the admin token operators present. */
@@ -59,6 +61,7 @@ export function identityService(dependencies: IdentityDependencies, logger: Logg
         ...adminHandlers(dependencies, shared, notifier),
         ...flowHandlers(dependencies, shared, notifier),
         ...totpHandlers(dependencies, shared, notifier),
+        ...passkeyHandlers(dependencies, shared, notifier),
       },
       {
         logger,

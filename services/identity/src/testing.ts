@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { type MailSender, MemoryOutbox, type SmsSender, smsHttpDefaultsOf } from "@auth/delivery";
+import { AuthError } from "@auth/errors";
 import {
   closingAfterStop,
   companyPolicy,
@@ -19,6 +20,14 @@ import {
   type User,
   UserStatus,
 } from "@auth/proto/identity";
+import {
+  type IssuePasskeyChallengeRequest,
+  PasskeyCeremony,
+  type PasskeySession,
+  type RecordPasskeyProofRequest,
+  SessionState,
+  type TakePasskeyChallengeRequest,
+} from "@auth/proto/session";
 import { type Logger, TtlCache } from "@auth/runtime";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { configSchema } from "./config.js";
@@ -218,4 +227,82 @@ export function providerSettings(
     maxAgeSeconds: 0,
     ...settings,
   };
+}
+
+/** The states a challenge of each ceremony may be issued in (session.proto, IssuePasskeyChallenge). */
+const ceremonyStates: Record<PasskeyCeremony, readonly SessionState[]> = {
+  [PasskeyCeremony.LOGIN]: [SessionState.CHECKPASSWORD, SessionState.CHECKOTP],
+  [PasskeyCeremony.REGISTRATION]: [SessionState.AUTHORIZED],
+  [PasskeyCeremony.UNSPECIFIED]: [],
+  [PasskeyCeremony.UNRECOGNIZED]: [],
+};
+
+/**
+ * The session service's passkey calls as identity sees them (session.proto: IssuePasskeyChallenge,
+ * TakePasskeyChallenge, RecordPasskeyProof), over sessions a test opens (`open`, `move`): one
+ * challenge per session, replaced by a newer one, taken once, and only for its ceremony in the state
+ * it was issued in; every proof recorded is kept. The real service's rules are tested there
+ * (services/session) and with the flows (gateway/src/flow-tests).
+ */
+export class FakePasskeySessions {
+  readonly #sessions = new Map<string, PasskeySession>();
+  readonly #challenges = new Map<
+    string,
+    { challenge: string; ceremony: PasskeyCeremony; state: SessionState }
+  >();
+  readonly issued: IssuePasskeyChallengeRequest[] = [];
+  readonly proofs: RecordPasskeyProofRequest[] = [];
+
+  /** A session of the user (none: a password-free login's), in the state; its token. */
+  open(companyId: string, userId: string, state: SessionState): string {
+    const sessionToken = randomBytes(24).toString("base64url");
+    this.#sessions.set(sessionToken, {
+      sessionId: randomBytes(16).toString("hex"),
+      companyId,
+      userId,
+      state,
+    });
+    return sessionToken;
+  }
+
+  /** Moves the session to another state, as a step of the login would. */
+  move(sessionToken: string, state: SessionState): void {
+    const session = this.#sessionOf(sessionToken);
+    this.#sessions.set(sessionToken, { ...session, state });
+  }
+
+  #sessionOf(sessionToken: string): PasskeySession {
+    const session = this.#sessions.get(sessionToken);
+    if (!session) throw new AuthError("auth.token.invalid");
+    return session;
+  }
+
+  readonly issuePasskeyChallenge = async (request: IssuePasskeyChallengeRequest) => {
+    this.issued.push(request);
+    const { sessionToken, ceremony } = request;
+    const session = this.#sessionOf(sessionToken);
+    if (!ceremonyStates[ceremony].includes(session.state)) throw new AuthError("auth.session.invalid");
+    const challenge = randomBytes(32).toString("base64url");
+    this.#challenges.set(sessionToken, { challenge, ceremony, state: session.state });
+    return { challenge, session };
+  };
+
+  readonly takePasskeyChallenge = async ({ sessionToken, ceremony }: TakePasskeyChallengeRequest) => {
+    const session = this.#sessionOf(sessionToken);
+    const issued = this.#challenges.get(sessionToken);
+    this.#challenges.delete(sessionToken);
+    const good = issued && issued.ceremony === ceremony && issued.state === session.state;
+    return { challenge: good ? issued.challenge : undefined, session };
+  };
+
+  readonly recordPasskeyProof = async (request: RecordPasskeyProofRequest) => {
+    this.proofs.push(request);
+    return {};
+  };
+
+  /** The three calls, for a test's SessionCalls. */
+  get calls(): Pick<SessionCalls, "issuePasskeyChallenge" | "takePasskeyChallenge" | "recordPasskeyProof"> {
+    const { issuePasskeyChallenge, takePasskeyChallenge, recordPasskeyProof } = this;
+    return { issuePasskeyChallenge, takePasskeyChallenge, recordPasskeyProof };
+  }
 }

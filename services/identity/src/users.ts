@@ -178,6 +178,14 @@ export function toUser(row: StoredUser, policy: CompanyPolicy): User {
   };
 }
 
+/**
+ * How the user is named to an authenticator (the app's label, a passkey's user name): the user's
+ * first login ID.
+ */
+export function labelOf(row: UserRow): string {
+  return row.email ?? row.loginName ?? row.phone ?? row.profileMnemocode;
+}
+
 /** The user's password hash and its form, or undefined when the user has no password. */
 export function storedPassword(row: UserRow): StoredPassword | undefined {
   return row.passwordHash === null

@@ -101,6 +101,7 @@ describe("authctl", () => {
       "user",
       "backupcodes",
       "totp",
+      "passkeys",
       "disclaimer",
       "oauth",
       "session",
@@ -345,6 +346,47 @@ describe("authctl", () => {
     ]);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/request.validation.failed: .*maxAgeSeconds: is for OpenID Connect only/);
+  });
+
+  it("sets a company's relying party for passkeys, keeping the rest of its policy, and turns it off", async () => {
+    const set = ["company", "passkeys", code, "--rp-id", "localhost", "--origin", "http://localhost:8081"];
+    expect(await json([...set, "--origin", "http://login.localhost:8081", "--allow-passwordless"])).toEqual({
+      rpId: "localhost",
+      origins: ["http://localhost:8081", "http://login.localhost:8081"],
+      allowPasswordless: true,
+    });
+    expect((await authctl(set)).stdout).toBe("passkeys: RP ID localhost; origins http://localhost:8081\n");
+    const company = await json(["company", "get", code]);
+    expect(company.policy).toMatchObject({
+      passwordRegex: "[0-9]",
+      passkeys: { rpId: "localhost", origins: ["http://localhost:8081"] },
+    });
+    const refused = await authctl([
+      "company",
+      "passkeys",
+      code,
+      "--rp-id",
+      "192.0.2.1",
+      "--origin",
+      "https://192.0.2.1",
+    ]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(
+      /request.validation.failed: .*passkeys.rpId: must be a lower-case host name/,
+    );
+    expect((await authctl(["company", "passkeys", code])).stderr).toMatch(/--rp-id .* or --off/);
+    expect((await authctl(["company", "passkeys", code, "--off"])).stdout).toBe("passkeys: off\n");
+    expect((await json(["company", "get", code])).policy.passkeys).toBeUndefined();
+  });
+
+  it("lists and removes a user's passkeys by the company and the user", async () => {
+    const user = await json(["user", "find", code, "cleo"]);
+    const ofUser = ["--company", code, "--user", user.id];
+    expect(await json(["passkeys", "list", ...ofUser])).toEqual([]);
+    expect((await authctl(["passkeys", "list", ...ofUser])).stdout).toBe("no passkeys\n");
+    const passkey = ["--passkey", "00000000-0000-4000-8000-000000000000"];
+    expect(await json(["passkeys", "remove", ...ofUser, ...passkey])).toEqual({ removed: false });
+    expect((await authctl(["passkeys", "remove", ...ofUser])).stderr).toMatch(/--passkey/);
   });
 
   describe("every list", () => {

@@ -4,6 +4,7 @@ import { apiKeyCommands } from "./commands/apikey.js";
 import { companyCommands } from "./commands/company.js";
 import { disclaimerCommands } from "./commands/disclaimer.js";
 import { oauthCommands } from "./commands/oauth.js";
+import { passkeyCommands } from "./commands/passkey.js";
 import { sessionCommands } from "./commands/session.js";
 import { userCommands } from "./commands/user.js";
 import { Cli, type GlobalOptions } from "./context.js";
@@ -41,6 +42,7 @@ userCommands(program, context);
 disclaimerCommands(program, context);
 oauthCommands(program, context);
 sessionCommands(program, context);
+passkeyCommands(program, context);
 
 try {
   await program.parseAsync();

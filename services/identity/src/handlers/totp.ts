@@ -13,6 +13,7 @@ import type { UserRow } from "../schema.js";
 import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
 import { newTotpSecret, totpStepOf, totpUri } from "../totp.js";
+import { labelOf } from "../users.js";
 import type { Lookups } from "./lookups.js";
 
 /** Where a code of the user's app is checked: the user, the client, the session. */
@@ -21,11 +22,6 @@ interface AppCodeCheck {
   userId: string;
   clientAddress: string;
   sessionToken?: string;
-}
-
-/** What the authenticator app shows beside the company's name: the user's first login ID. */
-function labelOf(row: UserRow): string {
-  return row.email ?? row.loginName ?? row.phone ?? row.profileMnemocode;
 }
 
 /**
@@ -91,20 +87,27 @@ export function totpHandlers(
     async confirmTotpEnrolment(request) {
       const input = parseStorableRequest(confirmTotpEnrolmentRequest, request);
       const row = await userById(input.companyId, input.userId);
-      if (row.totpPendingSecret === null) return { enrolled: false, currentCodeRefused: false };
+      const refused = { enrolled: false, offerBackupCodes: false };
+      if (row.totpPendingSecret === null) return { ...refused, currentCodeRefused: false };
       // The new app's code first: a mistyped one must not use up the current app's code. Whoever
       // asks knows the pending secret already, so its code needs no budget.
       metrics.secretsCompared.inc({ kind: "totp" });
       const step = await totpStepOf(secrets.open(row.totpPendingSecret), input.code);
-      if (step === undefined) return { enrolled: false, currentCodeRefused: false };
+      if (step === undefined) return { ...refused, currentCodeRefused: false };
       const current = row.totpSecret === null ? undefined : await checkCurrentApp(row, input);
       if (current && !current.right)
-        return { enrolled: false, currentCodeRefused: true, currentCheck: current.check };
+        return { ...refused, currentCodeRefused: true, currentCheck: current.check };
       // Not after the gateway has answered 503: the user was told nothing changed.
       assertTimeLeft();
       const enrolled = await store.confirmTotp(row.companyId, row.id, row.totpPendingSecret, step);
       if (enrolled) notifier.notify(row.companyId, row.id, NotificationEvent.AUTHENTICATOR_APP_ADDED);
-      return { enrolled, currentCodeRefused: false, currentCheck: current?.check };
+      return {
+        enrolled,
+        currentCodeRefused: false,
+        currentCheck: current?.check,
+        // docs/decisions.md, "Backup codes offered".
+        offerBackupCodes: enrolled && !row.hasBackupCodes,
+      };
     },
 
     async verifyTotp(request) {

@@ -26,7 +26,13 @@ import { testBudgets } from "@auth/testing";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { identityAccess } from "../access.js";
-import { seedCompany, seedUser, startIdentityForTests, type UserOptions } from "../testing.js";
+import {
+  FakePasskeySessions,
+  seedCompany,
+  seedUser,
+  startIdentityForTests,
+  type UserOptions,
+} from "../testing.js";
 
 type Client = ServiceClient<typeof IdentityServiceService>;
 const adminToken = randomBytes(32).toString("base64url");
@@ -56,6 +62,7 @@ beforeAll(async () => {
       reportSecretCheck: async () => ({ sessionEnded: false }),
       revokeUserSessions: async () => ({ revoked: 0 }),
       recordFederatedLogin: async () => ({ checkId: "federated-check" }),
+      ...new FakePasskeySessions().calls,
       // A session claimed for a password change of the user its token names ("company/user").
       getCredentialChange: async ({ sessionToken }) => {
         const [companyId = "", userId = ""] = sessionToken.split("/");

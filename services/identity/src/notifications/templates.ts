@@ -16,6 +16,10 @@ export const eventNames: Record<KnownEvent, string> = {
   [NotificationEvent.LOCKED_OUT]: "locked_out",
   [NotificationEvent.AUTHENTICATOR_APP_ADDED]: "authenticator_app_added",
   [NotificationEvent.AUTHENTICATOR_APP_REMOVED]: "authenticator_app_removed",
+  [NotificationEvent.PASSKEY_ADDED]: "passkey_added",
+  [NotificationEvent.PASSKEY_RENAMED]: "passkey_renamed",
+  [NotificationEvent.PASSKEY_REMOVED]: "passkey_removed",
+  [NotificationEvent.PASSKEY_CLONE_SUSPECTED]: "passkey_clone_suspected",
 };
 
 export interface Wording {
@@ -70,6 +74,30 @@ const defaults: Record<KnownEvent, Wording> = {
     body: `Your administrator removed the authenticator app of your {company} account at {time}, and every session of the account ended.\n\n${notYou}`,
     smsText:
       "{company}: the authenticator app of your account was removed at {time}. Not you? Contact your administrator.",
+  },
+  [NotificationEvent.PASSKEY_ADDED]: {
+    subject: "A passkey was added to your {company} account",
+    body: `A passkey was added to your {company} account at {time}; it can now be used to sign in.\n\nIf this was not you, contact your administrator at once: they can remove the passkey.`,
+    smsText:
+      "{company}: a passkey was added to your account at {time}. Not you? Contact your administrator at once.",
+  },
+  [NotificationEvent.PASSKEY_RENAMED]: {
+    subject: "A passkey of your {company} account was renamed",
+    body: `One of the passkeys of your {company} account was renamed at {time}.\n\n${notYou}`,
+    smsText:
+      "{company}: a passkey of your account was renamed at {time}. Not you? Contact your administrator.",
+  },
+  [NotificationEvent.PASSKEY_REMOVED]: {
+    subject: "A passkey was removed from your {company} account",
+    body: `A passkey was removed from your {company} account at {time}; it can no longer be used to sign in.\n\n${notYou}`,
+    smsText:
+      "{company}: a passkey was removed from your account at {time}. Not you? Contact your administrator.",
+  },
+  [NotificationEvent.PASSKEY_CLONE_SUSPECTED]: {
+    subject: "A passkey of your {company} account may have been copied",
+    body: `At {time}, a passkey of your {company} account signed in with a counter that did not grow, which a copied key does. The passkey is refused from now on; sign in another way, and ask your administrator to remove it.\n\nIf you did not try to sign in then, contact your administrator at once.`,
+    smsText:
+      "{company}: a passkey of your account may have been copied ({time}) and is refused from now on. Contact your administrator.",
   },
 };
 

@@ -15,7 +15,13 @@ import { testBudgets } from "@auth/testing";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OAuthProviderRow } from "../schema.js";
-import { providerSettings, seedCompany, seedUser, startIdentityForTests } from "../testing.js";
+import {
+  FakePasskeySessions,
+  providerSettings,
+  seedCompany,
+  seedUser,
+  startIdentityForTests,
+} from "../testing.js";
 import { OAuthExchange } from "./exchange.js";
 
 const redirectUri = "https://app.example.com/cb";
@@ -287,6 +293,7 @@ describe("ExchangeOAuthCode records a linked user's login at the session service
           recorded.push(request);
           return { checkId: `federated-${recorded.length}` };
         },
+        ...new FakePasskeySessions().calls,
         getCredentialChange: async () => ({
           claimed: false,
           companyId: "",

@@ -13,10 +13,12 @@ import {
   type OAuthProviderRow,
   oauthLinks,
   oauthProviders,
+  passkeys,
   recoveryMessages,
   type UserRow,
   users,
 } from "../schema.js";
+import { PasskeyStore } from "./passkey-store.js";
 
 export interface NewCompany {
   code: string;
@@ -26,16 +28,22 @@ export interface NewCompany {
 
 export type NewUser = Omit<typeof users.$inferInsert, "id" | "createdAt" | "updatedAt">;
 
-/** A user as every read of the store gives it: the row, and whether the user has backup codes left. */
-export type StoredUser = UserRow & { hasBackupCodes: boolean };
+/**
+ * A user as every read of the store gives it: the row, whether the user has backup codes left, and
+ * whether a passkey that is not clone-suspect.
+ */
+export type StoredUser = UserRow & { hasBackupCodes: boolean; hasPasskey: boolean };
 
 /**
- * The columns of a StoredUser: whether backup codes are left is a subquery of the user's own
- * query, so that a login reads the user's authenticators (authenticators.ts) in one round trip.
+ * The columns of a StoredUser: whether backup codes or a passkey are left are subqueries of the
+ * user's own query, so that a login reads the user's authenticators (authenticators.ts) in one
+ * round trip.
  */
 const storedUser = {
   ...getTableColumns(users),
   hasBackupCodes: sql<boolean>`exists (select 1 from ${backupCodes} where ${backupCodes.userId} = ${users.id})`,
+  // Qualified by hand: drizzle writes a column here without its table, and passkeys has an id too.
+  hasPasskey: sql<boolean>`exists (select 1 from ${passkeys} where ${passkeys}.user_id = ${users}.id and not ${passkeys}.clone_suspected)`,
 };
 
 export type LoginIdColumn = "phone" | "email" | "loginName";
@@ -72,12 +80,14 @@ function preparedLookups(db: Database<IdentitySchema>) {
   };
 }
 
-/** The identity service's tables: companies, API keys and users. */
+/** The identity service's tables: companies, API keys and users (and their passkeys, `passkeys`). */
 export class IdentityStore {
   readonly #lookups: ReturnType<typeof preparedLookups>;
+  readonly passkeys: PasskeyStore;
 
   constructor(private readonly db: Database<IdentitySchema>) {
     this.#lookups = preparedLookups(db);
+    this.passkeys = new PasskeyStore(db);
   }
 
   async createCompany(company: NewCompany): Promise<CompanyRow> {

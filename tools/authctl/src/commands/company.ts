@@ -1,7 +1,22 @@
-import { Company, CompanyPolicy } from "@auth/proto/identity";
+import { AuthError } from "@auth/errors";
+import { Company, CompanyPolicy, PasskeySettings } from "@auth/proto/identity";
 import type { Command } from "commander";
 import { type Cli, readJsonFile } from "../context.js";
 import { type Records, table } from "../table.js";
+
+/** The company's relying party for passkeys, in one line. */
+function passkeysLine(settings: PasskeySettings | undefined): string {
+  if (!settings?.rpId) return "passkeys: off";
+  const passwordless = settings.allowPasswordless ? "; passwordless logins allowed" : "";
+  return `passkeys: RP ID ${settings.rpId}; origins ${settings.origins.join(", ")}${passwordless}`;
+}
+
+interface PasskeyOptions {
+  rpId?: string;
+  origin?: string[];
+  allowPasswordless?: boolean;
+  off?: boolean;
+}
 
 const companyRecords: Records<Company> = {
   columns: [
@@ -65,6 +80,46 @@ export function companyCommands(program: Command, cli: () => Cli): void {
         pageToken = page.nextPageToken;
       } while (pageToken);
       cli().printList(companies, companyRecords);
+    });
+
+  company
+    .command("passkeys <code>")
+    .description(
+      'set the company\'s relying party for passkeys (docs/decisions.md, "Passkeys"), keeping the rest of its policy',
+    )
+    .option(
+      "--rp-id <host>",
+      "the RP ID: the login page's host or a registrable suffix of it (never an IP address)",
+    )
+    .option(
+      "--origin <origin>",
+      "an origin ceremonies may come from, https://host[:port] of the RP ID or under it (http:// for localhost); repeat for more",
+      (origin: string, origins: string[] = []) => [...origins, origin],
+    )
+    .option("--allow-passwordless", "a user-verified passkey may replace the password and the second factor")
+    .option("--off", "turn passkeys off for the company")
+    .action(async (code: string, options: PasskeyOptions) => {
+      if (Boolean(options.off) === (options.rpId !== undefined))
+        throw new AuthError("request.validation.failed", {
+          detail: "give either --rp-id (with --origin) or --off",
+        });
+      const passkeys = options.off
+        ? undefined
+        : {
+            rpId: options.rpId ?? "",
+            origins: options.origin ?? [],
+            allowPasswordless: options.allowPasswordless ?? false,
+          };
+      const identity = cli().identity();
+      const { company: found } = await identity.getCompany({ code });
+      if (!found?.policy) throw new Error(`identity answered no policy of ${code}`);
+      // The policy as read, secrets left out: identity keeps the stored ones (docs/security.md).
+      const { company: updated } = await identity.updateCompany({
+        companyId: found.id,
+        policy: { ...found.policy, passkeys },
+      });
+      const settings = updated?.policy?.passkeys;
+      cli().print(settings ? PasskeySettings.toJSON(settings) : {}, passkeysLine(settings));
     });
 
   company

@@ -25,6 +25,7 @@ describe("authctl's table of users (text)", () => {
           secondFactors: [SecondFactorKind.AUTHENTICATOR_APP, SecondFactorKind.BACKUP_CODES],
           secondFactorRequired: true,
           minPasswordLength: 8,
+          passkeyReplacesPassword: false,
         }),
       ],
       userRecords,
@@ -47,9 +48,31 @@ describe("authctl's table of users (text)", () => {
     ]);
   });
 
+  it("names a passkey among the second factors", () => {
+    const printed = table(
+      [
+        user({
+          secondFactors: [SecondFactorKind.PASSKEY, SecondFactorKind.BACKUP_CODES],
+          secondFactorRequired: true,
+          minPasswordLength: 8,
+          passkeyReplacesPassword: true,
+        }),
+      ],
+      userRecords,
+    );
+    expect(rowWith(printed, "u-1")?.slice(-2)).toEqual(["passkey,backup-codes (required)", "8"]);
+  });
+
   it("says when the user has no second factor", () => {
     const printed = table(
-      [user({ secondFactors: [], secondFactorRequired: false, minPasswordLength: 15 })],
+      [
+        user({
+          secondFactors: [],
+          secondFactorRequired: false,
+          minPasswordLength: 15,
+          passkeyReplacesPassword: false,
+        }),
+      ],
       userRecords,
     );
     expect(rowWith(printed, "u-1")?.slice(-2)).toEqual(["none", "15"]);

@@ -9,6 +9,7 @@ export const statuses: Record<string, UserStatus> = {
 };
 
 const factorNames: Partial<Record<SecondFactorKind, string>> = {
+  [SecondFactorKind.PASSKEY]: "passkey",
   [SecondFactorKind.SMS]: "sms",
   [SecondFactorKind.AUTHENTICATOR_APP]: "app",
   [SecondFactorKind.BACKUP_CODES]: "backup-codes",

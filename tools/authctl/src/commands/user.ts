@@ -41,7 +41,7 @@ function withUserOptions(command: Command): Command {
     .option("--status <status>", "active, restricted, closed or denied")
     .option(
       "--second-factor",
-      "require a second factor at login (SMS, or the authenticator app once enrolled)",
+      "require a second factor at login (SMS, or a passkey or the authenticator app once enrolled)",
     )
     .option("--must-change-password", "require a new password at the next login")
     .option("--question <question>", "control question for recovery")
