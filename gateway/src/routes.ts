@@ -1,11 +1,19 @@
 import type { Endpoint } from "./endpoint/define.js";
 import { acceptdisclaimers } from "./flows/acceptdisclaimers.js";
+import { backupcodesGenerate } from "./flows/backupcodes/generate.js";
 import { checkcredentials } from "./flows/checkcredentials.js";
 import { checkotp } from "./flows/checkotp.js";
+import { checkpasskey } from "./flows/checkpasskey.js";
 import { checkpassword } from "./flows/checkpassword.js";
 import { login } from "./flows/login.js";
 import { logout } from "./flows/logout.js";
 import { oauth } from "./flows/oauth.js";
+import { passkeysConfirm } from "./flows/passkeys/confirm.js";
+import { passkeysEnrol } from "./flows/passkeys/enrol.js";
+import { passkeysList } from "./flows/passkeys/list.js";
+import { passkeysRemove } from "./flows/passkeys/remove.js";
+import { passkeysRename } from "./flows/passkeys/rename.js";
+import { passkeysStart } from "./flows/passkeys/start.js";
 import { checklink } from "./flows/recovery/checklink.js";
 import { recoveryCheckotp } from "./flows/recovery/checkotp.js";
 import { checkquestion } from "./flows/recovery/checkquestion.js";
@@ -19,9 +27,9 @@ import { totpConfirm } from "./flows/totp/confirm.js";
 import { totpEnrol } from "./flows/totp/enrol.js";
 
 /**
- * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery") and
- * the user's own session management and authenticator app (docs/api-contract.md, "Session
- * management", "Authenticator app"): the
+ * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery"), the
+ * user's own session management and authenticator app (docs/api-contract.md, "Session management",
+ * "Authenticator app"), and passkeys and backup codes (docs/api-contract.md, "Passkeys"): the
  * routes and the OpenAPI document are made from this list, in its order.
  */
 export const endpoints = [
@@ -29,6 +37,8 @@ export const endpoints = [
   checkpassword,
   checkcredentials,
   checkotp,
+  checkpasskey,
+  passkeysStart,
   renewotp,
   setpassword,
   oauth,
@@ -43,4 +53,10 @@ export const endpoints = [
   sessionsEnd,
   totpEnrol,
   totpConfirm,
+  passkeysEnrol,
+  passkeysConfirm,
+  passkeysList,
+  passkeysRename,
+  passkeysRemove,
+  backupcodesGenerate,
 ] as const satisfies readonly Endpoint[];

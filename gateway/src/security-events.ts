@@ -10,7 +10,10 @@ export type SecurityEvent =
   | "recovery.finished"
   | "session.revoked"
   | "disclaimer.accepted"
-  | "totp.enrolled";
+  | "totp.enrolled"
+  | "passkey.enrolled"
+  | "passkey.removed"
+  | "backupcodes.generated";
 
 /**
  * Writes a security event as one structured log line with the request's trace id. Never a secret:

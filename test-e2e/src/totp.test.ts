@@ -59,7 +59,7 @@ describe("an authenticator app (TOTP) as the second factor", () => {
         401,
         "auth.otp.invalid",
       );
-      expectSuccess(await post("totp/confirm", { code }, token), ["sessions_ended"]);
+      expectSuccess(await post("totp/confirm", { code }, token), ["sessions_ended", "offer_backup_codes"]);
     });
 
     it("ends the user's other sessions, and this one goes on", async () => {
@@ -157,7 +157,7 @@ describe("an authenticator app (TOTP) as the second factor", () => {
         { code: await totpCode(next), current_code: await totpCode(old, 1) },
         token,
       );
-      expectSuccess(replaced, ["sessions_ended"]);
+      expectSuccess(replaced, ["sessions_ended", "offer_backup_codes"]);
       const withNew = await logIn(user);
       const checked = await post(
         "checkotp",

@@ -103,6 +103,16 @@ describe("an endpoint's errors come from its steps", () => {
     }
   });
 
+  it("lists what an endpoint answers while its company is suspended (docs/decisions.md, Suspension)", () => {
+    for (const endpoint of endpoints) {
+      if (endpoint.whileSuspended === "serve") continue;
+      expect(
+        errorAnswers(endpoint).map((answer) => answer.code),
+        endpoint.operation,
+      ).toContain(endpoint.whileSuspended);
+    }
+  });
+
   it("lists the user's status on every endpoint that checks it, the authenticator app's included", () => {
     for (const operation of ["totp/enrol", "totp/confirm", "checkotp", "renewotp"]) {
       const endpoint = endpoints.find((candidate) => candidate.operation === operation);

@@ -25,14 +25,16 @@ function pipelineErrors(endpoint: Endpoint): ErrorCode[] {
 const keyReused: ErrorAnswer = { code: "request.validation.failed", status: 422 };
 
 /**
- * Every error the endpoint answers: the pipeline's, its steps', its own; with its HTTP status from
- * the error table unless its declaration gives one.
+ * Every error the endpoint answers: the pipeline's, its steps', its own, and its answer while the
+ * company is suspended (endpoint/define.ts); with its HTTP status from the error table unless its
+ * declaration gives one.
  */
 export function errorAnswers(endpoint: Endpoint): ErrorAnswer[] {
   const codes = new Set<ErrorCode>([
     ...pipelineErrors(endpoint),
     ...endpoint.steps.flatMap((step) => step.errors),
     ...endpoint.errors.filter((error) => typeof error === "string"),
+    ...(endpoint.whileSuspended === "serve" ? [] : [endpoint.whileSuspended]),
     "service.unavailable",
     "internal.error",
   ]);

@@ -2,6 +2,7 @@ import type { ErrorCode } from "@auth/errors";
 import { companyCodeShape } from "@auth/runtime";
 import { z } from "zod";
 import type { Endpoint, ErrorAnswer } from "../endpoint/define.js";
+import { passkeyRequestOptions } from "../endpoint/passkeys.js";
 import { disclaimer, errorExample, errorResponse, retryAfter } from "../endpoint/responses.js";
 import { type Operation, statesFor, transitions } from "../endpoint/transitions.js";
 import { idempotencyHeader, idempotencyKeyShape } from "../http/idempotency.js";
@@ -20,7 +21,13 @@ const nameOf = (operation: Operation): string =>
 
 const tagOf = (operation: Operation): string => {
   const first = operation.split("/")[0];
-  return first === "recovery" || first === "sessions" || first === "totp" ? first : "login";
+  return first === "recovery" ||
+    first === "sessions" ||
+    first === "totp" ||
+    first === "passkeys" ||
+    first === "backupcodes"
+    ? first
+    : "login";
 };
 
 const schemaRef = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -133,6 +140,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
   const requests = z.registry<{ id: string }>();
   const responses = z.registry<{ id: string }>();
   responses.add(disclaimer, { id: "Disclaimer" });
+  responses.add(passkeyRequestOptions, { id: "PasskeyRequestOptions" });
   // The error answers are converted with the rest so that their disclaimers refer to the
   // component, and then written inline in their paths rather than as components.
   const inline = new Set<string>();
@@ -207,6 +215,11 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
       { name: "recovery", description: "Recovering lost access" },
       { name: "sessions", description: "The signed-in user's own sessions (beyond the spec)" },
       { name: "totp", description: "The signed-in user's authenticator app (beyond the spec)" },
+      {
+        name: "passkeys",
+        description: "A login without a login ID, and the signed-in user's passkeys (beyond the spec)",
+      },
+      { name: "backupcodes", description: "The signed-in user's backup codes (beyond the spec)" },
     ],
     paths,
     components: {

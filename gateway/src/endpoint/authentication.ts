@@ -7,6 +7,7 @@ const factorKindNames = {
   [FactorKind.APP_CODE]: "app_code",
   [FactorKind.BACKUP_CODE]: "backup_code",
   [FactorKind.FEDERATED]: "federated",
+  [FactorKind.PASSKEY]: "passkey",
 } as const;
 
 type FactorKindName = (typeof factorKindNames)[keyof typeof factorKindNames];
@@ -31,6 +32,10 @@ export const authentication = z
           kind: z.enum(names),
           amr: z.string().describe("Its RFC 8176 value"),
           authenticated_at: time("When it was passed; a provider's login, when the provider says"),
+          user_verified: z
+            .boolean()
+            .optional()
+            .describe("A passkey only: the authenticator verified the user (a PIN, biometrics)"),
         }),
       )
       .describe("The factors the session rests on, in the order they were passed"),
@@ -52,6 +57,7 @@ export function authenticationOf(given: Authentication | undefined): z.output<ty
               kind,
               amr: factor.amr,
               authenticated_at: (factor.authenticatedAt ?? new Date(0)).toISOString(),
+              user_verified: factor.kind === FactorKind.PASSKEY ? factor.userVerified : undefined,
             },
           ];
     }),

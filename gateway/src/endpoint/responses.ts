@@ -1,5 +1,6 @@
 import type { ErrorCode } from "@auth/errors";
 import { z } from "zod";
+import { passkeyRequestOptions } from "./passkeys.js";
 import type { StateName } from "./states.js";
 
 /**
@@ -39,9 +40,18 @@ export function inState<State extends StateName, Shape extends z.ZodRawShape>(st
   });
 }
 
+/**
+ * What a login that reaches checkotp is told of the user's second factors: `user_phone` when an SMS
+ * was sent (none for a user with an authenticator app or a passkey: docs/decisions.md, "TOTP"),
+ * `passkey_options` when the user has a passkey (docs/decisions.md, "Passkeys").
+ */
+export const secondFactorChallenge = () => ({
+  user_phone: userPhone.optional(),
+  passkey_options: passkeyRequestOptions.optional(),
+});
+
 // Factories, so that every endpoint's schema is its own instance (a document component of its own).
-/** `user_phone` is absent for a user with an authenticator app: no SMS was sent (docs/decisions.md, "TOTP"). */
-export const toCheckotp = () => inState("checkotp", { user_phone: userPhone.optional() });
+export const toCheckotp = () => inState("checkotp", secondFactorChallenge());
 export const toSetpassword = () => inState("setpassword", passwordRules.shape);
 export const toAuthorized = () =>
   inState("authorized", {

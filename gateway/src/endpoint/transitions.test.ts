@@ -21,6 +21,14 @@ describe("the transition table (spec section 3)", () => {
     ["sessions/end", ["authorized"]],
     ["totp/enrol", ["authorized"]],
     ["totp/confirm", ["authorized"]],
+    ["passkeys/start", []],
+    ["checkpasskey", ["checkotp", "checkpassword"]],
+    ["passkeys/enrol", ["authorized"]],
+    ["passkeys/confirm", ["authorized"]],
+    ["passkeys/list", ["authorized"]],
+    ["passkeys/rename", ["authorized"]],
+    ["passkeys/remove", ["authorized"]],
+    ["backupcodes/generate", ["authorized"]],
   ])("%s takes a token in %j", (operation, states) => {
     expect([...statesFor(operation)].sort()).toEqual(states);
   });
@@ -43,5 +51,7 @@ describe("the transition table (spec section 3)", () => {
     expect(() => assertTransition("login", null, "authorized")).toThrow();
     expect(() => assertTransition("setpassword", "setpassword", null)).toThrow();
     expect(() => assertTransition("checkotp", "checkotp", "checkotp")).toThrow();
+    // A passkey in checkotp is the second factor: it never leads to the disclaimers' own step.
+    expect(() => assertTransition("checkpasskey", "checkotp", "acceptdisclaimers")).toThrow();
   });
 });

@@ -84,6 +84,55 @@ export const transitions = [
     condition: "code of the pending secret",
     to: "authorized",
   },
+  // Beyond the spec (docs/api-contract.md, "Passkeys"): a passkey in the places of the factors it
+  // proves, in the spec's states (docs/decisions.md, "Passkeys").
+  {
+    from: null,
+    operation: "passkeys/start",
+    condition: "a login without a login ID, the company letting a passkey replace the password",
+    to: "checkpassword",
+  },
+  {
+    from: "checkpassword",
+    operation: "checkpasskey",
+    condition: "user-verified passkey, new password must be set",
+    to: "setpassword",
+  },
+  {
+    from: "checkpassword",
+    operation: "checkpasskey",
+    condition: "user-verified passkey, nothing further required",
+    to: "authorized",
+  },
+  {
+    from: "checkpassword",
+    operation: "checkpasskey",
+    condition: "user-verified passkey of a login without a login ID, disclaimers must be accepted",
+    to: "acceptdisclaimers",
+  },
+  { from: "checkotp", operation: "checkpasskey", condition: "new password must be set", to: "setpassword" },
+  { from: "checkotp", operation: "checkpasskey", condition: "nothing further required", to: "authorized" },
+  { from: "authorized", operation: "passkeys/enrol", condition: "always", to: "authorized" },
+  {
+    from: "authorized",
+    operation: "passkeys/confirm",
+    condition: "the authenticator's answer to the options",
+    to: "authorized",
+  },
+  { from: "authorized", operation: "passkeys/list", condition: "always", to: "authorized" },
+  {
+    from: "authorized",
+    operation: "passkeys/rename",
+    condition: "one of the user's passkeys",
+    to: "authorized",
+  },
+  {
+    from: "authorized",
+    operation: "passkeys/remove",
+    condition: "one of the user's passkeys",
+    to: "authorized",
+  },
+  { from: "authorized", operation: "backupcodes/generate", condition: "always", to: "authorized" },
 ] as const satisfies readonly TransitionOf<string>[];
 
 /** The operations of the table: every endpoint is one of them (routes.ts has one endpoint for each). */

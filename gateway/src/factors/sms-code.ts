@@ -16,7 +16,7 @@ export const smsCode = {
   secretKind: SecretKind.SMS_CODE,
   wrongAnswer: "auth.otp.invalid",
   challengeErrors: sendOtp.errors,
-  async challenge(context, user, sessionId) {
+  async challenge(context, user, { sessionId }) {
     return { userPhone: await sendOtp(context, user, sessionId, OtpPurpose.LOGIN) };
   },
   verify: (context, _user, answer) =>

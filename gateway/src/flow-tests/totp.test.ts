@@ -42,7 +42,10 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
     const enrolled = await post("totp/enrol", {}, token);
     expectSuccess(enrolled, ["otpauth_uri", "secret"]);
     const secret = String(enrolled.body.secret);
-    expectSuccess(await post("totp/confirm", { code: await codeOf(secret) }, token), ["sessions_ended"]);
+    const confirmed = await post("totp/confirm", { code: await codeOf(secret) }, token);
+    expectSuccess(confirmed, ["sessions_ended", "offer_backup_codes"]);
+    // A new user has no backup codes: the page offers them (docs/decisions.md, Passkeys).
+    expect(confirmed.body.offer_backup_codes).toBe(true);
     return secret;
   }
 
@@ -72,7 +75,10 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
     );
     const token = String(authorized.body.session_token);
     const secret = String((await post("totp/enrol", {}, token)).body.secret);
-    expectSuccess(await post("totp/confirm", { code: await codeOf(secret) }, token), ["sessions_ended"]);
+    expectSuccess(await post("totp/confirm", { code: await codeOf(secret) }, token), [
+      "sessions_ended",
+      "offer_backup_codes",
+    ]);
     const atOtp = await post("login", { login_id: user.loginName });
     expectSuccess(atOtp, ["session_token", "session_state", "disclaimers_required"]);
     expect(smsTo(company.id, user.phone)).toHaveLength(1);
@@ -155,7 +161,9 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
         { code: await codeOf(next), current_code: await codeOf(old, 1) },
         token,
       );
-      expectSuccess(replaced, ["sessions_ended"]);
+      expectSuccess(replaced, ["sessions_ended", "offer_backup_codes"]);
+      // The user has backup codes: none are offered.
+      expect(replaced.body.offer_backup_codes).toBe(false);
       const withNew = await post("checkcredentials", { login_id: user.loginName, password: user.password });
       expect(
         (await post("checkotp", { otp: await codeOf(next, 1) }, String(withNew.body.session_token))).body

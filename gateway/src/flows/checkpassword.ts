@@ -5,7 +5,7 @@ import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
 import { afterPassword, answerExamples, type SuccessFields } from "../endpoint/responses.js";
-import { challengeSecondFactors } from "../factors/second-factors.js";
+import { moveToSecondFactors } from "../factors/second-factors.js";
 import { assertAllAccepted, recordAcceptance, sessionDisclaimers } from "../steps/disclaimers.js";
 import { continueAfterFirstFactor } from "../steps/next-step.js";
 import { afterCheck, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
@@ -37,7 +37,7 @@ export const checkpassword = defineEndpoint({
     assertUserMayLogIn,
     recordAcceptance,
     continueAfterFirstFactor,
-    challengeSecondFactors,
+    moveToSecondFactors,
   ],
   errors: ["auth.password.invalid"],
   rateLimit: "address and login ID",
@@ -49,6 +49,8 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   const { userId } = context.session;
+  // A login without a login ID (auth/passkeys/start) has no user whose password to check.
+  if (!userId) throw new AuthError("auth.session.invalid", { detail: "the session takes a passkey" });
   const captchaResponse = context.body.captcha_response;
   const disclaimersRequired = sessionDisclaimers(context);
   try {
@@ -85,11 +87,10 @@ async function handle(
         user,
         passwordChangeRequired: verdict.passwordChangeRequired,
         move: (to, changes) => moveSession(context, to, { ...changes, rightCheckId }),
-        // The challenge (an SMS) goes out before the move, so that a failed send leaves the session as it was.
-        toSecondFactor: async (changes) => {
-          const told = await challengeSecondFactors(context, user, context.session.sessionId);
-          return { ...(await moveSession(context, "checkotp", { ...changes, rightCheckId })), ...told };
-        },
+        toSecondFactor: (changes) =>
+          moveToSecondFactors(context, user, () =>
+            moveSession(context, "checkotp", { ...changes, rightCheckId }),
+          ),
       });
     },
     SecretKind.PASSWORD,

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
+import { passkeyExamples, passkeyRequestOptions } from "../endpoint/passkeys.js";
 import {
   answerExamples,
   disclaimersRequired,
@@ -13,14 +14,15 @@ import {
   exampleToken,
   inState,
   type SuccessFields,
-  userPhone,
+  secondFactorChallenge,
 } from "../endpoint/responses.js";
 import { firstSecondFactor } from "../factors/second-factors.js";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
 import { lookUpAndCountLoginId } from "../steps/login-lookup.js";
-import { startAtSecondFactor } from "../steps/next-step.js";
+import { startAtSecondFactor, toldOf } from "../steps/next-step.js";
+import { passkeyLoginOptions, passkeyReplacesPassword } from "../steps/passkeys.js";
 import { guardLockout } from "../steps/secret-checks.js";
-import { startSession } from "../steps/session-moves.js";
+import { startSessionThen } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
 const body = z.object({ login_id: fields.loginId });
@@ -29,14 +31,20 @@ const responses = z.discriminatedUnion("session_state", [
   inState("checkpassword", {
     disclaimers_required: disclaimersRequired,
     captcha_required: z.boolean().describe("true: checkpassword must carry captcha_response"),
+    passkey_options: passkeyRequestOptions
+      .optional()
+      .describe(
+        "The user's passkey may replace the password (and the second factor): the options of its assertion, for auth/checkpasskey (docs/decisions.md, Passkeys)",
+      ),
   }),
-  inState("checkotp", { disclaimers_required: disclaimersRequired, user_phone: userPhone.optional() }),
+  inState("checkotp", { disclaimers_required: disclaimersRequired, ...secondFactorChallenge() }),
 ]);
 
 /**
  * spec 4.1: identify the user by login ID and start a session. The lock-out comes before
  * auth.loginid.notfound and the user's status; for a user who may log in, the session service
- * checks it while it creates the session.
+ * checks it while it creates the session. A user's passkey is offered where it may stand in for
+ * the step's factors (docs/decisions.md, "Passkeys").
  */
 export const login = defineEndpoint({
   operation: "login",
@@ -51,6 +59,7 @@ export const login = defineEndpoint({
         session_state: "checkpassword",
         disclaimers_required: [exampleDisclaimer],
         captcha_required: false,
+        passkey_options: passkeyExamples.requestOptions,
       },
       {
         session_token: exampleToken,
@@ -80,12 +89,22 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
   const guard = { lockoutKind: nextStepKind(user), disclaimersRequired };
 
   if (user.hasPassword) {
-    const started = await startSession(context, user, "checkpassword", normalizedLoginId, guard);
+    const started = await startSessionThen(
+      context,
+      user,
+      "checkpassword",
+      normalizedLoginId,
+      guard,
+      async ({ token }) => ({
+        passkeyOptions: passkeyReplacesPassword(user) ? await passkeyLoginOptions(context, token) : undefined,
+      }),
+    );
     return {
       session_token: started.token,
       session_state: "checkpassword",
       disclaimers_required: disclaimersRequired,
       captcha_required: started.captchaRequired,
+      passkey_options: started.passkeyOptions,
     };
   }
   const started = await startAtSecondFactor(context, user, normalizedLoginId, {
@@ -96,7 +115,7 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
     session_token: started.token,
     session_state: "checkotp",
     disclaimers_required: disclaimersRequired,
-    user_phone: started.userPhone,
+    ...toldOf(started),
   };
 }
 

@@ -10,12 +10,12 @@ import {
   exampleToken,
   inState,
   type SuccessFields,
+  secondFactorChallenge,
   toAuthorized,
-  userPhone,
 } from "../endpoint/responses.js";
 import { secondFactorRequired } from "../factors/second-factors.js";
 import { requiredDisclaimers } from "../steps/disclaimers.js";
-import { startAtSecondFactor } from "../steps/next-step.js";
+import { startAtSecondFactor, toldOf } from "../steps/next-step.js";
 import { startSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -34,7 +34,7 @@ const body = z.object({
 });
 
 const responses = z.discriminatedUnion("session_state", [
-  inState("checkotp", { disclaimers_required: disclaimersRequired, user_phone: userPhone.optional() }),
+  inState("checkotp", { disclaimers_required: disclaimersRequired, ...secondFactorChallenge() }),
   inState("acceptdisclaimers", { disclaimers_required: disclaimersRequired }),
   toAuthorized(),
 ]);
@@ -104,7 +104,7 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
       session_token: started.token,
       session_state: "checkotp",
       disclaimers_required: disclaimers,
-      user_phone: started.userPhone,
+      ...toldOf(started),
     };
   }
   if (disclaimers.length > 0) {

@@ -1,6 +1,7 @@
 import type { User } from "@auth/proto/identity";
 import type { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
+import type { PasskeyRequestOptions } from "../endpoint/passkeys.js";
 import type { AnswerLeadingTo, passwordRules } from "../endpoint/responses.js";
 import type { StateName } from "../endpoint/states.js";
 import { step } from "../endpoint/step.js";
@@ -48,11 +49,19 @@ export const continueAfterFirstFactor = step(
   ): Promise<AnswerLeadingTo<"checkotp" | "setpassword" | "authorized">> => {
     if (secondFactorRequired(outcome.user)) {
       const moved = await outcome.toSecondFactor({ passwordChangeRequired: outcome.passwordChangeRequired });
-      return { session_token: moved.token, session_state: "checkotp", user_phone: moved.userPhone };
+      return { session_token: moved.token, session_state: "checkotp", ...toldOf(moved) };
     }
     return continueToAuthorization(context, outcome.user, outcome.passwordChangeRequired, outcome.move);
   },
 );
+
+/** The answer's fields of what the user's second factors' challenges told (responses.ts, secondFactorChallenge). */
+export function toldOf(challenge: Challenge): {
+  user_phone?: string;
+  passkey_options?: PasskeyRequestOptions;
+} {
+  return { user_phone: challenge.userPhone, passkey_options: challenge.passkeyOptions };
+}
 
 /** spec section 3 after the last factor: setpassword when a new password must be set, else authorized. */
 export async function continueToAuthorization(
@@ -85,7 +94,7 @@ export const startAtSecondFactor = step(
     loginId: string,
     start: SessionStart = {},
   ): Promise<StartedSession & Challenge> =>
-    startSessionThen(context, user, "checkotp", loginId, start, (sessionId) =>
-      challengeSecondFactors(context, user, sessionId),
+    startSessionThen(context, user, "checkotp", loginId, start, ({ token, session }) =>
+      challengeSecondFactors(context, user, { sessionId: session.sessionId, token }),
     ),
 );

@@ -35,7 +35,7 @@ export function startSessionWithOtp(
   purpose: OtpPurpose,
   start: SessionStart = {},
 ): Promise<StartedSession & { userPhone: string }> {
-  return startSessionThen(context, user, to, loginId, start, async (sessionId) => ({
-    userPhone: await sendOtp(context, user, sessionId, purpose),
+  return startSessionThen(context, user, to, loginId, start, async ({ session }) => ({
+    userPhone: await sendOtp(context, user, session.sessionId, purpose),
   }));
 }

@@ -31,6 +31,7 @@ const user = (overrides: Partial<User> = {}): User => ({
     secondFactors: [SecondFactorKind.SMS],
     secondFactorRequired: false,
     minPasswordLength: 15,
+    passkeyReplacesPassword: false,
   },
   ...overrides,
 });

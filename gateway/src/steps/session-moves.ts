@@ -55,20 +55,22 @@ function sessionLimits(context: FlowContext) {
   };
 }
 
-/** Starts a session in the state the transition table allows this operation to start in. */
-export async function startSession(
+/** Whose session starts: a user's, by the login ID presented; or nobody's yet (a login without a login ID). */
+type Starter = { user: User; loginId: string } | { passkeyDiscovery: true };
+
+async function create(
   context: FlowContext,
-  user: User,
+  starter: Starter,
   to: StateName,
-  loginId: string,
-  start: SessionStart = {},
+  start: SessionStart,
 ): Promise<StartedSession> {
   assertTransition(context.operation, null, to);
   const created = await context.backends.session.createSession({
     companyId: context.company.id,
-    userId: user.id,
+    ...("user" in starter
+      ? { userId: starter.user.id, loginId: starter.loginId, passkeyDiscovery: false }
+      : { userId: "", loginId: "", passkeyDiscovery: true }),
     state: stateOfName[to],
-    loginId,
     profileMnemocode: start.profileMnemocode,
     passwordChangeRequired: start.passwordChangeRequired ?? false,
     lifetimeSeconds: lifetimeSeconds(context, to),
@@ -82,29 +84,63 @@ export async function startSession(
   });
   if (!created.session) throw new Error("session service returned no session");
   if (to === "authorized")
-    securityEvent(context, "login.succeeded", { userId: user.id, sessionId: created.session.sessionId });
+    securityEvent(context, "login.succeeded", {
+      userId: created.session.userId,
+      sessionId: created.session.sessionId,
+    });
   return { token: created.sessionToken, session: created.session, captchaRequired: created.captchaRequired };
 }
 
 /**
- * Starts a session, then does what must go with it (sends a code); should that fail, the session is
+ * Does what must go with a session just started (sends a code); should that fail, the session is
  * revoked again: the client gets the error, and no session it cannot use is left.
  */
+async function revokedUnless<Told>(
+  context: FlowContext,
+  started: StartedSession,
+  then: (started: MovedSession) => Promise<Told>,
+): Promise<StartedSession & Told> {
+  try {
+    return { ...started, ...(await then(started)) };
+  } catch (error) {
+    await context.backends.session.revokeSession({ sessionToken: started.token });
+    throw error;
+  }
+}
+
+/** Starts a session in the state the transition table allows this operation to start in. */
+export function startSession(
+  context: FlowContext,
+  user: User,
+  to: StateName,
+  loginId: string,
+  start: SessionStart = {},
+): Promise<StartedSession> {
+  return create(context, { user, loginId }, to, start);
+}
+
+/** Starts a session, then does what must go with it (sends a code), revoked again should that fail. */
 export async function startSessionThen<Told>(
   context: FlowContext,
   user: User,
   to: StateName,
   loginId: string,
   start: SessionStart,
-  then: (sessionId: string) => Promise<Told>,
+  then: (started: MovedSession) => Promise<Told>,
 ): Promise<StartedSession & Told> {
-  const started = await startSession(context, user, to, loginId, start);
-  try {
-    return { ...started, ...(await then(started.session.sessionId)) };
-  } catch (error) {
-    await context.backends.session.revokeSession({ sessionToken: started.token });
-    throw error;
-  }
+  return revokedUnless(context, await startSession(context, user, to, loginId, start), then);
+}
+
+/**
+ * Starts a login without a login ID (docs/decisions.md, "Passkeys"): a session in checkpassword of
+ * no user, until a move rests on a user-verified passkey's check; then does what must go with it
+ * (the passkey's challenge), revoked again should that fail.
+ */
+export async function startPasskeyDiscovery<Told>(
+  context: FlowContext,
+  then: (started: MovedSession) => Promise<Told>,
+): Promise<StartedSession & Told> {
+  return revokedUnless(context, await create(context, { passkeyDiscovery: true }, "checkpassword", {}), then);
 }
 
 /** Moves the request's session on under a new token, as the transition table allows. */

@@ -1,6 +1,7 @@
 import type { TestUser, UserOptions } from "@auth/identity/testing";
 import type { CompanyPolicy, UserStatus } from "@auth/proto/identity";
 import { type Answer, ApiDocument, type ApiResponse, loginSteps } from "@auth/testing/api";
+import { SoftAuthenticator, type SoftAuthenticatorOptions } from "@auth/testing/soft-authenticator";
 import { generate } from "otplib";
 import { afterAll, beforeAll, expect } from "vitest";
 import {
@@ -105,6 +106,54 @@ export async function enrolAuthenticator(company: TestCompany, user: TestUser): 
     throw new Error(`enrolment failed: ${JSON.stringify(confirmed.body)}`);
   return secret;
 }
+
+/** The company's relying party in the passkey tests: the embedded demo's (docs/decisions.md, "Passkeys"). */
+export const passkeyOrigin = "http://localhost:8081";
+export const passkeySettings = { rpId: "localhost", origins: [passkeyOrigin], allowPasswordless: true };
+
+/** A software authenticator at the login page's origin; user-verifying and device-bound unless told. */
+export const newAuthenticator = (options: Omit<SoftAuthenticatorOptions, "origin"> = {}) =>
+  new SoftAuthenticator({ origin: passkeyOrigin, ...options });
+
+/**
+ * Adds a passkey of the authenticator to the user from the authorized session of this token
+ * (auth/passkeys/enrol, then auth/passkeys/confirm); confirm's answer.
+ */
+export async function addPasskey(
+  company: TestCompany,
+  token: string,
+  authenticator: SoftAuthenticator,
+  name?: string,
+): Promise<ApiResponse> {
+  const post = (operation: string, body: Record<string, unknown>) =>
+    call(company.code, operation, { apiKey: company.apiKey, body, token });
+  const enrolled = await post("passkeys/enrol", {});
+  if (enrolled.body.status !== "success") throw new Error(`enrol failed: ${JSON.stringify(enrolled.body)}`);
+  const options = enrolled.body.options as Parameters<SoftAuthenticator["register"]>[0];
+  return post("passkeys/confirm", { credential: authenticator.register(options), name });
+}
+
+/** Signs the user in with the password (a user without a second factor) and adds a passkey; its authorized token. */
+export async function enrolPasskey(
+  company: TestCompany,
+  user: TestUser,
+  authenticator: SoftAuthenticator,
+): Promise<string> {
+  const signedIn = await call(company.code, "checkcredentials", {
+    apiKey: company.apiKey,
+    body: { login_id: user.loginName, password: user.password },
+  });
+  if (signedIn.body.session_state !== "authorized")
+    throw new Error(`sign-in failed: ${JSON.stringify(signedIn.body)}`);
+  const token = String(signedIn.body.session_token);
+  const confirmed = await addPasskey(company, token, authenticator);
+  if (confirmed.body.status !== "success")
+    throw new Error(`confirm failed: ${JSON.stringify(confirmed.body)}`);
+  return token;
+}
+
+/** identity's notices e-mailed to this address of the company (their subjects), oldest first. */
+export const noticesTo = (companyId: string, email: string) => suite().noticesTo(companyId, email);
 
 /** The SMS texts sent to this phone of the company, oldest first. */
 export const smsTo = (companyId: string, phone: string) => suite().smsTo(companyId, phone);

@@ -113,6 +113,8 @@ export async function startInProcessSuite() {
   const clock = new TestClock();
   const sms = new SmsOutboxForTests();
   const mail = new MailOutboxForTests();
+  // identity's notices to users (docs/security.md, "Notifications"), apart from the recovery e-mails.
+  const notices = new MailOutboxForTests();
   const filesOf = (holder: string) => {
     const files = certificates[holder];
     if (!files) throw new Error(`no certificate for ${holder}`);
@@ -145,6 +147,9 @@ export async function startInProcessSuite() {
     revokeUserSessions: (request, options) => sessionOfIdentity().revokeUserSessions(request, options),
     recordFederatedLogin: (request, options) => sessionOfIdentity().recordFederatedLogin(request, options),
     getCredentialChange: (request, options) => sessionOfIdentity().getCredentialChange(request, options),
+    issuePasskeyChallenge: (request, options) => sessionOfIdentity().issuePasskeyChallenge(request, options),
+    takePasskeyChallenge: (request, options) => sessionOfIdentity().takePasskeyChallenge(request, options),
+    recordPasskeyProof: (request, options) => sessionOfIdentity().recordPasskeyProof(request, options),
   };
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
@@ -153,6 +158,7 @@ export async function startInProcessSuite() {
       databaseUrl: stores.identity,
       session: sessionCalls,
       logger,
+      notices: { mail: notices },
     }).then(started),
     startDisclaimerForTests({ env: envOf("disclaimer"), databaseUrl: stores.disclaimer, logger }).then(
       started,
@@ -351,10 +357,17 @@ export async function startInProcessSuite() {
      * How many secrets of a kind the services have compared so far (auth_secrets_compared_total: the
      * services run in this process): what the budgets let through.
      */
-    async compared(kind: "password" | "backup_code" | "control_answer" | "otp" | "totp"): Promise<number> {
+    async compared(
+      kind: "password" | "backup_code" | "control_answer" | "otp" | "totp" | "passkey",
+    ): Promise<number> {
       const { values } = await metrics.secretsCompared.get();
       return values.find((value) => value.labels.kind === kind)?.value ?? 0;
     },
+    /** The subjects of identity's notices e-mailed to this address of the company, oldest first. */
+    noticesTo: (companyId: string, email: string): string[] =>
+      notices.messages
+        .filter((message) => message.companyId === companyId && message.to === email)
+        .map((message) => message.subject),
     /** The e-mails sent to this address of the company, oldest first. */
     mailTo: (companyId: string, email: string): Array<{ subject: string; text: string }> =>
       mail.messages

@@ -22,6 +22,9 @@ const body = z.object({
 
 const responses = success({
   sessions_ended: z.number().int().describe("How many of the user's other sessions ended"),
+  offer_backup_codes: z
+    .boolean()
+    .describe("The user has no backup codes: offer them (auth/backupcodes/generate)"),
 });
 
 /**
@@ -36,7 +39,7 @@ export const totpConfirm = defineEndpoint({
   summary: "Confirm the authenticator app with one of its codes",
   body,
   responses,
-  examples: { request: { code: "492039" }, answers: [{ sessions_ended: 1 }] },
+  examples: { request: { code: "492039" }, answers: [{ sessions_ended: 1, offer_backup_codes: true }] },
   steps: [currentUser, assertMayChangeFactors, loginRefusal],
   errors: ["auth.otp.invalid"],
   rateLimit: "address and login ID",
@@ -74,5 +77,5 @@ async function handle(
     sessionToken: context.token,
     others: true,
   });
-  return { sessions_ended: ended };
+  return { sessions_ended: ended, offer_backup_codes: confirmed.offerBackupCodes };
 }

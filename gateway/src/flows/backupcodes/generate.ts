@@ -1,0 +1,66 @@
+import { z } from "zod";
+import type { SessionFlowContext } from "../../endpoint/context.js";
+import { defineEndpoint } from "../../endpoint/define.js";
+import { type SuccessFields, success } from "../../endpoint/responses.js";
+import { securityEvent } from "../../security-events.js";
+import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { currentUser } from "../../steps/user-status.js";
+
+const body = z.object({});
+
+const responses = success({
+  backup_codes: z
+    .array(z.string())
+    .describe(
+      "The user's new backup codes, each good once; shown this once. The codes before no longer work",
+    ),
+});
+
+/**
+ * Beyond the spec (docs/api-contract.md, "Passkeys"): the signed-in user gets a new set of backup
+ * codes (docs/decisions.md, "Backup codes"), from a session whose authentication is fresh and
+ * complete (steps/factor-change.ts); the set before ends, and identity tells the user.
+ */
+export const backupcodesGenerate = defineEndpoint({
+  operation: "backupcodes/generate",
+  summary: "Generate a new set of backup codes",
+  body,
+  responses,
+  examples: {
+    request: {},
+    answers: [
+      {
+        backup_codes: [
+          "K7QF-2MXP-9TDA",
+          "R4NW-8CJH-3VEB",
+          "P2ZS-6MGK-5YQT",
+          "H9TA-4BWN-7DMC",
+          "X3EV-1QRJ-8KPF",
+          "M6JD-9SVC-2NHW",
+          "B8PK-5YTE-4NGA",
+          "W2CH-7FMR-6QVS",
+          "T5GY-3XAB-9RJE",
+          "F1HN-8DKW-2PZM",
+        ],
+      },
+    ],
+  },
+  steps: [currentUser, assertMayChangeFactors],
+  errors: [],
+  rateLimit: "address and login ID",
+  whileSuspended: "auth.restricted",
+  handle,
+});
+
+async function handle(
+  context: SessionFlowContext<z.infer<typeof body>>,
+): Promise<SuccessFields<typeof responses>> {
+  const user = await currentUser(context, context.session.userId);
+  assertMayChangeFactors(context, user);
+  const { backupCodes } = await context.backends.identity.generateBackupCodes({
+    companyId: context.company.id,
+    userId: user.id,
+  });
+  securityEvent(context, "backupcodes.generated", { userId: user.id });
+  return { backup_codes: backupCodes };
+}
