@@ -33,9 +33,9 @@ describe("the demo seed of npm start", () => {
       startTimeoutMs: testBudgets.suiteStartMs,
       env: { gateway: { API_KEY_CACHE_SECONDS: "0" } },
     });
-    await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
+    await seedDemo(suite, apiKey, "http://localhost:8081");
     // A second start seeds again over the same data.
-    await seedDemo(suite, apiKey, `${suite.gatewayUrl}/recover`);
+    await seedDemo(suite, apiKey, "http://localhost:8081");
   });
   afterAll(async () => {
     await suite?.stop();
@@ -107,14 +107,23 @@ describe("the demo seed of npm start", () => {
     });
   });
 
+  it("lets a passkey sign in without a login ID, at the login page's host name", async () => {
+    const started = await post("passkeys/start", {});
+    expect(started).toMatchObject({
+      status: "success",
+      session_state: "checkpassword",
+      passkey_options: { rpId: "localhost" },
+    });
+  });
+
   it("points the recovery e-mail at the login page of the latest start", async () => {
-    await seedDemo(suite, apiKey, "http://127.0.0.1:8099/recover");
+    await seedDemo(suite, apiKey, "http://localhost:8099");
     await post("recovery/recover", {
       login_id: "alice",
       captcha_response: "dev-captcha-pass",
       method: "MAIL",
     });
     const lastMail = readFileSync(suite.mailOutboxFile, "utf8").trim().split("\n").at(-1) ?? "";
-    expect(lastMail).toContain("http://127.0.0.1:8099/recover?token=");
+    expect(lastMail).toContain("http://localhost:8099/recover?token=");
   });
 });

@@ -1,10 +1,13 @@
+import { isDeepStrictEqual } from "node:util";
 import { AuthError } from "@auth/errors";
 import { companyPolicy, createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
+import { pageRoutes } from "@auth/login-page";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
   CaptchaProvider,
   type CompanyPolicy,
   IdentityServiceService,
+  type PasskeySettings,
   UserStatus,
 } from "@auth/proto/identity";
 
@@ -46,16 +49,32 @@ export const demoUsers = [
 ] as const;
 
 /**
+ * What follows the login page of a start: the recovery e-mails link to it, and its origin is the
+ * relying party of the company's passkeys, which may replace the password (docs/decisions.md,
+ * "Passkeys"). The page is opened by its host name: an RP ID is never an IP address.
+ */
+function followingThePage(loginPage: string): { linkBase: string; passkeys: PasskeySettings } {
+  const page = new URL(loginPage);
+  return {
+    linkBase: `${page.origin}${pageRoutes.recoveryLink}`,
+    passkeys: { rpId: page.hostname, origins: [page.origin], allowPasswordless: true },
+  };
+}
+
+/**
  * The policy defaults (zero means default: docs/api-contract.md, "Company policy defaults"), with
  * the dev captcha: it accepts `dev-captcha-pass`. No password regex: no composition rule, only
  * the rules every company has (docs/security.md, "Passwords").
  */
-const demoPolicy = (recoveryPage: string): CompanyPolicy =>
-  companyPolicy({
+function demoPolicy(loginPage: string): CompanyPolicy {
+  const { linkBase, passkeys } = followingThePage(loginPage);
+  return companyPolicy({
     defaultPhoneRegion: "US",
     captcha: { provider: CaptchaProvider.DEV, secret: "" },
-    recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: recoveryPage },
+    recovery: { order: [], disabled: [], disabledByRole: {}, linkBase },
+    passkeys,
   });
+}
 
 /** Every demo user can recover access by this question too. */
 export const demoControlQuestion = { question: "What is the name of the demo company?", answer: "Demo" };
@@ -83,9 +102,10 @@ export interface SeedTarget {
 /**
  * Creates the demo company, its users, a disclaimer and the API key through the services' gRPC
  * APIs, as an operator would. Safe to run again: what exists is left as it is, but for the recovery
- * page, which follows the login page of this start.
+ * link and the passkeys' relying party, which follow the login page of this start (its origin,
+ * `http://localhost:<port>`).
  */
-export async function seedDemo(target: SeedTarget, apiKey: string, recoveryPage: string): Promise<void> {
+export async function seedDemo(target: SeedTarget, apiKey: string, loginPage: string): Promise<void> {
   const options = {
     deadlineMs: 10_000,
     adminToken: target.adminToken,
@@ -110,15 +130,23 @@ export async function seedDemo(target: SeedTarget, apiKey: string, recoveryPage:
         await identity.createCompany({
           code: demoCompanyCode,
           name: "Demo Company",
-          policy: demoPolicy(recoveryPage),
+          policy: demoPolicy(loginPage),
         })
       ).company;
     if (!company?.policy) throw new Error("identity returned no company");
-    const { recovery } = company.policy;
-    if (recovery && recovery.linkBase !== recoveryPage) {
+    const { recovery, passkeys } = company.policy;
+    const wanted = followingThePage(loginPage);
+    if (
+      recovery &&
+      (recovery.linkBase !== wanted.linkBase || !isDeepStrictEqual(passkeys, wanted.passkeys))
+    ) {
       await identity.updateCompany({
         companyId: company.id,
-        policy: { ...company.policy, recovery: { ...recovery, linkBase: recoveryPage } },
+        policy: {
+          ...company.policy,
+          recovery: { ...recovery, linkBase: wanted.linkBase },
+          passkeys: wanted.passkeys,
+        },
       });
     }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { pageRoutes, serveLoginPage } from "@auth/login-page";
+import { serveLoginPage } from "@auth/login-page";
 import { env, loadConfig, whyNotListenable } from "@auth/runtime";
 import { DataDirInUse, type DataLock, lockDataDir, type ProcessName, startSuite } from "@auth/suite";
 import { z } from "zod";
@@ -138,8 +138,10 @@ const stop = async () => {
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 
-// The recovery e-mails link to the login page, which takes the link's token (auth/recovery/checklink).
-await seedDemo(suite, apiKey, `${loginPage.url}${pageRoutes.recoveryLink}`);
+// The page as the user opens it: by a host name, which passkeys need (an RP ID is never an IP
+// address); the recovery e-mails link to it too (auth/recovery/checklink).
+const pageUrl = `http://localhost:${new URL(loginPage.url).port}`;
+await seedDemo(suite, apiKey, pageUrl);
 
 const base = `${suite.gatewayUrl}/${demoCompanyCode}/v2/auth`;
 const [alice, bob, carol, dave] = demoUsers;
@@ -148,8 +150,10 @@ The suite is up. Gateway: ${suite.gatewayUrl}   Demo company: ${demoCompanyCode}
 
 API reference: ${suite.gatewayUrl}/docs (the OpenAPI document: ${suite.gatewayUrl}/openapi.json)
 
-Sign in in a browser, on the reference login page: ${loginPage.url}
-(every step of the flows, "Forgot your password?" included; the demo users are below).
+Sign in in a browser, on the reference login page: ${pageUrl}
+(every step of the flows, "Forgot your password?" included; the demo users are below). Open it at
+localhost, not 127.0.0.1: passkeys ("Sign in with a passkey", "Add a passkey" once signed in) work
+only at a host name.
 
 Or log in as ${alice.loginName} (password):
   curl -s ${base}/login -H 'X-API-Key: ${apiKey}' -H 'Content-Type: application/json' -d '{"login_id":"${alice.loginName}"}'

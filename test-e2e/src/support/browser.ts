@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import axe from "axe-core";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). */
@@ -53,4 +54,55 @@ export async function descriptionOf(locator: Locator): Promise<string> {
   const ids = (await locator.getAttribute("aria-describedby"))?.split(" ") ?? [];
   const texts = await Promise.all(ids.map((id) => locator.page().locator(`[id="${id}"]`).textContent()));
   return texts.join(" ");
+}
+
+/**
+ * What axe-core finds against WCAG 2.2 A and AA and its best practices on the page as it is now,
+ * one line per rule broken with the elements that break it. Injected through the DevTools
+ * protocol, which the page's content security policy does not hold back.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  return page.evaluate(async () => {
+    // In the page: axe-core's global, and the whole document by default.
+    const { axe } = globalThis as unknown as { axe: typeof import("axe-core") };
+    const { violations } = await axe.run({
+      runOnly: {
+        type: "tag",
+        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+      },
+    });
+    return violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+    );
+  });
+}
+
+/** A virtual FIDO2 authenticator in the tab (Chromium's, through the DevTools protocol's WebAuthn domain). */
+export interface VirtualAuthenticator {
+  /** The passkeys it holds now. */
+  credentials(): Promise<Array<{ credentialId: string; isResidentCredential: boolean; signCount: number }>>;
+}
+
+/**
+ * Gives the tab a platform authenticator that keeps discoverable credentials and verifies its user
+ * (a PIN, a fingerprint) by itself: the browser's passkey dialogs are answered without a person.
+ */
+export async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthenticator> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable", { enableUI: false });
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+  };
 }

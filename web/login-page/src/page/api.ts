@@ -1,3 +1,7 @@
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/browser";
 import type { PageConfig } from "../shared/page-config.js";
 
 /** spec section 3. */
@@ -40,8 +44,22 @@ export interface Answer {
   /** auth/totp/enrol (beyond the spec): read by authenticator.ts. */
   otpauth_uri?: string;
   secret?: string;
-  /** auth/totp/confirm: how many other sessions ended. */
+  /** auth/totp/confirm and auth/passkeys/confirm: how many other sessions ended. */
   sessions_ended?: number;
+  /**
+   * A passkey's options for the browser (docs/decisions.md, "Passkeys"): in checkpassword (it may
+   * replace the password), in checkotp (the second factor), and from auth/passkeys/start.
+   */
+  passkey_options?: PublicKeyCredentialRequestOptionsJSON;
+  /** auth/passkeys/enrol: the new passkey's options. */
+  options?: PublicKeyCredentialCreationOptionsJSON;
+  /** auth/passkeys/list, and auth/passkeys/confirm's new one: read by passkey-settings.ts. */
+  passkeys?: unknown[];
+  passkey?: unknown;
+  /** auth/passkeys/confirm and auth/totp/confirm: the user has no backup codes, which the page offers. */
+  offer_backup_codes?: boolean;
+  /** auth/backupcodes/generate: the new set, shown once. */
+  backup_codes?: string[];
 }
 
 export interface Reply {

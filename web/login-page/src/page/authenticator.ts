@@ -1,5 +1,7 @@
 import { totpQrPath } from "../shared/page-config.js";
+import { backupCodesOffer } from "./backup-codes.js";
 import type { Flow } from "./flow.js";
+import type { OnEnrolled } from "./passkey-settings.js";
 import { clearWhenWrong } from "./typed-secret.js";
 import { element, newId, type Step } from "./view.js";
 
@@ -25,8 +27,8 @@ async function qrCode(uri: string): Promise<Element> {
 export interface SetupHooks {
   /** Whether the page knows that the user has an app (how this session was signed in). */
   hasApp: () => Promise<boolean>;
-  /** After an app is set up: the session list again (the user's other sessions ended). */
-  onEnrolled: () => Promise<void>;
+  /** After an app is set up: the session list again (the user's other sessions ended), backup codes offered. */
+  onEnrolled: OnEnrolled;
 }
 
 const replaceNotice =
@@ -132,13 +134,17 @@ export class AuthenticatorSetup {
     const ended = reply.answer.sessions_ended ?? 0;
     // The list first: the step takes no other action until this handler returns, so the message
     // below comes when the page is ready for the next click.
-    await this.hooks.onEnrolled();
+    await this.hooks.onEnrolled(reply.answer);
     this.#section.replaceChildren(
       element("h2", {}, "Authenticator app"),
       element(
         "p",
         {},
-        `Your authenticator app is set up: sign in with its codes from now on.${ended > 0 ? ` ${ended} other sessions have ended.` : ""}`,
+        [
+          "Your authenticator app is set up: sign in with its codes from now on.",
+          ...(ended > 0 ? [`${ended} other sessions have ended.`] : []),
+          ...(reply.answer.offer_backup_codes ? [backupCodesOffer] : []),
+        ].join(" "),
       ),
     );
   }

@@ -42,6 +42,14 @@ export class Flow {
     return this.#post(operation, body);
   }
 
+  /**
+   * Makes a session begun apart from the flow its own: the passkey autofill's, begun as the first
+   * step showed and taken only once the user picks a passkey.
+   */
+  adopt(token: string): void {
+    this.#token = token;
+  }
+
   /** Calls an endpoint of the current session, with its token. */
   send(operation: string, body: object = {}): Promise<Reply> {
     return this.#post(operation, body, this.#token);

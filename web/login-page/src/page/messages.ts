@@ -30,6 +30,8 @@ export const errorMessages: Record<string, string> = {
   "auth.oauth.failed": "Signing in with the provider did not work. Please try again.",
   "auth.oauth.notfound": "No account here is linked to the account you used at the provider.",
   "auth.session.notfound": "This session has ended already.",
+  "auth.passkey.invalid": "The passkey was not accepted.",
+  "auth.passkey.notfound": "This passkey is not on your account any more.",
   "auth.reauthentication.required": "For your security, sign out and sign in again to do this.",
   "auth.controlanswer.invalid": "The answer is not right. After three wrong answers you have to start again.",
   "recovery.method.restricted": "This way of recovering access is not offered. Please choose another.",

@@ -1,5 +1,6 @@
 import type { SessionAuthentication } from "./authentication.js";
 import type { Flow } from "./flow.js";
+import { shownTime } from "./time.js";
 import { element, type Step } from "./view.js";
 
 /** One session as auth/sessions lists it (docs/api-contract.md, "Session management"). */
@@ -12,8 +13,6 @@ interface ListedSession {
   current: boolean;
   authentication: SessionAuthentication;
 }
-
-const when = (timestamp: string) => new Date(timestamp).toLocaleString();
 
 /**
  * The signed-in user's sessions (auth/sessions), each but this one with a button that ends it, and
@@ -69,7 +68,7 @@ export class SessionList {
       element(
         "span",
         { class: "hint" },
-        `${session.current ? "This session. " : ""}From ${session.client_address}, signed in ${when(session.created_at)}, last active ${when(session.last_seen_at)}.`,
+        `${session.current ? "This session. " : ""}From ${session.client_address}, signed in ${shownTime(session.created_at)}, last active ${shownTime(session.last_seen_at)}.`,
       ),
     );
     if (!session.current) {

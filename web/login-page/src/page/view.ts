@@ -109,12 +109,14 @@ export class Step {
   }
 
   /** The form's main button; the handler runs on submit (the button, or Enter in a field). */
-  submit(label: string, handler: () => Promise<void> | void): void {
-    this.#actions.prepend(element("button", { type: "submit" }, label));
+  submit(label: string, handler: () => Promise<void> | void): HTMLButtonElement {
+    const button = element("button", { type: "submit" }, label);
+    this.#actions.prepend(button);
     this.#form.addEventListener("submit", (event) => {
       event.preventDefault();
       void this.run(handler);
     });
+    return button;
   }
 
   /** A further button of the step, which does not submit the form. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -78,6 +79,27 @@ describe("the login page's server", () => {
         expect(response.status, path).toBe(200);
         expect(response.headers.get("content-type"), path).toMatch(type);
       }
+    });
+
+    it("serves @simplewebauthn/browser's ES modules where the page's import map points", async () => {
+      const html = await (await fetch(page.url)).text();
+      const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+      const entry = (JSON.parse(map) as { imports: Record<string, string> }).imports[
+        "@simplewebauthn/browser"
+      ];
+      const response = await fetch(`${page.url}${entry}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/javascript/);
+      expect(await response.text()).toContain("startAuthentication");
+    });
+
+    it("runs no inline script but the import map, which its policy allows by hash", async () => {
+      const response = await fetch(page.url);
+      const html = await response.text();
+      const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+      const hash = createHash("sha256").update(map).digest("base64");
+      expect(response.headers.get("content-security-policy")).toContain(`script-src 'self' 'sha256-${hash}'`);
+      expect(html.match(/<script/g)).toHaveLength(2);
     });
 
     it("serves none of the server's own modules", async () => {

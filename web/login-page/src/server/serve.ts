@@ -1,10 +1,18 @@
+import { createHash } from "node:crypto";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import express from "express";
 import helmet from "helmet";
-import { type OAuthButton, type PageConfig, pageRoutes, totpQrPath } from "../shared/page-config.js";
+import {
+  type OAuthButton,
+  type PageConfig,
+  pageRoutes,
+  totpQrPath,
+  webauthnPath,
+} from "../shared/page-config.js";
 import { gatewayProxy } from "./gateway-proxy.js";
 import { totpQr } from "./totp-qr.js";
 
@@ -29,6 +37,18 @@ export interface RunningLoginPage {
 const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 const staticDir = join(packageDir, "static");
 const scriptsDir = join(packageDir, "dist");
+/** The ES modules of @simplewebauthn/browser, which the page's import map names (no bundler here). */
+const webauthnDir = dirname(fileURLToPath(import.meta.resolve("@simplewebauthn/browser")));
+
+/**
+ * The CSP source of the page's import map, its one inline script: allowed by its hash, so that the
+ * page still runs no other inline script.
+ */
+function importMapSource(html: string): string {
+  const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1];
+  if (map === undefined) throw new Error("index.html has no import map");
+  return `'sha256-${createHash("sha256").update(map).digest("base64")}'`;
+}
 
 /** The page keeps a session token only in memory; nothing it loads comes from elsewhere. */
 const securityHeaders = helmet({
@@ -36,6 +56,7 @@ const securityHeaders = helmet({
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", importMapSource(readFileSync(join(staticDir, "index.html"), "utf8"))],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       formAction: ["'self'"],
@@ -73,6 +94,7 @@ export async function serveLoginPage(options: LoginPageOptions): Promise<Running
   app.use(express.static(staticDir, { index: false }));
   for (const scripts of ["page", "shared"])
     app.use(`/js/${scripts}`, express.static(join(scriptsDir, scripts)));
+  app.use(webauthnPath, express.static(webauthnDir));
   app.post(`/${options.companyCode}/v2/auth/*operation`, gatewayProxy(options.gatewayUrl));
   app.post(totpQrPath, express.json({ limit: "2kb" }), totpQr);
 

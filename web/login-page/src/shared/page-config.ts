@@ -36,3 +36,6 @@ export const pageRoutes = {
 
 /** The page server's QR code of an otpauth URI (POST `{ uri }`, answers SVG). */
 export const totpQrPath = "/totp/qr";
+
+/** Where the page server serves the ES modules of @simplewebauthn/browser, as index.html's import map says. */
+export const webauthnPath = "/js/vendor/simplewebauthn";

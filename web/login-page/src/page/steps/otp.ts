@@ -1,6 +1,7 @@
 import type { Answer } from "../api.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
+import { offerPasskey, passkeyOffered } from "../passkey-ceremony.js";
 import { clearWhenWrong } from "../typed-secret.js";
 import { disableFor, Step } from "../view.js";
 
@@ -25,47 +26,57 @@ export const recoveryOtp: OtpCalls = {
 const smsRisk =
   "A code by SMS can be taken by someone who moves your number to their SIM card or reads your messages. An authenticator app is safer: you can set one up once you are signed in.";
 
+/** The ways of passing the step, in the order a login offers them (docs/decisions.md, "Second factors"). */
+type Way = "passkey" | "code" | "backupCode";
+
 /**
- * checkotp and recovery-checkotp: the code of the SMS, a new SMS on request, and at login a backup
- * code instead (with the disclaimers to accept, for a user without a password).
+ * checkotp and recovery-checkotp: at login the user's passkey when the answer offers one, else the
+ * code of the SMS or of the authenticator app, with a new SMS on request, or a backup code instead
+ * (with the disclaimers to accept, for a user without a password); in a recovery, the SMS code.
  */
-export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, backupCode = false): void {
-  // No user_phone: no SMS was sent, the user has an authenticator app (docs/decisions.md, "TOTP").
+export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Way): void {
+  const ways: Way[] = [
+    ...(passkeyOffered(answer.passkey_options) ? (["passkey"] as const) : []),
+    "code",
+    ...(calls.backupCodes ? (["backupCode"] as const) : []),
+  ];
+  const way = chosen ?? ways[0] ?? "code";
+  // No user_phone: no SMS was sent, the user has an authenticator app or a passkey (docs/decisions.md, "TOTP").
   const app = answer.user_phone === undefined;
-  const step = backupCode
-    ? new Step("Enter a backup code", "Use one of the backup codes you saved. Each works once.")
-    : app
-      ? new Step(
-          "Enter the code from your authenticator app",
-          "Open the app and enter the 6-digit code it shows.",
-        )
-      : new Step("Enter the code from the SMS", `We sent a 6-digit code to ${answer.user_phone}.`);
-  const code = backupCode
-    ? step.field({
-        label: "Backup code",
-        name: "backup_code",
-        autocomplete: "off",
-        hint: "Like ABCD-EFGH-JKMN.",
-      })
-    : step.field({
-        label: app ? "Code from the app" : "Code from the SMS",
-        name: "otp",
-        autocomplete: "one-time-code",
-        inputmode: "numeric",
-        ...(app ? {} : { hint: smsRisk }),
-      });
+  const step = stepOf(way, app, answer.user_phone);
+  const code =
+    way === "backupCode"
+      ? step.field({
+          label: "Backup code",
+          name: "backup_code",
+          autocomplete: "off",
+          hint: "Like ABCD-EFGH-JKMN.",
+        })
+      : way === "code"
+        ? step.field({
+            label: app ? "Code from the app" : "Code from the SMS",
+            name: "otp",
+            autocomplete: "one-time-code",
+            inputmode: "numeric",
+            ...(app ? {} : { hint: smsRisk }),
+          })
+        : undefined;
   const disclaimers = new Disclaimers(step, answer.disclaimers_required ?? []);
-  step.submit("Continue", async () => {
-    const reply = await flow.send(calls.check, {
-      [backupCode ? "backup_code" : "otp"]: code.value.trim(),
-      ...disclaimers.fields(),
+  if (code) {
+    step.submit("Continue", async () => {
+      const reply = await flow.send(calls.check, {
+        [way === "backupCode" ? "backup_code" : "otp"]: code.value.trim(),
+        ...disclaimers.fields(),
+      });
+      flow.proceed(step, reply);
+      if (reply.answer.status === "success") return;
+      if (reply.answer.disclaimers_required) disclaimers.update(reply.answer.disclaimers_required);
+      clearWhenWrong(reply, code);
     });
-    flow.proceed(step, reply);
-    if (reply.answer.status === "success") return;
-    if (reply.answer.disclaimers_required) disclaimers.update(reply.answer.disclaimers_required);
-    clearWhenWrong(reply, code);
-  });
-  if (!backupCode && !app) {
+  } else {
+    offerPasskey(flow, step, answer, disclaimers, (check) => step.submit("Use your passkey", check));
+  }
+  if (code && way === "code" && !app) {
     const renew = step.action("Send a new code", async () => {
       const reply = await flow.send(calls.renew);
       if (reply.answer.status === "success") {
@@ -76,11 +87,29 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, backupCode 
       if (reply.retryAfterSeconds) disableFor(renew, reply.retryAfterSeconds, code);
     });
   }
-  if (calls.backupCodes) {
-    const other = app ? "Use a code from the app instead" : "Use a code from an SMS instead";
-    step.action(backupCode ? other : "Use a backup code instead", () =>
-      showOtp(flow, answer, calls, !backupCode),
-    );
-  }
+  const otherWays: Record<Way, string> = {
+    passkey: "Use your passkey instead",
+    code: app ? "Use a code from the app instead" : "Use a code from an SMS instead",
+    backupCode: "Use a backup code instead",
+  };
+  for (const other of ways.filter((each) => each !== way))
+    step.action(otherWays[other], () => showOtp(flow, answer, calls, other));
   step.show();
+}
+
+/** The step of one way, its title saying what it asks for. */
+function stepOf(way: Way, app: boolean, phone: string | undefined): Step {
+  if (way === "passkey")
+    return new Step(
+      "Use your passkey",
+      "Confirm that it is you with your passkey: your device asks for your PIN, fingerprint or face.",
+    );
+  if (way === "backupCode")
+    return new Step("Enter a backup code", "Use one of the backup codes you saved. Each works once.");
+  if (app)
+    return new Step(
+      "Enter the code from your authenticator app",
+      "Open the app and enter the 6-digit code it shows.",
+    );
+  return new Step("Enter the code from the SMS", `We sent a 6-digit code to ${phone}.`);
 }

@@ -2,11 +2,16 @@ import type { Answer } from "../api.js";
 import { Captcha } from "../captcha.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
+import { offerPasskey } from "../passkey-ceremony.js";
 import { clearWhenWrong } from "../typed-secret.js";
 import { Step } from "../view.js";
 import { showRecoveryStart } from "./recovery-start.js";
 
-/** checkpassword: the password, with the disclaimers to accept and, after failed attempts, the captcha. */
+/**
+ * checkpassword: the password, with the disclaimers to accept and, after failed attempts, the
+ * captcha; or the user's passkey instead, when the company lets it replace the password and the
+ * second factor (the answer has its options; docs/decisions.md, "Passkeys").
+ */
 export function showPassword(flow: Flow, answer: Answer): void {
   const step = new Step("Enter your password", `Signing in as ${flow.loginId}.`);
   step.username(flow.loginId);
@@ -31,6 +36,7 @@ export function showPassword(flow: Flow, answer: Answer): void {
     if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
     clearWhenWrong(reply, password);
   });
+  offerPasskey(flow, step, answer, disclaimers, (check) => step.action("Use your passkey instead", check));
   step.action("Forgot your password?", () => showRecoveryStart(flow));
   step.action("Sign in as someone else", () => {
     flow.loginId = "";

@@ -1,13 +1,15 @@
 import type { Answer } from "../api.js";
 import { signedInWithApp } from "../authentication.js";
 import { AuthenticatorSetup } from "../authenticator.js";
+import { BackupCodes } from "../backup-codes.js";
 import type { Flow } from "../flow.js";
+import { PasskeySettings } from "../passkey-settings.js";
 import { SessionList } from "../sessions.js";
 import { Step } from "../view.js";
 
 /**
  * authorized: where a client app would take over with the session token; the user's sessions
- * below, and the setup of an authenticator app.
+ * below, their passkeys, the setup of an authenticator app, and new backup codes.
  */
 export function showSignedIn(flow: Flow, answer: Answer): void {
   const step = new Step("You are signed in", `Your profile: ${answer.profile_mnemocode}.`);
@@ -17,16 +19,23 @@ export function showSignedIn(flow: Flow, answer: Answer): void {
     else flow.fail(step, reply);
   });
   const sessions = new SessionList(flow, step);
-  // Not as a step action: a step takes one action at a time and drops clicks meanwhile, and the
-  // user may click Sign out or set up an app before the list has come.
+  const onEnrolled = async (enrolled: Answer) => {
+    if (enrolled.offer_backup_codes) backupCodes.offer();
+    await sessions.load();
+  };
+  const passkeys = new PasskeySettings(flow, step, onEnrolled);
+  // Not as step actions: a step takes one action at a time and drops clicks meanwhile, and the
+  // user may click Sign out or set up an app before the lists have come.
   const listed = sessions.load();
+  void passkeys.load();
   new AuthenticatorSetup(flow, step, {
     // The list tells how this session was signed in: with an app's code, the user has that app.
     hasApp: async () => {
       await listed;
       return signedInWithApp(sessions.authentication);
     },
-    onEnrolled: () => sessions.load(),
+    onEnrolled,
   });
+  const backupCodes = new BackupCodes(flow, step);
   step.show();
 }

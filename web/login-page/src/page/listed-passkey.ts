@@ -1,0 +1,29 @@
+import { shownTime } from "./time.js";
+
+/** One passkey as auth/passkeys/list lists it (docs/decisions.md, "Passkeys"). */
+export interface ListedPasskey {
+  id: string;
+  name: string;
+  /** Backed up and so on the user's other devices too ("synced"), or on one device or security key. */
+  kind: "synced" | "device-bound";
+  transports: string[];
+  user_verified: boolean;
+  created_at: string;
+  last_used_at?: string;
+  /** Its sign counter did not grow once: it may have been copied, and is refused from then on. */
+  clone_suspected: boolean;
+}
+
+const kinds: Record<ListedPasskey["kind"], string> = {
+  synced: "Synced to your other devices",
+  "device-bound": "On one device or security key",
+};
+
+/** What the list tells of a passkey beside its name: its kind, when it was added and last used. */
+export function passkeyDetails(passkey: ListedPasskey): string {
+  const used = passkey.last_used_at ? `last used ${shownTime(passkey.last_used_at)}` : "not used yet";
+  const details = `${kinds[passkey.kind]}. Added ${shownTime(passkey.created_at)}, ${used}.`;
+  return passkey.clone_suspected
+    ? `${details} It may have been copied, so it no longer signs in: remove it.`
+    : details;
+}
