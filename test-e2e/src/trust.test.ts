@@ -282,6 +282,7 @@ describe("the reproductions of the review, each now failing to take the account"
   it("CreateSession for the victim, in state authorized for 30 days, is refused to anyone but the gateway", async () => {
     const request = Buffer.from(
       CreateSessionRequest.encode({
+        passkeyDiscovery: false,
         companyId: company.id,
         userId: victim.id,
         state: SessionState.AUTHORIZED,
@@ -348,6 +349,7 @@ describe("the reproductions of the review, each now failing to take the account"
     const other = await createUser(company);
     const ofAnother = Buffer.from(
       CreateSessionRequest.encode({
+        passkeyDiscovery: false,
         companyId: company.id,
         userId: other.id,
         state: SessionState.AUTHORIZED,
@@ -627,6 +629,7 @@ describe('a session minted with the gateway\'s certificate needs a right check (
   };
   const newSession = (state: SessionState, lifetimeSeconds?: number) =>
     CreateSessionRequest.encode({
+      passkeyDiscovery: false,
       companyId: company.id,
       userId: victim.id,
       state,
