@@ -27,6 +27,8 @@ const comparison = new RegExp(
 );
 /** Names that look like secrets and are not. */
 const notSecrets = [/\btakesToken\b/];
+/** Session states are named for the secret they ask for (SessionState.CHECKPASSWORD): no secret. */
+const withoutStates = (line: string) => line.replace(/\bSessionState\.\w+/g, "state");
 
 describe("secrets are compared in constant time", () => {
   it("finds the product's sources", () => {
@@ -42,7 +44,7 @@ describe("secrets are compared in constant time", () => {
           ({ line }) =>
             !line.startsWith("//") &&
             !line.startsWith("*") &&
-            comparison.test(line) &&
+            comparison.test(withoutStates(line)) &&
             !notSecrets.some((name) => name.test(line)),
         )
         .map(({ line, at }) => `${at}: ${line}`),
