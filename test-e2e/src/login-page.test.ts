@@ -247,7 +247,7 @@ describe.skipIf(!chromiumInstalled())(
       const secret = String(enrolled.body.secret);
       expectSuccess(await post("totp/confirm", { code: await totpCode(secret, stepsLater) }, token), [
         "sessions_ended",
-        "offer_backup_codes",
+        "backup_codes",
       ]);
       return secret;
     }
