@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
 import {
+  accessibilityViolations,
   chromiumInstalled,
   descriptionOf,
   isFocused,
@@ -510,6 +511,7 @@ describe.skipIf(!chromiumInstalled())(
           await isFocused(tab.getByText(/^Save these codes somewhere safe now: .+ Each works once\.$/)),
         ).toBe(true);
         await screenshots.take(tab, "authenticator", "set-up-with-backup-codes");
+        expect(await accessibilityViolations(tab)).toEqual([]);
         await tab.getByRole("button", { name: "Sign out" }).click();
         await heading(tab, "Sign in");
 
