@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
 import {
+  accessibilityViolations,
   chromiumInstalled,
   descriptionOf,
   isFocused,
@@ -247,7 +248,7 @@ describe.skipIf(!chromiumInstalled())(
       const secret = String(enrolled.body.secret);
       expectSuccess(await post("totp/confirm", { code: await totpCode(secret, stepsLater) }, token), [
         "sessions_ended",
-        "offer_backup_codes",
+        "backup_codes",
       ]);
       return secret;
     }
@@ -501,6 +502,16 @@ describe.skipIf(!chromiumInstalled())(
         await tab.getByLabel("Code from the app", { exact: true }).fill(await totpCode(secret));
         await tab.getByRole("button", { name: "Confirm" }).click();
         await tab.getByText("Your authenticator app is set up").waitFor();
+        // The user had no backup codes: the first set came with the app, shown at once, this once
+        // (docs/decisions.md, "Passkeys").
+        await tab.getByText(/Your first backup codes are below/).waitFor();
+        const codes = tab.getByRole("region", { name: "Backup codes" }).getByRole("listitem");
+        expect(await codes.count()).toBe(10);
+        expect(
+          await isFocused(tab.getByText(/^Save these codes somewhere safe now: .+ Each works once\.$/)),
+        ).toBe(true);
+        await screenshots.take(tab, "authenticator", "set-up-with-backup-codes");
+        expect(await accessibilityViolations(tab)).toEqual([]);
         await tab.getByRole("button", { name: "Sign out" }).click();
         await heading(tab, "Sign in");
 

@@ -7,7 +7,6 @@ import {
   createUser,
   expectError,
   expectSuccess,
-  generateBackupCodes,
   lastOtp,
   smsTo,
   startLogin,
@@ -35,23 +34,24 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
   const post = (operation: string, body: Record<string, unknown> = {}, token?: string) =>
     call(company.code, operation, { apiKey: company.apiKey, body, token });
 
-  /** Signs the user in with the password and enrols an app; its secret. */
-  async function enrol(user: TestUser): Promise<string> {
+  /** Signs the user in with the password and enrols an app; its secret and the backup codes it came with. */
+  async function enrol(user: TestUser): Promise<{ secret: string; backupCodes: string[] }> {
     const signedIn = await post("checkcredentials", { login_id: user.loginName, password: user.password });
     const token = String(signedIn.body.session_token);
     const enrolled = await post("totp/enrol", {}, token);
     expectSuccess(enrolled, ["otpauth_uri", "secret"]);
     const secret = String(enrolled.body.secret);
     const confirmed = await post("totp/confirm", { code: await codeOf(secret) }, token);
-    expectSuccess(confirmed, ["sessions_ended", "offer_backup_codes"]);
-    // A new user has no backup codes: the page offers them (docs/decisions.md, Passkeys).
-    expect(confirmed.body.offer_backup_codes).toBe(true);
-    return secret;
+    // A new user has no backup codes: the first set comes with the app (docs/decisions.md, Passkeys).
+    expectSuccess(confirmed, ["sessions_ended", "backup_codes"]);
+    const backupCodes = confirmed.body.backup_codes as string[];
+    expect(backupCodes).toHaveLength(10);
+    return { secret, backupCodes };
   }
 
   it("checkpassword moves to checkotp without an SMS and without user_phone, and the app's code authorizes", async () => {
     const user = await createUser(company);
-    const secret = await enrol(user);
+    const { secret } = await enrol(user);
     const token = await startLogin(company, user.loginName);
     const atOtp = await post("checkpassword", { password: user.password }, token);
     expectSuccess(atOtp, ["session_token", "session_state"]);
@@ -77,7 +77,7 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
     const secret = String((await post("totp/enrol", {}, token)).body.secret);
     expectSuccess(await post("totp/confirm", { code: await codeOf(secret) }, token), [
       "sessions_ended",
-      "offer_backup_codes",
+      "backup_codes",
     ]);
     const atOtp = await post("login", { login_id: user.loginName });
     expectSuccess(atOtp, ["session_token", "session_state", "disclaimers_required"]);
@@ -98,9 +98,9 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
     expect(smsTo(company.id, user.phone)).toEqual([]);
   });
 
-  it("refuses a wrong code with auth.otp.invalid, and a backup code still works", async () => {
+  it("refuses a wrong code with auth.otp.invalid, and a backup code issued with the app works", async () => {
     const user = await createUser(company);
-    const secret = await enrol(user);
+    const { secret, backupCodes } = await enrol(user);
     const atOtp = await post("checkcredentials", { login_id: user.loginName, password: user.password });
     const token = String(atOtp.body.session_token);
     const right = await codeOf(secret, 1);
@@ -109,7 +109,6 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
       401,
       "auth.otp.invalid",
     );
-    const backupCodes = await generateBackupCodes(company, user);
     const checked = await post("checkotp", { backup_code: backupCodes[0] }, token);
     expect(checked.body.session_state).toBe("authorized");
   });
@@ -134,10 +133,10 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
   describe("replacing the app (docs/security.md, Changing a factor)", () => {
     it("needs a code of the current app: none is 400, a wrong one 401 and nothing changes, a right one replaces it", async () => {
       const user = await createUser(company);
-      const old = await enrol(user);
+      const { secret: old, backupCodes } = await enrol(user);
       // A fresh login with both factors; a backup code, since each step of the app is accepted once
       // and the enrolment used the current one.
-      const [backupCode] = await generateBackupCodes(company, user);
+      const [backupCode] = backupCodes;
       const atOtp = await post("checkcredentials", { login_id: user.loginName, password: user.password });
       const signedIn = await post("checkotp", { backup_code: backupCode }, String(atOtp.body.session_token));
       const token = String(signedIn.body.session_token);
@@ -161,9 +160,8 @@ describe("an authenticator app as the second factor (docs/decisions.md, TOTP)", 
         { code: await codeOf(next), current_code: await codeOf(old, 1) },
         token,
       );
-      expectSuccess(replaced, ["sessions_ended", "offer_backup_codes"]);
-      // The user has backup codes: none are offered.
-      expect(replaced.body.offer_backup_codes).toBe(false);
+      // The user has the backup codes issued with the first app: none come with this one.
+      expectSuccess(replaced, ["sessions_ended"]);
       const withNew = await post("checkcredentials", { login_id: user.loginName, password: user.password });
       expect(
         (await post("checkotp", { otp: await codeOf(next, 1) }, String(withNew.body.session_token))).body

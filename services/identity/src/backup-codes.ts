@@ -4,10 +4,10 @@ import type { PasswordHasher } from "./passwords.js";
 // Crockford's base32: no I, L, O or U to misread.
 const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const codeLength = 12;
-export const backupCodesPerUser = 10;
+const backupCodesPerUser = 10;
 
 /** A new backup code: 60 random bits, written XXXX-XXXX-XXXX. */
-export function generateBackupCode(): string {
+function generateBackupCode(): string {
   const characters = Array.from({ length: codeLength }, () => alphabet[randomInt(alphabet.length)]).join("");
   return characters.match(/.{4}/g)?.join("-") ?? characters;
 }
@@ -21,9 +21,20 @@ export function normalizeBackupCode(input: string): string {
  * A new set of codes as stored: argon2id with one random salt of 128 bits for the set, as NIST SP
  * 800-63B-4 3.1.2.2 asks of look-up secrets under 112 bits (docs/security.md, "Backup codes").
  */
-export function hashBackupCodes(hasher: PasswordHasher, codes: string[]): Promise<string[]> {
+function hashBackupCodes(hasher: PasswordHasher, codes: string[]): Promise<string[]> {
   const salt = randomBytes(16);
   return Promise.all(codes.map((code) => hasher.hashWithSalt(normalizeBackupCode(code), salt)));
+}
+
+/** A new set of backup codes: as the user is shown them, once, and as they are stored. */
+export interface BackupCodeSet {
+  codes: string[];
+  hashes: string[];
+}
+
+export async function newBackupCodeSet(hasher: PasswordHasher): Promise<BackupCodeSet> {
+  const codes = Array.from({ length: backupCodesPerUser }, generateBackupCode);
+  return { codes, hashes: await hashBackupCodes(hasher, codes) };
 }
 
 /**

@@ -261,11 +261,11 @@ describe("BeginPasskeyRegistration", () => {
 });
 
 describe("FinishPasskeyRegistration", () => {
-  it("stores the credential as the session user's passkey, tells the user, and offers backup codes to a user without them", async () => {
+  it("stores the credential as the session user's passkey, and tells the user", async () => {
     const company = await companyWith();
     const user = await userOf(company);
     const { finished, passkey } = await enrol(company, user);
-    expect(finished).toMatchObject({ userId: user.id, offerBackupCodes: true });
+    expect(finished).toMatchObject({ userId: user.id });
     expect(passkey).toMatchObject({
       name: "Passkey",
       transports: ["internal"],
@@ -278,23 +278,41 @@ describe("FinishPasskeyRegistration", () => {
     await noticesOf(user, "passkey_added");
   });
 
-  it("makes the passkey the user's first second factor, and a second factor required", async () => {
+  it("makes the passkey the user's first second factor (then the backup codes issued with it), and a second factor required", async () => {
     const company = await companyWith();
     const user = await userOf(company);
     expect(user.user.authenticators?.secondFactors).toEqual([SecondFactorKind.SMS]);
     await enrol(company, user);
     const { user: after } = await clients.operator.getUser({ companyId: company.id, userId: user.id });
     expect(after?.authenticators).toMatchObject({
-      secondFactors: [SecondFactorKind.PASSKEY],
+      secondFactors: [SecondFactorKind.PASSKEY, SecondFactorKind.BACKUP_CODES],
       secondFactorRequired: true,
       passkeyReplacesPassword: true,
     });
   });
 
-  it("takes the name given, and offers no backup codes to a user who has some", async () => {
+  it("issues a user who has no backup codes the first set with the passkey, shown once; the codes work and the user is told", async () => {
     const company = await companyWith();
     const user = await userOf(company);
-    await clients.operator.generateBackupCodes({ companyId: company.id, userId: user.id });
+    const { finished } = await enrol(company, user);
+    expect(finished.backupCodes).toHaveLength(10);
+    const ids = { companyId: company.id, userId: user.id };
+    expect(await clients.operator.countBackupCodes(ids)).toEqual({ remaining: 10 });
+    expect(
+      await clients.gateway.useBackupCode({ ...ids, backupCode: finished.backupCodes[0] ?? "" }),
+    ).toEqual({
+      valid: true,
+    });
+    await noticesOf(user, "backup_codes_issued");
+    // A second passkey finds the set: none are issued again.
+    expect((await enrol(company, user)).finished.backupCodes).toEqual([]);
+  });
+
+  it("takes the name given, and issues no backup codes to a user who has some: the user's codes stay", async () => {
+    const company = await companyWith();
+    const user = await userOf(company);
+    const ids = { companyId: company.id, userId: user.id };
+    const { backupCodes: own } = await clients.operator.generateBackupCodes(ids);
     const sessionToken = sessions.open(company.id, user.id, SessionState.AUTHORIZED);
     const { optionsJson } = await clients.gateway.beginPasskeyRegistration({
       companyId: company.id,
@@ -307,7 +325,10 @@ describe("FinishPasskeyRegistration", () => {
       responseJson: JSON.stringify(response),
       name: "Work laptop",
     });
-    expect(finished).toMatchObject({ offerBackupCodes: false, passkey: { name: "Work laptop" } });
+    expect(finished).toMatchObject({ backupCodes: [], passkey: { name: "Work laptop" } });
+    expect(await clients.gateway.useBackupCode({ ...ids, backupCode: own[0] ?? "" })).toEqual({
+      valid: true,
+    });
   });
 
   it.each([
@@ -327,7 +348,7 @@ describe("FinishPasskeyRegistration", () => {
       sessionToken,
       responseJson: JSON.stringify(response),
     });
-    expect(finished).toEqual({ offerBackupCodes: false, userId: user.id });
+    expect(finished).toEqual({ backupCodes: [], userId: user.id });
     expect(await passkeysOf(company, user)).toEqual([]);
   });
 

@@ -951,9 +951,9 @@ describe("a user's authenticators (docs/decisions.md, Second factors)", () => {
       },
     );
 
-    it("of a user with an app: the app, and no longer SMS; required, whatever the flag", async () => {
+    it("of a user with an app: the app, and no longer SMS, then the backup codes issued with it; required, whatever the flag", async () => {
       expect(await authenticatorsOf(await withApp())).toEqual({
-        secondFactors: [SecondFactorKind.AUTHENTICATOR_APP],
+        secondFactors: [SecondFactorKind.AUTHENTICATOR_APP, SecondFactorKind.BACKUP_CODES],
         secondFactorRequired: true,
         minPasswordLength: 10,
         passkeyReplacesPassword: false,
@@ -1128,23 +1128,38 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
     (await identity.getUser(ids())).user?.authenticators?.secondFactors.includes(
       SecondFactorKind.AUTHENTICATOR_APP,
     );
+  const useBackupCode = (backupCode: string) => identity.useBackupCode({ ...ids(), backupCode });
   /** Enrols the user's first app and returns its secret; the code that confirmed it is used up. */
   async function enrol(): Promise<string> {
     const { secret } = await identity.beginTotpEnrolment(ids());
     expect(await confirm(await generate({ secret }))).toEqual({
       enrolled: true,
       currentCodeRefused: false,
-      offerBackupCodes: true,
+      backupCodes: expect.arrayContaining([expect.any(String)]),
     });
     return secret;
   }
 
-  it("offers backup codes with an enrolment only to a user who has none (docs/decisions.md, Backup codes offered)", async () => {
-    await weakIdentity.generateBackupCodes(ids());
-    const { secret } = await identity.beginTotpEnrolment(ids());
-    expect(await confirm(await generate({ secret }))).toMatchObject({
-      enrolled: true,
-      offerBackupCodes: false,
+  describe("backup codes with the first factor (docs/decisions.md, Passkeys)", () => {
+    it("issues a user who has none the first set with the app, shown once, and the codes work", async () => {
+      const { secret } = await identity.beginTotpEnrolment(ids());
+      const { backupCodes } = await confirm(await generate({ secret }));
+      expect(backupCodes).toHaveLength(10);
+      expect(await identity.countBackupCodes(ids())).toEqual({ remaining: 10 });
+      expect(await useBackupCode(backupCodes[3] ?? "")).toEqual({ valid: true });
+    });
+
+    it("issues none to a user who has some: the user's codes stay", async () => {
+      const { backupCodes: own } = await weakIdentity.generateBackupCodes(ids());
+      const { secret } = await identity.beginTotpEnrolment(ids());
+      expect(await confirm(await generate({ secret }))).toMatchObject({ enrolled: true, backupCodes: [] });
+      expect(await useBackupCode(own[0] ?? "")).toEqual({ valid: true });
+    });
+
+    it("issues none when the code is wrong: nothing was enrolled", async () => {
+      await identity.beginTotpEnrolment(ids());
+      expect(await confirm("000000")).toMatchObject({ enrolled: false, backupCodes: [] });
+      expect(await identity.countBackupCodes(ids())).toEqual({ remaining: 0 });
     });
   });
 
@@ -1158,12 +1173,12 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
     expect(await confirm("000000")).toEqual({
       enrolled: false,
       currentCodeRefused: false,
-      offerBackupCodes: false,
+      backupCodes: [],
     });
     expect(await confirm(await generate({ secret }))).toEqual({
       enrolled: true,
       currentCodeRefused: false,
-      offerBackupCodes: true,
+      backupCodes: expect.arrayContaining([expect.any(String)]),
     });
     expect(await hasApp()).toBe(true);
   });
@@ -1253,7 +1268,7 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
       expect(await confirm(await generate({ secret }))).toEqual({
         enrolled: false,
         currentCodeRefused: true,
-        offerBackupCodes: false,
+        backupCodes: [],
       });
       expect(budget.reserved).toEqual([]);
       expect(await stillCurrent(current)).toBe(true);
@@ -1317,7 +1332,7 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
       expect(await confirm(otherThan(await generate({ secret })), code)).toEqual({
         enrolled: false,
         currentCodeRefused: false,
-        offerBackupCodes: false,
+        backupCodes: [],
       });
       expect(budget.reserved).toEqual([]);
       expect(await confirm(await generate({ secret }), code)).toMatchObject({ enrolled: true });

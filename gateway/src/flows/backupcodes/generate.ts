@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { backupCodeExamples } from "../../endpoint/backup-codes.js";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
@@ -28,22 +29,7 @@ export const backupcodesGenerate = defineEndpoint({
   responses,
   examples: {
     request: {},
-    answers: [
-      {
-        backup_codes: [
-          "K7QF-2MXP-9TDA",
-          "R4NW-8CJH-3VEB",
-          "P2ZS-6MGK-5YQT",
-          "H9TA-4BWN-7DMC",
-          "X3EV-1QRJ-8KPF",
-          "M6JD-9SVC-2NHW",
-          "B8PK-5YTE-4NGA",
-          "W2CH-7FMR-6QVS",
-          "T5GY-3XAB-9RJE",
-          "F1HN-8DKW-2PZM",
-        ],
-      },
-    ],
+    answers: [{ backup_codes: backupCodeExamples }],
   },
   steps: [currentUser, assertMayChangeFactors],
   errors: [],

@@ -1,5 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { z } from "zod";
+import { backupCodeExamples, firstBackupCodes, firstBackupCodesOf } from "../../endpoint/backup-codes.js";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import {
@@ -23,16 +24,14 @@ const body = z.object({
 const responses = success({
   passkey: passkeyObject,
   sessions_ended: z.number().int().describe("How many of the user's other sessions ended"),
-  offer_backup_codes: z
-    .boolean()
-    .describe("The user has no backup codes: offer them (auth/backupcodes/generate)"),
+  backup_codes: firstBackupCodes(),
 });
 
 /**
  * Beyond the spec (docs/api-contract.md, "Passkeys"): the authenticator's answer to
  * auth/passkeys/enrol's options, which identity verifies against the session's challenge (single
- * use) and stores. The user's other sessions end, as after any change of an authenticator (ASVS 5.0
- * 7.4.3), and this one goes on.
+ * use) and stores, with the user's first backup codes when the user has none. The user's other
+ * sessions end, as after any change of an authenticator (ASVS 5.0 7.4.3), and this one goes on.
  */
 export const passkeysConfirm = defineEndpoint({
   operation: "passkeys/confirm",
@@ -41,7 +40,7 @@ export const passkeysConfirm = defineEndpoint({
   responses,
   examples: {
     request: { credential: passkeyExamples.registration, name: "Laptop" },
-    answers: [{ passkey: passkeyExamples.passkey, sessions_ended: 1, offer_backup_codes: true }],
+    answers: [{ passkey: passkeyExamples.passkey, sessions_ended: 1, backup_codes: backupCodeExamples }],
   },
   steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
   errors: ["auth.passkey.invalid"],
@@ -75,6 +74,6 @@ async function handle(
   return {
     passkey: passkeyObjectOf(finished.passkey),
     sessions_ended: ended,
-    offer_backup_codes: finished.offerBackupCodes,
+    backup_codes: firstBackupCodesOf(finished.backupCodes),
   };
 }

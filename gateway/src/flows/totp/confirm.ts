@@ -1,6 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { CheckOutcome } from "@auth/proto/session";
 import { z } from "zod";
+import { backupCodeExamples, firstBackupCodes, firstBackupCodesOf } from "../../endpoint/backup-codes.js";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { fields } from "../../endpoint/fields.js";
@@ -22,24 +23,26 @@ const body = z.object({
 
 const responses = success({
   sessions_ended: z.number().int().describe("How many of the user's other sessions ended"),
-  offer_backup_codes: z
-    .boolean()
-    .describe("The user has no backup codes: offer them (auth/backupcodes/generate)"),
+  backup_codes: firstBackupCodes(),
 });
 
 /**
  * Beyond the spec (docs/api-contract.md, "Authenticator app"): the signed-in user proves a code of
- * the pending secret, which becomes the login's second factor; the user's other sessions end, as
- * after any change of an authenticator (ASVS 5.0 7.4.3), and this one goes on. An app replaces the
- * user's app only with a code of that app, checked by identity under the user's budget of app codes
- * (docs/security.md, "Changing a factor").
+ * the pending secret, which becomes the login's second factor, with the user's first backup codes
+ * when the user has none; the user's other sessions end, as after any change of an authenticator
+ * (ASVS 5.0 7.4.3), and this one goes on. An app replaces the user's app only with a code of that
+ * app, checked by identity under the user's budget of app codes (docs/security.md, "Changing a
+ * factor").
  */
 export const totpConfirm = defineEndpoint({
   operation: "totp/confirm",
   summary: "Confirm the authenticator app with one of its codes",
   body,
   responses,
-  examples: { request: { code: "492039" }, answers: [{ sessions_ended: 1, offer_backup_codes: true }] },
+  examples: {
+    request: { code: "492039" },
+    answers: [{ sessions_ended: 1, backup_codes: backupCodeExamples }],
+  },
   steps: [currentUser, assertMayChangeFactors, loginRefusal],
   errors: ["auth.otp.invalid"],
   rateLimit: "address and login ID",
@@ -77,5 +80,5 @@ async function handle(
     sessionToken: context.token,
     others: true,
   });
-  return { sessions_ended: ended, offer_backup_codes: confirmed.offerBackupCodes };
+  return { sessions_ended: ended, backup_codes: firstBackupCodesOf(confirmed.backupCodes) };
 }

@@ -2,7 +2,6 @@ import { AuthError } from "@auth/errors";
 import type { AsyncService } from "@auth/grpc-kit";
 import { type IdentityServiceService, NotificationEvent } from "@auth/proto/identity";
 import { generateApiKey, hashApiKey } from "../api-keys.js";
-import { backupCodesPerUser, generateBackupCode, hashBackupCodes } from "../backup-codes.js";
 import { toCompany, withPolicyDefaults } from "../companies.js";
 import type { Notifier } from "../notifications/notifier.js";
 import { toProvider, toProviderRow } from "../oauth/providers.js";
@@ -30,14 +29,17 @@ import {
 import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
 import { authenticationChanges, newUser, toUser, userChanges } from "../users.js";
+import { backupCodeIssuing } from "./backup-code-issuing.js";
 import type { Lookups } from "./lookups.js";
 
 /** What only operators call (authctl, with the admin token): companies, their keys, users and OAuth providers. */
 export function adminHandlers(
-  { store, hasher, secrets, companies, session }: IdentityDependencies,
+  dependencies: IdentityDependencies,
   { companyById, userById }: Lookups,
   notifier: Notifier,
 ) {
+  const { store, hasher, secrets, companies, session } = dependencies;
+  const backupCodes = backupCodeIssuing(dependencies, notifier);
   return {
     async createCompany(request) {
       const input = parseStorableRequest(createCompanyRequest, request);
@@ -164,10 +166,7 @@ export function adminHandlers(
     async generateBackupCodes(request) {
       const input = parseStorableRequest(generateBackupCodesRequest, request);
       const row = await userById(input.companyId, input.userId);
-      const backupCodes = Array.from({ length: backupCodesPerUser }, generateBackupCode);
-      await store.replaceBackupCodes(row.companyId, row.id, await hashBackupCodes(hasher, backupCodes));
-      notifier.notify(row.companyId, row.id, NotificationEvent.BACKUP_CODES_ISSUED);
-      return { backupCodes };
+      return { backupCodes: await backupCodes.replace(row.companyId, row.id, await backupCodes.prepare()) };
     },
 
     async countBackupCodes(request) {

@@ -38,6 +38,7 @@ import type { CompanyRow, PasskeyRow } from "../schema.js";
 import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
 import { labelOf, toUser } from "../users.js";
+import { backupCodeIssuing } from "./backup-code-issuing.js";
 import type { Lookups } from "./lookups.js";
 
 /** A passkey as the user and operators see it: never its public key. */
@@ -76,10 +77,13 @@ function sessionOf(companyId: string, session: PasskeySession | undefined): Pass
  * service's: no caller names whose passkey is checked or added.
  */
 export function passkeyHandlers(
-  { store, session, adminTokenSha256 }: IdentityDependencies,
+  dependencies: IdentityDependencies,
   { companyById, userById }: Lookups,
   notifier: Notifier,
 ) {
+  const { store, session, adminTokenSha256 } = dependencies;
+  const backupCodes = backupCodeIssuing(dependencies, notifier);
+
   /** The user's passkeys a login may assert: those not suspected of being clones. */
   const usableOf = async (companyId: string, userId: string) =>
     (await store.passkeys.listOfUser(companyId, userId)).filter((passkey) => !passkey.cloneSuspected);
@@ -236,10 +240,12 @@ export function passkeyHandlers(
         ceremony: PasskeyCeremony.REGISTRATION,
       });
       const { userId } = sessionOf(company.id, taken.session);
-      const refused = { offerBackupCodes: false, userId };
+      const refused = { backupCodes: [], userId };
       if (taken.challenge === undefined) return refused;
       const credential = await verifyAttestation(relyingParty, taken.challenge, attestation);
       if (!credential) return refused;
+      const user = await userById(company.id, userId);
+      const firstSet = user.hasBackupCodes ? undefined : await backupCodes.prepare();
       // Not after the gateway has answered 503: the user was told nothing changed.
       assertTimeLeft();
       const row = await store.passkeys.add({
@@ -250,9 +256,11 @@ export function passkeyHandlers(
       });
       if (!row) return refused;
       notifier.notify(company.id, userId, NotificationEvent.PASSKEY_ADDED);
-      const user = await userById(company.id, userId);
-      // docs/decisions.md, "Backup codes offered".
-      return { passkey: toPasskey(row), offerBackupCodes: !user.hasBackupCodes, userId };
+      return {
+        passkey: toPasskey(row),
+        userId,
+        backupCodes: firstSet ? await backupCodes.giveFirst(company.id, userId, firstSet) : [],
+      };
     },
 
     async listPasskeys(request) {

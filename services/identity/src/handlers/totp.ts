@@ -14,6 +14,7 @@ import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
 import { newTotpSecret, totpStepOf, totpUri } from "../totp.js";
 import { labelOf } from "../users.js";
+import { backupCodeIssuing } from "./backup-code-issuing.js";
 import type { Lookups } from "./lookups.js";
 
 /** Where a code of the user's app is checked: the user, the client, the session. */
@@ -30,10 +31,13 @@ interface AppCodeCheck {
  * its removal by an operator. Secrets are stored sealed (SecretBox), never in the clear.
  */
 export function totpHandlers(
-  { store, secrets, session }: IdentityDependencies,
+  dependencies: IdentityDependencies,
   { companyById, userById }: Lookups,
   notifier: Notifier,
 ) {
+  const { store, secrets, session } = dependencies;
+  const backupCodes = backupCodeIssuing(dependencies, notifier);
+
   /** A check of a code of the user's app, under the user's budget of app codes. */
   const appCodeGuessOf = (input: AppCodeCheck) => ({
     companyId: input.companyId,
@@ -87,7 +91,7 @@ export function totpHandlers(
     async confirmTotpEnrolment(request) {
       const input = parseStorableRequest(confirmTotpEnrolmentRequest, request);
       const row = await userById(input.companyId, input.userId);
-      const refused = { enrolled: false, offerBackupCodes: false };
+      const refused = { enrolled: false, backupCodes: [] };
       if (row.totpPendingSecret === null) return { ...refused, currentCodeRefused: false };
       // The new app's code first: a mistyped one must not use up the current app's code. Whoever
       // asks knows the pending secret already, so its code needs no budget.
@@ -97,16 +101,17 @@ export function totpHandlers(
       const current = row.totpSecret === null ? undefined : await checkCurrentApp(row, input);
       if (current && !current.right)
         return { ...refused, currentCodeRefused: true, currentCheck: current.check };
+      const firstSet = row.hasBackupCodes ? undefined : await backupCodes.prepare();
       // Not after the gateway has answered 503: the user was told nothing changed.
       assertTimeLeft();
       const enrolled = await store.confirmTotp(row.companyId, row.id, row.totpPendingSecret, step);
-      if (enrolled) notifier.notify(row.companyId, row.id, NotificationEvent.AUTHENTICATOR_APP_ADDED);
+      if (!enrolled) return { ...refused, currentCodeRefused: false, currentCheck: current?.check };
+      notifier.notify(row.companyId, row.id, NotificationEvent.AUTHENTICATOR_APP_ADDED);
       return {
         enrolled,
         currentCodeRefused: false,
         currentCheck: current?.check,
-        // docs/decisions.md, "Backup codes offered".
-        offerBackupCodes: enrolled && !row.hasBackupCodes,
+        backupCodes: firstSet ? await backupCodes.giveFirst(row.companyId, row.id, firstSet) : [],
       };
     },
 

@@ -110,6 +110,21 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
       expect(await hasBackupCodes()).toEqual(Array(5).fill([created.id, false]));
     });
 
+    it("give a first set of backup codes only to a user who has none: of sets given at once, one", async () => {
+      const company = await store.createCompany({ code: unique("first"), name: "First", policy });
+      const user = await store.createUser(newUserRow(company.id, { loginName: unique("fay") }));
+      const given = await Promise.all(
+        ["a", "b", "c", "d"].map((set) =>
+          store.addFirstBackupCodes(company.id, user.id, [`${set}-1`, `${set}-2`]),
+        ),
+      );
+      expect(given.filter(Boolean)).toHaveLength(1);
+      expect(await store.countBackupCodes(company.id, user.id)).toBe(2);
+      await store.replaceBackupCodes(company.id, user.id, ["new-1"]);
+      expect(await store.addFirstBackupCodes(company.id, user.id, ["late-1"])).toBe(false);
+      expect(await store.anyBackupCode(company.id, user.id)).toBe("new-1");
+    });
+
     it.runIf(kind.name === "PostgreSQL")(
       "read a user and whether the user has backup codes in one statement (docs/performance.md)",
       async () => {

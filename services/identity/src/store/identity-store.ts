@@ -303,13 +303,43 @@ export class IdentityStore {
     return spent.length === 1;
   }
 
-  /** Replaces the user's backup codes with these hashes, in one transaction. */
+  /**
+   * Replaces the user's backup codes with these hashes, in one transaction. The user's row is
+   * locked first, so that sets issued at once do not mix (a set shares one salt: backup-codes.ts).
+   */
   async replaceBackupCodes(companyId: string, userId: string, codeHashes: string[]): Promise<void> {
     await this.db.transaction(async (tx) => {
+      await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
+        .for("update");
       await tx
         .delete(backupCodes)
         .where(and(eq(backupCodes.companyId, companyId), eq(backupCodes.userId, userId)));
       await tx.insert(backupCodes).values(codeHashes.map((codeHash) => ({ companyId, userId, codeHash })));
+    });
+  }
+
+  /**
+   * Gives the user these hashes as the first set, if the user has no backup codes; false when the
+   * user has some (another set won), and nothing changed. Locked as replaceBackupCodes is.
+   */
+  async addFirstBackupCodes(companyId: string, userId: string, codeHashes: string[]): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
+        .for("update");
+      const [existing] = await tx
+        .select({ userId: backupCodes.userId })
+        .from(backupCodes)
+        .where(and(eq(backupCodes.companyId, companyId), eq(backupCodes.userId, userId)))
+        .limit(1);
+      if (existing) return false;
+      await tx.insert(backupCodes).values(codeHashes.map((codeHash) => ({ companyId, userId, codeHash })));
+      return true;
     });
   }
 

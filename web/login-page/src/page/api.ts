@@ -56,9 +56,10 @@ export interface Answer {
   /** auth/passkeys/list, and auth/passkeys/confirm's new one: read by passkey-settings.ts. */
   passkeys?: unknown[];
   passkey?: unknown;
-  /** auth/passkeys/confirm and auth/totp/confirm: the user has no backup codes, which the page offers. */
-  offer_backup_codes?: boolean;
-  /** auth/backupcodes/generate: the new set, shown once. */
+  /**
+   * auth/backupcodes/generate: the new set; auth/passkeys/confirm and auth/totp/confirm: the user's
+   * first set, when the user had none. Shown once.
+   */
   backup_codes?: string[];
 }
 

@@ -1,5 +1,5 @@
 import { totpQrPath } from "../shared/page-config.js";
-import { backupCodesOffer } from "./backup-codes.js";
+import { firstBackupCodesNotice } from "./backup-codes.js";
 import type { Flow } from "./flow.js";
 import type { OnEnrolled } from "./passkey-settings.js";
 import { clearWhenWrong } from "./typed-secret.js";
@@ -143,7 +143,7 @@ export class AuthenticatorSetup {
         [
           "Your authenticator app is set up: sign in with its codes from now on.",
           ...(ended > 0 ? [`${ended} other sessions have ended.`] : []),
-          ...(reply.answer.offer_backup_codes ? [backupCodesOffer] : []),
+          ...(reply.answer.backup_codes ? [firstBackupCodesNotice] : []),
         ].join(" "),
       ),
     );

@@ -1,6 +1,6 @@
 import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
 import type { Answer } from "./api.js";
-import { backupCodesOffer } from "./backup-codes.js";
+import { firstBackupCodesNotice } from "./backup-codes.js";
 import type { Flow } from "./flow.js";
 import { type ListedPasskey, passkeyDetails } from "./listed-passkey.js";
 import { registration } from "./passkey-ceremony.js";
@@ -215,7 +215,7 @@ export class PasskeySettings {
       [
         `Your passkey “${added.name}” is added: sign in with it from now on.`,
         ...(ended > 0 ? [`${ended} other sessions have ended.`] : []),
-        ...(reply.answer.offer_backup_codes ? [backupCodesOffer] : []),
+        ...(reply.answer.backup_codes ? [firstBackupCodesNotice] : []),
       ].join(" "),
     );
   }

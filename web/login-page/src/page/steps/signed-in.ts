@@ -20,7 +20,7 @@ export function showSignedIn(flow: Flow, answer: Answer): void {
   });
   const sessions = new SessionList(flow, step);
   const onEnrolled = async (enrolled: Answer) => {
-    if (enrolled.offer_backup_codes) backupCodes.offer();
+    if (enrolled.backup_codes) backupCodes.showFirst(enrolled.backup_codes);
     await sessions.load();
   };
   const passkeys = new PasskeySettings(flow, step, onEnrolled);
