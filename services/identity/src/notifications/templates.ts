@@ -53,7 +53,7 @@ const defaults: Record<KnownEvent, Wording> = {
   },
   [NotificationEvent.BACKUP_CODES_ISSUED]: {
     subject: "New backup codes for your {company} account",
-    body: `A new set of backup codes for your {company} account was issued at {time}; the old codes no longer work.\n\n${notYou}`,
+    body: `A new set of backup codes for your {company} account was issued at {time}; any codes issued before no longer work.\n\n${notYou}`,
     smsText:
       "{company}: new backup codes were issued for your account at {time}. Not you? Contact your administrator.",
   },
