@@ -2,8 +2,9 @@ import { AuthError } from "@auth/errors";
 import type { User } from "@auth/proto/identity";
 import { FactorKind } from "@auth/proto/introspection";
 import type { SessionFlowContext } from "../endpoint/context.js";
-import { step } from "../endpoint/step.js";
+import { codesOf, step } from "../endpoint/step.js";
 import { secondFactorRequired } from "../factors/second-factors.js";
+import { currentUser } from "./user-status.js";
 
 /**
  * How recent the authentication must be to change the user's factors (ASVS 5.0 7.5.1): a token stolen
@@ -37,5 +38,15 @@ export const assertMayChangeFactors = step(
         detail: `sign in again: changing a factor needs the user's factors, passed within ${freshAuthenticationSeconds / 60} minutes`,
       });
     }
+  },
+);
+
+/** The session's user, who may log in and change factors now: where every change of a factor starts. */
+export const userChangingFactors = step(
+  codesOf(currentUser, assertMayChangeFactors),
+  async (context: SessionFlowContext): Promise<User> => {
+    const user = await currentUser(context, context.session.userId);
+    assertMayChangeFactors(context, user);
+    return user;
   },
 );

@@ -4,8 +4,7 @@ import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { securityEvent } from "../../security-events.js";
-import { assertMayChangeFactors } from "../../steps/factor-change.js";
-import { currentUser } from "../../steps/user-status.js";
+import { userChangingFactors } from "../../steps/factor-change.js";
 
 const body = z.object({});
 
@@ -31,7 +30,7 @@ export const backupcodesGenerate = defineEndpoint({
     request: {},
     answers: [{ backup_codes: backupCodeExamples }],
   },
-  steps: [currentUser, assertMayChangeFactors],
+  steps: [userChangingFactors],
   errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -41,8 +40,7 @@ export const backupcodesGenerate = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
-  const user = await currentUser(context, context.session.userId);
-  assertMayChangeFactors(context, user);
+  const user = await userChangingFactors(context);
   const { backupCodes } = await context.backends.identity.generateBackupCodes({
     companyId: context.company.id,
     userId: user.id,

@@ -12,9 +12,8 @@ import {
 } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { securityEvent } from "../../security-events.js";
-import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { userChangingFactors } from "../../steps/factor-change.js";
 import { assertPasskeysOn } from "../../steps/passkeys.js";
-import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({
   credential: passkeyRegistration,
@@ -42,7 +41,7 @@ export const passkeysConfirm = defineEndpoint({
     request: { credential: passkeyExamples.registration, name: "Laptop" },
     answers: [{ passkey: passkeyExamples.passkey, sessions_ended: 1, backup_codes: backupCodeExamples }],
   },
-  steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
+  steps: [assertPasskeysOn, userChangingFactors],
   errors: ["auth.passkey.invalid"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -53,8 +52,7 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   assertPasskeysOn(context.company);
-  const user = await currentUser(context, context.session.userId);
-  assertMayChangeFactors(context, user);
+  const user = await userChangingFactors(context);
   const finished = await context.backends.identity.finishPasskeyRegistration({
     companyId: context.company.id,
     sessionToken: context.token,

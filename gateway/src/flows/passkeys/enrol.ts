@@ -3,9 +3,8 @@ import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { passkeyCreationOptions, passkeyExamples } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
-import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { userChangingFactors } from "../../steps/factor-change.js";
 import { assertPasskeysOn } from "../../steps/passkeys.js";
-import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({});
 
@@ -23,7 +22,7 @@ export const passkeysEnrol = defineEndpoint({
   body,
   responses,
   examples: { request: {}, answers: [{ options: passkeyExamples.creationOptions }] },
-  steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
+  steps: [assertPasskeysOn, userChangingFactors],
   errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -34,8 +33,7 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   assertPasskeysOn(context.company);
-  const user = await currentUser(context, context.session.userId);
-  assertMayChangeFactors(context, user);
+  await userChangingFactors(context);
   const { optionsJson } = await context.backends.identity.beginPasskeyRegistration({
     companyId: context.company.id,
     sessionToken: context.token,

@@ -3,9 +3,8 @@ import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { passkeyExamples, passkeyObject, passkeyObjectOf } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
-import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { userChangingFactors } from "../../steps/factor-change.js";
 import { assertPasskeysOn } from "../../steps/passkeys.js";
-import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({});
 
@@ -24,7 +23,7 @@ export const passkeysList = defineEndpoint({
   body,
   responses,
   examples: { request: {}, answers: [{ passkeys: [passkeyExamples.passkey] }] },
-  steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
+  steps: [assertPasskeysOn, userChangingFactors],
   errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -35,8 +34,7 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   assertPasskeysOn(context.company);
-  const user = await currentUser(context, context.session.userId);
-  assertMayChangeFactors(context, user);
+  const user = await userChangingFactors(context);
   const { passkeys } = await context.backends.identity.listPasskeys({
     companyId: context.company.id,
     userId: user.id,

@@ -5,9 +5,8 @@ import { defineEndpoint } from "../../endpoint/define.js";
 import { passkeyId } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { securityEvent } from "../../security-events.js";
-import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { userChangingFactors } from "../../steps/factor-change.js";
 import { assertPasskeysOn } from "../../steps/passkeys.js";
-import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({ passkey_id: passkeyId });
 
@@ -24,7 +23,7 @@ export const passkeysRemove = defineEndpoint({
   body,
   responses,
   examples: { request: { passkey_id: "3f0c2a8e-5b7d-4e19-9a64-1d2c7b8e9f30" }, answers: [{}] },
-  steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
+  steps: [assertPasskeysOn, userChangingFactors],
   errors: ["auth.passkey.notfound"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -35,8 +34,7 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   assertPasskeysOn(context.company);
-  const user = await currentUser(context, context.session.userId);
-  assertMayChangeFactors(context, user);
+  const user = await userChangingFactors(context);
   const { removed } = await context.backends.identity.removePasskey({
     companyId: context.company.id,
     userId: user.id,

@@ -4,9 +4,8 @@ import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { passkeyId, passkeyName } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
-import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { userChangingFactors } from "../../steps/factor-change.js";
 import { assertPasskeysOn } from "../../steps/passkeys.js";
-import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({ passkey_id: passkeyId, name: passkeyName });
 
@@ -26,7 +25,7 @@ export const passkeysRename = defineEndpoint({
     request: { passkey_id: "3f0c2a8e-5b7d-4e19-9a64-1d2c7b8e9f30", name: "Work laptop" },
     answers: [{}],
   },
-  steps: [assertPasskeysOn, currentUser, assertMayChangeFactors],
+  steps: [assertPasskeysOn, userChangingFactors],
   errors: ["auth.passkey.notfound"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -37,8 +36,7 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   assertPasskeysOn(context.company);
-  const user = await currentUser(context, context.session.userId);
-  assertMayChangeFactors(context, user);
+  const user = await userChangingFactors(context);
   const { renamed } = await context.backends.identity.renamePasskey({
     companyId: context.company.id,
     userId: user.id,

@@ -9,9 +9,8 @@ import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { authenticatorApp } from "../../factors/authenticator-app.js";
 import { owns } from "../../factors/second-factors.js";
 import { securityEvent } from "../../security-events.js";
-import { assertMayChangeFactors } from "../../steps/factor-change.js";
+import { userChangingFactors } from "../../steps/factor-change.js";
 import { loginRefusal } from "../../steps/secret-checks.js";
-import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({
   code: fields.secret().describe("A code the new authenticator app shows for the new secret"),
@@ -43,7 +42,7 @@ export const totpConfirm = defineEndpoint({
     request: { code: "492039" },
     answers: [{ sessions_ended: 1, backup_codes: backupCodeExamples }],
   },
-  steps: [currentUser, assertMayChangeFactors, loginRefusal],
+  steps: [userChangingFactors, loginRefusal],
   errors: ["auth.otp.invalid"],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -53,8 +52,7 @@ export const totpConfirm = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
-  const user = await currentUser(context, context.session.userId);
-  assertMayChangeFactors(context, user);
+  const user = await userChangingFactors(context);
   if (owns(user, authenticatorApp) && context.body.current_code === undefined) {
     throw new AuthError("request.validation.failed", {
       detail: "current_code: a code of the authenticator app the user has is needed to replace it",

@@ -2,8 +2,7 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
-import { assertMayChangeFactors } from "../../steps/factor-change.js";
-import { currentUser } from "../../steps/user-status.js";
+import { userChangingFactors } from "../../steps/factor-change.js";
 
 const body = z.object({});
 
@@ -35,7 +34,7 @@ export const totpEnrol = defineEndpoint({
       },
     ],
   },
-  steps: [currentUser, assertMayChangeFactors],
+  steps: [userChangingFactors],
   errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
@@ -45,8 +44,7 @@ export const totpEnrol = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
-  const user = await currentUser(context, context.session.userId);
-  assertMayChangeFactors(context, user);
+  const user = await userChangingFactors(context);
   const { otpauthUri, secret } = await context.backends.identity.beginTotpEnrolment({
     companyId: context.company.id,
     userId: user.id,
