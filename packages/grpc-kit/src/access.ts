@@ -1,3 +1,4 @@
+import type { PeerCertificate } from "node:tls";
 import { AuthError } from "@auth/errors";
 import type { Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 import { assertAdmin } from "./admin.js";
@@ -37,6 +38,16 @@ export interface CallerOfCall {
   spiffeIds: string[];
   /** No TLS at all: only a server started with the development flag takes such calls. */
   plaintext: boolean;
+  /** The verified certificate's subject and SHA-256 fingerprint, to name an operator in events. */
+  certificate: { subject: string; sha256: string } | undefined;
+}
+
+function certificateOf(certificate: PeerCertificate | undefined): CallerOfCall["certificate"] {
+  if (!certificate?.fingerprint256) return undefined;
+  const subject = Object.entries(certificate.subject ?? {})
+    .map(([name, value]) => `${name}=${value}`)
+    .join(",");
+  return { subject, sha256: certificate.fingerprint256.replaceAll(":", "").toLowerCase() };
 }
 
 export function callerOfCall(call: ServerUnaryCall<unknown, unknown>): CallerOfCall {
@@ -45,6 +56,7 @@ export function callerOfCall(call: ServerUnaryCall<unknown, unknown>): CallerOfC
     caller: callerOf(auth.sslPeerCertificate),
     spiffeIds: spiffeIdsOf(auth.sslPeerCertificate),
     plaintext: auth.transportSecurityType === undefined,
+    certificate: certificateOf(auth.sslPeerCertificate),
   };
 }
 

@@ -22,6 +22,8 @@ export interface CallContext {
   readonly caller: Caller | undefined;
   /** The call came over plain text (the development flag): there is no caller to check. */
   readonly plaintext: boolean;
+  /** The verified client certificate's subject and SHA-256 fingerprint (who an operator is). */
+  readonly certificate: { subject: string; sha256: string } | undefined;
 }
 
 /** A service's methods written as async functions that return the response or throw an AuthError. */
@@ -69,6 +71,7 @@ export function implement<D extends ServiceDefinition>(
         peer: call.getPeer(),
         caller: who.caller,
         plaintext: who.plaintext,
+        certificate: who.certificate,
       };
       const timer = metrics.grpcServerDuration.startTimer({ method: name });
       const run = async () => {

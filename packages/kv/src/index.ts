@@ -18,7 +18,15 @@ export {
   type RedisStartOptions,
 } from "./redis.js";
 export { keyFromToken, seal, unseal } from "./sealed.js";
-export { type Clock, type Counter, type KeyValueStore, systemClock } from "./store.js";
+export {
+  type Clock,
+  type Counter,
+  type KeyValueOutbox,
+  type KeyValueStore,
+  type OutboxEntry,
+  systemClock,
+  type WriteEvents,
+} from "./store.js";
 export {
   checkRedisSettings,
   describeTarget,

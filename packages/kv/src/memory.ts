@@ -1,4 +1,12 @@
-import { type Clock, type Counter, type KeyValueStore, systemClock } from "./store.js";
+import {
+  type Clock,
+  type Counter,
+  type KeyValueOutbox,
+  type KeyValueStore,
+  type OutboxEntry,
+  systemClock,
+  type WriteEvents,
+} from "./store.js";
 
 type Entry = { value: string; expiresAt: number } | { members: Set<string>; expiresAt: number };
 
@@ -10,6 +18,17 @@ export class MemoryKeyValueStore implements KeyValueStore {
   readonly #entries = new Map<string, Entry>();
   readonly #clock: Clock;
   readonly #sweeper: NodeJS.Timeout;
+  readonly #outbox: OutboxEntry[] = [];
+  #nextPosition = 1;
+
+  readonly outbox: KeyValueOutbox = {
+    read: async (count) => this.#outbox.slice(0, count),
+    acknowledge: async (positions) => {
+      const dropped = new Set(positions);
+      const kept = this.#outbox.filter((entry) => !dropped.has(entry.position));
+      this.#outbox.splice(0, this.#outbox.length, ...kept);
+    },
+  };
 
   constructor(clock: Clock = systemClock) {
     this.#clock = clock;
@@ -31,6 +50,13 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return entry && "value" in entry ? entry.value : null;
   }
 
+  /** Called in the same synchronous step as the change: nothing runs between the two. */
+  #append(options: WriteEvents | undefined): void {
+    for (const payload of options?.events ?? []) {
+      this.#outbox.push({ position: String(this.#nextPosition++), payload });
+    }
+  }
+
   #sweep(): void {
     const now = this.#clock.now();
     for (const [key, entry] of this.#entries) {
@@ -42,37 +68,52 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return this.#string(key);
   }
 
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
+  async set(key: string, value: string, ttlMs: number, options?: WriteEvents): Promise<void> {
     this.#entries.set(key, { value, expiresAt: this.#clock.now() + ttlMs });
+    this.#append(options);
   }
 
-  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+  async setIfAbsent(key: string, value: string, ttlMs: number, options?: WriteEvents): Promise<boolean> {
     if (this.#live(key)) return false;
     this.#entries.set(key, { value, expiresAt: this.#clock.now() + ttlMs });
+    this.#append(options);
     return true;
   }
 
-  async take(key: string): Promise<string | null> {
+  async take(key: string, options?: WriteEvents): Promise<string | null> {
     const value = this.#string(key);
-    if (value !== null) this.#entries.delete(key);
+    if (value !== null) {
+      this.#entries.delete(key);
+      this.#append(options);
+    }
     return value;
   }
 
-  async delete(key: string): Promise<boolean> {
+  async delete(key: string, options?: WriteEvents): Promise<boolean> {
     const existed = this.#live(key) !== undefined;
     this.#entries.delete(key);
+    if (existed) this.#append(options);
     return existed;
   }
 
-  async compareAndSet(key: string, expected: string, next: string | null, ttlMs: number): Promise<boolean> {
+  async compareAndSet(
+    key: string,
+    expected: string,
+    next: string | null,
+    ttlMs: number,
+    options?: WriteEvents,
+  ): Promise<boolean> {
     if (this.#string(key) !== expected) return false;
     if (next === null) this.#entries.delete(key);
     else this.#entries.set(key, { value: next, expiresAt: this.#clock.now() + ttlMs });
+    this.#append(options);
     return true;
   }
 
-  async increment(key: string, windowMs: number): Promise<Counter> {
-    return this.#increment(key, windowMs);
+  async increment(key: string, windowMs: number, options?: WriteEvents): Promise<Counter> {
+    const counter = this.#increment(key, windowMs);
+    this.#append(options);
+    return counter;
   }
 
   // Synchronous, so that nothing runs between reading a counter and writing it.
@@ -86,10 +127,12 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return { count, ttlMs: expiresAt - now };
   }
 
-  async incrementBelow(key: string, windowMs: number, ceiling: number) {
+  async incrementBelow(key: string, windowMs: number, ceiling: number, options?: WriteEvents) {
     const current = this.#counter(key);
     if (current.count >= ceiling) return { ...current, counted: false };
-    return { ...this.#increment(key, windowMs), counted: true };
+    const counter = this.#increment(key, windowMs);
+    this.#append(options);
+    return { ...counter, counted: true };
   }
 
   async decrement(key: string): Promise<number> {

@@ -2,7 +2,7 @@ import { AuthError } from "@auth/errors";
 import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { Cluster, Redis } from "ioredis";
-import type { Counter, KeyValueStore } from "./store.js";
+import type { Counter, KeyValueOutbox, KeyValueStore } from "./store.js";
 import { describeTarget, type RedisTarget } from "./target.js";
 
 const scripts = {
@@ -235,6 +235,17 @@ function unavailable(error: unknown): never {
 export class RedisKeyValueStore implements KeyValueStore {
   readonly #redis: RedisClient;
   readonly #scripts: ScriptClient;
+
+  // PART-KV: the writes' `events` (atomic Lua scripts) are the kv part's work in progress.
+  readonly outbox: KeyValueOutbox = {
+    read: async (count) => {
+      const entries = await this.#redis.xrange("outbox", "-", "+", "COUNT", count).catch(unavailable);
+      return entries.map(([position, fields]) => ({ position, payload: fields[1] ?? "" }));
+    },
+    acknowledge: async (positions) => {
+      if (positions.length > 0) await this.#redis.xdel("outbox", ...positions).catch(unavailable);
+    },
+  };
 
   constructor(redis: RedisClient) {
     this.#redis = redis;

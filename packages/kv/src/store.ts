@@ -12,31 +12,67 @@ export interface Counter {
 }
 
 /**
+ * Security events a write appends to the store's outbox in the same atomic step as its change,
+ * and only when the write changed something: a `setIfAbsent` that found the key, a `take` or
+ * `delete` of nothing, a `compareAndSet` that lost, an `incrementBelow` that was not counted
+ * append nothing (docs/decisions.md, "Security events").
+ */
+export interface WriteEvents {
+  /** Each event's JSON (`eventJson` of @auth/events). */
+  events?: readonly string[];
+}
+
+/** An event waiting in the store's outbox; `position` orders them as their writes were committed. */
+export interface OutboxEntry {
+  position: string;
+  payload: string;
+}
+
+/** The relay's side of the outbox: read the oldest entries, drop them once published. */
+export interface KeyValueOutbox {
+  /** Up to `count` of the oldest entries, oldest first. */
+  read(count: number): Promise<OutboxEntry[]>;
+  /** Drops the entries at these positions. */
+  acknowledge(positions: readonly string[]): Promise<void>;
+}
+
+/**
  * The small set of atomic operations the session, otp and recovery stores are built on. Every
  * operation touches one key, so the stores run unchanged on Redis Cluster. Values are strings;
  * every key has a lifetime.
  */
 export interface KeyValueStore {
   get(key: string): Promise<string | null>;
-  set(key: string, value: string, ttlMs: number): Promise<void>;
+  set(key: string, value: string, ttlMs: number, options?: WriteEvents): Promise<void>;
   /** Sets the key only when it does not exist; true when it was set. */
-  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  setIfAbsent(key: string, value: string, ttlMs: number, options?: WriteEvents): Promise<boolean>;
   /** Reads and deletes the key in one step, so that only one caller ever gets the value. */
-  take(key: string): Promise<string | null>;
+  take(key: string, options?: WriteEvents): Promise<string | null>;
   /** True when the key existed. */
-  delete(key: string): Promise<boolean>;
+  delete(key: string, options?: WriteEvents): Promise<boolean>;
   /**
    * Replaces the value only when it is still `expected` (null deletes the key); true when it did.
    * Of two callers that read the same value, only one can replace it.
    */
-  compareAndSet(key: string, expected: string, next: string | null, ttlMs: number): Promise<boolean>;
+  compareAndSet(
+    key: string,
+    expected: string,
+    next: string | null,
+    ttlMs: number,
+    options?: WriteEvents,
+  ): Promise<boolean>;
   /** Adds one to a counter whose window starts at its first increment and lasts windowMs. */
-  increment(key: string, windowMs: number): Promise<Counter>;
+  increment(key: string, windowMs: number, options?: WriteEvents): Promise<Counter>;
   /**
    * Adds one to the counter only while it is below `ceiling`, in one step: of any number of
    * callers at once, at most `ceiling` are ever counted. The window starts at the first increment.
    */
-  incrementBelow(key: string, windowMs: number, ceiling: number): Promise<Counter & { counted: boolean }>;
+  incrementBelow(
+    key: string,
+    windowMs: number,
+    ceiling: number,
+    options?: WriteEvents,
+  ): Promise<Counter & { counted: boolean }>;
   /** Takes one back from a counter that is above zero, keeping its window; returns the count. */
   decrement(key: string): Promise<number>;
   /** Reads a counter without changing it. */
@@ -45,6 +81,8 @@ export interface KeyValueStore {
   addToSet(key: string, member: string, ttlMs: number): Promise<void>;
   removeFromSet(key: string, member: string): Promise<void>;
   setMembers(key: string): Promise<string[]>;
+  /** The events the writes above appended, for the relay (packages/events). */
+  readonly outbox: KeyValueOutbox;
   /** Resolves when the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

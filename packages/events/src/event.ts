@@ -1,0 +1,78 @@
+import { type Actor, ActorKind, Event, type Outcome } from "@auth/proto/events";
+import { v7 as uuidv7 } from "uuid";
+import { type EventDetail, type EventSource, type EventType, eventCatalogue } from "./catalogue.js";
+
+/** Where a request came from, as the service learned it from its authenticated caller. */
+export interface EventOrigin {
+  actor: Actor;
+  /** The W3C trace id of the request; empty when unknown. */
+  traceId: string;
+  /** The end user's client address as the gateway saw it; empty for operators. */
+  clientAddress: string;
+}
+
+export const systemOrigin: EventOrigin = {
+  actor: { kind: ActorKind.SYSTEM, id: "", certificateSubject: "", certificateSha256: "" },
+  traceId: "",
+  clientAddress: "",
+};
+
+export interface EventFacts {
+  type: EventType;
+  companyId: string;
+  userId?: string;
+  sessionId?: string;
+  /** Defaults to the user id; a company's events name the resource ("api_key/<id>"). */
+  subject?: string;
+  outcome: Outcome;
+  origin: EventOrigin;
+  detail?: EventDetail;
+}
+
+/**
+ * A new event of the catalogue, made by the service that commits the fact, at the moment it
+ * commits it. Throws when the detail is not the one the catalogue names for the type: a
+ * programming error, caught by the service's tests.
+ */
+export function newEvent(source: EventSource, facts: EventFacts, now: Date = new Date()): Event {
+  const entry: { sources: readonly EventSource[]; detail?: string } = eventCatalogue[facts.type];
+  if (!entry.sources.includes(source)) throw new Error(`${source} does not record ${facts.type}`);
+  const given = facts.detail ? Object.keys(facts.detail)[0] : undefined;
+  if (entry.detail !== given) {
+    throw new Error(`${facts.type} carries ${entry.detail ?? "no detail"}, not ${given ?? "none"}`);
+  }
+  return {
+    specversion: "1.0",
+    id: uuidv7({ msecs: now.getTime() }),
+    source: `auth-suite/${source}`,
+    type: facts.type,
+    time: now,
+    subject: facts.subject ?? facts.userId ?? "",
+    dataschema: "auth.events.v1",
+    companyid: facts.companyId,
+    userid: facts.userId ?? "",
+    sessionid: facts.sessionId ?? "",
+    traceid: facts.origin.traceId,
+    clientaddress: facts.origin.clientAddress,
+    outcome: facts.outcome,
+    actor: facts.origin.actor,
+    ...facts.detail,
+  };
+}
+
+/** The event as one line of JSON: its CloudEvents structured form, as stored and published. */
+export function eventJson(event: Event): string {
+  return JSON.stringify(Event.toJSON(event));
+}
+
+export function eventFromJson(json: string): Event {
+  return Event.fromJSON(JSON.parse(json));
+}
+
+/**
+ * The key events are ordered by: the user's id, or the company's for a company's events. The
+ * relay keeps this order (docs/decisions.md, "Security events").
+ */
+export function orderKeyOf(event: Event): string {
+  return event.userid || `company:${event.companyid}`;
+}
