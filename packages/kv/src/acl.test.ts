@@ -32,6 +32,19 @@ async function everyOperation(store: RedisKeyValueStore): Promise<void> {
   expect(await store.setMembers("s")).toEqual(["x"]);
   await store.removeFromSet("s", "x");
   expect(await store.delete("a")).toBe(true);
+  // The writes that append events, and the relay's reads and acknowledgements of the outbox.
+  const events = { events: ['{"type":"test"}'] };
+  await store.set("e", "1", 60_000, events);
+  expect(await store.setIfAbsent("f", "1", 60_000, events)).toBe(true);
+  expect(await store.compareAndSet("e", "1", "2", 60_000, events)).toBe(true);
+  expect(await store.take("e", events)).toBe("2");
+  expect(await store.delete("f", events)).toBe(true);
+  expect((await store.increment("g", 60_000, events)).count).toBe(1);
+  expect((await store.incrementBelow("g", 60_000, 2, events)).counted).toBe(true);
+  const appended = await store.outbox.read(100);
+  expect(appended).toHaveLength(7);
+  await store.outbox.acknowledge(appended.map((entry) => entry.position));
+  expect(await store.outbox.read(100)).toEqual([]);
 }
 
 describe.skipIf(!redisServerInstalled).each([

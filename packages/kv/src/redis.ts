@@ -2,36 +2,76 @@ import { AuthError } from "@auth/errors";
 import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { Cluster, Redis } from "ioredis";
-import type { Counter, KeyValueOutbox, KeyValueStore } from "./store.js";
+import type { Counter, KeyValueOutbox, KeyValueStore, WriteEvents } from "./store.js";
 import { describeTarget, type RedisTarget } from "./target.js";
 
+/** The stream the writes append their events to; keyPrefix applies to it as to every key. */
+const outboxKey = "outbox";
+
+/** Lua appending each ARGV from `first` on to the stream `stream`, as its field `event`. */
+const appendEvents = (stream: string, first: number) => `
+  for i = ${first}, #ARGV do redis.call('XADD', ${stream}, '*', 'event', ARGV[i]) end`;
+
+/**
+ * A write as one script. Its change, on KEYS[1] and its first `args` ARGV, returns whether it
+ * changed something, and its reply if it has one; the script answers {1 or 0, reply}. Given the
+ * outbox as KEYS[2], the script also appends the ARGV after the change's own, only when the change
+ * changed something (docs/decisions.md, "Security events").
+ */
+function write(args: number, change: string) {
+  return `
+    local changed, reply = (function() ${change} end)()
+    if changed and KEYS[2] then ${appendEvents("KEYS[2]", args + 1)} end
+    return {changed and 1 or 0, reply}`;
+}
+
+const writes = {
+  // ARGV: value, ttlMs
+  kvSet: write(2, `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return true`),
+  // ARGV: value, ttlMs
+  kvSetIfAbsent: write(2, `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') ~= false`),
+  kvTake: write(0, `local value = redis.call('GETDEL', KEYS[1]) return value ~= false, value`),
+  kvDelete: write(0, `return redis.call('DEL', KEYS[1]) > 0`),
+  // ARGV: expected, next, ttlMs, "1" when next means delete
+  kvCompareAndSet: write(
+    4,
+    `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
+     if ARGV[4] == '1' then redis.call('DEL', KEYS[1])
+     else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
+     return true`,
+  ),
+  // ARGV: windowMs
+  kvIncrement: write(
+    1,
+    `local count = redis.call('INCR', KEYS[1])
+     if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+     return true, {count, redis.call('PTTL', KEYS[1])}`,
+  ),
+  // ARGV: windowMs, ceiling
+  kvIncrementBelow: write(
+    2,
+    `local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+     if count >= tonumber(ARGV[2]) then return false, {count, redis.call('PTTL', KEYS[1])} end
+     count = redis.call('INCR', KEYS[1])
+     if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+     return true, {count, redis.call('PTTL', KEYS[1])}`,
+  ),
+} as const;
+
+type WriteName = keyof typeof writes;
+
+/** The name of a write's script that is also given the outbox (as its second key). */
+const appending = (name: WriteName) => `${name}Appending` as const;
+
 const scripts = {
-  kvCompareAndSet: {
-    numberOfKeys: 1,
-    // ARGV: expected, next, ttlMs, "1" when next means delete
-    lua: `
-      if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-      if ARGV[4] == '1' then redis.call('DEL', KEYS[1])
-      else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
-      return 1`,
-  },
-  kvIncrement: {
-    numberOfKeys: 1,
-    lua: `
-      local count = redis.call('INCR', KEYS[1])
-      if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-      return {count, redis.call('PTTL', KEYS[1])}`,
-  },
-  kvIncrementBelow: {
-    numberOfKeys: 1,
-    // ARGV: windowMs, ceiling
-    lua: `
-      local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-      if count >= tonumber(ARGV[2]) then return {0, count, redis.call('PTTL', KEYS[1])} end
-      count = redis.call('INCR', KEYS[1])
-      if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-      return {1, count, redis.call('PTTL', KEYS[1])}`,
-  },
+  // Of each write: the change alone (one key, as Redis Cluster needs), and with the append.
+  ...Object.fromEntries(
+    Object.entries(writes).flatMap(([name, lua]) => [
+      [name, { numberOfKeys: 1, lua }],
+      [appending(name as WriteName), { numberOfKeys: 2, lua }],
+    ]),
+  ),
+  kvAppend: { numberOfKeys: 1, lua: appendEvents("KEYS[1]", 1) },
   kvDecrement: {
     numberOfKeys: 1,
     lua: `
@@ -53,18 +93,15 @@ const scripts = {
       if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
       return 1`,
   },
-} as const;
+};
 
-type ScriptClient = {
-  kvCompareAndSet(
-    key: string,
-    expected: string,
-    next: string,
-    ttlMs: number,
-    remove: string,
-  ): Promise<number>;
-  kvIncrement(key: string, windowMs: number): Promise<[number, number]>;
-  kvIncrementBelow(key: string, windowMs: number, ceiling: number): Promise<[number, number, number]>;
+type Argument = string | number;
+
+type ScriptClient = Record<
+  WriteName | ReturnType<typeof appending>,
+  (...keysAndArgs: Argument[]) => Promise<[changed: number, reply?: unknown]>
+> & {
+  kvAppend(stream: string, ...events: string[]): Promise<null>;
   kvDecrement(key: string): Promise<number>;
   kvReadCounter(key: string): Promise<[number, number]>;
   kvAddToSet(key: string, member: string, ttlMs: number): Promise<number>;
@@ -231,19 +268,25 @@ function unavailable(error: unknown): never {
   throw new AuthError("service.unavailable", { detail: "redis command failed", cause: error });
 }
 
-/** A KeyValueStore on Redis (standalone, Sentinel or Cluster: every operation is one key). */
+const eventsOf = (options: WriteEvents | undefined): readonly string[] => options?.events ?? [];
+
+/**
+ * A KeyValueStore on Redis (standalone, Sentinel or Cluster: every operation is one key). A write
+ * given events appends them to the outbox in the script that makes its change; on Redis Cluster the
+ * outbox lives in a slot of its own, which no script on another key may touch, so there the append
+ * is a second command once the change is made (docs/decisions.md, "Security events").
+ */
 export class RedisKeyValueStore implements KeyValueStore {
   readonly #redis: RedisClient;
   readonly #scripts: ScriptClient;
 
-  // PART-KV: the writes' `events` (atomic Lua scripts) are the kv part's work in progress.
   readonly outbox: KeyValueOutbox = {
     read: async (count) => {
-      const entries = await this.#redis.xrange("outbox", "-", "+", "COUNT", count).catch(unavailable);
+      const entries = await this.#redis.xrange(outboxKey, "-", "+", "COUNT", count).catch(unavailable);
       return entries.map(([position, fields]) => ({ position, payload: fields[1] ?? "" }));
     },
     acknowledge: async (positions) => {
-      if (positions.length > 0) await this.#redis.xdel("outbox", ...positions).catch(unavailable);
+      if (positions.length > 0) await this.#redis.xdel(outboxKey, ...positions).catch(unavailable);
     },
   };
 
@@ -255,43 +298,82 @@ export class RedisKeyValueStore implements KeyValueStore {
     this.#scripts = redis as unknown as ScriptClient;
   }
 
+  /** Runs the write's script, appending the events only when it changed something. */
+  async #write<Reply = undefined>(
+    name: WriteName,
+    key: string,
+    args: Argument[],
+    options: WriteEvents | undefined,
+  ): Promise<{ changed: boolean; reply: Reply }> {
+    const events = eventsOf(options);
+    if (events.length > 0 && !this.#redis.isCluster) {
+      const [changed, reply] = await this.#scripts[appending(name)](key, outboxKey, ...args, ...events).catch(
+        unavailable,
+      );
+      return { changed: changed === 1, reply: reply as Reply };
+    }
+    const [changed, reply] = await this.#scripts[name](key, ...args).catch(unavailable);
+    // Cluster: should the append fail, the change stays made and the caller is told the store failed.
+    if (changed === 1 && events.length > 0) {
+      await this.#scripts.kvAppend(outboxKey, ...events).catch(unavailable);
+    }
+    return { changed: changed === 1, reply: reply as Reply };
+  }
+
   async get(key: string): Promise<string | null> {
     return this.#redis.get(key).catch(unavailable);
   }
 
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.#redis.set(key, value, "PX", ttlMs).catch(unavailable);
+  async set(key: string, value: string, ttlMs: number, options?: WriteEvents): Promise<void> {
+    if (eventsOf(options).length > 0) await this.#write("kvSet", key, [value, ttlMs], options);
+    else await this.#redis.set(key, value, "PX", ttlMs).catch(unavailable);
   }
 
-  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+  async setIfAbsent(key: string, value: string, ttlMs: number, options?: WriteEvents): Promise<boolean> {
+    if (eventsOf(options).length > 0) {
+      return (await this.#write("kvSetIfAbsent", key, [value, ttlMs], options)).changed;
+    }
     return (await this.#redis.set(key, value, "PX", ttlMs, "NX").catch(unavailable)) === "OK";
   }
 
-  async take(key: string): Promise<string | null> {
+  async take(key: string, options?: WriteEvents): Promise<string | null> {
+    if (eventsOf(options).length > 0) {
+      return (await this.#write<string | null>("kvTake", key, [], options)).reply;
+    }
     return this.#redis.getdel(key).catch(unavailable);
   }
 
-  async delete(key: string): Promise<boolean> {
+  async delete(key: string, options?: WriteEvents): Promise<boolean> {
+    if (eventsOf(options).length > 0) return (await this.#write("kvDelete", key, [], options)).changed;
     return (await this.#redis.del(key).catch(unavailable)) > 0;
   }
 
-  async compareAndSet(key: string, expected: string, next: string | null, ttlMs: number): Promise<boolean> {
-    const result = await this.#scripts
-      .kvCompareAndSet(key, expected, next ?? "", ttlMs, next === null ? "1" : "0")
-      .catch(unavailable);
-    return result === 1;
+  async compareAndSet(
+    key: string,
+    expected: string,
+    next: string | null,
+    ttlMs: number,
+    options?: WriteEvents,
+  ): Promise<boolean> {
+    const args = [expected, next ?? "", ttlMs, next === null ? "1" : "0"];
+    return (await this.#write("kvCompareAndSet", key, args, options)).changed;
   }
 
-  async increment(key: string, windowMs: number): Promise<Counter> {
-    const [count, ttlMs] = await this.#scripts.kvIncrement(key, windowMs).catch(unavailable);
+  async increment(key: string, windowMs: number, options?: WriteEvents): Promise<Counter> {
+    const { reply } = await this.#write<[number, number]>("kvIncrement", key, [windowMs], options);
+    const [count, ttlMs] = reply;
     return { count, ttlMs: Math.max(ttlMs, 0) };
   }
 
-  async incrementBelow(key: string, windowMs: number, ceiling: number) {
-    const [counted, count, ttlMs] = await this.#scripts
-      .kvIncrementBelow(key, windowMs, ceiling)
-      .catch(unavailable);
-    return { counted: counted === 1, count, ttlMs: Math.max(0, ttlMs) };
+  async incrementBelow(key: string, windowMs: number, ceiling: number, options?: WriteEvents) {
+    const { changed, reply } = await this.#write<[number, number]>(
+      "kvIncrementBelow",
+      key,
+      [windowMs, ceiling],
+      options,
+    );
+    const [count, ttlMs] = reply;
+    return { counted: changed, count, ttlMs: Math.max(0, ttlMs) };
   }
 
   async decrement(key: string): Promise<number> {
