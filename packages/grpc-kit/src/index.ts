@@ -32,6 +32,7 @@ export {
   identityClientEnvironment,
   sessionClientEnvironment,
 } from "./service-clients.js";
+export { type RequestOrigin, withRequestOrigin } from "./request-origin.js";
 export { errorCodeKey, fromServiceError, toStatus, unanswered } from "./status.js";
 export {
   type Caller,
