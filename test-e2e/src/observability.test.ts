@@ -114,20 +114,6 @@ describe("observability", () => {
     }
   });
 
-  it("writes security events as JSON log lines with the trace id", async () => {
-    const user = await createUser(company);
-    const login = await post("login", { login_id: user.loginName });
-    await post("checkpassword", { password: user.password }, String(login.body.session_token));
-    const spans = await traceOf("checkpassword");
-    const events = logs
-      .filter(
-        (entry) => entry.process === "gateway" && entry.line.includes('"securityEvent":"login.succeeded"'),
-      )
-      .map((entry) => JSON.parse(entry.line) as { traceId: string; userId: string });
-    const event = events.find((e) => e.userId === user.id);
-    expect(event?.traceId).toBe(spans[0]?.traceId);
-  });
-
   it("serves Prometheus metrics from every process", async () => {
     for (const [process, url] of Object.entries(suite.metricsUrls)) {
       const response = await fetch(url);

@@ -21,8 +21,6 @@ export interface FlowContext<Body = unknown> {
   clientAddress: string;
   /** The client's User-Agent header, as sent ("" without one): client input, to record, never to trust. */
   userAgent: string;
-  /** The trace id of the request (a random one when tracing is off), for security events. */
-  traceId: string;
   backends: Backends;
   /** Which companies have disclaimers, for the logins that cannot ask the disclaimer service. */
   companiesWithDisclaimers: CompaniesWithDisclaimers;

@@ -5,6 +5,7 @@ import {
   createCompany,
   createDisclaimer,
   createUser,
+  disclaimerEvents,
   expectError,
   expectSuccess,
   type TestCompany,
@@ -92,6 +93,23 @@ describe("auth/acceptdisclaimers", () => {
       const { response } = await oauthLogin();
       const refused = await accept(String(response.body.session_token), {});
       expectError(refused, 403, "auth.disclaimer.invalid", ["disclaimers_required"]);
+    });
+  });
+
+  describe("security events", () => {
+    it("has the disclaimer service record the acceptance with the request's trace id and client address", async () => {
+      const { user, response } = await oauthLogin();
+      await accept(String(response.body.session_token), { accept_disclaimers: ["privacy", "terms"] });
+      const events = (await disclaimerEvents()).filter((event) => event.userid === user.id);
+      expect(events).toEqual([
+        expect.objectContaining({
+          type: "auth.disclaimer.accepted",
+          companyid: company.id,
+          traceid: expect.stringMatching(/^[0-9a-f]{32}$/),
+          clientaddress: "127.0.0.1",
+          disclaimer: { codes: ["privacy", "terms"] },
+        }),
+      ]);
     });
   });
 

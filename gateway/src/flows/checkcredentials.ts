@@ -1,5 +1,4 @@
 import { AuthError } from "@auth/errors";
-import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import type { FlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
@@ -67,32 +66,26 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
   const { user, passwordChangeRequired, normalizedLoginId, check } = verdict;
   const wrongCredentials = () =>
     new AuthError("auth.credentials.invalid", { fields: { captcha_required: check?.captchaRequired } });
-  const answer = await afterCheck(
-    context,
-    check,
-    user,
-    async (user, rightCheckId) => {
-      assertUserMayLogIn(user);
-      const disclaimersRequired = await requiredDisclaimers(context, user.id);
-      assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
-      await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
-      // A password changed since the check refuses the session: the password is no longer the user's.
-      const start = { credentialGeneration: check?.credentialGeneration ?? "", rightCheckId };
-      const outcome = continueAfterFirstFactor(context, {
-        user,
-        passwordChangeRequired,
-        move: (to, changes) => startSession(context, user, to, normalizedLoginId, { ...changes, ...start }),
-        toSecondFactor: (changes) =>
-          startAtSecondFactor(context, user, normalizedLoginId, { ...changes, ...start }),
-      });
-      return outcome.catch((error: unknown) => {
-        throw error instanceof AuthError && error.code === "auth.credentials.invalid"
-          ? wrongCredentials()
-          : error;
-      });
-    },
-    SecretKind.PASSWORD,
-  );
+  const answer = await afterCheck(context, check, user, async (user, rightCheckId) => {
+    assertUserMayLogIn(user);
+    const disclaimersRequired = await requiredDisclaimers(context, user.id);
+    assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
+    await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
+    // A password changed since the check refuses the session: the password is no longer the user's.
+    const start = { credentialGeneration: check?.credentialGeneration ?? "", rightCheckId };
+    const outcome = continueAfterFirstFactor(context, {
+      user,
+      passwordChangeRequired,
+      move: (to, changes) => startSession(context, user, to, normalizedLoginId, { ...changes, ...start }),
+      toSecondFactor: (changes) =>
+        startAtSecondFactor(context, user, normalizedLoginId, { ...changes, ...start }),
+    });
+    return outcome.catch((error: unknown) => {
+      throw error instanceof AuthError && error.code === "auth.credentials.invalid"
+        ? wrongCredentials()
+        : error;
+    });
+  });
   if (!answer) throw wrongCredentials();
   return answer;
 }

@@ -139,7 +139,6 @@ async function inPlaceOfPassword(
       await recordAcceptance(context, user.id, owedAtLogin, accepted);
       return continueToAuthorization(context, user, user.passwordChangeRequired, move);
     },
-    SecretKind.PASSKEY,
   );
   if (!answer) throw new AuthError("auth.passkey.invalid");
   return answer;

@@ -93,7 +93,6 @@ async function handle(
           ),
       });
     },
-    SecretKind.PASSWORD,
   );
   if (!answer) {
     throw new AuthError("auth.password.invalid", {

@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
 import { type SuccessFields, success } from "../endpoint/responses.js";
-import { securityEvent } from "../security-events.js";
 import { revokedBefore } from "../steps/ended-by-itself.js";
 
 const body = z.object({});
@@ -29,9 +28,5 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   await context.backends.session.revokeSession({ sessionToken: context.token, retryKey: context.retryKey });
-  securityEvent(context, "session.revoked", {
-    userId: context.session.userId,
-    sessionId: context.session.sessionId,
-  });
   return {};
 }

@@ -6,7 +6,6 @@ import { defineEndpoint } from "../endpoint/define.js";
 import { fields } from "../endpoint/fields.js";
 import { answerExamples, type SuccessFields, success, toAuthorized } from "../endpoint/responses.js";
 import { assertTransition } from "../endpoint/transitions.js";
-import { securityEvent } from "../security-events.js";
 import { authorizedAgain, movedBefore, revokedBefore } from "../steps/ended-by-itself.js";
 import { describePasswordProblem } from "../steps/password-rules.js";
 import { forgetFailedChecks } from "../steps/secret-checks.js";
@@ -61,8 +60,7 @@ async function handle(
   const companyId = context.company.id;
   // recovery-setpassword ends without a session: the table must allow that (other states may not).
   if (context.state !== "setpassword") assertTransition(context.operation, context.state, null);
-  const written = await changePassword(context, user);
-  if (written) securityEvent(context, "password.changed", { userId: user.id });
+  await changePassword(context, user);
   await context.backends.recovery.revokeRecoveryLinks({ companyId, userId: user.id });
   if (context.state === "setpassword") {
     // The generation after the write ends any session that logged in with the old password meanwhile.
@@ -84,7 +82,6 @@ async function handle(
     userId: user.id,
     retryKey: context.retryKey,
   });
-  securityEvent(context, "recovery.finished", { userId: user.id });
   // Whoever recovered access may log in at once, whatever failures the user had. The recovery is
   // done by now: should this fail, the answer is still success, and the failures expire with their window.
   await forgetFailedChecks(context, { userId: user.id }).catch((error: unknown) =>
@@ -94,14 +91,11 @@ async function handle(
 }
 
 /**
- * Checks the password, claims the session and writes the password; false when a retry of the same
+ * Checks the password, claims the session and writes the password, unless a retry of the same
  * request finds it written already. The claim makes the session its user's only one, so that no
  * other session, in any state, can set yet another password.
  */
-async function changePassword(
-  context: SessionFlowContext<z.infer<typeof body>>,
-  user: User,
-): Promise<boolean> {
+async function changePassword(context: SessionFlowContext<z.infer<typeof body>>, user: User): Promise<void> {
   const userId = user.id;
   const refuse = (problem: PasswordProblem) =>
     weakPasswordError(String(problem), {
@@ -124,13 +118,11 @@ async function changePassword(
   // This request's own password, written before its answer was lost.
   const writtenBefore = resuming && problem === PasswordProblem.SAME_AS_CURRENT;
   if (problem !== undefined && !writtenBefore) throw refuse(problem);
-  const { resumed } = await context.backends.session.claimCredentialChange({
+  await context.backends.session.claimCredentialChange({
     sessionToken: context.token,
     retryKey: context.retryKey,
   });
-  if (!resumed) securityEvent(context, "session.revoked", { userId, allOfUser: true });
-  if (writtenBefore) return false;
+  if (writtenBefore) return;
   const refused = await setPassword(false);
   if (refused !== undefined) throw refuse(refused);
-  return true;
 }

@@ -1,8 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { AuthError } from "@auth/errors";
-import { withDeadline } from "@auth/grpc-kit";
+import { withDeadline, withRequestOrigin } from "@auth/grpc-kit";
 import type { Logger } from "@auth/runtime";
-import { activeTraceId } from "@auth/telemetry";
 import express, { type RequestHandler } from "express";
 import type { Backends } from "../backends.js";
 import type { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
@@ -16,6 +14,7 @@ import { sendSuccess } from "./envelope.js";
 import { type IdempotentAnswers, keyedRequest, replayed, taken } from "./idempotency.js";
 import type { LoginIdTurns } from "./login-id-turns.js";
 import { loginIdKey, type RateLimits } from "./rate-limits.js";
+import { requestOriginOf } from "./request-origin.js";
 
 export interface PipelineDependencies {
   backends: Backends;
@@ -62,12 +61,16 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   } = dependencies;
 
   // One deadline for the whole request, from its arrival: each step runs under it (grpc-kit's
-  // deadline.ts), so a call gets only what the calls before it left.
-  const underDeadline =
+  // deadline.ts), so a call gets only what the calls before it left. Each call carries the
+  // request's origin too, for the events the services record (grpc-kit's request-origin.ts).
+  const underRequest =
     (handler: RequestHandler): RequestHandler =>
     (request, response, next) => {
       response.locals.deadline ??= Date.now() + requestDeadlineMs;
-      return withDeadline(response.locals.deadline, () => handler(request, response, next));
+      response.locals.origin ??= requestOriginOf(request);
+      return withDeadline(response.locals.deadline, () =>
+        withRequestOrigin(response.locals.origin, () => handler(request, response, next)),
+      );
     };
 
   const authenticate: RequestHandler = async (request, response, next) => {
@@ -76,7 +79,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     response.locals.company = company;
     // Every request the API key lets in is counted, before its token is looked at: a made-up token
     // costs the client its limit like any other request.
-    await rateLimits.byAddress(company, endpoint.rateLimit, request.ip ?? "");
+    await rateLimits.byAddress(company, endpoint.rateLimit, response.locals.origin.clientAddress);
     const named = endpoint.idempotent ? keyedRequest(endpoint.operation, request, response) : undefined;
     const keyed = named && answers.attempt(named, response.locals.deadline);
     if (keyed && (await replayed(keyed, response, logger))) return;
@@ -112,9 +115,8 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       operation: endpoint.operation,
       company,
       body,
-      clientAddress: request.ip ?? "",
+      clientAddress: response.locals.origin.clientAddress,
       userAgent: request.get("user-agent") ?? "",
-      traceId: activeTraceId() ?? randomBytes(16).toString("hex"),
       backends,
       companiesWithDisclaimers,
       countLoginId: async (loginId) => {
@@ -149,8 +151,8 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
 
   return [
     ...(endpoint.idempotent ? [readBodyWhenKeyed] : []),
-    underDeadline(authenticate),
+    underRequest(authenticate),
     readBody,
-    underDeadline(run),
+    underRequest(run),
   ];
 }

@@ -4,7 +4,6 @@ import type { z } from "zod";
 import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
 import type { disclaimer } from "../endpoint/responses.js";
 import { step } from "../endpoint/step.js";
-import { securityEvent } from "../security-events.js";
 
 /** The disclaimer object of spec 2.3. */
 export type DisclaimerObject = z.output<typeof disclaimer>;
@@ -77,9 +76,5 @@ export const recordAcceptance = step(
     });
     // A disclaimer published between the check and the acceptance.
     if (missing.length > 0) throw disclaimerInvalid(await requiredDisclaimers(context, userId));
-    securityEvent(context, "disclaimer.accepted", {
-      userId,
-      codes: required.map((disclaimer) => disclaimer.code),
-    });
   },
 );

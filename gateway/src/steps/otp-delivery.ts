@@ -4,7 +4,6 @@ import type { OtpPurpose } from "@auth/proto/otp";
 import type { FlowContext } from "../endpoint/context.js";
 import type { StateName } from "../endpoint/states.js";
 import { step } from "../endpoint/step.js";
-import { securityEvent } from "../security-events.js";
 import { type SessionStart, type StartedSession, startSessionThen } from "./session-moves.js";
 
 /**
@@ -21,7 +20,6 @@ export const sendOtp = step(
       sessionId,
       purpose,
     });
-    securityEvent(context, "otp.sent", { userId: user.id, sessionId, purpose });
     return maskedPhone;
   },
 );

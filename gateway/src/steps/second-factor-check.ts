@@ -44,7 +44,6 @@ export const passSecondFactor = step(
           moveSession(context, to, { ...changes, rightCheckId }),
         );
       },
-      factor.secretKind,
     );
     if (!authorized) throw new AuthError(factor.wrongAnswer);
     return authorized;

@@ -9,7 +9,6 @@ import {
 } from "@auth/proto/session";
 import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
 import { type Step, step } from "../endpoint/step.js";
-import { securityEvent } from "../security-events.js";
 
 /**
  * The lock-out of one of the subject's budgets (docs/security.md, "Guesses per hour at one user"),
@@ -81,10 +80,7 @@ export interface ReservedCheck {
    * Compares the secret and reports what it found (a right one forgets the failures of its kind). A
    * comparison that fails gives the check back.
    */
-  run<T>(
-    compare: () => Promise<T>,
-    isRight: (found: T) => boolean,
-  ): Promise<{ found: T; sessionEnded: boolean }>;
+  run<T>(compare: () => Promise<T>, isRight: (found: T) => boolean): Promise<T>;
   giveBack(): Promise<void>;
 }
 
@@ -117,10 +113,8 @@ export async function reserveCheck(
         await report(CheckResult.UNCHECKED).catch(() => {});
         throw error;
       }
-      const right = isRight(found);
-      if (!right) securityEvent(context, "login.failed", { kind: request.kind });
-      const { sessionEnded } = await report(right ? CheckResult.RIGHT : CheckResult.WRONG);
-      return { found, sessionEnded };
+      await report(isRight(found) ? CheckResult.RIGHT : CheckResult.WRONG);
+      return found;
     },
     giveBack: async () => {
       await report(CheckResult.UNCHECKED);
@@ -166,14 +160,10 @@ export const afterCheck = step(
     check: ReserveSecretCheckResponse | undefined,
     right: U | undefined,
     rest: (right: U, rightCheckId: string) => Promise<R>,
-    kind: SecretKind,
   ): Promise<R | undefined> => {
     if (!check) throw new AuthError("service.unavailable", { detail: "no check was answered" });
     if (check.outcome !== CheckOutcome.ALLOWED) throw loginRefusal(check.outcome, check.retryAfterSeconds);
-    if (right === undefined) {
-      securityEvent(context, "login.failed", { kind });
-      return undefined;
-    }
+    if (right === undefined) return undefined;
     try {
       return await rest(right, check.checkId);
     } catch (error) {

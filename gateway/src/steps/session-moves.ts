@@ -3,7 +3,6 @@ import { SecretKind, type Session } from "@auth/proto/session";
 import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
 import { type StateName, stateOfName } from "../endpoint/states.js";
 import { assertTransition } from "../endpoint/transitions.js";
-import { securityEvent } from "../security-events.js";
 import type { DisclaimerObject } from "./disclaimers.js";
 
 export interface MovedSession {
@@ -83,11 +82,6 @@ async function create(
     ...sessionLimits(context),
   });
   if (!created.session) throw new Error("session service returned no session");
-  if (to === "authorized")
-    securityEvent(context, "login.succeeded", {
-      userId: created.session.userId,
-      sessionId: created.session.sessionId,
-    });
   return { token: created.sessionToken, session: created.session, captchaRequired: created.captchaRequired };
 }
 
@@ -162,11 +156,5 @@ export async function moveSession(
     retryKey: context.retryKey,
   });
   if (!advanced.session) throw new Error("session service returned no session");
-  if (to === "authorized") {
-    securityEvent(context, "login.succeeded", {
-      userId: advanced.session.userId,
-      sessionId: advanced.session.sessionId,
-    });
-  }
   return { token: advanced.sessionToken, session: advanced.session };
 }

@@ -55,6 +55,9 @@ export const createUser = (company: TestCompany, options: UserOptions = {}) => c
 
 export const createDisclaimer = (company: TestCompany, code: string) => company.createDisclaimer(code);
 
+/** The security events the disclaimer service recorded, in commit order. */
+export const disclaimerEvents = () => suite().disclaimerEvents();
+
 export const generateBackupCodes = (company: TestCompany, user: TestUser) => company.backupCodes(user);
 
 export const updateCompany = (

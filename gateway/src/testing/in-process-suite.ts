@@ -343,6 +343,8 @@ export async function startInProcessSuite() {
     call,
     /** The gateway reads which companies have disclaimers now, as it does every few seconds. */
     readCompaniesWithDisclaimers: () => companiesWithDisclaimers.refresh(),
+    /** The security events the disclaimer service recorded, in commit order. */
+    disclaimerEvents: () => disclaimer.recordedEvents(),
     /** Stops the disclaimer service for good: what the gateway does while it cannot be reached. */
     async stopDisclaimerService(): Promise<void> {
       servers.splice(servers.indexOf(disclaimer), 1);

@@ -4,6 +4,7 @@ import { adminMetadata } from "./admin.js";
 import { callDeadline } from "./deadline.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { idempotentMethods } from "./idempotent-methods.js";
+import { addRequestOrigin } from "./request-origin.js";
 import { fromServiceError } from "./status.js";
 import type { GrpcServiceName } from "./tls/spiffe.js";
 import { channelCredentialsOf, type GrpcTransport } from "./tls/transport.js";
@@ -11,6 +12,7 @@ import { channelCredentialsOf, type GrpcTransport } from "./tls/transport.js";
 export interface CallOptions {
   /** Overrides the client's deadline for this call (a request's deadline still comes first: deadline.ts). */
   deadlineMs?: number;
+  /** In place of the admin token's; the request's origin is added to either (request-origin.ts). */
   metadata?: Metadata;
 }
 
@@ -105,7 +107,10 @@ export function createServiceClient<D extends ServiceDefinition>(
           method.requestSerialize,
           method.responseDeserialize,
           request,
-          callOptions.metadata ?? (options.adminToken ? adminMetadata(options.adminToken) : new Metadata()),
+          addRequestOrigin(
+            callOptions.metadata?.clone() ??
+              (options.adminToken ? adminMetadata(options.adminToken) : new Metadata()),
+          ),
           { deadline: callDeadline(callOptions.deadlineMs ?? options.deadlineMs) },
           (error: ServiceError | null, response?: unknown) => {
             if (error) {

@@ -1,4 +1,8 @@
+import { eventOutbox } from "@auth/events/pg";
 import { boolean, integer, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+
+/** The events of the changes below, written in their transactions (docs/decisions.md, "Security events"). */
+export { eventOutbox };
 
 export const disclaimers = pgTable(
   "disclaimers",
@@ -45,5 +49,5 @@ export const acceptances = pgTable(
   (table) => [primaryKey({ columns: [table.disclaimerId, table.version, table.userId] })],
 );
 
-export const schema = { disclaimers, disclaimerVersions, acceptances };
+export const schema = { disclaimers, disclaimerVersions, acceptances, eventOutbox };
 export type DisclaimerSchema = typeof schema;

@@ -1,4 +1,4 @@
-import { type AsyncService, implement, messageSchema, parseRequest } from "@auth/grpc-kit";
+import { type AsyncService, eventOriginOf, implement, messageSchema, parseRequest } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
 import {
   type AcceptDisclaimersRequest,
@@ -55,17 +55,20 @@ const acceptDisclaimersRequest = messageSchema<AcceptDisclaimersRequest>()(
 /** `adminTokenSha256`: the SHA-256 (hex) of the admin token operators present. */
 export function disclaimerService(store: DisclaimerStore, adminTokenSha256: string, logger: Logger) {
   const methods: AsyncService<typeof DisclaimerServiceService> = {
-    async createDisclaimer(request) {
-      return { disclaimer: await store.create(parseRequest(disclaimerInput, request)) };
+    async createDisclaimer(request, context) {
+      return {
+        disclaimer: await store.create(parseRequest(disclaimerInput, request), eventOriginOf(context)),
+      };
     },
 
-    async publishDisclaimerVersion(request) {
-      return { disclaimer: await store.publishVersion(parseRequest(disclaimerInput, request)) };
+    async publishDisclaimerVersion(request, context) {
+      const input = parseRequest(disclaimerInput, request);
+      return { disclaimer: await store.publishVersion(input, eventOriginOf(context)) };
     },
 
-    async deactivateDisclaimer(request) {
+    async deactivateDisclaimer(request, context) {
       const input = parseRequest(deactivateDisclaimerRequest, request);
-      await store.deactivate(input.companyId, input.code);
+      await store.deactivate(input.companyId, input.code, eventOriginOf(context));
       return {};
     },
 
@@ -84,9 +87,9 @@ export function disclaimerService(store: DisclaimerStore, adminTokenSha256: stri
       return { disclaimers: await store.listRequired(input.companyId, input.userId) };
     },
 
-    async acceptDisclaimers(request) {
+    async acceptDisclaimers(request, context) {
       const input = parseRequest(acceptDisclaimersRequest, request);
-      return store.accept(input);
+      return store.accept(input, eventOriginOf(context, input.userId));
     },
 
     async listCompaniesWithDisclaimers() {

@@ -3,7 +3,6 @@ import { backupCodeExamples } from "../../endpoint/backup-codes.js";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
-import { securityEvent } from "../../security-events.js";
 import { userChangingFactors } from "../../steps/factor-change.js";
 
 const body = z.object({});
@@ -45,6 +44,5 @@ async function handle(
     companyId: context.company.id,
     userId: user.id,
   });
-  securityEvent(context, "backupcodes.generated", { userId: user.id });
   return { backup_codes: backupCodes };
 }

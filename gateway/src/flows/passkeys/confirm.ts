@@ -11,7 +11,6 @@ import {
   passkeyRegistration,
 } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
-import { securityEvent } from "../../security-events.js";
 import { userChangingFactors } from "../../steps/factor-change.js";
 import { assertPasskeysOn } from "../../steps/passkeys.js";
 
@@ -52,7 +51,7 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   assertPasskeysOn(context.company);
-  const user = await userChangingFactors(context);
+  await userChangingFactors(context);
   const finished = await context.backends.identity.finishPasskeyRegistration({
     companyId: context.company.id,
     sessionToken: context.token,
@@ -64,7 +63,6 @@ async function handle(
       detail: "not an answer to this session's options, or a passkey already added",
     });
   }
-  securityEvent(context, "passkey.enrolled", { userId: user.id, passkeyId: finished.passkey.id });
   const { ended } = await context.backends.session.endOwnSessions({
     sessionToken: context.token,
     others: true,

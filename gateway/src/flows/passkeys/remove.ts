@@ -4,7 +4,6 @@ import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { passkeyId } from "../../endpoint/passkeys.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
-import { securityEvent } from "../../security-events.js";
 import { userChangingFactors } from "../../steps/factor-change.js";
 import { assertPasskeysOn } from "../../steps/passkeys.js";
 
@@ -41,6 +40,5 @@ async function handle(
     passkeyId: context.body.passkey_id,
   });
   if (!removed) throw new AuthError("auth.passkey.notfound");
-  securityEvent(context, "passkey.removed", { userId: user.id, passkeyId: context.body.passkey_id });
   return {};
 }

@@ -40,7 +40,7 @@ async function handle(
     { subject: { userId: user.id }, kind: SecretKind.SMS_CODE },
     wrongOtp,
   );
-  const { found: valid } = await check.run(
+  const valid = await check.run(
     () => otpValid(context, context.body.otp),
     (right) => right,
   );

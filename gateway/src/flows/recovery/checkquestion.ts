@@ -5,7 +5,6 @@ import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { fields } from "../../endpoint/fields.js";
 import { answerExamples, type SuccessFields, toRecoverySetpassword } from "../../endpoint/responses.js";
-import { securityEvent } from "../../security-events.js";
 import { passwordFields } from "../../steps/next-step.js";
 import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
 import { moveSession } from "../../steps/session-moves.js";
@@ -47,7 +46,7 @@ async function handle(
     { subject: { userId: user.id }, kind: SecretKind.CONTROL_ANSWER },
     wrongAnswer,
   );
-  const { found: verdict, sessionEnded } = await check.run(
+  const verdict = await check.run(
     () =>
       context.backends.identity.verifyControlAnswer({
         companyId: context.company.id,
@@ -57,9 +56,6 @@ async function handle(
     (found) => found.valid,
   );
   if (!verdict.valid) {
-    if (sessionEnded) {
-      securityEvent(context, "session.revoked", { userId: user.id, sessionId: context.session.sessionId });
-    }
     throw new AuthError("auth.controlanswer.invalid");
   }
   const moved = await moveSession(context, "recovery-setpassword");

@@ -13,7 +13,6 @@ import {
   userPhone,
 } from "../../endpoint/responses.js";
 import { assertTransition } from "../../endpoint/transitions.js";
-import { securityEvent } from "../../security-events.js";
 import { identityAcceptsCaptcha } from "../../steps/identity-captcha-check.js";
 import { lookUpAndCountLoginId } from "../../steps/login-lookup.js";
 import { maskEmail } from "../../steps/mask-email.js";
@@ -80,7 +79,6 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
   if (!user) throw new AuthError("auth.loginid.notfound");
   assertUserMayLogIn(user);
   const method = chooseRecoveryMethod(context.company, user, context.body.method);
-  securityEvent(context, "recovery.started", { userId: user.id, method });
 
   switch (method) {
     case "PHONE": {

@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
-import { securityEvent } from "../../security-events.js";
 
 const body = z
   .object({
@@ -44,11 +43,6 @@ async function handle(
   const { ended } = await context.backends.session.endOwnSessions({
     sessionToken: context.token,
     ...(others ? { others } : { sessionId }),
-  });
-  securityEvent(context, "session.revoked", {
-    userId: context.session.userId,
-    sessionId: context.session.sessionId,
-    ended: others ? "others" : sessionId,
   });
   return { ended };
 }

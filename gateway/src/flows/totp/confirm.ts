@@ -8,7 +8,6 @@ import { fields } from "../../endpoint/fields.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { authenticatorApp } from "../../factors/authenticator-app.js";
 import { owns } from "../../factors/second-factors.js";
-import { securityEvent } from "../../security-events.js";
 import { userChangingFactors } from "../../steps/factor-change.js";
 import { loginRefusal } from "../../steps/secret-checks.js";
 
@@ -73,7 +72,6 @@ async function handle(
     throw new AuthError("auth.otp.invalid", { detail: "not a code of the current authenticator app" });
   if (!confirmed.enrolled)
     throw new AuthError("auth.otp.invalid", { detail: "not a code of the pending secret" });
-  securityEvent(context, "totp.enrolled", { userId: user.id });
   const { ended } = await context.backends.session.endOwnSessions({
     sessionToken: context.token,
     others: true,
