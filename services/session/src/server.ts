@@ -54,7 +54,7 @@ import type {
   Subject,
 } from "./store/check-budget.js";
 import type { PasskeyChallenges } from "./store/passkey-challenges.js";
-import type { EndReason, OriginOf } from "./store/session-events.js";
+import type { Ending, OriginOf } from "./store/session-events.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
 import type { UserNotices } from "./user-notices.js";
 
@@ -326,15 +326,18 @@ const originOf =
     eventOriginOf(context, userId);
 
 /**
- * Why a caller ends every session of a user: identity, as it changed the user's password or
- * factors; the gateway, as a recovery set a new password. An operator's is admin.session.revoked.
+ * How a caller ends every session of a user: identity, as it changed the user's password or
+ * factors, by the suite (identity's own event names who changed them); the gateway, as the user's
+ * recovery set a new password. An operator's end is admin.session.revoked.
  */
-const userEndReason = (context: CallContext): EndReason =>
-  context.caller === "identity" ? "credentials_changed" : "recovery";
+const userEnding = (context: CallContext): Ending =>
+  context.caller === "identity"
+    ? { reason: "credentials_changed", originOf: () => eventOriginOf(context) }
+    : { reason: "recovery", originOf: originOf(context) };
 
 /** A recovery session's last control answer, wrong or refused, ends it. */
-const answersSpent = (context: CallContext) => ({
-  reason: "answers_spent" as const,
+const answersSpent = (context: CallContext): Ending => ({
+  reason: "answers_spent",
   originOf: originOf(context),
 });
 
@@ -466,8 +469,14 @@ export function sessionService(
     },
     async revokeUserSessions(request, context) {
       const input = parseRequest(revokeUserSessionsRequest, request);
-      const ending = { reason: userEndReason(context), originOf: originOf(context) };
-      return { revoked: await sessions.revokeUser(input.companyId, input.userId, ending, input.retryKey) };
+      return {
+        revoked: await sessions.revokeUser(
+          input.companyId,
+          input.userId,
+          userEnding(context),
+          input.retryKey,
+        ),
+      };
     },
     async listOwnSessions(request) {
       const { current, sessions: own } = await sessions.listOwn(

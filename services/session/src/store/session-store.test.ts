@@ -155,9 +155,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       );
       expect(await codeOf(sessions.advance(first.token, ...move, bySystem))).toBe("auth.token.invalid");
       const forged = `${first.token.slice(0, 22)}${"A".repeat(first.token.length - 22)}`;
-      expect(await codeOf(sessions.advance(forged, ...move, bySystem, "first"))).toBe(
-        "auth.token.invalid",
-      );
+      expect(await codeOf(sessions.advance(forged, ...move, bySystem, "first"))).toBe("auth.token.invalid");
       // The store holds the new token sealed, never in plain.
       expect(await kv.get(`session:${moved.session.sessionId}`)).not.toContain(moved.token);
       // Once the session moves on, or ends, the first move is answered no more.
