@@ -1,11 +1,16 @@
 import type { SmsMessage, SmsSender } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
+import { systemOrigin } from "@auth/events";
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
+import { OtpPurpose } from "@auth/proto/otp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OtpHasher } from "./otp-codes.js";
 import { designRules, type OtpRules, Otps } from "./otps.js";
 import { OtpStore } from "./store/otp-store.js";
+
+/** Whose sends and checks these are: their events are security-events.test.ts's business. */
+const bySystem = systemOrigin;
 
 class RecordingSender implements SmsSender {
   sent: SmsMessage[] = [];
@@ -39,6 +44,7 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
     companyId: "c1",
     userId: user(),
     sessionId: otherSession,
+    purpose: OtpPurpose.LOGIN as const,
     delivery: async () => ({ phone: "+15551234567", text: (otp: string) => `code ${otp}`, sender }),
   });
 
@@ -53,21 +59,21 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
 
   describe("send", () => {
     it("sends six digits to the phone", async () => {
-      await open().send(request());
+      await open().send(request(), bySystem);
       expect(sender.sent).toHaveLength(1);
       expect(sender.sent[0]?.to).toBe("+15551234567");
       expect(sender.lastOtp()).toMatch(/^\d{6}$/);
     });
 
     it("keeps only a hash of the OTP", async () => {
-      await open().send(request());
+      await open().send(request(), bySystem);
       expect(await kv.get(`otp:c1:${session}`)).not.toContain(sender.lastOtp());
     });
 
     it("refuses a second send within the cooldown with Retry-After", async () => {
       const otps = open();
-      await otps.send(request());
-      const error = (await otps.send(request()).catch((e) => e)) as AuthError;
+      await otps.send(request(), bySystem);
+      const error = (await otps.send(request(), bySystem).catch((e) => e)) as AuthError;
       expect(error.code).toBe("request.ratelimit.exceeded");
       expect(error.retryAfterSeconds).toBeGreaterThan(0);
       expect(error.retryAfterSeconds).toBeLessThanOrEqual(30);
@@ -82,19 +88,23 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
         if (refuse) throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 60 });
         return { phone: "+15551234567", text: (otp: string) => `code ${otp}`, sender };
       };
-      expect(await otps.send({ ...request(), delivery })).toEqual({ phone: "+15551234567" });
+      expect(await otps.send({ ...request(), delivery }, bySystem)).toEqual({ phone: "+15551234567" });
       // Within the cooldown: refused before the delivery is asked for.
-      expect(await codeOf(otps.send({ ...request(), delivery }))).toBe("request.ratelimit.exceeded");
+      expect(await codeOf(otps.send({ ...request(), delivery }, bySystem))).toBe(
+        "request.ratelimit.exceeded",
+      );
       expect(asked).toBe(1);
       refuse = true;
-      expect(await codeOf(otps.send({ ...request(`${session}-other`), delivery }))).toBe(
+      expect(await codeOf(otps.send({ ...request(`${session}-other`), delivery }, bySystem))).toBe(
         "request.ratelimit.exceeded",
       );
       expect(asked).toBe(2);
       expect(sender.sent).toHaveLength(1);
       // A refused delivery starts no cooldown: the session may try again at once.
       refuse = false;
-      expect(await codeOf(otps.send({ ...request(`${session}-other`), delivery }))).toBe("resolved");
+      expect(await codeOf(otps.send({ ...request(`${session}-other`), delivery }, bySystem))).toBe(
+        "resolved",
+      );
     });
 
     it("does not ask for the delivery beyond the per-user limit", async () => {
@@ -106,7 +116,7 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
       };
       const results = [];
       for (let i = 0; i < 12; i += 1)
-        results.push(await codeOf(otps.send({ ...request(`${session}-${i}`), delivery })));
+        results.push(await codeOf(otps.send({ ...request(`${session}-${i}`), delivery }, bySystem)));
       expect(results).toEqual([
         ...Array(10).fill("resolved"),
         ...Array(2).fill("request.ratelimit.exceeded"),
@@ -118,7 +128,7 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
       const otps = open({ cooldownMs: 1 });
       const results: string[] = [];
       for (let i = 0; i < 6; i += 1) {
-        results.push(await codeOf(otps.send(request())));
+        results.push(await codeOf(otps.send(request(), bySystem)));
         await sleep(5);
       }
       expect(results).toEqual([...Array(5).fill("resolved"), "request.ratelimit.exceeded"]);
@@ -127,14 +137,15 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
     it("allows ten sends per user per hour across sessions", async () => {
       const otps = open();
       const results = [];
-      for (let i = 0; i < 11; i += 1) results.push(await codeOf(otps.send(request(`${session}-${i}`))));
+      for (let i = 0; i < 11; i += 1)
+        results.push(await codeOf(otps.send(request(`${session}-${i}`), bySystem)));
       expect(results).toEqual([...Array(10).fill("resolved"), "request.ratelimit.exceeded"]);
     });
 
     it("never passes the per-user limit under a burst of parallel sends", async () => {
       const otps = open();
       const results = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => codeOf(otps.send(request(`${session}-${i}`)))),
+        Array.from({ length: 30 }, (_, i) => codeOf(otps.send(request(`${session}-${i}`), bySystem))),
       );
       expect(results.filter((r) => r === "resolved")).toHaveLength(10);
       expect(sender.sent).toHaveLength(10);
@@ -143,57 +154,63 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
     it("reports a failed delivery and does not start the cooldown", async () => {
       const otps = open();
       sender.failing = true;
-      expect(await codeOf(otps.send(request()))).toBe("service.unavailable");
+      expect(await codeOf(otps.send(request(), bySystem))).toBe("service.unavailable");
       sender.failing = false;
-      expect(await codeOf(otps.send(request()))).toBe("resolved");
+      expect(await codeOf(otps.send(request(), bySystem))).toBe("resolved");
     });
   });
 
   describe("verify", () => {
     it("accepts the current OTP once", async () => {
       const otps = open();
-      await otps.send(request());
+      await otps.send(request(), bySystem);
       const otp = sender.lastOtp();
-      expect(await otps.verify("c1", session, otp)).toBe(true);
-      expect(await otps.verify("c1", session, otp)).toBe(false);
+      expect(await otps.verify("c1", session, otp, () => bySystem)).toBe(true);
+      expect(await otps.verify("c1", session, otp, () => bySystem)).toBe(false);
     });
 
     it("burns the OTP on a wrong guess, so the right one fails afterwards", async () => {
       const otps = open();
-      await otps.send(request());
+      await otps.send(request(), bySystem);
       const otp = sender.lastOtp();
-      expect(await otps.verify("c1", session, otp === "000000" ? "111111" : "000000")).toBe(false);
-      expect(await otps.verify("c1", session, otp)).toBe(false);
+      expect(await otps.verify("c1", session, otp === "000000" ? "111111" : "000000", () => bySystem)).toBe(
+        false,
+      );
+      expect(await otps.verify("c1", session, otp, () => bySystem)).toBe(false);
     });
 
     it("replaces the earlier OTP on a resend", async () => {
       const otps = open({ cooldownMs: 1 });
-      await otps.send(request());
+      await otps.send(request(), bySystem);
       const first = sender.lastOtp();
       await sleep(5);
-      await otps.send(request());
+      await otps.send(request(), bySystem);
       const second = sender.lastOtp();
-      expect(await otps.verify("c1", session, first === second ? "no match" : first)).toBe(false);
+      expect(await otps.verify("c1", session, first === second ? "no match" : first, () => bySystem)).toBe(
+        false,
+      );
     });
 
     it("refuses an expired OTP", async () => {
       const otps = open({ lifetimeMs: 50 });
-      await otps.send(request());
+      await otps.send(request(), bySystem);
       await sleep(80);
-      expect(await otps.verify("c1", session, sender.lastOtp())).toBe(false);
+      expect(await otps.verify("c1", session, sender.lastOtp(), () => bySystem)).toBe(false);
     });
 
     it("refuses an OTP of another session", async () => {
       const otps = open();
-      await otps.send(request());
-      expect(await otps.verify("c1", `${session}-other`, sender.lastOtp())).toBe(false);
+      await otps.send(request(), bySystem);
+      expect(await otps.verify("c1", `${session}-other`, sender.lastOtp(), () => bySystem)).toBe(false);
     });
 
     it("lets only one of many parallel right guesses through", async () => {
       const otps = open();
-      await otps.send(request());
+      await otps.send(request(), bySystem);
       const otp = sender.lastOtp();
-      const results = await Promise.all(Array.from({ length: 10 }, () => otps.verify("c1", session, otp)));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => otps.verify("c1", session, otp, () => bySystem)),
+      );
       expect(results.filter(Boolean)).toHaveLength(1);
     });
   });

@@ -1,8 +1,10 @@
 import type { SmsSender } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
+import type { EventOrigin } from "@auth/events";
 import type { Counter } from "@auth/kv";
 import { metrics } from "@auth/telemetry";
 import { generateOtp, type OtpHasher } from "./otp-codes.js";
+import { checkEvents, type OriginOf, type SendPurpose, sentEvents } from "./otp-events.js";
 import type { OtpStore } from "./store/otp-store.js";
 
 export interface OtpRules {
@@ -38,6 +40,7 @@ export interface SendRequest {
   companyId: string;
   userId: string;
   sessionId: string;
+  purpose: SendPurpose;
   /**
    * Asked once this service's own limits allow the send, and only then: for a recovery code the
    * owner of the user's phone spends one of the user's recovery messages as it answers (SMS and
@@ -64,7 +67,7 @@ export class Otps {
   ) {}
 
   /** Sends a new code of the session; returns the phone it went to. */
-  async send(request: SendRequest): Promise<{ phone: string }> {
+  async send(request: SendRequest, origin: EventOrigin): Promise<{ phone: string }> {
     const { companyId, sessionId } = request;
     if (!(await this.store.startCooldown(companyId, sessionId, this.rules.cooldownMs))) {
       const left = await this.store.cooldownLeft(companyId, sessionId);
@@ -86,8 +89,16 @@ export class Otps {
       );
       const { phone, text, sender } = await request.delivery();
       const otp = generateOtp();
-      await this.store.saveOtp(companyId, sessionId, this.hasher.hash(otp), this.rules.lifetimeMs);
       await sender.send({ companyId, to: phone, text: text(otp) });
+      // Kept once it went out, by the write that records the send: a send that failed records
+      // nothing, and leaves the earlier code as it was.
+      await this.store.saveOtp(
+        companyId,
+        sessionId,
+        { hash: this.hasher.hash(otp), userId: request.userId },
+        this.rules.lifetimeMs,
+        sentEvents(request, request.purpose, origin),
+      );
       return { phone };
     } catch (error) {
       // Only a send that happened starts the cooldown; a refused or failed one can be retried.
@@ -96,11 +107,22 @@ export class Otps {
     }
   }
 
-  /** True only for the session's current, unexpired OTP; any attempt burns it. */
-  async verify(companyId: string, sessionId: string, otp: string): Promise<boolean> {
-    const stored = await this.store.takeOtp(companyId, sessionId);
-    if (stored === null) return false;
-    metrics.secretsCompared.inc({ kind: "otp" });
-    return this.hasher.matches(otp, stored);
+  /**
+   * True only for the session's current, unexpired OTP. Any attempt burns the code it was compared
+   * with, by the write that records the check; a code replaced or burnt meanwhile (a resend, a
+   * parallel attempt) is not burnt: the attempt is compared again with the code current then.
+   */
+  async verify(companyId: string, sessionId: string, otp: string, originOf: OriginOf): Promise<boolean> {
+    for (;;) {
+      const current = await this.store.readOtp(companyId, sessionId);
+      if (current === null) return false;
+      const right = this.hasher.matches(otp, current.otp.hash);
+      const code = { companyId, sessionId, userId: current.otp.userId };
+      const events = checkEvents(code, right, originOf(code.userId));
+      if (await this.store.burnOtp(companyId, sessionId, current.raw, events)) {
+        metrics.secretsCompared.inc({ kind: "otp" });
+        return right;
+      }
+    }
   }
 }

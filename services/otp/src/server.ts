@@ -2,6 +2,7 @@ import { type HttpDefaults, type SmsSender, senderFor } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import {
   type AsyncService,
+  eventOriginOf,
   implement,
   messageSchema,
   parseRequest,
@@ -15,6 +16,7 @@ import { z } from "zod";
 import { otpAccess } from "./access.js";
 import { maskPhone } from "./mask-phone.js";
 import { otpMessage } from "./messages.js";
+import { purposeName } from "./otp-events.js";
 import type { OtpRules, Otps } from "./otps.js";
 
 const id = z.string().min(1, "is required").max(200);
@@ -42,33 +44,39 @@ const verifyOtpRequest = messageSchema<VerifyOtpRequest>()(
 
 export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, logger: Logger) {
   const methods: AsyncService<typeof OtpServiceService> = {
-    async sendOtp(request) {
+    async sendOtp(request, context) {
       const input = parseRequest(sendOtpRequest, request);
-      const { phone } = await otps.send({
-        ...input,
-        // A recovery code's delivery spends one of the user's recovery messages at identity.
-        delivery: async () => {
-          const { phone, sms } = await delivery.identity.getSmsDelivery({
-            companyId: input.companyId,
-            userId: input.userId,
-            purpose: input.purpose,
-          });
-          if (!phone) throw new AuthError("recovery.phone.notset", { detail: "the user has no phone" });
-          return {
-            phone,
-            text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), sms),
-            sender: senderFor(sms, delivery.fallback, delivery.http),
-          };
+      const { phone } = await otps.send(
+        {
+          ...input,
+          // A recovery code's delivery spends one of the user's recovery messages at identity.
+          delivery: async () => {
+            const { phone, sms } = await delivery.identity.getSmsDelivery({
+              companyId: input.companyId,
+              userId: input.userId,
+              purpose: input.purpose,
+            });
+            if (!phone) throw new AuthError("recovery.phone.notset", { detail: "the user has no phone" });
+            return {
+              phone,
+              text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), sms),
+              sender: senderFor(sms, delivery.fallback, delivery.http),
+            };
+          },
         },
-      });
-      metrics.otpsSent.inc({ purpose: input.purpose === OtpPurpose.RECOVERY ? "recovery" : "login" });
+        eventOriginOf(context, input.userId),
+      );
+      metrics.otpsSent.inc({ purpose: purposeName(input.purpose) });
       logger.info({ companyId: input.companyId, userId: input.userId, purpose: input.purpose }, "otp sent");
       return { maskedPhone: maskPhone(phone) };
     },
 
-    async verifyOtp(request) {
+    async verifyOtp(request, context) {
       const input = parseRequest(verifyOtpRequest, request);
-      return { valid: await otps.verify(input.companyId, input.sessionId, input.otp) };
+      const valid = await otps.verify(input.companyId, input.sessionId, input.otp, (userId) =>
+        eventOriginOf(context, userId),
+      );
+      return { valid };
     },
   };
 

@@ -2,6 +2,7 @@ import { type MailSender, sendMail } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import {
   type AsyncService,
+  eventOriginOf,
   implement,
   messageSchema,
   parseRequest,
@@ -43,7 +44,7 @@ const revokeRecoveryLinksRequest = messageSchema<RevokeRecoveryLinksRequest>()(
 
 export function recoveryService(store: RecoveryStore, delivery: MailDelivery, logger: Logger) {
   const methods: AsyncService<typeof RecoveryServiceService> = {
-    async sendRecoveryLink(request) {
+    async sendRecoveryLink(request, context) {
       const input = parseRequest(sendRecoveryLinkRequest, request);
       // Identity spends one of the user's recovery messages as it answers, when the link can go
       // out (an e-mail and a recovery page): beyond the cap, request.ratelimit.exceeded and nothing
@@ -58,6 +59,7 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
       const token = await store.issueLink(
         { companyId: input.companyId, userId: input.userId, loginId: input.loginId },
         linkLifetimeMs,
+        eventOriginOf(context, input.userId),
       );
       const message = recoveryMail(input.companyId, email, companyName, recoveryLink(linkBase, token), mail);
       await sendMail(message, mail, delivery.fallback, delivery.timeoutMs);
@@ -66,9 +68,9 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
       return {};
     },
 
-    async redeemRecoveryLink(request) {
+    async redeemRecoveryLink(request, context) {
       const input = parseRequest(redeemRecoveryLinkRequest, request);
-      return store.redeemLink(input.companyId, input.linkToken);
+      return store.redeemLink(input.companyId, input.linkToken, (userId) => eventOriginOf(context, userId));
     },
 
     async revokeRecoveryLinks(request) {

@@ -1,5 +1,12 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, implement, messageSchema, parseRequest } from "@auth/grpc-kit";
+import {
+  type AsyncService,
+  type CallContext,
+  eventOriginOf,
+  implement,
+  messageSchema,
+  parseRequest,
+} from "@auth/grpc-kit";
 import { NotificationEvent } from "@auth/proto/identity";
 import {
   type AdvanceSessionRequest,
@@ -47,6 +54,7 @@ import type {
   Subject,
 } from "./store/check-budget.js";
 import type { PasskeyChallenges } from "./store/passkey-challenges.js";
+import type { Ending, OriginOf } from "./store/session-events.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
 import type { UserNotices } from "./user-notices.js";
 
@@ -311,6 +319,28 @@ export interface SessionDependencies {
  */
 const toldRecoveryState = SessionState.RECOVERY_CHECKQUESTION;
 
+/** The call's origin for the events of the sessions it changes (docs/decisions.md, "Security events"). */
+const originOf =
+  (context: CallContext): OriginOf =>
+  (userId) =>
+    eventOriginOf(context, userId);
+
+/**
+ * How a caller ends every session of a user: identity, as it changed the user's password or
+ * factors, by the suite (identity's own event names who changed them); the gateway, as the user's
+ * recovery set a new password. An operator's end is admin.session.revoked.
+ */
+const userEnding = (context: CallContext): Ending =>
+  context.caller === "identity"
+    ? { reason: "credentials_changed", originOf: () => eventOriginOf(context) }
+    : { reason: "recovery", originOf: originOf(context) };
+
+/** A recovery session's last control answer, wrong or refused, ends it. */
+const answersSpent = (context: CallContext): Ending => ({
+  reason: "answers_spent",
+  originOf: originOf(context),
+});
+
 export function sessionService(
   { sessions, budget, challenges, rules, notices, adminTokenSha256 }: SessionDependencies,
   logger: Logger,
@@ -337,6 +367,7 @@ export function sessionService(
   const reserve = async (
     input: z.output<typeof reserveSecretCheckRequest>,
     turn: SessionTurn | undefined,
+    context: CallContext,
   ): Promise<{ reserved: ReserveOutcome; credentialGeneration: string }> => {
     const policy = await rules.policyOf(input.companyId);
     // A control answer spends the budget of its recovery session too.
@@ -360,12 +391,12 @@ export function sessionService(
       { ...holder, kind: input.kind, captchaPassed, session, turn },
       policy,
     );
-    if (reserved.endSession) await sessions.end(reserved.endSession);
+    if (reserved.endSession) await sessions.end(reserved.endSession, answersSpent(context));
     return { reserved, credentialGeneration: holder.credentialGeneration };
   };
 
   const methods: AsyncService<typeof SessionServiceService> = {
-    async createSession(request) {
+    async createSession(request, context) {
       const { lockoutKind, rightCheckId, passkeyDiscovery, ...input } = parseRequest(
         createSessionRequest,
         request,
@@ -387,7 +418,7 @@ export function sessionService(
         }
         captchaRequired = status.captchaRequired;
       }
-      const created = await sessions.create({ ...input, rightCheck });
+      const created = await sessions.create({ ...input, rightCheck }, originOf(context));
       if (input.state === toldRecoveryState)
         notices.tell(input.companyId, input.userId, NotificationEvent.RECOVERY_STARTED);
       return {
@@ -407,7 +438,7 @@ export function sessionService(
           return { status: TokenStatus.INVALID };
       }
     },
-    async advanceSession(request) {
+    async advanceSession(request, context) {
       const input = parseRequest(advanceSessionRequest, request);
       const { sessionToken, fromState, toState, rightCheckId, retryKey, ...changes } = input;
       const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId);
@@ -416,17 +447,18 @@ export function sessionService(
         fromState,
         toState,
         { ...changes, rightCheck },
+        originOf(context),
         retryKey,
       );
       return { sessionToken: advanced.token, session: toSession(advanced.session, sessions.now()) };
     },
-    async revokeSession(request) {
+    async revokeSession(request, context) {
       const input = parseRequest(revokeSessionRequest, request);
-      return { revoked: await sessions.revoke(input.sessionToken, input.retryKey) };
+      return { revoked: await sessions.revoke(input.sessionToken, originOf(context), input.retryKey) };
     },
-    async claimCredentialChange(request) {
+    async claimCredentialChange(request, context) {
       const input = parseRequest(claimCredentialChangeRequest, request);
-      return sessions.claimCredentialChange(input.sessionToken, input.retryKey);
+      return sessions.claimCredentialChange(input.sessionToken, originOf(context), input.retryKey);
     },
     async getCredentialChange(request) {
       const { sessionToken } = parseRequest(getCredentialChangeRequest, request);
@@ -435,9 +467,16 @@ export function sessionService(
         ? { claimed: true, ...change }
         : { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
     },
-    async revokeUserSessions(request) {
+    async revokeUserSessions(request, context) {
       const input = parseRequest(revokeUserSessionsRequest, request);
-      return { revoked: await sessions.revokeUser(input.companyId, input.userId, input.retryKey) };
+      return {
+        revoked: await sessions.revokeUser(
+          input.companyId,
+          input.userId,
+          userEnding(context),
+          input.retryKey,
+        ),
+      };
     },
     async listOwnSessions(request) {
       const { current, sessions: own } = await sessions.listOwn(
@@ -453,9 +492,9 @@ export function sessionService(
         currentSessionId: current.sessionId,
       };
     },
-    async endOwnSessions(request) {
+    async endOwnSessions(request, context) {
       const { sessionToken, target } = parseRequest(endOwnSessionsRequest, request);
-      return { ended: await sessions.endOwn(sessionToken, target) };
+      return { ended: await sessions.endOwn(sessionToken, target, originOf(context)) };
     },
     async listUserSessions(request) {
       const input = parseRequest(listUserSessionsRequest, request);
@@ -486,7 +525,7 @@ export function sessionService(
         return reserveResponse({ outcome: "sessionBusy", captchaRequired: false }, captchaSent, "");
       let allowed = false;
       try {
-        const { reserved, credentialGeneration } = await reserve(input, turn);
+        const { reserved, credentialGeneration } = await reserve(input, turn, context);
         allowed = reserved.outcome === "allowed";
         return reserveResponse(reserved, captchaSent, credentialGeneration);
       } finally {
@@ -501,13 +540,13 @@ export function sessionService(
         notices.tell(input.companyId, input.subject.userId, NotificationEvent.RECOVERY_COMPLETED);
       return {};
     },
-    async reportSecretCheck(request) {
+    async reportSecretCheck(request, context) {
       const input = parseRequest(reportSecretCheckRequest, request);
       const { endSession, lockedOut } = await budget.report(input.checkId, results[input.result]);
       if (lockedOut) metrics.lockouts.inc();
       if (lockedOut?.userId)
         notices.tell(lockedOut.companyId, lockedOut.userId, NotificationEvent.LOCKED_OUT);
-      if (endSession) await sessions.end(endSession);
+      if (endSession) await sessions.end(endSession, answersSpent(context));
       return { sessionEnded: endSession !== undefined };
     },
     async recordFederatedLogin(request) {

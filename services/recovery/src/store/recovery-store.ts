@@ -1,5 +1,7 @@
 import { AuthError } from "@auth/errors";
+import type { EventOrigin } from "@auth/events";
 import { type Clock, issueToken, type KeyValueStore, newRecordId, readToken, sameHash } from "@auth/kv";
+import { type OriginOf, recoveryEvents } from "../recovery-events.js";
 
 interface LinkTicket {
   companyId: string;
@@ -22,8 +24,12 @@ export class RecoveryStore {
     private readonly clock: Clock,
   ) {}
 
-  /** Stores a single-use link ticket; returns the token for the link. */
-  async issueLink(ticket: Omit<LinkTicket, "tokenHash" | "expiresAt">, lifetimeMs: number): Promise<string> {
+  /** Stores a single-use link ticket, which starts a recovery; returns the token for the link. */
+  async issueLink(
+    ticket: Omit<LinkTicket, "tokenHash" | "expiresAt">,
+    lifetimeMs: number,
+    origin: EventOrigin,
+  ): Promise<string> {
     const ticketId = newRecordId();
     const issued = issueToken(ticketId);
     const record: LinkTicket = {
@@ -31,7 +37,12 @@ export class RecoveryStore {
       tokenHash: issued.hash,
       expiresAt: this.clock.now() + lifetimeMs,
     };
-    await this.kv.set(ticketKey(ticketId), JSON.stringify(record), lifetimeMs + expiredLinkMemoryMs);
+    await this.kv.set(
+      ticketKey(ticketId),
+      JSON.stringify(record),
+      lifetimeMs + expiredLinkMemoryMs,
+      recoveryEvents("auth.recovery.started", ticket, origin),
+    );
     await this.kv.addToSet(userLinksKey(ticket.companyId, ticket.userId), ticketId, lifetimeMs);
     return issued.token;
   }
@@ -47,8 +58,12 @@ export class RecoveryStore {
     return revoked;
   }
 
-  /** Uses up a link token: it works once, within its lifetime, for its company. */
-  async redeemLink(companyId: string, token: string): Promise<{ userId: string; loginId: string }> {
+  /** Uses up a link token, which finishes its recovery: it works once, within its lifetime, for its company. */
+  async redeemLink(
+    companyId: string,
+    token: string,
+    originOf: OriginOf,
+  ): Promise<{ userId: string; loginId: string }> {
     const presented = readToken(token);
     const raw = presented ? await this.kv.get(ticketKey(presented.id)) : null;
     const ticket = raw === null ? null : (JSON.parse(raw) as LinkTicket);
@@ -63,7 +78,8 @@ export class RecoveryStore {
     }
     if (ticket.expiresAt <= this.clock.now()) throw new AuthError("auth.token.expired");
     // Of two requests with the same link, only one removes the ticket.
-    if (!(await this.kv.compareAndSet(ticketKey(presented.id), raw, null, 0)))
+    const events = recoveryEvents("auth.recovery.finished", ticket, originOf(ticket.userId));
+    if (!(await this.kv.compareAndSet(ticketKey(presented.id), raw, null, 0, events)))
       throw new AuthError("auth.token.invalid");
     await this.kv.removeFromSet(userLinksKey(ticket.companyId, ticket.userId), presented.id);
     return { userId: ticket.userId, loginId: ticket.loginId };

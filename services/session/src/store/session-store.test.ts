@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { AuthError } from "@auth/errors";
+import { systemOrigin } from "@auth/events";
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
 import { SessionState } from "@auth/proto/session";
@@ -12,6 +13,7 @@ import {
   type SecretKind,
   type Subject,
 } from "./check-budget.js";
+import type { Ending, OriginOf } from "./session-events.js";
 import {
   expiredTokenMemoryMs,
   idleEndOf,
@@ -19,6 +21,10 @@ import {
   SessionStore,
   shownUserAgent,
 } from "./session-store.js";
+
+/** Whose writes these are: their events are security-events.test.ts's business. */
+const bySystem: OriginOf = () => systemOrigin;
+const ended: Ending = { reason: "logout", originOf: bySystem };
 
 const minute = 60_000;
 const lifetimes = {
@@ -63,33 +69,33 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
   describe("create", () => {
     it("issues an opaque base64url token of more than 256 bits", async () => {
-      const { token } = await sessions.create(start);
+      const { token } = await sessions.create(start, bySystem);
       expect(token).toMatch(/^[A-Za-z0-9_-]{64}$/);
     });
 
     it("stores the token's hash, never the token", async () => {
-      const { token, session } = await sessions.create(start);
+      const { token, session } = await sessions.create(start, bySystem);
       const stored = await kv.get(`session:${session.sessionId}`);
       expect(stored).not.toContain(token);
       expect(JSON.parse(stored ?? "{}").tokenHash).toBe(session.tokenHash);
     });
 
     it("gives a pre-authorization state 15 minutes", async () => {
-      const { session } = await sessions.create(start);
+      const { session } = await sessions.create(start, bySystem);
       expect(session.expiresAt - now).toBe(15 * minute);
     });
   });
 
   describe("introspect", () => {
     it("finds an active session", async () => {
-      const { token } = await sessions.create(start);
+      const { token } = await sessions.create(start, bySystem);
       const result = await sessions.introspect(token);
       expect(result.status).toBe("active");
       expect(result.status === "active" && result.session).toMatchObject(start);
     });
 
     it("answers invalid for an unknown or malformed token", async () => {
-      const { token } = await sessions.create(start);
+      const { token } = await sessions.create(start, bySystem);
       const forged = `${token.slice(0, 22)}${"A".repeat(42)}`;
       expect((await sessions.introspect(forged)).status).toBe("invalid");
       expect((await sessions.introspect("not-a-token")).status).toBe("invalid");
@@ -97,7 +103,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
 
     it("answers expired past the lifetime, for at least a day", async () => {
-      const { token } = await sessions.create(start);
+      const { token } = await sessions.create(start, bySystem);
       now += 15 * minute;
       expect((await sessions.introspect(token)).status).toBe("expired");
       now += expiredTokenMemoryMs - minute;
@@ -107,11 +113,17 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
   describe("advance", () => {
     it("rotates the token: the new one works, the old one is invalid", async () => {
-      const first = await sessions.create(start);
-      const next = await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, {
-        profileMnemocode: "P-1",
-        ...password,
-      });
+      const first = await sessions.create(start, bySystem);
+      const next = await sessions.advance(
+        first.token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        {
+          profileMnemocode: "P-1",
+          ...password,
+        },
+        bySystem,
+      );
       expect(next.token).not.toBe(first.token);
       expect(next.session).toMatchObject({ state: SessionState.AUTHORIZED, profileMnemocode: "P-1" });
       expect(next.session.sessionId).toBe(first.session.sessionId);
@@ -120,14 +132,17 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
 
     it("answers a move made with a retry key again to the same token and retry key, while the session stays as it left it; no other", async () => {
-      const first = await sessions.create({ ...start, state: SessionState.ACCEPTDISCLAIMERS, ...password });
+      const first = await sessions.create(
+        { ...start, state: SessionState.ACCEPTDISCLAIMERS, ...password },
+        bySystem,
+      );
       const move = [
         SessionState.ACCEPTDISCLAIMERS,
         SessionState.AUTHORIZED,
         { profileMnemocode: "P-1" },
       ] as const;
-      const moved = await sessions.advance(first.token, ...move, "first");
-      const again = await sessions.advance(first.token, ...move, "first");
+      const moved = await sessions.advance(first.token, ...move, bySystem, "first");
+      const again = await sessions.advance(first.token, ...move, bySystem, "first");
       expect(again.token).toBe(moved.token);
       expect(again.session).toMatchObject({
         sessionId: moved.session.sessionId,
@@ -135,83 +150,121 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       });
       expect((await sessions.introspect(moved.token)).status).toBe("active");
       expect((await sessions.introspect(first.token)).status).toBe("invalid");
-      expect(await codeOf(sessions.advance(first.token, ...move, "second"))).toBe("auth.token.invalid");
-      expect(await codeOf(sessions.advance(first.token, ...move))).toBe("auth.token.invalid");
+      expect(await codeOf(sessions.advance(first.token, ...move, bySystem, "second"))).toBe(
+        "auth.token.invalid",
+      );
+      expect(await codeOf(sessions.advance(first.token, ...move, bySystem))).toBe("auth.token.invalid");
       const forged = `${first.token.slice(0, 22)}${"A".repeat(first.token.length - 22)}`;
-      expect(await codeOf(sessions.advance(forged, ...move, "first"))).toBe("auth.token.invalid");
+      expect(await codeOf(sessions.advance(forged, ...move, bySystem, "first"))).toBe("auth.token.invalid");
       // The store holds the new token sealed, never in plain.
       expect(await kv.get(`session:${moved.session.sessionId}`)).not.toContain(moved.token);
       // Once the session moves on, or ends, the first move is answered no more.
-      await sessions.revoke(moved.token);
-      expect(await codeOf(sessions.advance(first.token, ...move, "first"))).toBe("auth.token.invalid");
+      await sessions.revoke(moved.token, bySystem);
+      expect(await codeOf(sessions.advance(first.token, ...move, bySystem, "first"))).toBe(
+        "auth.token.invalid",
+      );
     });
 
     it("answers a move again only until the session moves on", async () => {
-      const first = await sessions.create({ ...start, ...password });
-      await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.CHECKOTP, {}, "first");
+      const first = await sessions.create({ ...start, ...password }, bySystem);
+      await sessions.advance(
+        first.token,
+        SessionState.CHECKPASSWORD,
+        SessionState.CHECKOTP,
+        {},
+        bySystem,
+        "first",
+      );
       const otp = await sessions.advance(
         first.token,
         SessionState.CHECKPASSWORD,
         SessionState.CHECKOTP,
         {},
+        bySystem,
         "first",
       );
-      await sessions.advance(otp.token, SessionState.CHECKOTP, SessionState.AUTHORIZED);
+      await sessions.advance(otp.token, SessionState.CHECKOTP, SessionState.AUTHORIZED, {}, bySystem);
       expect(
         await codeOf(
-          sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.CHECKOTP, {}, "first"),
+          sessions.advance(
+            first.token,
+            SessionState.CHECKPASSWORD,
+            SessionState.CHECKOTP,
+            {},
+            bySystem,
+            "first",
+          ),
         ),
       ).toBe("auth.token.invalid");
     });
 
     it("carries the password-change flag until a move changes it", async () => {
-      const first = await sessions.create({ ...start, passwordChangeRequired: true });
-      const otp = await sessions.advance(first.token, SessionState.CHECKPASSWORD, SessionState.CHECKOTP);
+      const first = await sessions.create({ ...start, passwordChangeRequired: true }, bySystem);
+      const otp = await sessions.advance(
+        first.token,
+        SessionState.CHECKPASSWORD,
+        SessionState.CHECKOTP,
+        {},
+        bySystem,
+      );
       expect(otp.session.passwordChangeRequired).toBe(true);
-      const set = await sessions.advance(otp.token, SessionState.CHECKOTP, SessionState.SETPASSWORD, {
-        passwordChangeRequired: false,
-        ...password,
-      });
+      const set = await sessions.advance(
+        otp.token,
+        SessionState.CHECKOTP,
+        SessionState.SETPASSWORD,
+        {
+          passwordChangeRequired: false,
+          ...password,
+        },
+        bySystem,
+      );
       expect(set.session.passwordChangeRequired).toBe(false);
     });
 
     it("gives an authorized session 24 hours", async () => {
-      const first = await sessions.create(start);
+      const first = await sessions.create(start, bySystem);
       const next = await sessions.advance(
         first.token,
         SessionState.CHECKPASSWORD,
         SessionState.AUTHORIZED,
         password,
+        bySystem,
       );
       expect(next.session.expiresAt - now).toBe(24 * 60 * minute);
     });
 
     it("refuses a session in another state with auth.session.invalid", async () => {
-      const { token } = await sessions.create(start);
-      expect(await codeOf(sessions.advance(token, SessionState.CHECKOTP, SessionState.AUTHORIZED))).toBe(
-        "auth.session.invalid",
-      );
+      const { token } = await sessions.create(start, bySystem);
+      expect(
+        await codeOf(sessions.advance(token, SessionState.CHECKOTP, SessionState.AUTHORIZED, {}, bySystem)),
+      ).toBe("auth.session.invalid");
     });
 
     it("refuses an expired token with auth.token.expired", async () => {
-      const { token } = await sessions.create(start);
+      const { token } = await sessions.create(start, bySystem);
       now += 16 * minute;
-      expect(await codeOf(sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED))).toBe(
-        "auth.token.expired",
-      );
+      expect(
+        await codeOf(
+          sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, {}, bySystem),
+        ),
+      ).toBe("auth.token.expired");
     });
 
     it("refuses an unknown token with auth.token.invalid", async () => {
       expect(
-        await codeOf(sessions.advance("A".repeat(64), SessionState.CHECKPASSWORD, SessionState.AUTHORIZED)),
+        await codeOf(
+          sessions.advance("A".repeat(64), SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, {}, bySystem),
+        ),
       ).toBe("auth.token.invalid");
     });
 
     it("lets only one of many parallel calls with the same token through", async () => {
-      const { token } = await sessions.create(start);
+      const { token } = await sessions.create(start, bySystem);
       const results = await Promise.all(
         Array.from({ length: 10 }, () =>
-          codeOf(sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, password)),
+          codeOf(
+            sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, password, bySystem),
+          ),
         ),
       );
       expect(results.filter((r) => r === "resolved")).toHaveLength(1);
@@ -234,9 +287,11 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       "refuses to start a session in %s without a factor, with auth.session.invalid: none is created",
       async (_, state) => {
         for (const proof of [{}, controlAnswer])
-          expect(await codeOf(sessions.create({ ...start, state, ...proof }))).toBe("auth.session.invalid");
+          expect(await codeOf(sessions.create({ ...start, state, ...proof }, bySystem))).toBe(
+            "auth.session.invalid",
+          );
         expect(await sessions.listUser("c1", "u1")).toEqual([]);
-        expect(await codeOf(sessions.create({ ...start, state, ...password }))).toBe("resolved");
+        expect(await codeOf(sessions.create({ ...start, state, ...password }, bySystem))).toBe("resolved");
       },
     );
 
@@ -248,39 +303,57 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     ])(
       "refuses to move a session with no factor from %s to %s, with auth.session.invalid: it stays as it was",
       async (_from, _to, from, to) => {
-        const { token } = await sessions.create({ ...start, state: from });
+        const { token } = await sessions.create({ ...start, state: from }, bySystem);
         for (const proof of [{}, controlAnswer])
-          expect(await codeOf(sessions.advance(token, from, to, proof))).toBe("auth.session.invalid");
+          expect(await codeOf(sessions.advance(token, from, to, proof, bySystem))).toBe(
+            "auth.session.invalid",
+          );
         expect(await stateOf(token)).toBe(from);
-        expect(await codeOf(sessions.advance(token, from, to, password))).toBe("resolved");
+        expect(await codeOf(sessions.advance(token, from, to, password, bySystem))).toBe("resolved");
       },
     );
 
     it("moves a session whose earlier move rested on a factor on without another", async () => {
-      const first = await sessions.create(start);
+      const first = await sessions.create(start, bySystem);
       const otp = await sessions.advance(
         first.token,
         SessionState.CHECKPASSWORD,
         SessionState.CHECKOTP,
         password,
+        bySystem,
       );
-      const set = await sessions.advance(otp.token, SessionState.CHECKOTP, SessionState.SETPASSWORD);
-      const authorized = await sessions.advance(set.token, SessionState.SETPASSWORD, SessionState.AUTHORIZED);
+      const set = await sessions.advance(
+        otp.token,
+        SessionState.CHECKOTP,
+        SessionState.SETPASSWORD,
+        {},
+        bySystem,
+      );
+      const authorized = await sessions.advance(
+        set.token,
+        SessionState.SETPASSWORD,
+        SessionState.AUTHORIZED,
+        {},
+        bySystem,
+      );
       expect(authorized.session.factors).toEqual([password.rightCheck.factor]);
     });
 
     it("never authorizes a recovery session, whatever its factors: it moves within recovery only", async () => {
-      const { token } = await sessions.create({ ...start, state: SessionState.RECOVERY_CHECKOTP });
+      const { token } = await sessions.create({ ...start, state: SessionState.RECOVERY_CHECKOTP }, bySystem);
       const sms = { rightCheck: { userId: "u1", factor: { kind: "smsCode" as const, at: 1 } } };
       const set = await sessions.advance(
         token,
         SessionState.RECOVERY_CHECKOTP,
         SessionState.RECOVERY_SETPASSWORD,
         sms,
+        bySystem,
       );
       for (const to of [SessionState.AUTHORIZED, SessionState.SETPASSWORD, SessionState.CHECKOTP]) {
         expect(
-          await codeOf(sessions.advance(set.token, SessionState.RECOVERY_SETPASSWORD, to, password)),
+          await codeOf(
+            sessions.advance(set.token, SessionState.RECOVERY_SETPASSWORD, to, password, bySystem),
+          ),
         ).toBe("auth.session.invalid");
       }
       expect(await stateOf(set.token)).toBe(SessionState.RECOVERY_SETPASSWORD);
@@ -303,7 +376,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     };
 
     it("starts in checkpassword with no user: in no user's sessions, of no credential generation", async () => {
-      const { token, session } = await sessions.create(discovery);
+      const { token, session } = await sessions.create(discovery, bySystem);
       expect(session).toMatchObject({ userId: "", loginId: "", credentialGeneration: "" });
       expect(await found(token)).toMatchObject({ userId: "", state: SessionState.CHECKPASSWORD });
       expect(await kv.setMembers("user-sessions:c1:")).toEqual([]);
@@ -311,10 +384,12 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
     it("starts nowhere else, and on no check, with auth.session.invalid", async () => {
       for (const state of [SessionState.CHECKOTP, SessionState.AUTHORIZED, SessionState.RECOVERY_CHECKOTP])
-        expect(await codeOf(sessions.create({ ...discovery, state }))).toBe("auth.session.invalid");
+        expect(await codeOf(sessions.create({ ...discovery, state }, bySystem))).toBe("auth.session.invalid");
       for (const proof of [password, passkeyOf(true)])
-        expect(await codeOf(sessions.create({ ...discovery, ...proof }))).toBe("auth.session.invalid");
-      expect(await codeOf(sessions.create({ ...discovery, credentialGeneration: "" }))).toBe(
+        expect(await codeOf(sessions.create({ ...discovery, ...proof }, bySystem))).toBe(
+          "auth.session.invalid",
+        );
+      expect(await codeOf(sessions.create({ ...discovery, credentialGeneration: "" }, bySystem))).toBe(
         "auth.session.invalid",
       );
     });
@@ -326,14 +401,15 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     ])(
       "moves to %s on a user-verified passkey and takes its user: the user's generation, in the user's sessions",
       async (_, to) => {
-        await sessions.revokeUser("c1", "u1");
+        await sessions.revokeUser("c1", "u1", ended);
         const generation = await sessions.generationOf("c1", "u1");
-        const { token } = await sessions.create(discovery);
+        const { token } = await sessions.create(discovery, bySystem);
         const moved = await sessions.advance(
           token,
           SessionState.CHECKPASSWORD,
           to,
           passkeyOf(true, generation),
+          bySystem,
         );
         expect(moved.session).toMatchObject({
           userId: "u1",
@@ -346,17 +422,17 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
           moved.session.sessionId,
         ]);
         // The user's: revokeUser ends it as any other.
-        await sessions.revokeUser("c1", "u1");
+        await sessions.revokeUser("c1", "u1", ended);
         expect(await found(moved.token)).toBe("invalid");
       },
     );
 
     it("moves on nothing else, with auth.session.invalid: not without a check, nor on a passkey that did not verify the user, a password, another factor", async () => {
-      const { token } = await sessions.create(discovery);
+      const { token } = await sessions.create(discovery, bySystem);
       const app = { rightCheck: { userId: "u1", factor: { kind: "appCode" as const, at: 1 } } };
       for (const proof of [{}, passkeyOf(false), password, app, { rightCheck: { userId: "u1" } }]) {
         for (const to of [SessionState.AUTHORIZED, SessionState.CHECKOTP])
-          expect(await codeOf(sessions.advance(token, SessionState.CHECKPASSWORD, to, proof))).toBe(
+          expect(await codeOf(sessions.advance(token, SessionState.CHECKPASSWORD, to, proof, bySystem))).toBe(
             "auth.session.invalid",
           );
       }
@@ -366,8 +442,8 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
     it("refuses a passkey checked before the user's credentials changed, with auth.credentials.invalid: nothing moves", async () => {
       const checkedWith = await sessions.generationOf("c1", "u1");
-      await sessions.revokeUser("c1", "u1");
-      const { token } = await sessions.create(discovery);
+      await sessions.revokeUser("c1", "u1", ended);
+      const { token } = await sessions.create(discovery, bySystem);
       expect(
         await codeOf(
           sessions.advance(
@@ -375,6 +451,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
             SessionState.CHECKPASSWORD,
             SessionState.AUTHORIZED,
             passkeyOf(true, checkedWith),
+            bySystem,
           ),
         ),
       ).toBe("auth.credentials.invalid");
@@ -382,12 +459,13 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
 
     it("answers a move made with a retry key again, the user taken", async () => {
-      const { token } = await sessions.create(discovery);
+      const { token } = await sessions.create(discovery, bySystem);
       const moved = await sessions.advance(
         token,
         SessionState.CHECKPASSWORD,
         SessionState.AUTHORIZED,
         passkeyOf(true),
+        bySystem,
         "retry-1",
       );
       const again = await sessions.advance(
@@ -395,28 +473,33 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
         SessionState.CHECKPASSWORD,
         SessionState.AUTHORIZED,
         passkeyOf(true),
+        bySystem,
         "retry-1",
       );
       expect(again).toEqual(moved);
     });
 
     it("is revoked and ended as any session, and lists nowhere", async () => {
-      const first = await sessions.create(discovery);
-      expect(await sessions.revoke(first.token)).toBe(true);
+      const first = await sessions.create(discovery, bySystem);
+      expect(await sessions.revoke(first.token, bySystem)).toBe(true);
       expect(await found(first.token)).toBe("invalid");
-      const second = await sessions.create(discovery);
-      await sessions.end(second.session.sessionId);
+      const second = await sessions.create(discovery, bySystem);
+      await sessions.end(second.session.sessionId, ended);
       expect(await found(second.token)).toBe("invalid");
-      const third = await sessions.create(discovery);
+      const third = await sessions.create(discovery, bySystem);
       expect(await codeOf(sessions.listOwn(third.token))).toBe("auth.session.invalid");
-      expect(await codeOf(sessions.endOwn(third.token, { others: true }))).toBe("auth.session.invalid");
-      expect(await codeOf(sessions.claimCredentialChange(third.token))).toBe("auth.session.invalid");
+      expect(await codeOf(sessions.endOwn(third.token, { others: true }, bySystem))).toBe(
+        "auth.session.invalid",
+      );
+      expect(await codeOf(sessions.claimCredentialChange(third.token, bySystem))).toBe(
+        "auth.session.invalid",
+      );
     });
   });
 
   describe("lifetimes", () => {
     it("take the company's lifetime when one is given", async () => {
-      const created = await sessions.create({ ...start, lifetimeSeconds: 60 });
+      const created = await sessions.create({ ...start, lifetimeSeconds: 60 }, bySystem);
       expect(created.session.expiresAt - now).toBe(60_000);
       const moved = await sessions.advance(
         created.token,
@@ -426,6 +509,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
           lifetimeSeconds: 3_600,
           ...password,
         },
+        bySystem,
       );
       expect(moved.session.expiresAt - now).toBe(3_600_000);
     });
@@ -435,14 +519,20 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     const limited = { ...start, absoluteLifetimeSeconds: 12 * 3600, idleTimeoutSeconds: 30 * 60 };
     const authorize = async (token: string, limits = {}) =>
       (
-        await sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, {
-          ...limits,
-          ...password,
-        })
+        await sessions.advance(
+          token,
+          SessionState.CHECKPASSWORD,
+          SessionState.AUTHORIZED,
+          {
+            ...limits,
+            ...password,
+          },
+          bySystem,
+        )
       ).token;
 
     it("ends a session unused for the inactivity timeout, and keeps one in use", async () => {
-      const token = await authorize((await sessions.create(limited)).token);
+      const token = await authorize((await sessions.create(limited, bySystem)).token);
       for (let i = 0; i < 4; i++) {
         now += 20 * minute;
         expect((await sessions.introspect(token)).status).toBe("active");
@@ -453,7 +543,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
 
     it("ends a session at its absolute lifetime from its start, though in use and its token younger", async () => {
-      const { token: first } = await sessions.create(limited);
+      const { token: first } = await sessions.create(limited, bySystem);
       now += 10 * minute;
       const token = await authorize(first);
       for (let elapsed = 10; elapsed < 12 * 60 - 20; elapsed += 20) {
@@ -465,7 +555,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
 
     it("caps the token's lifetime at the absolute one, and reports both deadlines", async () => {
-      const { token, session } = await sessions.create(limited);
+      const { token, session } = await sessions.create(limited, bySystem);
       const authorized = await sessions.introspect(await authorize(token));
       expect(authorized.status === "active" && authorized.session).toMatchObject({
         expiresAt: session.createdAt + 12 * 3600_000,
@@ -475,14 +565,14 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
 
     it("takes the limits at the move to authorized when the start had none", async () => {
-      const { token } = await sessions.create(start);
+      const { token } = await sessions.create(start, bySystem);
       const authorized = await authorize(token, { idleTimeoutSeconds: 60 });
       now += 61_000;
       expect((await sessions.introspect(authorized)).status).toBe("expired");
     });
 
     it("records a use at most once a minute", async () => {
-      const token = await authorize((await sessions.create(limited)).token);
+      const token = await authorize((await sessions.create(limited, bySystem)).token);
       const seenAt = async () => {
         const found = await sessions.introspect(token);
         return found.status === "active" ? found.session.lastSeenAt : undefined;
@@ -505,13 +595,22 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
   describe("a user's own sessions", () => {
     const authorized = async (userId = "u1") => {
-      const { token } = await sessions.create({
-        ...start,
-        userId,
-        userAgent: "Firefox",
-        clientAddress: "192.0.2.7",
-      });
-      return sessions.advance(token, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, passwordOf(userId));
+      const { token } = await sessions.create(
+        {
+          ...start,
+          userId,
+          userAgent: "Firefox",
+          clientAddress: "192.0.2.7",
+        },
+        bySystem,
+      );
+      return sessions.advance(
+        token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        passwordOf(userId),
+        bySystem,
+      );
     };
 
     it("lists the active sessions of the token's user with their client, the token's own among them", async () => {
@@ -520,9 +619,9 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       const other = await authorized();
       await authorized("u2");
       const { token: ended } = await authorized();
-      await sessions.revoke(ended);
+      await sessions.revoke(ended, bySystem);
       // A login under way (anyone may start one with the login ID) is not listed.
-      await sessions.create({ ...start, userAgent: "Call +1 555 0100 now" });
+      await sessions.create({ ...start, userAgent: "Call +1 555 0100 now" }, bySystem);
       const { current, sessions: listed } = await sessions.listOwn(mine.token);
       expect(current.sessionId).toBe(mine.session.sessionId);
       expect(listed.map((record) => record.sessionId)).toEqual([
@@ -536,14 +635,14 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       const mine = await authorized();
       const other = await authorized();
       const stranger = await authorized("u2");
-      expect(await sessions.endOwn(mine.token, { sessionId: other.session.sessionId })).toBe(1);
+      expect(await sessions.endOwn(mine.token, { sessionId: other.session.sessionId }, bySystem)).toBe(1);
       expect((await sessions.introspect(other.token)).status).toBe("invalid");
-      expect(await codeOf(sessions.endOwn(mine.token, { sessionId: other.session.sessionId }))).toBe(
-        "auth.session.notfound",
-      );
-      expect(await codeOf(sessions.endOwn(mine.token, { sessionId: stranger.session.sessionId }))).toBe(
-        "auth.session.notfound",
-      );
+      expect(
+        await codeOf(sessions.endOwn(mine.token, { sessionId: other.session.sessionId }, bySystem)),
+      ).toBe("auth.session.notfound");
+      expect(
+        await codeOf(sessions.endOwn(mine.token, { sessionId: stranger.session.sessionId }, bySystem)),
+      ).toBe("auth.session.notfound");
       expect((await sessions.introspect(stranger.token)).status).toBe("active");
     });
 
@@ -551,29 +650,29 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       const mine = await authorized();
       const others = [await authorized(), await authorized()];
       const stranger = await authorized("u2");
-      expect(await sessions.endOwn(mine.token, { others: true })).toBe(2);
+      expect(await sessions.endOwn(mine.token, { others: true }, bySystem)).toBe(2);
       for (const other of others) expect((await sessions.introspect(other.token)).status).toBe("invalid");
       expect((await sessions.introspect(mine.token)).status).toBe("active");
       expect((await sessions.introspect(stranger.token)).status).toBe("active");
     });
 
     it("is for an authorized session only", async () => {
-      const { token } = await sessions.create(start);
+      const { token } = await sessions.create(start, bySystem);
       expect(await codeOf(sessions.listOwn(token))).toBe("auth.session.invalid");
-      expect(await codeOf(sessions.endOwn(token, { others: true }))).toBe("auth.session.invalid");
+      expect(await codeOf(sessions.endOwn(token, { others: true }, bySystem))).toBe("auth.session.invalid");
       expect(await codeOf(sessions.listOwn("A".repeat(64)))).toBe("auth.token.invalid");
     });
   });
 
   describe("listUser", () => {
     it("lists the user's known sessions, oldest first, and not others'", async () => {
-      const first = await sessions.create(start);
+      const first = await sessions.create(start, bySystem);
       now += 1;
-      const second = await sessions.create({ ...start, state: SessionState.CHECKOTP });
-      await sessions.create({ ...start, userId: "u2" });
+      const second = await sessions.create({ ...start, state: SessionState.CHECKOTP }, bySystem);
+      await sessions.create({ ...start, userId: "u2" }, bySystem);
       const listed = await sessions.listUser("c1", "u1");
       expect(listed.map((s) => s.sessionId)).toEqual([first.session.sessionId, second.session.sessionId]);
-      await sessions.revoke(first.token);
+      await sessions.revoke(first.token, bySystem);
       expect((await sessions.listUser("c1", "u1")).map((s) => s.sessionId)).toEqual([
         second.session.sessionId,
       ]);
@@ -582,68 +681,75 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
   describe("revoke", () => {
     it("invalidates the token in any state", async () => {
-      const { token } = await sessions.create(start);
-      expect(await sessions.revoke(token)).toBe(true);
+      const { token } = await sessions.create(start, bySystem);
+      expect(await sessions.revoke(token, bySystem)).toBe(true);
       expect((await sessions.introspect(token)).status).toBe("invalid");
-      expect(await sessions.revoke(token)).toBe(false);
+      expect(await sessions.revoke(token, bySystem)).toBe(false);
     });
 
     it("remembers the request that revoked a session: the same token and retry key are told revoked again, no other", async () => {
-      const { token } = await sessions.create(start);
-      const other = await sessions.create(start);
-      expect(await sessions.revoke(token, "first")).toBe(true);
+      const { token } = await sessions.create(start, bySystem);
+      const other = await sessions.create(start, bySystem);
+      expect(await sessions.revoke(token, bySystem, "first")).toBe(true);
       expect((await sessions.introspect(token)).status).toBe("invalid");
-      expect(await sessions.revoke(token, "first")).toBe(true);
-      expect(await sessions.revoke(token, "second")).toBe(false);
-      expect(await sessions.revoke(token)).toBe(false);
-      expect(await sessions.revoke(other.token, "first")).toBe(true);
+      expect(await sessions.revoke(token, bySystem, "first")).toBe(true);
+      expect(await sessions.revoke(token, bySystem, "second")).toBe(false);
+      expect(await sessions.revoke(token, bySystem)).toBe(false);
+      expect(await sessions.revoke(other.token, bySystem, "first")).toBe(true);
       const forged = `${other.token.slice(0, 22)}${"A".repeat(other.token.length - 22)}`;
-      expect(await sessions.revoke(forged, "first")).toBe(false);
+      expect(await sessions.revoke(forged, bySystem, "first")).toBe(false);
     });
 
     it("forgets, without a retry key, who revoked the session", async () => {
-      const { token } = await sessions.create(start);
-      expect(await sessions.revoke(token)).toBe(true);
-      expect(await sessions.revoke(token, "first")).toBe(false);
+      const { token } = await sessions.create(start, bySystem);
+      expect(await sessions.revoke(token, bySystem)).toBe(true);
+      expect(await sessions.revoke(token, bySystem, "first")).toBe(false);
     });
 
     it("remembers, with a password change's retry key, that the change ended the session it claimed, and no other", async () => {
-      const recovery = await sessions.create({ ...start, state: SessionState.RECOVERY_SETPASSWORD });
-      await sessions.claimCredentialChange(recovery.token, "change");
-      const later = await sessions.create(start);
-      expect(await sessions.revokeUser("c1", "u1", "change")).toBe(2);
+      const recovery = await sessions.create(
+        { ...start, state: SessionState.RECOVERY_SETPASSWORD },
+        bySystem,
+      );
+      await sessions.claimCredentialChange(recovery.token, bySystem, "change");
+      const later = await sessions.create(start, bySystem);
+      expect(await sessions.revokeUser("c1", "u1", ended, "change")).toBe(2);
       expect((await sessions.introspect(recovery.token)).status).toBe("invalid");
-      expect(await sessions.revoke(recovery.token, "change")).toBe(true);
-      expect(await sessions.revoke(recovery.token, "another")).toBe(false);
-      expect(await sessions.revoke(later.token, "change")).toBe(false);
+      expect(await sessions.revoke(recovery.token, bySystem, "change")).toBe(true);
+      expect(await sessions.revoke(recovery.token, bySystem, "another")).toBe(false);
+      expect(await sessions.revoke(later.token, bySystem, "change")).toBe(false);
     });
 
     it("forgets, without the change's retry key, which request ended the sessions", async () => {
-      const recovery = await sessions.create({ ...start, state: SessionState.RECOVERY_SETPASSWORD });
-      await sessions.claimCredentialChange(recovery.token, "change");
-      await sessions.revokeUser("c1", "u1");
-      expect(await sessions.revoke(recovery.token, "change")).toBe(false);
+      const recovery = await sessions.create(
+        { ...start, state: SessionState.RECOVERY_SETPASSWORD },
+        bySystem,
+      );
+      await sessions.claimCredentialChange(recovery.token, bySystem, "change");
+      await sessions.revokeUser("c1", "u1", ended);
+      expect(await sessions.revoke(recovery.token, bySystem, "change")).toBe(false);
     });
 
     it("revokes every session of one user and no other", async () => {
-      const a = await sessions.create(start);
-      const b = await sessions.create({ ...start, state: SessionState.CHECKOTP });
-      const other = await sessions.create({ ...start, userId: "u2" });
-      expect(await sessions.revokeUser("c1", "u1")).toBe(2);
+      const a = await sessions.create(start, bySystem);
+      const b = await sessions.create({ ...start, state: SessionState.CHECKOTP }, bySystem);
+      const other = await sessions.create({ ...start, userId: "u2" }, bySystem);
+      expect(await sessions.revokeUser("c1", "u1", ended)).toBe(2);
       expect((await sessions.introspect(a.token)).status).toBe("invalid");
       expect((await sessions.introspect(b.token)).status).toBe("invalid");
       expect((await sessions.introspect(other.token)).status).toBe("active");
     });
 
     it("revokes a user's session after it was advanced", async () => {
-      const first = await sessions.create(start);
+      const first = await sessions.create(start, bySystem);
       const next = await sessions.advance(
         first.token,
         SessionState.CHECKPASSWORD,
         SessionState.AUTHORIZED,
         password,
+        bySystem,
       );
-      await sessions.revokeUser("c1", "u1");
+      await sessions.revokeUser("c1", "u1", ended);
       expect((await sessions.introspect(next.token)).status).toBe("invalid");
     });
   });
@@ -653,34 +759,42 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
     it("ends with revokeUser a session started on a secret checked before, and a stale one is never created", async () => {
       const checkedWith = await sessions.generationOf("c1", "u1");
-      await sessions.revokeUser("c1", "u1");
-      expect(await codeOf(sessions.create({ ...start, credentialGeneration: checkedWith }))).toBe(
+      await sessions.revokeUser("c1", "u1", ended);
+      expect(await codeOf(sessions.create({ ...start, credentialGeneration: checkedWith }, bySystem))).toBe(
         "auth.credentials.invalid",
       );
-      const fresh = await sessions.create({
-        ...start,
-        credentialGeneration: await sessions.generationOf("c1", "u1"),
-      });
+      const fresh = await sessions.create(
+        {
+          ...start,
+          credentialGeneration: await sessions.generationOf("c1", "u1"),
+        },
+        bySystem,
+      );
       expect((await sessions.introspect(fresh.token)).status).toBe("active");
     });
 
     it("claimCredentialChange leaves the claiming session its user's only one, in every state", async () => {
-      const authorized = await sessions.create({ ...start, state: SessionState.AUTHORIZED, ...password });
-      const other = await sessions.create(setpassword);
-      const claiming = await sessions.create(setpassword);
-      const someoneElse = await sessions.create({ ...start, userId: "u2" });
-      await sessions.claimCredentialChange(claiming.token);
+      const authorized = await sessions.create(
+        { ...start, state: SessionState.AUTHORIZED, ...password },
+        bySystem,
+      );
+      const other = await sessions.create(setpassword, bySystem);
+      const claiming = await sessions.create(setpassword, bySystem);
+      const someoneElse = await sessions.create({ ...start, userId: "u2" }, bySystem);
+      await sessions.claimCredentialChange(claiming.token, bySystem);
       expect((await sessions.introspect(claiming.token)).status).toBe("active");
       expect((await sessions.introspect(authorized.token)).status).toBe("invalid");
       expect((await sessions.introspect(other.token)).status).toBe("invalid");
       expect((await sessions.introspect(someoneElse.token)).status).toBe("active");
-      expect(await codeOf(sessions.claimCredentialChange(other.token))).toBe("auth.token.invalid");
+      expect(await codeOf(sessions.claimCredentialChange(other.token, bySystem))).toBe("auth.token.invalid");
     });
 
     it("lets one of many sessions that claim at once win", async () => {
-      const claiming = await Promise.all(Array.from({ length: 10 }, () => sessions.create(setpassword)));
+      const claiming = await Promise.all(
+        Array.from({ length: 10 }, () => sessions.create(setpassword, bySystem)),
+      );
       const outcomes = await Promise.all(
-        claiming.map(({ token }) => codeOf(sessions.claimCredentialChange(token))),
+        claiming.map(({ token }) => codeOf(sessions.claimCredentialChange(token, bySystem))),
       );
       expect(outcomes.filter((outcome) => outcome === "resolved")).toHaveLength(1);
       expect(outcomes.filter((outcome) => outcome === "auth.token.invalid")).toHaveLength(9);
@@ -689,9 +803,12 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
 
     it("ends, when the change is finished, the sessions that started while it was under way", async () => {
-      const claiming = await sessions.create(setpassword);
-      await sessions.claimCredentialChange(claiming.token);
-      const meanwhile = await sessions.create({ ...start, state: SessionState.AUTHORIZED, ...password });
+      const claiming = await sessions.create(setpassword, bySystem);
+      await sessions.claimCredentialChange(claiming.token, bySystem);
+      const meanwhile = await sessions.create(
+        { ...start, state: SessionState.AUTHORIZED, ...password },
+        bySystem,
+      );
       const finished = await sessions.advance(
         claiming.token,
         SessionState.SETPASSWORD,
@@ -699,6 +816,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
         {
           renewCredentialGeneration: true,
         },
+        bySystem,
       );
       expect((await sessions.introspect(finished.token)).status).toBe("active");
       expect((await sessions.introspect(meanwhile.token)).status).toBe("invalid");
@@ -716,27 +834,29 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       ])(
         "lets one of many parallel claims of a session in %s through, and refuses every later one",
         async (_state, session) => {
-          const { token } = await sessions.create(session);
+          const { token } = await sessions.create(session, bySystem);
           const outcomes = await Promise.all(
             Array.from({ length: 10 }, (_, index) =>
-              codeOf(sessions.claimCredentialChange(token, `key-${index}`)),
+              codeOf(sessions.claimCredentialChange(token, bySystem, `key-${index}`)),
             ),
           );
           expect(outcomes.filter((outcome) => outcome === "resolved")).toHaveLength(1);
           expect(outcomes.filter((outcome) => outcome === "auth.token.invalid")).toHaveLength(9);
-          expect(await codeOf(sessions.claimCredentialChange(token))).toBe("auth.token.invalid");
+          expect(await codeOf(sessions.claimCredentialChange(token, bySystem))).toBe("auth.token.invalid");
           expect((await sessions.introspect(token)).status).toBe("active");
         },
       );
 
       it("resumes for the claim's own retry key, and no other", async () => {
-        const { token } = await sessions.create(recovery);
-        expect(await sessions.claimCredentialChange(token, "first")).toEqual({ resumed: false });
+        const { token } = await sessions.create(recovery, bySystem);
+        expect(await sessions.claimCredentialChange(token, bySystem, "first")).toEqual({ resumed: false });
         const found = await sessions.introspect(token);
         expect(found.status === "active" && found.session.changeClaim).toEqual({ retryKey: "first" });
-        expect(await sessions.claimCredentialChange(token, "first")).toEqual({ resumed: true });
-        expect(await codeOf(sessions.claimCredentialChange(token, "second"))).toBe("auth.token.invalid");
-        expect(await codeOf(sessions.claimCredentialChange(token))).toBe("auth.token.invalid");
+        expect(await sessions.claimCredentialChange(token, bySystem, "first")).toEqual({ resumed: true });
+        expect(await codeOf(sessions.claimCredentialChange(token, bySystem, "second"))).toBe(
+          "auth.token.invalid",
+        );
+        expect(await codeOf(sessions.claimCredentialChange(token, bySystem))).toBe("auth.token.invalid");
       });
 
       it("refuses a session in any state but setpassword and recovery-setpassword with auth.session.invalid", async () => {
@@ -745,13 +865,18 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
           SessionState.CHECKOTP,
           SessionState.RECOVERY_CHECKOTP,
         ]) {
-          const { token } = await sessions.create({ ...start, state });
-          expect(await codeOf(sessions.claimCredentialChange(token)), String(state)).toBe(
+          const { token } = await sessions.create({ ...start, state }, bySystem);
+          expect(await codeOf(sessions.claimCredentialChange(token, bySystem)), String(state)).toBe(
             "auth.session.invalid",
           );
         }
-        const authorized = await sessions.create({ ...start, state: SessionState.AUTHORIZED, ...password });
-        expect(await codeOf(sessions.claimCredentialChange(authorized.token))).toBe("auth.session.invalid");
+        const authorized = await sessions.create(
+          { ...start, state: SessionState.AUTHORIZED, ...password },
+          bySystem,
+        );
+        expect(await codeOf(sessions.claimCredentialChange(authorized.token, bySystem))).toBe(
+          "auth.session.invalid",
+        );
         expect((await sessions.introspect(authorized.token)).status).toBe("active");
       });
 
@@ -761,9 +886,9 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       ])(
         "tells whose change a session in %s was claimed for, from the claim until it moves on",
         async (_, session) => {
-          const { token } = await sessions.create(session);
+          const { token } = await sessions.create(session, bySystem);
           expect(await sessions.credentialChangeOf(token)).toBeUndefined();
-          await sessions.claimCredentialChange(token, "first");
+          await sessions.claimCredentialChange(token, bySystem, "first");
           expect(await sessions.credentialChangeOf(token)).toEqual({
             companyId: "c1",
             userId: "u1",
@@ -776,45 +901,65 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       );
 
       it("tells no change once the claimed session moved on or ended", async () => {
-        const { token } = await sessions.create(setpassword);
-        await sessions.claimCredentialChange(token);
-        const moved = await sessions.advance(token, SessionState.SETPASSWORD, SessionState.AUTHORIZED, {
-          renewCredentialGeneration: true,
-        });
+        const { token } = await sessions.create(setpassword, bySystem);
+        await sessions.claimCredentialChange(token, bySystem);
+        const moved = await sessions.advance(
+          token,
+          SessionState.SETPASSWORD,
+          SessionState.AUTHORIZED,
+          {
+            renewCredentialGeneration: true,
+          },
+          bySystem,
+        );
         expect(await sessions.credentialChangeOf(token)).toBeUndefined();
         expect(await sessions.credentialChangeOf(moved.token)).toBeUndefined();
-        const recovering = await sessions.create(recovery);
-        await sessions.claimCredentialChange(recovering.token);
-        await sessions.revokeUser("c1", "u1");
+        const recovering = await sessions.create(recovery, bySystem);
+        await sessions.claimCredentialChange(recovering.token, bySystem);
+        await sessions.revokeUser("c1", "u1", ended);
         expect(await sessions.credentialChangeOf(recovering.token)).toBeUndefined();
       });
 
       it("without a retry key can be made once only", async () => {
-        const { token } = await sessions.create(recovery);
-        expect(await sessions.claimCredentialChange(token)).toEqual({ resumed: false });
-        expect(await codeOf(sessions.claimCredentialChange(token))).toBe("auth.token.invalid");
+        const { token } = await sessions.create(recovery, bySystem);
+        expect(await sessions.claimCredentialChange(token, bySystem)).toEqual({ resumed: false });
+        expect(await codeOf(sessions.claimCredentialChange(token, bySystem))).toBe("auth.token.invalid");
       });
 
       it("ends when the session moves on: the authorized session carries no claim", async () => {
-        const { token } = await sessions.create(setpassword);
-        await sessions.claimCredentialChange(token, "first");
-        const finished = await sessions.advance(token, SessionState.SETPASSWORD, SessionState.AUTHORIZED, {
-          renewCredentialGeneration: true,
-        });
+        const { token } = await sessions.create(setpassword, bySystem);
+        await sessions.claimCredentialChange(token, bySystem, "first");
+        const finished = await sessions.advance(
+          token,
+          SessionState.SETPASSWORD,
+          SessionState.AUTHORIZED,
+          {
+            renewCredentialGeneration: true,
+          },
+          bySystem,
+        );
         expect(finished.session.changeClaim).toBeUndefined();
-        expect(await codeOf(sessions.claimCredentialChange(token, "first"))).toBe("auth.token.invalid");
+        expect(await codeOf(sessions.claimCredentialChange(token, bySystem, "first"))).toBe(
+          "auth.token.invalid",
+        );
       });
     });
 
     it("refuses to finish a change another session took over", async () => {
-      const first = await sessions.create(setpassword);
-      await sessions.claimCredentialChange(first.token);
-      await sessions.revokeUser("c1", "u1");
+      const first = await sessions.create(setpassword, bySystem);
+      await sessions.claimCredentialChange(first.token, bySystem);
+      await sessions.revokeUser("c1", "u1", ended);
       expect(
         await codeOf(
-          sessions.advance(first.token, SessionState.SETPASSWORD, SessionState.AUTHORIZED, {
-            renewCredentialGeneration: true,
-          }),
+          sessions.advance(
+            first.token,
+            SessionState.SETPASSWORD,
+            SessionState.AUTHORIZED,
+            {
+              renewCredentialGeneration: true,
+            },
+            bySystem,
+          ),
         ),
       ).toBe("auth.token.invalid");
     });

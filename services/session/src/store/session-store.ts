@@ -13,6 +13,7 @@ import {
 import { type RequiredDisclaimer, SessionState } from "@auth/proto/session";
 import type { Factor } from "../authentication.js";
 import type { RightCheck } from "./check-budget.js";
+import { type Ending, endEvents, loginEvents, type OriginOf } from "./session-events.js";
 
 export interface SessionRecord {
   sessionId: string;
@@ -184,17 +185,20 @@ export class SessionStore {
     return this.clock.now();
   }
 
-  async create({
-    lifetimeSeconds,
-    credentialGeneration: checkedWith,
-    disclaimersRequired = [],
-    absoluteLifetimeSeconds,
-    idleTimeoutSeconds,
-    userAgent = "",
-    clientAddress = "",
-    rightCheck,
-    ...session
-  }: NewSession): Promise<{ token: string; session: SessionRecord }> {
+  async create(
+    {
+      lifetimeSeconds,
+      credentialGeneration: checkedWith,
+      disclaimersRequired = [],
+      absoluteLifetimeSeconds,
+      idleTimeoutSeconds,
+      userAgent = "",
+      clientAddress = "",
+      rightCheck,
+      ...session
+    }: NewSession,
+    originOf: OriginOf,
+  ): Promise<{ token: string; session: SessionRecord }> {
     const userless = session.userId === "";
     if (userless) assertMayStartWithoutUser(session.state, rightCheck, checkedWith);
     assertOfUser(rightCheck, session.userId);
@@ -225,7 +229,12 @@ export class SessionStore {
       ...(disclaimersRequired.length > 0 ? { disclaimersRequired } : {}),
       ...(rightCheck?.factor ? { factors: [rightCheck.factor] } : {}),
     };
-    await this.kv.set(sessionKey(sessionId), JSON.stringify(record), this.#keyLifetime(record));
+    await this.kv.set(
+      sessionKey(sessionId),
+      JSON.stringify(record),
+      this.#keyLifetime(record),
+      loginEvents(undefined, record, originOf),
+    );
     if (!userless)
       await this.kv.addToSet(userKey(record.companyId, record.userId), sessionId, this.#keyLifetime(record));
     return { token: issued.token, session: record };
@@ -270,15 +279,20 @@ export class SessionStore {
    * names none: a session of another user is answered as an unknown one), or every other session
    * of the user, in any state; returns how many ended.
    */
-  async endOwn(token: string, target: { sessionId: string } | { others: true }): Promise<number> {
+  async endOwn(
+    token: string,
+    target: { sessionId: string } | { others: true },
+    originOf: OriginOf,
+  ): Promise<number> {
+    const ending: Ending = { reason: "ended_by_user", originOf };
     if ("others" in target) {
       const current = await this.#authorized(token);
-      return this.#endSessionsOf(current.companyId, current.userId, current.sessionId);
+      return this.#endSessionsOf(current.companyId, current.userId, ending, current.sessionId);
     }
     const { sessions } = await this.listOwn(token);
     if (!sessions.some((record) => record.sessionId === target.sessionId))
       throw new AuthError("auth.session.notfound");
-    await this.end(target.sessionId);
+    await this.end(target.sessionId, ending);
     return 1;
   }
 
@@ -292,7 +306,8 @@ export class SessionStore {
     token: string,
     from: SessionState,
     to: SessionState,
-    changes: SessionChanges = {},
+    changes: SessionChanges,
+    originOf: OriginOf,
     retryKey?: string,
   ): Promise<{ token: string; session: SessionRecord }> {
     const found = await this.#find(token);
@@ -359,6 +374,7 @@ export class SessionStore {
       raw,
       JSON.stringify(next),
       this.#keyLifetime(next),
+      loginEvents(record.state, next, originOf),
     );
     // Another request with the same token changed the session first.
     if (!swapped) throw new AuthError("auth.token.invalid");
@@ -409,11 +425,17 @@ export class SessionStore {
    * session remembers for a day which request revoked it: that request, sent again with the same
    * token, is answered true again.
    */
-  async revoke(token: string, retryKey?: string): Promise<boolean> {
+  async revoke(token: string, originOf: OriginOf, retryKey?: string): Promise<boolean> {
     const found = await this.#find(token);
     if (!found) return retryKey !== undefined && (await this.#revokedBy(token, retryKey));
     const { sessionId, companyId, userId } = found.record;
-    const removed = await this.kv.compareAndSet(sessionKey(sessionId), found.raw, null, 0);
+    const removed = await this.kv.compareAndSet(
+      sessionKey(sessionId),
+      found.raw,
+      null,
+      0,
+      endEvents(found.record, { reason: "logout", originOf }),
+    );
     if (removed && retryKey !== undefined) await this.#rememberRevokedBy(found.record, retryKey);
     await this.kv.removeFromSet(userKey(companyId, userId), sessionId);
     return removed;
@@ -433,12 +455,20 @@ export class SessionStore {
     return sameHash(revoked.tokenHash, presented.hash) && revoked.retryKey === retryKey;
   }
 
-  /** Ends a session by its id, whatever its token and state. */
-  async end(sessionId: string): Promise<void> {
-    const raw = await this.kv.take(sessionKey(sessionId));
-    if (raw === null) return;
-    const record = JSON.parse(raw) as SessionRecord;
-    await this.kv.removeFromSet(userKey(record.companyId, record.userId), sessionId);
+  /**
+   * Ends a session by its id, whatever its token and state. Removed as it was read, so that its
+   * event names its user: a session that moved meanwhile is read again.
+   */
+  async end(sessionId: string, ending: Ending): Promise<void> {
+    for (;;) {
+      const raw = await this.kv.get(sessionKey(sessionId));
+      if (raw === null) return;
+      const record = JSON.parse(raw) as SessionRecord;
+      if (await this.kv.compareAndSet(sessionKey(sessionId), raw, null, 0, endEvents(record, ending))) {
+        await this.kv.removeFromSet(userKey(record.companyId, record.userId), sessionId);
+        return;
+      }
+    }
   }
 
   /**
@@ -446,14 +476,14 @@ export class SessionStore {
    * generation); returns how many were still known. With the retry key of the password change that
    * ends them, the session that change claimed remembers, as revoke's does, that it ended it.
    */
-  async revokeUser(companyId: string, userId: string, retryKey?: string): Promise<number> {
+  async revokeUser(companyId: string, userId: string, ending: Ending, retryKey?: string): Promise<number> {
     if (retryKey !== undefined) {
       for (const { record } of await this.#sessionsOf(companyId, userId)) {
         if (record.changeClaim?.retryKey === retryKey) await this.#rememberRevokedBy(record, retryKey);
       }
     }
     await this.kv.set(generationKey(companyId, userId), newRecordId(), generationLifetimeMs);
-    return this.#endSessionsOf(companyId, userId);
+    return this.#endSessionsOf(companyId, userId, ending);
   }
 
   /**
@@ -462,7 +492,11 @@ export class SessionStore {
    * one wins and the others get auth.token.invalid, as does any later claim, unless it repeats the
    * winner's retry key: then the change is resumed (`resumed`), not made again.
    */
-  async claimCredentialChange(token: string, retryKey?: string): Promise<{ resumed: boolean }> {
+  async claimCredentialChange(
+    token: string,
+    originOf: OriginOf,
+    retryKey?: string,
+  ): Promise<{ resumed: boolean }> {
     const found = await this.#find(token);
     if (!found) throw new AuthError("auth.token.invalid");
     const { raw, record } = found;
@@ -487,7 +521,12 @@ export class SessionStore {
     ) {
       throw new AuthError("auth.token.invalid");
     }
-    await this.#endSessionsOf(record.companyId, record.userId, record.sessionId);
+    await this.#endSessionsOf(
+      record.companyId,
+      record.userId,
+      { reason: "password_changed", originOf },
+      record.sessionId,
+    );
     return { resumed: false };
   }
 
@@ -529,13 +568,17 @@ export class SessionStore {
     return found.filter((read) => read !== null);
   }
 
-  /** Deletes the user's known sessions but one; returns how many there were. */
-  async #endSessionsOf(companyId: string, userId: string, keep?: string): Promise<number> {
+  /**
+   * Deletes the user's known sessions but one; returns how many there were. Their end is one event,
+   * recorded with the first that ends: none when none did.
+   */
+  async #endSessionsOf(companyId: string, userId: string, ending: Ending, keep?: string): Promise<number> {
     const key = userKey(companyId, userId);
+    const events = endEvents({ companyId, userId }, ending);
     let ended = 0;
     for (const sessionId of await this.kv.setMembers(key)) {
       if (sessionId === keep) continue;
-      if (await this.kv.delete(sessionKey(sessionId))) ended += 1;
+      if (await this.kv.delete(sessionKey(sessionId), ended === 0 ? events : undefined)) ended += 1;
       await this.kv.removeFromSet(key, sessionId);
     }
     return ended;
