@@ -191,6 +191,13 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
       );
     });
 
+    it("checks a code stored by the version before codes named their user (a bare hash)", async () => {
+      const hasher = new OtpHasher(Buffer.from("s".repeat(32)));
+      await kv.set(`otp:c1:${session}`, hasher.hash("123456"), 60_000);
+      expect(await open().verify("c1", session, "123456", () => bySystem)).toBe(true);
+      expect(await open().verify("c1", session, "123456", () => bySystem)).toBe(false);
+    });
+
     it("refuses an expired OTP", async () => {
       const otps = open({ lifetimeMs: 50 });
       await otps.send(request(), bySystem);

@@ -29,7 +29,10 @@ export class OtpStore {
   /** The session's current OTP (`raw`, for burnOtp); null when it has none. */
   async readOtp(companyId: string, sessionId: string): Promise<{ raw: string; otp: StoredOtp } | null> {
     const raw = await this.kv.get(otpKey(companyId, sessionId));
-    return raw === null ? null : { raw, otp: JSON.parse(raw) as StoredOtp };
+    if (raw === null) return null;
+    // A code stored before codes named their user is its bare hash; it lives 5 minutes at most.
+    const otp: StoredOtp = raw.startsWith("{") ? JSON.parse(raw) : { hash: raw, userId: "" };
+    return { raw, otp };
   }
 
   /** Removes the OTP read as `raw`, unless it was replaced or removed meanwhile; true when it did. */
