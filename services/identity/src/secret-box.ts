@@ -21,6 +21,22 @@ export class SecretBox {
       .join(".");
   }
 
+  /**
+   * The secret sealed, or `stored` when it is a sealing of the same secret: a write that leaves a
+   * secret as it was stores it as it was, and changes no field of its event.
+   */
+  sealAgain(plaintext: string, stored: string | undefined): string {
+    return stored !== undefined && this.#opens(stored) === plaintext ? stored : this.seal(plaintext);
+  }
+
+  #opens(sealed: string): string | undefined {
+    try {
+      return this.open(sealed);
+    } catch {
+      return undefined;
+    }
+  }
+
   open(sealed: string): string {
     const [tag, iv, authTag, ciphertext] = sealed.split(".");
     if (tag !== version || !iv || !authTag || ciphertext === undefined)
