@@ -49,8 +49,9 @@ export const providerFields: FieldNames<OAuthProviderRow> = {
   maxAgeSeconds: "maxAgeSeconds",
 };
 
+/** A value a new row sets: not empty, zero or false (what a field left unset holds). */
 const isSet = (value: unknown) =>
-  value !== null && value !== undefined && value !== false && value !== "" && !isDeepStrictEqual(value, []);
+  ![null, undefined, false, 0, ""].includes(value as null) && !isDeepStrictEqual(value, []);
 
 /**
  * The names of the fields a write changed (AdminChangeDetail.fields): those whose value differs
