@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 const version = "v1";
 
@@ -26,15 +26,19 @@ export class SecretBox {
    * secret as it was stores it as it was, and changes no field of its event.
    */
   sealAgain(plaintext: string, stored: string | undefined): string {
-    return stored !== undefined && this.#opens(stored) === plaintext ? stored : this.seal(plaintext);
+    return stored !== undefined && this.#holds(stored, plaintext) ? stored : this.seal(plaintext);
   }
 
-  #opens(sealed: string): string | undefined {
+  /** Whether the sealed text holds this secret, compared in constant time. */
+  #holds(sealed: string, plaintext: string): boolean {
+    let opened: string;
     try {
-      return this.open(sealed);
+      opened = this.open(sealed);
     } catch {
-      return undefined;
+      return false;
     }
+    const digest = (text: string) => createHash("sha256").update(text).digest();
+    return timingSafeEqual(digest(opened), digest(plaintext));
   }
 
   open(sealed: string): string {
