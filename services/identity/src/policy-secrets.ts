@@ -13,19 +13,38 @@ import type { SecretBox } from "./secret-box.js";
  */
 const sealedMark = "sealed:";
 
-function mapSecrets(policy: CompanyPolicy, map: (value: string) => string): CompanyPolicy {
+type SecretName = "captcha" | "sms" | "mail";
+
+function secretsOf({ captcha, sms, mail }: CompanyPolicy): Record<SecretName, string | undefined> {
+  return { captcha: captcha?.secret, sms: sms?.token, mail: mail?.smtpUrl };
+}
+
+function mapSecrets(policy: CompanyPolicy, map: (value: string, name: SecretName) => string): CompanyPolicy {
   const { captcha, sms, mail } = policy;
   return {
     ...policy,
-    captcha: captcha && { ...captcha, secret: map(captcha.secret) },
-    sms: sms && { ...sms, token: map(sms.token) },
-    mail: mail && { ...mail, smtpUrl: map(mail.smtpUrl) },
+    captcha: captcha && { ...captcha, secret: map(captcha.secret, "captcha") },
+    sms: sms && { ...sms, token: map(sms.token, "sms") },
+    mail: mail && { ...mail, smtpUrl: map(mail.smtpUrl, "mail") },
   };
 }
 
-/** The policy as it is stored: its secrets sealed. */
-export function sealPolicySecrets(policy: CompanyPolicy, box: SecretBox): CompanyPolicy {
-  return mapSecrets(policy, (value) => (value ? `${sealedMark}${box.seal(value)}` : value));
+/**
+ * The policy as it is stored: its secrets sealed. A secret the `stored` policy holds already keeps
+ * its sealing, so that a write changes only what it changes.
+ */
+export function sealPolicySecrets(
+  policy: CompanyPolicy,
+  box: SecretBox,
+  stored?: CompanyPolicy,
+): CompanyPolicy {
+  const kept = stored && secretsOf(stored);
+  return mapSecrets(policy, (value, name) => {
+    if (!value) return value;
+    const sealed = kept?.[name];
+    const keptSealing = sealed?.startsWith(sealedMark) ? sealed.slice(sealedMark.length) : undefined;
+    return `${sealedMark}${box.sealAgain(value, keptSealing)}`;
+  });
 }
 
 /** The stored policy with its secrets opened, for the one use of each. */

@@ -1,3 +1,4 @@
+import { eventOutbox } from "@auth/events/pg";
 import type { CompanyPolicy } from "@auth/proto/identity";
 import {
   bigint,
@@ -13,6 +14,9 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+
+/** The security events not yet relayed (docs/decisions.md, "Security events"): migrated with the service's tables. */
+export { eventOutbox };
 
 export const companies = pgTable("companies", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -238,6 +242,7 @@ export const schema = {
   recoveryMessages,
   noticesSent,
   passkeys,
+  eventOutbox,
 };
 export type OAuthProviderRow = typeof oauthProviders.$inferSelect;
 export type IdentitySchema = typeof schema;

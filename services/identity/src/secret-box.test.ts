@@ -22,4 +22,12 @@ describe("sealed secrets", () => {
     parts[3] = Buffer.from("x").toString("base64url");
     expect(() => box.open(parts.join("."))).toThrow();
   });
+
+  it("are sealed again only when they change (sealAgain keeps the stored sealing of the same secret)", () => {
+    const stored = box.seal("secret");
+    expect(box.sealAgain("secret", stored)).toBe(stored);
+    expect(box.open(box.sealAgain("another", stored))).toBe("another");
+    expect(box.open(box.sealAgain("secret", "not sealed"))).toBe("secret");
+    expect(box.open(box.sealAgain("secret", undefined))).toBe("secret");
+  });
 });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 const version = "v1";
 
@@ -19,6 +19,26 @@ export class SecretBox {
     return [version, iv, cipher.getAuthTag(), ciphertext]
       .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
       .join(".");
+  }
+
+  /**
+   * The secret sealed, or `stored` when it is a sealing of the same secret: a write that leaves a
+   * secret as it was stores it as it was, and changes no field of its event.
+   */
+  sealAgain(plaintext: string, stored: string | undefined): string {
+    return stored !== undefined && this.#holds(stored, plaintext) ? stored : this.seal(plaintext);
+  }
+
+  /** Whether the sealed text holds this secret, compared in constant time. */
+  #holds(sealed: string, plaintext: string): boolean {
+    let opened: string;
+    try {
+      opened = this.open(sealed);
+    } catch {
+      return false;
+    }
+    const digest = (text: string) => createHash("sha256").update(text).digest();
+    return timingSafeEqual(digest(opened), digest(plaintext));
   }
 
   open(sealed: string): string {

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { MemoryOutbox } from "@auth/delivery";
 import { type AuthError, errorCodes } from "@auth/errors";
+import { systemOrigin } from "@auth/events";
 import {
   companyPolicy,
   createServiceClient,
@@ -1078,10 +1079,12 @@ describe("backup codes", () => {
       createHash("sha256")
         .update(`${userId}:${normalizeBackupCode(backupCode)}`)
         .digest("base64url");
-    await new IdentityStore(database.db).replaceBackupCodes(company.id, userId, [
-      legacy("AAAA-BBBB-CCCC"),
-      legacy("DDDD-EEEE-FFFF"),
-    ]);
+    await new IdentityStore(database.db).replaceBackupCodes(
+      company.id,
+      userId,
+      [legacy("AAAA-BBBB-CCCC"), legacy("DDDD-EEEE-FFFF")],
+      systemOrigin,
+    );
     expect(await use("0000-0000-0000")).toEqual({ valid: false });
     expect(await use("aaaa bbbb cccc")).toEqual({ valid: true });
     expect(await use("AAAA-BBBB-CCCC")).toEqual({ valid: false });
@@ -1844,17 +1847,20 @@ describe("RemovePasskey over plain text (the development flag)", () => {
     const { user } = await identity.createUser(newUser(company as Company, { password: "password-1" }));
     const userId = user?.id ?? "";
     const passkeyOf = async () => {
-      const row = await new IdentityStore(database.db).passkeys.add({
-        companyId,
-        userId,
-        credentialId: randomBytes(16).toString("base64url"),
-        publicKey: new Uint8Array(randomBytes(77)),
-        signCount: 0,
-        transports: [],
-        backedUp: false,
-        userVerified: false,
-        name: "Passkey",
-      });
+      const row = await new IdentityStore(database.db).passkeys.add(
+        {
+          companyId,
+          userId,
+          credentialId: randomBytes(16).toString("base64url"),
+          publicKey: new Uint8Array(randomBytes(77)),
+          signCount: 0,
+          transports: [],
+          backedUp: false,
+          userVerified: false,
+          name: "Passkey",
+        },
+        systemOrigin,
+      );
       return { companyId, userId, passkeyId: row?.id ?? "" };
     };
     const gateway = createServiceClient(IdentityServiceService, `127.0.0.1:${servers[0]?.port}`, {

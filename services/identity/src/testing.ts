@@ -10,7 +10,7 @@ import {
   type ServiceClient,
   startGrpcServer,
 } from "@auth/grpc-kit";
-import { openDatabase } from "@auth/pg";
+import { type OpenedDatabase, openDatabase } from "@auth/pg";
 import {
   CaptchaProvider,
   type CompanyPolicy,
@@ -38,7 +38,7 @@ export type { SessionCalls } from "./guess-budget.js";
 export { TestOAuth2Provider } from "./oauth/oauth2-provider.testing.js";
 
 import { PasswordHasher } from "./passwords.js";
-import { schema } from "./schema.js";
+import { type IdentitySchema, schema } from "./schema.js";
 import { SecretBox } from "./secret-box.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
@@ -59,6 +59,8 @@ export async function startIdentityForTests(options: {
   env: NodeJS.ProcessEnv;
   /** A PostgreSQL database of the test's own; in-memory PGlite when absent. */
   databaseUrl?: string;
+  /** The database opened by the test, which reads it too (its event_outbox) and closes it; in place of `databaseUrl`. */
+  database?: OpenedDatabase<IdentitySchema>;
   session: SessionCalls;
   logger: Logger;
   /** Where notices to users go; dropped when absent. */
@@ -72,11 +74,13 @@ export async function startIdentityForTests(options: {
     ...options.env,
     GRPC_PORT: "0",
   });
-  const database = await openDatabase({
-    url: options.databaseUrl,
-    schema,
-    migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
-  });
+  const database =
+    options.database ??
+    (await openDatabase({
+      url: options.databaseUrl,
+      schema,
+      migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
+    }));
   const server = await startGrpcServer({
     ...grpcServerOptionsOf(config),
     logger: options.logger,
@@ -111,7 +115,9 @@ export async function startIdentityForTests(options: {
       ),
     ],
   });
-  return closingAfterStop(server, () => database.close());
+  return closingAfterStop(server, async () => {
+    if (!options.database) await database.close();
+  });
 }
 
 type Admin = Pick<

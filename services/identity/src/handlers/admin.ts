@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import type { AsyncService } from "@auth/grpc-kit";
+import { type AsyncService, eventOriginOf } from "@auth/grpc-kit";
 import { type IdentityServiceService, NotificationEvent } from "@auth/proto/identity";
 import { generateApiKey, hashApiKey } from "../api-keys.js";
 import { toCompany, withPolicyDefaults } from "../companies.js";
@@ -41,13 +41,13 @@ export function adminHandlers(
   const { store, hasher, secrets, companies, session } = dependencies;
   const backupCodes = backupCodeIssuing(dependencies, notifier);
   return {
-    async createCompany(request) {
+    async createCompany(request, context) {
       const input = parseStorableRequest(createCompanyRequest, request);
       const policy = sealPolicySecrets(
         keepStoredSecrets(withPolicyDefaults(input.policy), undefined, secrets),
         secrets,
       );
-      const row = await store.createCompany({ ...input, policy });
+      const row = await store.createCompany({ ...input, policy }, eventOriginOf(context));
       return { company: toCompany(row, secrets) };
     },
 
@@ -58,29 +58,39 @@ export function adminHandlers(
       return { company: toCompany(row, secrets) };
     },
 
-    async updateCompany(request) {
+    async updateCompany(request, context) {
       const input = parseStorableRequest(updateCompanyRequest, request);
       companies.delete(input.companyId);
       const stored = input.policy && (await store.findCompanyById(input.companyId));
-      const row = await store.updateCompany(input.companyId, {
-        name: input.name,
-        suspended: input.suspended,
-        policy:
-          input.policy &&
-          sealPolicySecrets(
-            keepStoredSecrets(withPolicyDefaults(input.policy), stored?.policy, secrets),
-            secrets,
-          ),
-      });
+      const row = await store.updateCompany(
+        input.companyId,
+        {
+          name: input.name,
+          suspended: input.suspended,
+          policy:
+            input.policy &&
+            sealPolicySecrets(
+              keepStoredSecrets(withPolicyDefaults(input.policy), stored?.policy, secrets),
+              secrets,
+              stored?.policy,
+            ),
+        },
+        eventOriginOf(context),
+      );
       if (!row) throw new AuthError("resource.notfound", { detail: "no such company" });
       return { company: toCompany(row, secrets) };
     },
 
-    async createApiKey(request) {
+    async createApiKey(request, context) {
       const input = parseStorableRequest(createApiKeyRequest, request);
       await companyById(input.companyId);
       const apiKey = input.apiKey ?? generateApiKey();
-      const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey), input.label);
+      const keyId = await store.createApiKey(
+        input.companyId,
+        hashApiKey(apiKey),
+        input.label,
+        eventOriginOf(context),
+      );
       return { keyId, apiKey };
     },
 
@@ -98,24 +108,26 @@ export function adminHandlers(
       };
     },
 
-    async revokeApiKey(request) {
+    async revokeApiKey(request, context) {
       const input = parseStorableRequest(revokeApiKeyRequest, request);
-      if (!(await store.endApiKey(input.companyId, input.keyId, { revokedAt: new Date() }))) {
+      if (!(await store.revokeApiKey(input.companyId, input.keyId, eventOriginOf(context)))) {
         throw new AuthError("resource.notfound", { detail: "no such API key" });
       }
       return {};
     },
 
-    async rotateApiKey(request) {
+    async rotateApiKey(request, context) {
       const input = parseStorableRequest(rotateApiKeyRequest, request);
       const old = await store.findApiKey(input.companyId, input.keyId);
       if (!old || old.revokedAt)
         throw new AuthError("resource.notfound", { detail: "no such API key in use" });
       const apiKey = generateApiKey();
-      const keyId = await store.createApiKey(input.companyId, hashApiKey(apiKey), old.label);
-      await store.endApiKey(input.companyId, old.id, {
-        expiresAt: new Date(Date.now() + input.overlapSeconds * 1000),
-      });
+      const keyId = await store.rotateApiKey(
+        old,
+        hashApiKey(apiKey),
+        new Date(Date.now() + input.overlapSeconds * 1000),
+        eventOriginOf(context),
+      );
       return { keyId, apiKey };
     },
 
@@ -127,14 +139,17 @@ export function adminHandlers(
       return { companies: rows.map((row) => toCompany(row, secrets)), nextPageToken: last ?? "" };
     },
 
-    async createUser(request) {
+    async createUser(request, context) {
       const input = parseStorableRequest(createUserRequest, request);
       const company = await companyById(input.companyId);
-      const row = await store.createUser(await newUser(input, company.policy, hasher));
+      const row = await store.createUser(
+        await newUser(input, company.policy, hasher),
+        eventOriginOf(context),
+      );
       return { user: toUser(row, company.policy) };
     },
 
-    async updateUser(request) {
+    async updateUser(request, context) {
       const input = parseStorableRequest(updateUserRequest, request);
       const company = await companyById(input.companyId);
       const row = await userById(input.companyId, input.userId);
@@ -146,7 +161,7 @@ export function adminHandlers(
         ? () => session.revokeUserSessions({ companyId: row.companyId, userId: row.id })
         : async () => {};
       await endSessions();
-      const updated = await store.updateUser(row.companyId, row.id, changes);
+      const updated = await store.updateUser(row.companyId, row.id, changes, eventOriginOf(context));
       if (!updated) throw new AuthError("resource.notfound", { detail: "no such user" });
       await endSessions();
       if (input.password !== undefined)
@@ -163,10 +178,13 @@ export function adminHandlers(
       return { users: rows.map((row) => toUser(row, company.policy)), nextPageToken: last ?? "" };
     },
 
-    async generateBackupCodes(request) {
+    async generateBackupCodes(request, context) {
       const input = parseStorableRequest(generateBackupCodesRequest, request);
       const row = await userById(input.companyId, input.userId);
-      return { backupCodes: await backupCodes.replace(row.companyId, row.id, await backupCodes.prepare()) };
+      const set = await backupCodes.prepare();
+      return {
+        backupCodes: await backupCodes.replace(row.companyId, row.id, set, eventOriginOf(context, row.id)),
+      };
     },
 
     async countBackupCodes(request) {
@@ -175,11 +193,14 @@ export function adminHandlers(
       return { remaining: await store.countBackupCodes(row.companyId, row.id) };
     },
 
-    async setOAuthProvider(request) {
+    async setOAuthProvider(request, context) {
       const input = parseStorableRequest(setOAuthProviderRequest, request);
       await companyById(input.companyId);
+      const stored = await store.findOAuthProvider(input.companyId, input.settings.slot);
+      const sealed = secrets.sealAgain(input.settings.clientSecret, stored?.clientSecretEncrypted);
       const row = await store.saveOAuthProvider(
-        toProviderRow(input.companyId, input.settings, secrets.seal(input.settings.clientSecret)),
+        toProviderRow(input.companyId, input.settings, sealed),
+        eventOriginOf(context),
       );
       return { provider: toProvider(row, secrets) };
     },
@@ -190,27 +211,35 @@ export function adminHandlers(
       return { providers: rows.map((row) => toProvider(row, secrets)) };
     },
 
-    async deleteOAuthProvider(request) {
+    async deleteOAuthProvider(request, context) {
       const input = parseStorableRequest(deleteOAuthProviderRequest, request);
-      if (!(await store.deleteOAuthProvider(input.companyId, input.slot))) {
+      if (!(await store.deleteOAuthProvider(input.companyId, input.slot, eventOriginOf(context)))) {
         throw new AuthError("resource.notfound", { detail: "the slot is empty" });
       }
       return {};
     },
 
-    async linkOAuthIdentity(request) {
+    async linkOAuthIdentity(request, context) {
       const input = parseStorableRequest(linkOAuthIdentityRequest, request);
       await userById(input.companyId, input.userId);
       if (!(await store.findOAuthProvider(input.companyId, input.slot))) {
         throw new AuthError("resource.notfound", { detail: "the slot is empty" });
       }
-      await store.linkOAuthIdentity(input.companyId, input.slot, input.subject, input.userId);
+      await store.linkOAuthIdentity(
+        input.companyId,
+        input.slot,
+        input.subject,
+        input.userId,
+        eventOriginOf(context),
+      );
       return {};
     },
 
-    async unlinkOAuthIdentity(request) {
+    async unlinkOAuthIdentity(request, context) {
       const input = parseStorableRequest(unlinkOAuthIdentityRequest, request);
-      if (!(await store.unlinkOAuthIdentity(input.companyId, input.slot, input.subject))) {
+      if (
+        !(await store.unlinkOAuthIdentity(input.companyId, input.slot, input.subject, eventOriginOf(context)))
+      ) {
         throw new AuthError("resource.notfound", { detail: "no such link" });
       }
       return {};

@@ -1,5 +1,6 @@
 import { NotificationEvent } from "@auth/proto/identity";
 import { type BackupCodeSet, newBackupCodeSet } from "../backup-codes.js";
+import type { EventOrigin } from "../events.js";
 import type { Notifier } from "../notifications/notifier.js";
 import type { IdentityDependencies } from "../server.js";
 
@@ -21,8 +22,13 @@ export function backupCodeIssuing({ store, hasher }: IdentityDependencies, notif
     prepare: () => newBackupCodeSet(hasher),
 
     /** The set becomes the user's, and the set before ends (GenerateBackupCodes). */
-    async replace(companyId: string, userId: string, set: BackupCodeSet): Promise<string[]> {
-      await store.replaceBackupCodes(companyId, userId, set.hashes);
+    async replace(
+      companyId: string,
+      userId: string,
+      set: BackupCodeSet,
+      origin: EventOrigin,
+    ): Promise<string[]> {
+      await store.replaceBackupCodes(companyId, userId, set.hashes, origin);
       return issued(companyId, userId, set);
     },
 
@@ -30,8 +36,13 @@ export function backupCodeIssuing({ store, hasher }: IdentityDependencies, notif
      * The set becomes the user's first, with a first passkey or app (docs/decisions.md, "Passkeys"):
      * none when the user has codes by now.
      */
-    async giveFirst(companyId: string, userId: string, set: BackupCodeSet): Promise<string[]> {
-      if (!(await store.addFirstBackupCodes(companyId, userId, set.hashes))) return [];
+    async giveFirst(
+      companyId: string,
+      userId: string,
+      set: BackupCodeSet,
+      origin: EventOrigin,
+    ): Promise<string[]> {
+      if (!(await store.addFirstBackupCodes(companyId, userId, set.hashes, origin))) return [];
       return issued(companyId, userId, set);
     },
   };

@@ -1,13 +1,21 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, assertTimeLeft, compareUnderBudget } from "@auth/grpc-kit";
+import {
+  type AsyncService,
+  assertTimeLeft,
+  type CallContext,
+  compareUnderBudget,
+  eventOriginOf,
+} from "@auth/grpc-kit";
+import { Factor } from "@auth/proto/events";
 import { type IdentityServiceService, NotificationEvent, PasswordProblem } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
-import { type CheckSubject, SecretKind } from "@auth/proto/session";
+import { CheckOutcome, type CheckSubject, SecretKind } from "@auth/proto/session";
 import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
 import { storedFormOf } from "../backup-codes.js";
 import { toCompany } from "../companies.js";
 import { normalizeControlAnswer } from "../control-answers.js";
+import { type FactorCheck, failureOf } from "../events.js";
 import type { Notifier } from "../notifications/notifier.js";
 import { passwordProblem } from "../password-policy.js";
 import { openPolicySecrets } from "../policy-secrets.js";
@@ -70,7 +78,7 @@ export function flowHandlers(
     if (!(await hasher.verifyPassword(stored, password)))
       return { valid: false, passwordChangeRequired: false };
     if (!stored.passwordNfkc || hasher.needsRehash(stored.passwordHash)) {
-      await store.setPasswordHash(row.companyId, row.id, await hasher.hashPassword(password));
+      await store.rehashPassword(row.companyId, row.id, await hasher.hashPassword(password));
     }
     return {
       valid: true,
@@ -94,6 +102,19 @@ export function flowHandlers(
       });
     }
   }
+
+  /** A check of the password: a login's first factor, of the user if the password is any user's. */
+  const passwordCheck = (
+    context: CallContext,
+    companyId: string,
+    userId: string | undefined,
+  ): FactorCheck => ({
+    origin: eventOriginOf(context, userId),
+    companyId,
+    userId,
+    factor: Factor.PASSWORD,
+    first: true,
+  });
 
   const passwordGuessOf = (input: {
     companyId: string;
@@ -146,7 +167,7 @@ export function flowHandlers(
 
     // The budget comes first, before the user's row is read and the password hashed: a guess the
     // budget refuses holds no database connection (docs/security.md, "Bursts").
-    async verifyPassword(request) {
+    async verifyPassword(request, context) {
       const input = parseStorableRequest(verifyPasswordRequest, request);
       const company = await companyById(input.companyId);
       const { check, verdict } = await compareUnderBudget(
@@ -154,6 +175,10 @@ export function flowHandlers(
         { ...passwordGuessOf(input), subject: { userId: input.userId }, sessionToken: input.sessionToken },
         async () =>
           checkPassword(await store.findUser(input.companyId, input.userId), company, input.password),
+      );
+      await store.recordCheckFailed(
+        passwordCheck(context, company.id, input.userId),
+        failureOf(check.outcome, verdict?.valid),
       );
       return {
         valid: verdict?.valid ?? false,
@@ -163,23 +188,32 @@ export function flowHandlers(
       };
     },
 
-    async verifyCredentials(request) {
+    async verifyCredentials(request, context) {
       const input = parseStorableRequest(verifyCredentialsRequest, request);
       const company = await companyById(input.companyId);
       /** Compares the password of the user `read` gives under `subject`'s budget, if it is that user's. */
-      const compareAs = (subject: CheckSubject, read: () => Promise<NamedUser>) =>
-        compareUnderBudget(session, { ...passwordGuessOf(input), subject }, async () => {
+      const compareAs = async (subject: CheckSubject, read: () => Promise<NamedUser>) => ({
+        subject,
+        ...(await compareUnderBudget(session, { ...passwordGuessOf(input), subject }, async () => {
           const named = await read();
           if (!isSameSubject(named.subject, subject)) throw new LoginIdMoved(named);
           return checkPassword(named.row, company, input.password);
-        });
-      const named = await subjectNamed(company, input.loginId);
-      const { check, verdict } = await compareAs(named.subject, named.read).catch((error: unknown) => {
-        // The login ID names another user (or none) than it did a moment ago: the check reserved
-        // under the old one was given back, and the password is compared under the new one's.
-        if (!(error instanceof LoginIdMoved)) throw error;
-        return compareAs(error.named.subject, async () => error.named);
+        })),
       });
+      const named = await subjectNamed(company, input.loginId);
+      const { subject, check, verdict } = await compareAs(named.subject, named.read).catch(
+        (error: unknown) => {
+          // The login ID names another user (or none) than it did a moment ago: the check reserved
+          // under the old one was given back, and the password is compared under the new one's.
+          if (!(error instanceof LoginIdMoved)) throw error;
+          return compareAs(error.named.subject, async () => error.named);
+        },
+      );
+      // A login ID that names no user is a company's failure: the login ID is never in the event.
+      await store.recordCheckFailed(
+        passwordCheck(context, company.id, subject.userId || undefined),
+        failureOf(check.outcome, verdict?.valid),
+      );
       return {
         normalizedLoginId: named.normalizedLoginId,
         user: verdict?.user,
@@ -188,7 +222,7 @@ export function flowHandlers(
       };
     },
 
-    async setPassword(request) {
+    async setPassword(request, context) {
       const input = parseStorableRequest(setPasswordRequest, request);
       if (!input.validateOnly) await assertClaimedChange(input);
       const company = await companyById(input.companyId);
@@ -203,20 +237,32 @@ export function flowHandlers(
       const passwordHash = await hasher.hashPassword(input.newPassword);
       // Not after the gateway has answered 503: the user was told the password did not change.
       assertTimeLeft();
-      await store.setPasswordHash(row.companyId, row.id, passwordHash, {
-        passwordChangeRequired: false,
-      });
+      await store.changePassword(row.companyId, row.id, passwordHash, eventOriginOf(context, row.id));
       notifier.notify(row.companyId, row.id, NotificationEvent.PASSWORD_CHANGED);
       return {};
     },
 
-    async useBackupCode(request) {
+    // The gateway reserved the check under the user's budget of backup codes (compareInSession).
+    async useBackupCode(request, context) {
       const input = parseStorableRequest(useBackupCodeRequest, request);
+      const check = {
+        origin: eventOriginOf(context, input.userId),
+        companyId: input.companyId,
+        userId: input.userId,
+        factor: Factor.BACKUP_CODE,
+        first: false,
+      };
       metrics.secretsCompared.inc({ kind: "backup_code" });
       const stored = await store.anyBackupCode(input.companyId, input.userId);
-      if (stored === undefined) return { valid: await hasher.verifyNothing(input.backupCode) };
-      const presented = await storedFormOf(hasher, stored, input.userId, input.backupCode);
-      return { valid: await store.useBackupCode(input.companyId, input.userId, presented) };
+      const valid =
+        stored === undefined
+          ? await hasher.verifyNothing(input.backupCode)
+          : await store.useBackupCode(
+              check,
+              await storedFormOf(hasher, stored, input.userId, input.backupCode),
+            );
+      await store.recordCheckFailed(check, failureOf(CheckOutcome.ALLOWED, valid));
+      return { valid };
     },
 
     async verifyControlAnswer(request) {

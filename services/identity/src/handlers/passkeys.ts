@@ -1,5 +1,6 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, assertTimeLeft, compareUnderBudget } from "@auth/grpc-kit";
+import { type AsyncService, assertTimeLeft, compareUnderBudget, eventOriginOf } from "@auth/grpc-kit";
+import { Factor } from "@auth/proto/events";
 import {
   type IdentityServiceService,
   NotificationEvent,
@@ -7,6 +8,7 @@ import {
   type PasskeySettings,
 } from "@auth/proto/identity";
 import {
+  CheckOutcome,
   CheckResult,
   PasskeyCeremony,
   type PasskeySession,
@@ -15,6 +17,7 @@ import {
 } from "@auth/proto/session";
 import { metrics } from "@auth/telemetry";
 import { isOperatorCall } from "../access.js";
+import { failureOf } from "../events.js";
 import type { Notifier } from "../notifications/notifier.js";
 import {
   assertionOptions,
@@ -132,7 +135,7 @@ export function passkeyHandlers(
       };
     },
 
-    async verifyPasskey(request) {
+    async verifyPasskey(request, context) {
       const input = parseStorableRequest(verifyPasskeyRequest, request);
       const assertion = parseAssertion(input.responseJson);
       const company = await companyById(input.companyId);
@@ -148,6 +151,15 @@ export function passkeyHandlers(
       if (challenge === undefined) return refused;
       const found = await store.passkeys.findByCredentialId(company.id, assertion.id);
       const credential = found?.cloneSuspected ? undefined : found;
+      /** In place of the password (and for a password-free login's session, in checkpassword too), a first factor. */
+      const first = state === SessionState.CHECKPASSWORD || sessionUserId === "";
+      const passkeyCheck = (userId: string | undefined) => ({
+        origin: eventOriginOf(context, userId),
+        companyId: company.id,
+        userId,
+        factor: Factor.PASSKEY,
+        first,
+      });
       if (sessionUserId !== "" && credential?.userId !== sessionUserId) {
         // An unknown, clone-suspect or other user's passkey presented in this user's login: a wrong
         // answer of this user's, spent as one, and nothing verified.
@@ -156,36 +168,36 @@ export function passkeyHandlers(
           assertionGuessOf(input, sessionUserId),
           async () => ({ valid: false }),
         );
+        await store.recordCheckFailed(passkeyCheck(sessionUserId), failureOf(check.outcome, false));
         return { ...refused, check };
       }
-      // A password-free login's unknown credential names no user whose budget it could spend.
-      if (!credential) return refused;
+      if (!credential) {
+        // A password-free login's unknown credential names no user whose budget it could spend: a
+        // failure of the company's.
+        await store.recordCheckFailed(passkeyCheck(undefined), failureOf(CheckOutcome.ALLOWED, false));
+        return refused;
+      }
       const userId = credential.userId;
+      const verifiedCheck = { ...passkeyCheck(userId), userId, passkeyId: credential.id };
       // The budget first: nothing is verified unless the user's budget of passkeys allows it.
       const { check, verdict } = await compareUnderBudget(
         session,
         assertionGuessOf(input, userId),
         async () => {
           metrics.secretsCompared.inc({ kind: "passkey" });
-          const verified = await verifyAssertion(
-            relyingParty,
-            challenge,
-            assertion,
-            credential,
-            // In place of the password (and for a password-free login's session, in checkpassword
-            // too), only a user-verified passkey counts.
-            state === SessionState.CHECKPASSWORD || sessionUserId === "",
-          );
+          // As a first factor, only a user-verified passkey counts.
+          const verified = await verifyAssertion(relyingParty, challenge, assertion, credential, first);
           if (!verified) return { valid: false as const };
           // The counter must grow where it is not zero, decided in one conditional update; one that
           // did not marks the credential clone-suspect, and the user is told once.
-          if (await store.passkeys.recordAssertion(company.id, credential.id, verified))
+          if (await store.passkeys.recordAssertion(verifiedCheck, verified))
             return { valid: true as const, ...verified };
           if (await store.passkeys.markCloneSuspected(company.id, credential.id))
             notifier.notify(company.id, userId, NotificationEvent.PASSKEY_CLONE_SUSPECTED);
           return { valid: false as const };
         },
       );
+      await store.recordCheckFailed(verifiedCheck, failureOf(check.outcome, verdict?.valid));
       if (!verdict?.valid) return { ...refused, check };
       try {
         await session.recordPasskeyProof({
@@ -230,7 +242,7 @@ export function passkeyHandlers(
       return { optionsJson };
     },
 
-    async finishPasskeyRegistration(request) {
+    async finishPasskeyRegistration(request, context) {
       const input = parseStorableRequest(finishPasskeyRegistrationRequest, request);
       const attestation = parseAttestation(input.responseJson);
       const company = await companyById(input.companyId);
@@ -248,18 +260,17 @@ export function passkeyHandlers(
       const firstSet = user.hasBackupCodes ? undefined : await backupCodes.prepare();
       // Not after the gateway has answered 503: the user was told nothing changed.
       assertTimeLeft();
-      const row = await store.passkeys.add({
-        ...credential,
-        companyId: company.id,
-        userId,
-        name: input.name ?? "Passkey",
-      });
+      const origin = eventOriginOf(context, userId);
+      const row = await store.passkeys.add(
+        { ...credential, companyId: company.id, userId, name: input.name ?? "Passkey" },
+        origin,
+      );
       if (!row) return refused;
       notifier.notify(company.id, userId, NotificationEvent.PASSKEY_ADDED);
       return {
         passkey: toPasskey(row),
         userId,
-        backupCodes: firstSet ? await backupCodes.giveFirst(company.id, userId, firstSet) : [],
+        backupCodes: firstSet ? await backupCodes.giveFirst(company.id, userId, firstSet, origin) : [],
       };
     },
 
@@ -270,16 +281,27 @@ export function passkeyHandlers(
       return { passkeys: rows.map(toPasskey) };
     },
 
-    async renamePasskey(request) {
+    async renamePasskey(request, context) {
       const input = parseStorableRequest(renamePasskeyRequest, request);
-      const renamed = await store.passkeys.rename(input.companyId, input.userId, input.passkeyId, input.name);
+      const renamed = await store.passkeys.rename(
+        input.companyId,
+        input.userId,
+        input.passkeyId,
+        input.name,
+        eventOriginOf(context, input.userId),
+      );
       if (renamed) notifier.notify(input.companyId, input.userId, NotificationEvent.PASSKEY_RENAMED);
       return { renamed };
     },
 
     async removePasskey(request, context) {
       const input = parseStorableRequest(removePasskeyRequest, request);
-      const removed = await store.passkeys.remove(input.companyId, input.userId, input.passkeyId);
+      const removed = await store.passkeys.remove(
+        input.companyId,
+        input.userId,
+        input.passkeyId,
+        eventOriginOf(context, input.userId),
+      );
       if (removed) {
         // An operator's removal (a lost key) ends the user's sessions, as an app's does
         // (docs/security.md, "What ends a session"); the user's own goes on in the session it is made in.

@@ -1,7 +1,15 @@
-import { type AsyncService, assertTimeLeft, compareUnderBudget } from "@auth/grpc-kit";
+import {
+  type AsyncService,
+  assertTimeLeft,
+  type CallContext,
+  compareUnderBudget,
+  eventOriginOf,
+} from "@auth/grpc-kit";
+import { Factor } from "@auth/proto/events";
 import { type IdentityServiceService, NotificationEvent } from "@auth/proto/identity";
 import { CheckResult, type ReserveSecretCheckResponse, SecretKind } from "@auth/proto/session";
 import { metrics } from "@auth/telemetry";
+import { type FactorCheck, failureOf } from "../events.js";
 import type { Notifier } from "../notifications/notifier.js";
 import {
   beginTotpEnrolmentRequest,
@@ -47,12 +55,31 @@ export function totpHandlers(
     sessionToken: input.sessionToken,
   });
 
+  /** A check of a code of the user's app: a second factor. */
+  const appCodeCheck = (context: CallContext, row: UserRow) => ({
+    origin: eventOriginOf(context, row.id),
+    companyId: row.companyId,
+    userId: row.id,
+    factor: Factor.APP_CODE,
+    first: false,
+  });
+
   /** Whether the code is one of the user's app (±1 step), using its step up: each code works once. */
-  async function useAppCode(row: UserRow, code: string) {
+  async function useAppCode(check: FactorCheck & { userId: string }, row: UserRow, code: string) {
     metrics.secretsCompared.inc({ kind: "totp" });
     if (row.totpSecret === null) return { valid: false };
     const step = await totpStepOf(secrets.open(row.totpSecret), code);
-    return { valid: step !== undefined && (await store.useTotpStep(row.companyId, row.id, step)) };
+    return { valid: step !== undefined && (await store.useTotpStep(check, step)) };
+  }
+
+  /** Checks a code of the user's app under the user's budget of app codes, and records a failure. */
+  async function checkAppCode(context: CallContext, row: UserRow, input: AppCodeCheck, code: string) {
+    const check = appCodeCheck(context, row);
+    const checked = await compareUnderBudget(session, appCodeGuessOf(input), () =>
+      useAppCode(check, row, code),
+    );
+    await store.recordCheckFailed(check, failureOf(checked.check.outcome, checked.verdict?.valid));
+    return checked;
   }
 
   /**
@@ -61,14 +88,13 @@ export function totpHandlers(
    * budget of app codes, and a right one reported at once, as no session move rests on it.
    */
   async function checkCurrentApp(
+    context: CallContext,
     row: UserRow,
     input: AppCodeCheck & { currentCode?: string },
   ): Promise<{ right: boolean; check?: ReserveSecretCheckResponse }> {
     const { currentCode } = input;
     if (!currentCode) return { right: false };
-    const { check, verdict } = await compareUnderBudget(session, appCodeGuessOf(input), () =>
-      useAppCode(row, currentCode),
-    );
+    const { check, verdict } = await checkAppCode(context, row, input, currentCode);
     if (!verdict?.valid) return { right: false, check };
     await session.reportSecretCheck({
       companyId: input.companyId,
@@ -88,7 +114,7 @@ export function totpHandlers(
       return { otpauthUri: totpUri(secret, company.name, labelOf(row)), secret };
     },
 
-    async confirmTotpEnrolment(request) {
+    async confirmTotpEnrolment(request, context) {
       const input = parseStorableRequest(confirmTotpEnrolmentRequest, request);
       const row = await userById(input.companyId, input.userId);
       const refused = { enrolled: false, backupCodes: [] };
@@ -98,35 +124,38 @@ export function totpHandlers(
       metrics.secretsCompared.inc({ kind: "totp" });
       const step = await totpStepOf(secrets.open(row.totpPendingSecret), input.code);
       if (step === undefined) return { ...refused, currentCodeRefused: false };
-      const current = row.totpSecret === null ? undefined : await checkCurrentApp(row, input);
+      const current = row.totpSecret === null ? undefined : await checkCurrentApp(context, row, input);
       if (current && !current.right)
         return { ...refused, currentCodeRefused: true, currentCheck: current.check };
       const firstSet = row.hasBackupCodes ? undefined : await backupCodes.prepare();
       // Not after the gateway has answered 503: the user was told nothing changed.
       assertTimeLeft();
-      const enrolled = await store.confirmTotp(row.companyId, row.id, row.totpPendingSecret, step);
+      const origin = eventOriginOf(context, row.id);
+      const enrolled = await store.confirmTotp(row.companyId, row.id, row.totpPendingSecret, step, origin);
       if (!enrolled) return { ...refused, currentCodeRefused: false, currentCheck: current?.check };
       notifier.notify(row.companyId, row.id, NotificationEvent.AUTHENTICATOR_APP_ADDED);
       return {
         enrolled,
         currentCodeRefused: false,
         currentCheck: current?.check,
-        backupCodes: firstSet ? await backupCodes.giveFirst(row.companyId, row.id, firstSet) : [],
+        backupCodes: firstSet ? await backupCodes.giveFirst(row.companyId, row.id, firstSet, origin) : [],
       };
     },
 
-    async verifyTotp(request) {
+    async verifyTotp(request, context) {
       const input = parseStorableRequest(verifyTotpRequest, request);
       const row = await userById(input.companyId, input.userId);
-      const { check, verdict } = await compareUnderBudget(session, appCodeGuessOf(input), () =>
-        useAppCode(row, input.code),
-      );
+      const { check, verdict } = await checkAppCode(context, row, input, input.code);
       return { valid: verdict?.valid ?? false, check };
     },
 
-    async removeTotp(request) {
+    async removeTotp(request, context) {
       const input = parseStorableRequest(removeTotpRequest, request);
-      const removed = await store.removeTotp(input.companyId, input.userId);
+      const removed = await store.removeTotp(
+        input.companyId,
+        input.userId,
+        eventOriginOf(context, input.userId),
+      );
       // A factor changed: the user's sessions end (docs/security.md, "What ends a session").
       if (removed) {
         await session.revokeUserSessions({ companyId: input.companyId, userId: input.userId });

@@ -1,6 +1,8 @@
 import { AuthError } from "@auth/errors";
+import { systemOrigin } from "@auth/events";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
+import { Factor } from "@auth/proto/events";
 import { metrics } from "@auth/telemetry";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,7 +28,7 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
 
   describe("companies", () => {
     it("creates a company and finds it by code and by id", async () => {
-      const created = await store.createCompany({ code: unique("acme"), name: "Acme", policy });
+      const created = await store.createCompany({ code: unique("acme"), name: "Acme", policy }, systemOrigin);
       expect(await store.findCompanyByCode(created.code)).toEqual(created);
       expect(await store.findCompanyById(created.id)).toEqual(created);
       expect(created.policy).toEqual(policy);
@@ -35,8 +37,10 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
 
     it("refuses a second company with the same code as resource.exists", async () => {
       const code = unique("dup");
-      await store.createCompany({ code, name: "One", policy });
-      const error = await store.createCompany({ code, name: "Two", policy }).catch((e: unknown) => e);
+      await store.createCompany({ code, name: "One", policy }, systemOrigin);
+      const error = await store
+        .createCompany({ code, name: "Two", policy }, systemOrigin)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AuthError);
       expect((error as AuthError).code).toBe("resource.exists");
     });
@@ -48,10 +52,10 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
 
   describe("API keys", () => {
     it("finds the company of a key by the key's hash", async () => {
-      const company = await store.createCompany({ code: unique("keys"), name: "Keys", policy });
-      await store.createApiKey(company.id, unique("hash-"));
+      const company = await store.createCompany({ code: unique("keys"), name: "Keys", policy }, systemOrigin);
+      await store.createApiKey(company.id, unique("hash-"), "", systemOrigin);
       const hash = unique("hash-");
-      await store.createApiKey(company.id, hash);
+      await store.createApiKey(company.id, hash, "", systemOrigin);
       expect((await store.findCompanyByApiKey(hash))?.id).toBe(company.id);
       expect(await store.findCompanyByApiKey("unknown")).toBeUndefined();
     });
@@ -59,10 +63,14 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
 
   describe("users", () => {
     it("finds a user by each of its login IDs, within its company only", async () => {
-      const company = await store.createCompany({ code: unique("users"), name: "Users", policy });
-      const other = await store.createCompany({ code: unique("other"), name: "Other", policy });
+      const company = await store.createCompany(
+        { code: unique("users"), name: "Users", policy },
+        systemOrigin,
+      );
+      const other = await store.createCompany({ code: unique("other"), name: "Other", policy }, systemOrigin);
       const user = await store.createUser(
         newUserRow(company.id, { loginName: "ann", phone: "+15551234567", email: "ann@example.com" }),
+        systemOrigin,
       );
       expect((await store.findUserByLoginId(company.id, "loginName", "ann"))?.id).toBe(user.id);
       expect((await store.findUserByLoginId(company.id, "phone", "+15551234567"))?.id).toBe(user.id);
@@ -72,65 +80,93 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
     });
 
     it("keeps login IDs unique within a company", async () => {
-      const company = await store.createCompany({ code: unique("uniq"), name: "Uniq", policy });
-      await store.createUser(newUserRow(company.id, { email: "bob@example.com" }));
-      const error = await store.createUser(newUserRow(company.id, { email: "bob@example.com" })).then(
-        () => undefined,
-        (e: unknown) => e as AuthError,
-      );
+      const company = await store.createCompany({ code: unique("uniq"), name: "Uniq", policy }, systemOrigin);
+      await store.createUser(newUserRow(company.id, { email: "bob@example.com" }), systemOrigin);
+      const error = await store
+        .createUser(newUserRow(company.id, { email: "bob@example.com" }), systemOrigin)
+        .then(
+          () => undefined,
+          (e: unknown) => e as AuthError,
+        );
       expect(error?.code).toBe("resource.exists");
     });
 
     it("lets many users have no login name, phone or e-mail", async () => {
-      const company = await store.createCompany({ code: unique("nulls"), name: "Nulls", policy });
-      await store.createUser(newUserRow(company.id, { loginName: "a" }));
-      await expect(store.createUser(newUserRow(company.id, { loginName: "b" }))).resolves.toBeDefined();
+      const company = await store.createCompany(
+        { code: unique("nulls"), name: "Nulls", policy },
+        systemOrigin,
+      );
+      await store.createUser(newUserRow(company.id, { loginName: "a" }), systemOrigin);
+      await expect(
+        store.createUser(newUserRow(company.id, { loginName: "b" }), systemOrigin),
+      ).resolves.toBeDefined();
     });
 
     it("tell in every read of a user whether the user has backup codes left", async () => {
-      const company = await store.createCompany({ code: unique("codes"), name: "Codes", policy });
-      const created = await store.createUser(newUserRow(company.id, { loginName: unique("dan") }));
+      const company = await store.createCompany(
+        { code: unique("codes"), name: "Codes", policy },
+        systemOrigin,
+      );
+      const created = await store.createUser(
+        newUserRow(company.id, { loginName: unique("dan") }),
+        systemOrigin,
+      );
       expect(created.hasBackupCodes).toBe(false);
       const subject = unique("subject-");
-      await store.linkOAuthIdentity(company.id, 1, subject, created.id);
+      await store.linkOAuthIdentity(company.id, 1, subject, created.id, systemOrigin);
       const reads = () => [
         store.findUser(company.id, created.id),
         store.findUserByLoginId(company.id, "loginName", created.loginName ?? ""),
         store.listUsers(company.id, undefined, 10).then(([row]) => row),
-        store.updateUser(company.id, created.id, { role: "customer" }),
+        store.updateUser(company.id, created.id, { role: "customer" }, systemOrigin),
         store.findUserByOAuthSubject(company.id, 1, subject),
       ];
       const hasBackupCodes = async () =>
         (await Promise.all(reads())).map((row) => [row?.id, row?.hasBackupCodes]);
       expect(await hasBackupCodes()).toEqual(Array(5).fill([created.id, false]));
-      await store.replaceBackupCodes(company.id, created.id, ["hash-1", "hash-2"]);
+      await store.replaceBackupCodes(company.id, created.id, ["hash-1", "hash-2"], systemOrigin);
       expect(await hasBackupCodes()).toEqual(Array(5).fill([created.id, true]));
-      for (const codeHash of ["hash-1", "hash-2"])
-        await store.useBackupCode(company.id, created.id, codeHash);
+      const check = {
+        origin: systemOrigin,
+        companyId: company.id,
+        userId: created.id,
+        factor: Factor.BACKUP_CODE,
+        first: false,
+      };
+      for (const codeHash of ["hash-1", "hash-2"]) await store.useBackupCode(check, codeHash);
       expect(await hasBackupCodes()).toEqual(Array(5).fill([created.id, false]));
     });
 
     it("give a first set of backup codes only to a user who has none: of sets given at once, one", async () => {
-      const company = await store.createCompany({ code: unique("first"), name: "First", policy });
-      const user = await store.createUser(newUserRow(company.id, { loginName: unique("fay") }));
+      const company = await store.createCompany(
+        { code: unique("first"), name: "First", policy },
+        systemOrigin,
+      );
+      const user = await store.createUser(newUserRow(company.id, { loginName: unique("fay") }), systemOrigin);
       const given = await Promise.all(
         ["a", "b", "c", "d"].map((set) =>
-          store.addFirstBackupCodes(company.id, user.id, [`${set}-1`, `${set}-2`]),
+          store.addFirstBackupCodes(company.id, user.id, [`${set}-1`, `${set}-2`], systemOrigin),
         ),
       );
       expect(given.filter(Boolean)).toHaveLength(1);
       expect(await store.countBackupCodes(company.id, user.id)).toBe(2);
-      await store.replaceBackupCodes(company.id, user.id, ["new-1"]);
-      expect(await store.addFirstBackupCodes(company.id, user.id, ["late-1"])).toBe(false);
+      await store.replaceBackupCodes(company.id, user.id, ["new-1"], systemOrigin);
+      expect(await store.addFirstBackupCodes(company.id, user.id, ["late-1"], systemOrigin)).toBe(false);
       expect(await store.anyBackupCode(company.id, user.id)).toBe("new-1");
     });
 
     it.runIf(kind.name === "PostgreSQL")(
       "read a user and whether the user has backup codes in one statement (docs/performance.md)",
       async () => {
-        const company = await store.createCompany({ code: unique("trip"), name: "Trip", policy });
-        const user = await store.createUser(newUserRow(company.id, { loginName: unique("tia") }));
-        await store.replaceBackupCodes(company.id, user.id, ["hash-1"]);
+        const company = await store.createCompany(
+          { code: unique("trip"), name: "Trip", policy },
+          systemOrigin,
+        );
+        const user = await store.createUser(
+          newUserRow(company.id, { loginName: unique("tia") }),
+          systemOrigin,
+        );
+        await store.replaceBackupCodes(company.id, user.id, ["hash-1"], systemOrigin);
         const statements = async () => (await metrics.postgresQueries.get()).values[0]?.value ?? 0;
         const before = await statements();
         expect((await store.findUser(company.id, user.id))?.hasBackupCodes).toBe(true);
@@ -141,10 +177,13 @@ describe.each(databaseKinds())("identity store on $name", (kind) => {
       },
     );
 
-    it("replaces a password hash", async () => {
-      const company = await store.createCompany({ code: unique("pw"), name: "Pw", policy });
-      const user = await store.createUser(newUserRow(company.id, { loginName: "carl", passwordHash: "old" }));
-      await store.setPasswordHash(company.id, user.id, "new");
+    it("replaces a password hash (a stronger one of the same password)", async () => {
+      const company = await store.createCompany({ code: unique("pw"), name: "Pw", policy }, systemOrigin);
+      const user = await store.createUser(
+        newUserRow(company.id, { loginName: "carl", passwordHash: "old" }),
+        systemOrigin,
+      );
+      await store.rehashPassword(company.id, user.id, "new");
       expect((await store.findUser(company.id, user.id))?.passwordHash).toBe("new");
     });
   });

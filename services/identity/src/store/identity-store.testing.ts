@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { systemOrigin } from "@auth/events";
 import type { OpenedDatabase } from "@auth/pg";
 import type { DatabaseKind } from "@auth/pg/testing";
 import { policyInput, withPolicyDefaults } from "../companies.js";
@@ -19,7 +20,8 @@ export async function openIdentityStore(
 /** A company with the default policy, for the tests of one file. */
 export async function createTestCompany(store: IdentityStore, name: string): Promise<string> {
   const policy = withPolicyDefaults(policyInput.parse({}));
-  return (await store.createCompany({ code: `t${randomUUID().slice(0, 12)}`, name, policy })).id;
+  return (await store.createCompany({ code: `t${randomUUID().slice(0, 12)}`, name, policy }, systemOrigin))
+    .id;
 }
 
 /** An active customer without login IDs or password, unless the test says otherwise. */

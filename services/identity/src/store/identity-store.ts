@@ -1,7 +1,18 @@
 import { AuthError } from "@auth/errors";
+import { recordEvents } from "@auth/events/pg";
 import { type Database, isUniqueViolation } from "@auth/pg";
+import { Factor } from "@auth/proto/events";
 import type { CompanyPolicy } from "@auth/proto/identity";
 import { and, asc, count, eq, getTableColumns, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import {
+  adminChange,
+  checkFailed,
+  checkPassed,
+  type EventOrigin,
+  type FactorCheck,
+  factorChanged,
+  passwordChanged,
+} from "../events.js";
 import {
   type ApiKeyRow,
   apiKeys,
@@ -18,6 +29,14 @@ import {
   type UserRow,
   users,
 } from "../schema.js";
+import {
+  apiKeyFields,
+  changedFields,
+  companyFields,
+  policyFields,
+  providerFields,
+  userFields,
+} from "./changed-fields.js";
 import { PasskeyStore } from "./passkey-store.js";
 
 export interface NewCompany {
@@ -58,6 +77,97 @@ async function insertUnique<T>(insert: Promise<T>, what: string): Promise<T> {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the store's database, or a transaction of it
+type Writer = Database<any>;
+
+/** Locks the user's row for the rest of the transaction; the user as it is, if the company has it. */
+async function lockUser(tx: Writer, companyId: string, userId: string): Promise<UserRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
+    .for("update");
+  return row;
+}
+
+async function setPasswordHash(
+  db: Writer,
+  companyId: string,
+  userId: string,
+  changes: { passwordHash: string; passwordChangeRequired?: boolean },
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ ...changes, passwordNfkc: true, updatedAt: new Date() })
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+}
+
+async function insertApiKey(
+  tx: Writer,
+  key: { companyId: string; keyHash: string; label: string },
+): Promise<ApiKeyRow> {
+  const [row] = await tx.insert(apiKeys).values(key).returning();
+  if (!row) throw new Error("insert returned no API key");
+  return row;
+}
+
+/**
+ * An operator's write of a company (created, or `before` it changed): admin.company.changed, and
+ * admin.policy.changed with the names of the policy's fields an update changed.
+ */
+function companyChanged(origin: EventOrigin, before: CompanyRow | undefined, after: CompanyRow) {
+  const where = { companyId: after.id };
+  const resource = { resourceId: after.id, action: before ? "updated" : "created" };
+  const fields = changedFields(before, after, companyFields);
+  if (!before)
+    return adminChange(origin, "admin.company.changed", where, { resource: "company", ...resource, fields });
+  return [
+    ...adminChange(origin, "admin.company.changed", where, {
+      resource: "company",
+      ...resource,
+      fields: fields.filter((field) => field !== "policy"),
+    }),
+    ...adminChange(origin, "admin.policy.changed", where, {
+      resource: "policy",
+      ...resource,
+      fields: changedFields(before.policy, after.policy, policyFields(before.policy, after.policy)),
+    }),
+  ];
+}
+
+function apiKeyChanged(origin: EventOrigin, before: ApiKeyRow | undefined, after: ApiKeyRow, action: string) {
+  return adminChange(
+    origin,
+    "admin.api_key.changed",
+    { companyId: after.companyId },
+    { resource: "api_key", resourceId: after.id, action, fields: changedFields(before, after, apiKeyFields) },
+  );
+}
+
+function userChanged(origin: EventOrigin, before: UserRow | undefined, after: UserRow) {
+  return adminChange(
+    origin,
+    "admin.user.changed",
+    { companyId: after.companyId, userId: after.id },
+    {
+      resource: "user",
+      resourceId: after.id,
+      action: before ? "updated" : "created",
+      fields: changedFields(before, after, userFields),
+    },
+  );
+}
+
+/** A company's OAuth provider slot is of its policy: admin.policy.changed about "oauth_provider/<company>/<slot>". */
+function providerChanged(origin: EventOrigin, row: OAuthProviderRow, action: string, fields: string[]) {
+  return adminChange(
+    origin,
+    "admin.policy.changed",
+    { companyId: row.companyId },
+    { resource: "oauth_provider", resourceId: `${row.companyId}/${row.slot}`, action, fields },
+  );
+}
+
 /**
  * The lookups every login makes, as named prepared statements: built once here instead of on each
  * call, and parsed and planned by PostgreSQL once per connection.
@@ -90,13 +200,16 @@ export class IdentityStore {
     this.passkeys = new PasskeyStore(db);
   }
 
-  async createCompany(company: NewCompany): Promise<CompanyRow> {
-    const [row] = await insertUnique(
-      this.db.insert(companies).values(company).returning(),
+  async createCompany(company: NewCompany, origin: EventOrigin): Promise<CompanyRow> {
+    return insertUnique(
+      this.db.transaction(async (tx) => {
+        const [row] = await tx.insert(companies).values(company).returning();
+        if (!row) throw new Error("insert returned no company");
+        await recordEvents(tx, companyChanged(origin, undefined, row));
+        return row;
+      }),
       "a company with this code",
     );
-    if (!row) throw new Error("insert returned no company");
-    return row;
   }
 
   async findCompanyByCode(code: string): Promise<CompanyRow | undefined> {
@@ -122,18 +235,32 @@ export class IdentityStore {
   async updateCompany(
     id: string,
     changes: Partial<Pick<CompanyRow, "name" | "suspended" | "policy">>,
+    origin: EventOrigin,
   ): Promise<CompanyRow | undefined> {
-    const [row] = await this.db.update(companies).set(changes).where(eq(companies.id, id)).returning();
-    return row;
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(companies).where(eq(companies.id, id)).for("update");
+      if (!before) return undefined;
+      const [row] = await tx.update(companies).set(changes).where(eq(companies.id, id)).returning();
+      if (!row) throw new Error("update returned no company");
+      await recordEvents(tx, companyChanged(origin, before, row));
+      return row;
+    });
   }
 
-  async createApiKey(companyId: string, keyHash: string, label = ""): Promise<string> {
-    const [row] = await insertUnique(
-      this.db.insert(apiKeys).values({ companyId, keyHash, label }).returning({ id: apiKeys.id }),
+  async createApiKey(
+    companyId: string,
+    keyHash: string,
+    label: string,
+    origin: EventOrigin,
+  ): Promise<string> {
+    return insertUnique(
+      this.db.transaction(async (tx) => {
+        const row = await insertApiKey(tx, { companyId, keyHash, label });
+        await recordEvents(tx, apiKeyChanged(origin, undefined, row, "created"));
+        return row.id;
+      }),
       "this API key",
     );
-    if (!row) throw new Error("insert returned no API key");
-    return row.id;
   }
 
   listApiKeys(companyId: string): Promise<ApiKeyRow[]> {
@@ -152,18 +279,45 @@ export class IdentityStore {
     return row;
   }
 
-  /** Ends a key at a time (now for a revocation, later for a rotation's overlap). */
-  async endApiKey(
-    companyId: string,
-    keyId: string,
-    change: { revokedAt?: Date; expiresAt?: Date },
-  ): Promise<boolean> {
-    const updated = await this.db
-      .update(apiKeys)
-      .set(change)
-      .where(and(eq(apiKeys.companyId, companyId), eq(apiKeys.id, keyId)))
-      .returning({ id: apiKeys.id });
-    return updated.length > 0;
+  /** Revokes the key now; false when the company has no such key. A key revoked already stays as it was. */
+  async revokeApiKey(companyId: string, keyId: string, origin: EventOrigin): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.companyId, companyId), eq(apiKeys.id, keyId)))
+        .for("update");
+      if (!before) return false;
+      if (before.revokedAt) return true;
+      const [row] = await tx
+        .update(apiKeys)
+        .set({ revokedAt: new Date() })
+        .where(eq(apiKeys.id, keyId))
+        .returning();
+      if (!row) throw new Error("update returned no API key");
+      await recordEvents(tx, apiKeyChanged(origin, before, row, "revoked"));
+      return true;
+    });
+  }
+
+  /**
+   * A new key with the old one's label, in one transaction with the old one's end at `expiresAt`
+   * (the rotation's overlap); the new key's id.
+   */
+  async rotateApiKey(old: ApiKeyRow, keyHash: string, expiresAt: Date, origin: EventOrigin): Promise<string> {
+    return insertUnique(
+      this.db.transaction(async (tx) => {
+        const created = await insertApiKey(tx, { companyId: old.companyId, keyHash, label: old.label });
+        const [ended] = await tx.update(apiKeys).set({ expiresAt }).where(eq(apiKeys.id, old.id)).returning();
+        if (!ended) throw new Error("update returned no API key");
+        await recordEvents(tx, [
+          ...apiKeyChanged(origin, undefined, created, "created"),
+          ...apiKeyChanged(origin, old, ended, "rotated"),
+        ]);
+        return created.id;
+      }),
+      "this API key",
+    );
   }
 
   /** The company of an unrevoked API key, found by the key's hash. */
@@ -182,13 +336,16 @@ export class IdentityStore {
     return row?.company;
   }
 
-  async createUser(user: NewUser): Promise<StoredUser> {
-    const [row] = await insertUnique(
-      this.db.insert(users).values(user).returning(storedUser),
+  async createUser(user: NewUser, origin: EventOrigin): Promise<StoredUser> {
+    return insertUnique(
+      this.db.transaction(async (tx) => {
+        const [row] = await tx.insert(users).values(user).returning(storedUser);
+        if (!row) throw new Error("insert returned no user");
+        await recordEvents(tx, userChanged(origin, undefined, row));
+        return row;
+      }),
       "a user with this login name, phone, e-mail or profile",
     );
-    if (!row) throw new Error("insert returned no user");
-    return row;
   }
 
   async findUser(companyId: string, userId: string): Promise<StoredUser | undefined> {
@@ -210,16 +367,23 @@ export class IdentityStore {
     companyId: string,
     userId: string,
     changes: Partial<NewUser>,
+    origin: EventOrigin,
   ): Promise<StoredUser | undefined> {
-    const [row] = await insertUnique(
-      this.db
-        .update(users)
-        .set({ ...changes, updatedAt: new Date() })
-        .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
-        .returning(storedUser),
+    return insertUnique(
+      this.db.transaction(async (tx) => {
+        const before = await lockUser(tx, companyId, userId);
+        if (!before) return undefined;
+        const [row] = await tx
+          .update(users)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
+          .returning(storedUser);
+        if (!row) throw new Error("update returned no user");
+        await recordEvents(tx, userChanged(origin, before, row));
+        return row;
+      }),
       "a user with this login name, phone, e-mail or profile",
     );
-    return row;
   }
 
   async findUserByLoginId(
@@ -231,18 +395,25 @@ export class IdentityStore {
     return row;
   }
 
-  /** Replaces the hash; a password the user chose also ends an administrator's demand for a change. */
-  /** `passwordHash` is of the password's NFKC form (PasswordHasher.hashPassword). */
-  async setPasswordHash(
+  /**
+   * The password the user set (SetPassword), which also ends an administrator's demand for a
+   * change. `passwordHash` is of the password's NFKC form (PasswordHasher.hashPassword).
+   */
+  async changePassword(
     companyId: string,
     userId: string,
     passwordHash: string,
-    changes: { passwordChangeRequired?: boolean } = {},
+    origin: EventOrigin,
   ): Promise<void> {
-    await this.db
-      .update(users)
-      .set({ passwordHash, passwordNfkc: true, ...changes, updatedAt: new Date() })
-      .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+    await this.db.transaction(async (tx) => {
+      await setPasswordHash(tx, companyId, userId, { passwordHash, passwordChangeRequired: false });
+      await recordEvents(tx, [passwordChanged(origin, companyId, userId)]);
+    });
+  }
+
+  /** The same password's hash, made again of its NFKC form or with stronger parameters: no change of the user's. */
+  async rehashPassword(companyId: string, userId: string, passwordHash: string): Promise<void> {
+    await setPasswordHash(this.db, companyId, userId, { passwordHash });
   }
 
   /**
@@ -307,17 +478,22 @@ export class IdentityStore {
    * Replaces the user's backup codes with these hashes, in one transaction. The user's row is
    * locked first, so that sets issued at once do not mix (a set shares one salt: backup-codes.ts).
    */
-  async replaceBackupCodes(companyId: string, userId: string, codeHashes: string[]): Promise<void> {
+  async replaceBackupCodes(
+    companyId: string,
+    userId: string,
+    codeHashes: string[],
+    origin: EventOrigin,
+  ): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
-        .for("update");
+      await lockUser(tx, companyId, userId);
       await tx
         .delete(backupCodes)
         .where(and(eq(backupCodes.companyId, companyId), eq(backupCodes.userId, userId)));
       await tx.insert(backupCodes).values(codeHashes.map((codeHash) => ({ companyId, userId, codeHash })));
+      await recordEvents(
+        tx,
+        factorChanged(origin, { companyId, userId, factor: Factor.BACKUP_CODE }, "reset"),
+      );
     });
   }
 
@@ -325,13 +501,14 @@ export class IdentityStore {
    * Gives the user these hashes as the first set, if the user has no backup codes; false when the
    * user has some (another set won), and nothing changed. Locked as replaceBackupCodes is.
    */
-  async addFirstBackupCodes(companyId: string, userId: string, codeHashes: string[]): Promise<boolean> {
+  async addFirstBackupCodes(
+    companyId: string,
+    userId: string,
+    codeHashes: string[],
+    origin: EventOrigin,
+  ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
-        .for("update");
+      await lockUser(tx, companyId, userId);
       const [existing] = await tx
         .select({ userId: backupCodes.userId })
         .from(backupCodes)
@@ -339,6 +516,10 @@ export class IdentityStore {
         .limit(1);
       if (existing) return false;
       await tx.insert(backupCodes).values(codeHashes.map((codeHash) => ({ companyId, userId, codeHash })));
+      await recordEvents(
+        tx,
+        factorChanged(origin, { companyId, userId, factor: Factor.BACKUP_CODE }, "added"),
+      );
       return true;
     });
   }
@@ -361,19 +542,35 @@ export class IdentityStore {
     return row?.codeHash;
   }
 
-  /** Deletes the code if the user has it; true for exactly one of any number of racing uses. */
-  async useBackupCode(companyId: string, userId: string, codeHash: string): Promise<boolean> {
-    const deleted = await this.db
-      .delete(backupCodes)
-      .where(
-        and(
-          eq(backupCodes.companyId, companyId),
-          eq(backupCodes.userId, userId),
-          eq(backupCodes.codeHash, codeHash),
-        ),
-      )
-      .returning({ codeHash: backupCodes.codeHash });
-    return deleted.length === 1;
+  /**
+   * Deletes the code if the user has it, and records the check passed; true for exactly one of any
+   * number of racing uses.
+   */
+  async useBackupCode(check: FactorCheck & { userId: string }, codeHash: string): Promise<boolean> {
+    const { companyId, userId } = check;
+    return this.db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(backupCodes)
+        .where(
+          and(
+            eq(backupCodes.companyId, companyId),
+            eq(backupCodes.userId, userId),
+            eq(backupCodes.codeHash, codeHash),
+          ),
+        )
+        .returning({ codeHash: backupCodes.codeHash });
+      if (deleted.length !== 1) return false;
+      await recordEvents(tx, checkPassed(check));
+      return true;
+    });
+  }
+
+  /**
+   * A check of a factor that failed (checkFailed), for the reason given (failureOf); none when it
+   * did not fail. No change of the store's: it is recorded on its own, right after the check.
+   */
+  async recordCheckFailed(check: FactorCheck, reason: string | undefined): Promise<void> {
+    if (reason !== undefined) await recordEvents(this.db, [checkFailed(check, reason)]);
   }
 
   /** Stores a secret being enrolled, sealed; the enrolled one, if any, stays until it is confirmed. */
@@ -388,63 +585,109 @@ export class IdentityStore {
    * Makes the pending secret the user's, with `step` used, if it is still the one that was checked
    * (a newer enrolment in between wins).
    */
-  async confirmTotp(companyId: string, userId: string, sealedSecret: string, step: number): Promise<boolean> {
-    const confirmed = await this.db
-      .update(users)
-      .set({ totpSecret: sealedSecret, totpPendingSecret: null, totpLastStep: step, updatedAt: new Date() })
-      .where(
-        and(eq(users.companyId, companyId), eq(users.id, userId), eq(users.totpPendingSecret, sealedSecret)),
-      )
-      .returning({ id: users.id });
-    return confirmed.length === 1;
+  async confirmTotp(
+    companyId: string,
+    userId: string,
+    sealedSecret: string,
+    step: number,
+    origin: EventOrigin,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const confirmed = await tx
+        .update(users)
+        .set({ totpSecret: sealedSecret, totpPendingSecret: null, totpLastStep: step, updatedAt: new Date() })
+        .where(
+          and(
+            eq(users.companyId, companyId),
+            eq(users.id, userId),
+            eq(users.totpPendingSecret, sealedSecret),
+          ),
+        )
+        .returning({ id: users.id });
+      if (confirmed.length !== 1) return false;
+      await recordEvents(tx, factorChanged(origin, { companyId, userId, factor: Factor.APP_CODE }, "added"));
+      return true;
+    });
   }
 
   /**
-   * Uses a time step of the user's authenticator if it is later than the last one used: true for
-   * exactly one of any number of racing uses of one code (one conditional update).
+   * Uses a time step of the user's authenticator if it is later than the last one used, and records
+   * the check passed: true for exactly one of any number of racing uses of one code (one conditional
+   * update).
    */
-  async useTotpStep(companyId: string, userId: string, step: number): Promise<boolean> {
-    const used = await this.db
-      .update(users)
-      .set({ totpLastStep: step })
-      .where(
-        and(
-          eq(users.companyId, companyId),
-          eq(users.id, userId),
-          isNotNull(users.totpSecret),
-          lt(users.totpLastStep, step),
-        ),
-      )
-      .returning({ id: users.id });
-    return used.length === 1;
+  async useTotpStep(check: FactorCheck & { userId: string }, step: number): Promise<boolean> {
+    const { companyId, userId } = check;
+    return this.db.transaction(async (tx) => {
+      const used = await tx
+        .update(users)
+        .set({ totpLastStep: step })
+        .where(
+          and(
+            eq(users.companyId, companyId),
+            eq(users.id, userId),
+            isNotNull(users.totpSecret),
+            lt(users.totpLastStep, step),
+          ),
+        )
+        .returning({ id: users.id });
+      if (used.length !== 1) return false;
+      await recordEvents(tx, checkPassed(check));
+      return true;
+    });
   }
 
   /** Removes the user's authenticator and any pending one; false when there was neither. */
-  async removeTotp(companyId: string, userId: string): Promise<boolean> {
-    const removed = await this.db
-      .update(users)
-      .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: -1, updatedAt: new Date() })
-      .where(
-        and(
-          eq(users.companyId, companyId),
-          eq(users.id, userId),
-          or(isNotNull(users.totpSecret), isNotNull(users.totpPendingSecret)),
-        ),
-      )
-      .returning({ id: users.id });
-    return removed.length === 1;
+  async removeTotp(companyId: string, userId: string, origin: EventOrigin): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const removed = await tx
+        .update(users)
+        .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: -1, updatedAt: new Date() })
+        .where(
+          and(
+            eq(users.companyId, companyId),
+            eq(users.id, userId),
+            or(isNotNull(users.totpSecret), isNotNull(users.totpPendingSecret)),
+          ),
+        )
+        .returning({ id: users.id });
+      if (removed.length !== 1) return false;
+      await recordEvents(
+        tx,
+        factorChanged(origin, { companyId, userId, factor: Factor.APP_CODE }, "removed"),
+      );
+      return true;
+    });
   }
 
   /** Puts a provider in its slot, replacing what was there (its links stay: the subjects are the same). */
-  async saveOAuthProvider(provider: Omit<OAuthProviderRow, "updatedAt">): Promise<OAuthProviderRow> {
+  async saveOAuthProvider(
+    provider: Omit<OAuthProviderRow, "updatedAt">,
+    origin: EventOrigin,
+  ): Promise<OAuthProviderRow> {
     const values = { ...provider, updatedAt: new Date() };
-    const [row] = await this.db
-      .insert(oauthProviders)
-      .values(values)
-      .onConflictDoUpdate({ target: [oauthProviders.companyId, oauthProviders.slot], set: values })
-      .returning();
-    if (!row) throw new Error("upsert returned no provider");
-    return row;
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx
+        .select()
+        .from(oauthProviders)
+        .where(and(eq(oauthProviders.companyId, provider.companyId), eq(oauthProviders.slot, provider.slot)))
+        .for("update");
+      const [row] = await tx
+        .insert(oauthProviders)
+        .values(values)
+        .onConflictDoUpdate({ target: [oauthProviders.companyId, oauthProviders.slot], set: values })
+        .returning();
+      if (!row) throw new Error("upsert returned no provider");
+      await recordEvents(
+        tx,
+        providerChanged(
+          origin,
+          row,
+          before ? "updated" : "created",
+          changedFields(before, row, providerFields),
+        ),
+      );
+      return row;
+    });
   }
 
   async findOAuthProvider(companyId: string, slot: number): Promise<OAuthProviderRow | undefined> {
@@ -464,32 +707,59 @@ export class IdentityStore {
   }
 
   /** Empties the slot and removes its links; false when it was empty. */
-  async deleteOAuthProvider(companyId: string, slot: number): Promise<boolean> {
+  async deleteOAuthProvider(companyId: string, slot: number, origin: EventOrigin): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       await tx.delete(oauthLinks).where(and(eq(oauthLinks.companyId, companyId), eq(oauthLinks.slot, slot)));
-      const deleted = await tx
+      const [deleted] = await tx
         .delete(oauthProviders)
         .where(and(eq(oauthProviders.companyId, companyId), eq(oauthProviders.slot, slot)))
-        .returning({ slot: oauthProviders.slot });
-      return deleted.length > 0;
+        .returning();
+      if (!deleted) return false;
+      await recordEvents(tx, providerChanged(origin, deleted, "deleted", []));
+      return true;
     });
   }
 
-  async linkOAuthIdentity(companyId: string, slot: number, subject: string, userId: string): Promise<void> {
+  async linkOAuthIdentity(
+    companyId: string,
+    slot: number,
+    subject: string,
+    userId: string,
+    origin: EventOrigin,
+  ): Promise<void> {
     await insertUnique(
-      this.db.insert(oauthLinks).values({ companyId, slot, subject, userId }),
+      this.db.transaction(async (tx) => {
+        await tx.insert(oauthLinks).values({ companyId, slot, subject, userId });
+        await recordEvents(tx, factorChanged(origin, { companyId, userId, factor: Factor.OAUTH }, "added"));
+      }),
       "a link of this provider subject",
     );
   }
 
-  async unlinkOAuthIdentity(companyId: string, slot: number, subject: string): Promise<boolean> {
-    const deleted = await this.db
-      .delete(oauthLinks)
-      .where(
-        and(eq(oauthLinks.companyId, companyId), eq(oauthLinks.slot, slot), eq(oauthLinks.subject, subject)),
-      )
-      .returning({ subject: oauthLinks.subject });
-    return deleted.length > 0;
+  async unlinkOAuthIdentity(
+    companyId: string,
+    slot: number,
+    subject: string,
+    origin: EventOrigin,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(oauthLinks)
+        .where(
+          and(
+            eq(oauthLinks.companyId, companyId),
+            eq(oauthLinks.slot, slot),
+            eq(oauthLinks.subject, subject),
+          ),
+        )
+        .returning({ userId: oauthLinks.userId });
+      if (!deleted) return false;
+      await recordEvents(
+        tx,
+        factorChanged(origin, { companyId, userId: deleted.userId, factor: Factor.OAUTH }, "removed"),
+      );
+      return true;
+    });
   }
 
   async findUserByOAuthSubject(

@@ -1,3 +1,4 @@
+import { systemOrigin } from "@auth/events";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
 import { testBudgets } from "@auth/testing";
@@ -13,7 +14,7 @@ describe.each(databaseKinds())("the notices of a kind sent to a user on $name", 
   let database: OpenedDatabase<IdentitySchema>;
   let store: IdentityStore;
   let companyId: string;
-  const newUser = async () => (await store.createUser(newUserRow(companyId))).id;
+  const newUser = async () => (await store.createUser(newUserRow(companyId), systemOrigin)).id;
   const spend = (userId: string, event = "locked_out", limit = 1) =>
     store.spendNotice(companyId, userId, event, limit, quarterHour);
 

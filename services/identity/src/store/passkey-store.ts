@@ -1,5 +1,14 @@
+import { recordEvents } from "@auth/events/pg";
 import { type Database, isUniqueViolation } from "@auth/pg";
+import { Factor } from "@auth/proto/events";
 import { and, asc, eq, lt, not, or } from "drizzle-orm";
+import {
+  checkPassed,
+  type EventOrigin,
+  type FactorChange,
+  type FactorCheck,
+  factorChanged,
+} from "../events.js";
 import { type IdentitySchema, type PasskeyRow, passkeys } from "../schema.js";
 
 export type NewPasskey = Pick<
@@ -27,10 +36,13 @@ export class PasskeyStore {
   constructor(private readonly db: Database<IdentitySchema>) {}
 
   /** Stores a new credential; undefined when its id is already registered in the company. */
-  async add(passkey: NewPasskey): Promise<PasskeyRow | undefined> {
+  async add(passkey: NewPasskey, origin: EventOrigin): Promise<PasskeyRow | undefined> {
     try {
-      const [row] = await this.db.insert(passkeys).values(passkey).returning();
-      return row;
+      return await this.db.transaction(async (tx) => {
+        const [row] = await tx.insert(passkeys).values(passkey).returning();
+        if (row) await recordEvents(tx, changeOf(origin, row, "added"));
+        return row;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
       throw error;
@@ -60,29 +72,34 @@ export class PasskeyStore {
    * counter value, one moves it. False when the counter did not grow, or the credential is
    * clone-suspect or gone.
    */
-  async recordAssertion(companyId: string, id: string, assertion: Assertion): Promise<boolean> {
-    const used = await this.db
-      .update(passkeys)
-      .set({
-        signCount: assertion.signCount,
-        backedUp: assertion.backedUp,
-        // Whether the user was ever verified: an assertion without verification forgets nothing.
-        ...(assertion.userVerified ? { userVerified: true } : {}),
-        lastUsedAt: new Date(),
-      })
-      .where(
-        and(
-          eq(passkeys.companyId, companyId),
-          eq(passkeys.id, id),
-          not(passkeys.cloneSuspected),
-          or(
-            lt(passkeys.signCount, assertion.signCount),
-            assertion.signCount === 0 ? eq(passkeys.signCount, 0) : undefined,
+  async recordAssertion(check: FactorCheck & { passkeyId: string }, assertion: Assertion): Promise<boolean> {
+    const { companyId, passkeyId: id } = check;
+    return this.db.transaction(async (tx) => {
+      const used = await tx
+        .update(passkeys)
+        .set({
+          signCount: assertion.signCount,
+          backedUp: assertion.backedUp,
+          // Whether the user was ever verified: an assertion without verification forgets nothing.
+          ...(assertion.userVerified ? { userVerified: true } : {}),
+          lastUsedAt: new Date(),
+        })
+        .where(
+          and(
+            eq(passkeys.companyId, companyId),
+            eq(passkeys.id, id),
+            not(passkeys.cloneSuspected),
+            or(
+              lt(passkeys.signCount, assertion.signCount),
+              assertion.signCount === 0 ? eq(passkeys.signCount, 0) : undefined,
+            ),
           ),
-        ),
-      )
-      .returning({ id: passkeys.id });
-    return used.length === 1;
+        )
+        .returning({ id: passkeys.id });
+      if (used.length !== 1) return false;
+      await recordEvents(tx, checkPassed(check));
+      return true;
+    });
   }
 
   /** Marks the credential clone-suspect; true only for the call that marked it (the user is told once). */
@@ -96,21 +113,42 @@ export class PasskeyStore {
   }
 
   /** False when the user has no passkey of that id. */
-  async rename(companyId: string, userId: string, id: string, name: string): Promise<boolean> {
-    const renamed = await this.db
-      .update(passkeys)
-      .set({ name })
-      .where(and(eq(passkeys.companyId, companyId), eq(passkeys.userId, userId), eq(passkeys.id, id)))
-      .returning({ id: passkeys.id });
-    return renamed.length === 1;
+  async rename(
+    companyId: string,
+    userId: string,
+    id: string,
+    name: string,
+    origin: EventOrigin,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [renamed] = await tx
+        .update(passkeys)
+        .set({ name })
+        .where(and(eq(passkeys.companyId, companyId), eq(passkeys.userId, userId), eq(passkeys.id, id)))
+        .returning();
+      if (!renamed) return false;
+      await recordEvents(tx, changeOf(origin, renamed, "renamed"));
+      return true;
+    });
   }
 
   /** False when the user has no passkey of that id. */
-  async remove(companyId: string, userId: string, id: string): Promise<boolean> {
-    const removed = await this.db
-      .delete(passkeys)
-      .where(and(eq(passkeys.companyId, companyId), eq(passkeys.userId, userId), eq(passkeys.id, id)))
-      .returning({ id: passkeys.id });
-    return removed.length === 1;
+  async remove(companyId: string, userId: string, id: string, origin: EventOrigin): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [removed] = await tx
+        .delete(passkeys)
+        .where(and(eq(passkeys.companyId, companyId), eq(passkeys.userId, userId), eq(passkeys.id, id)))
+        .returning();
+      if (!removed) return false;
+      await recordEvents(tx, changeOf(origin, removed, "removed"));
+      return true;
+    });
   }
 }
+
+const changeOf = (origin: EventOrigin, row: PasskeyRow, change: FactorChange) =>
+  factorChanged(
+    origin,
+    { companyId: row.companyId, userId: row.userId, factor: Factor.PASSKEY, passkeyId: row.id },
+    change,
+  );
