@@ -20,9 +20,10 @@ export const eventOutbox = pgTable("event_outbox", {
 /** The migration that creates the table, for a service's drizzle migrations folder. */
 export const eventOutboxMigration = `CREATE TABLE IF NOT EXISTS "event_outbox" (
   "position" bigserial PRIMARY KEY,
-  "id" uuid NOT NULL UNIQUE,
+  "id" uuid NOT NULL,
   "payload" text NOT NULL,
-  "recorded_at" timestamp with time zone NOT NULL DEFAULT now()
+  "recorded_at" timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT "event_outbox_id_unique" UNIQUE ("id")
 );`;
 
 // biome-ignore lint/suspicious/noExplicitAny: any service's schema, or its transaction
