@@ -52,7 +52,7 @@ export const eventCatalogue = {
     meaning: "A second factor was wrong or refused by its budget.",
   },
   "auth.account.locked": {
-    sources: ["identity", "otp"],
+    sources: ["session"],
     detail: "lockout",
     meaning: "A factor's budget is spent: no further check until the time given.",
   },
@@ -76,14 +76,16 @@ export const eventCatalogue = {
     meaning: "The user removed a factor.",
   },
   "auth.recovery.started": {
-    sources: ["recovery"],
+    sources: ["recovery", "session"],
     detail: "recovery",
-    meaning: "Access recovery began: a link or code was issued.",
+    meaning:
+      "Access recovery began: an e-mail link was issued (recovery), or a recovery session by SMS code or control question started (session).",
   },
   "auth.recovery.finished": {
-    sources: ["recovery"],
+    sources: ["recovery", "session"],
     detail: "recovery",
-    meaning: "Access recovery succeeded: its link or code was used.",
+    meaning:
+      "Access recovery succeeded: its e-mail link was used (recovery), or its SMS code or control answer was right (session).",
   },
   "auth.session.revoked": {
     sources: ["session"],

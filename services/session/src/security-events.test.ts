@@ -261,7 +261,7 @@ describe("Security events", () => {
         await rightCheck(SecretKind.PASSWORD),
       );
       await create(SessionState.RECOVERY_CHECKOTP);
-      expect(await events()).toEqual([]);
+      expect(await ofType("auth.login.succeeded")).toEqual([]);
     });
   });
 
@@ -332,7 +332,232 @@ describe("Security events", () => {
         const checkId = await rightCheck(SecretKind.CONTROL_ANSWER, token);
         await gateway().reportSecretCheck({ companyId, checkId, result: CheckResult.WRONG });
       }
-      expect(await events()).toEqual([revoked("answers_spent", false, sessionId)]);
+      expect(await ofType("auth.session.revoked")).toEqual([revoked("answers_spent", false, sessionId)]);
+    });
+  });
+
+  describe("auth.account.locked", () => {
+    const bySuite = { kind: ActorKind.SYSTEM, id: "", certificateSubject: "", certificateSha256: "" };
+    const lockoutAfterFailures = 10;
+    const windowMs = 900_000;
+    /** The callers that reserve each kind of secret (access.ts). */
+    const budgets = [
+      { kind: SecretKind.PASSWORD, factor: Factor.PASSWORD, reserver: "identity" },
+      { kind: SecretKind.SMS_CODE, factor: Factor.SMS_CODE, reserver: "gateway" },
+      { kind: SecretKind.APP_CODE, factor: Factor.APP_CODE, reserver: "identity" },
+      { kind: SecretKind.BACKUP_CODE, factor: Factor.BACKUP_CODE, reserver: "gateway" },
+      { kind: SecretKind.PASSKEY, factor: Factor.PASSKEY, reserver: "identity" },
+    ] as const;
+    interface Answer {
+      subject?: { userId: string } | { loginId: string };
+      reserver?: "gateway" | "identity";
+      metadata?: Metadata;
+      /** The recovery session a control answer is given in. */
+      sessionToken?: string;
+    }
+    /** A check of the subject's secret reserved, then reported wrong; false when the budget refused it. */
+    const wrongAnswer = async (
+      kind: SecretKind,
+      { subject = { userId }, reserver = "gateway", metadata = new Metadata(), sessionToken }: Answer = {},
+    ) => {
+      const client = clients[reserver];
+      const reserved = await client.reserveSecretCheck({
+        companyId,
+        subject,
+        kind,
+        clientAddress: "192.0.2.1",
+        captchaResponse: kind === SecretKind.PASSWORD ? "solved" : undefined,
+        sessionToken,
+      });
+      if (!reserved.checkId) return false;
+      await client.reportSecretCheck(
+        { companyId, checkId: reserved.checkId, result: CheckResult.WRONG },
+        { metadata },
+      );
+      return true;
+    };
+
+    it("is recorded once for a burst of parallel wrong answers: by the suite, with the factor, the end of the lock-out and the request's trace", async () => {
+      const metadata = new Metadata();
+      metadata.set(traceIdKey, "4bf92f3577b34da6a3ce929d0e0e4736");
+      metadata.set(clientAddressKey, "198.51.100.7");
+      const before = Date.now();
+      const answered = await Promise.all(
+        Array.from({ length: 30 }, () => wrongAnswer(SecretKind.SMS_CODE, { metadata })),
+      );
+      const after = Date.now();
+      expect(answered.filter(Boolean)).toHaveLength(lockoutAfterFailures);
+      const locked = await ofType("auth.account.locked");
+      expect(locked).toEqual([
+        expect.objectContaining({
+          source: "auth-suite/session",
+          subject: userId,
+          companyid: companyId,
+          userid: userId,
+          sessionid: "",
+          traceid: "4bf92f3577b34da6a3ce929d0e0e4736",
+          clientaddress: "198.51.100.7",
+          outcome: Outcome.FAILED,
+          actor: bySuite,
+          lockout: { factor: Factor.SMS_CODE, until: expect.any(Date) },
+        }),
+      ]);
+      const until = locked[0]?.lockout?.until?.getTime() ?? 0;
+      expect(until).toBeGreaterThanOrEqual(before + windowMs - 1_000);
+      expect(until).toBeLessThanOrEqual(after + windowMs + 1_000);
+    });
+
+    it("is recorded once of parallel reports of the check that spends the budget: the one that takes it", async () => {
+      for (let failure = 1; failure < lockoutAfterFailures; failure++) await wrongAnswer(SecretKind.SMS_CODE);
+      const checkId = await rightCheck(SecretKind.SMS_CODE);
+      await Promise.all(
+        Array.from({ length: 5 }, () =>
+          gateway().reportSecretCheck({ companyId, checkId, result: CheckResult.WRONG }),
+        ),
+      );
+      expect(await ofType("auth.account.locked")).toHaveLength(1);
+    });
+
+    it.each(budgets)(
+      "is recorded as the last wrong check of its kind locks the user out: $kind",
+      async ({ kind, factor, reserver }) => {
+        for (let failure = 1; failure < lockoutAfterFailures; failure++)
+          await wrongAnswer(kind, { reserver });
+        expect(await ofType("auth.account.locked")).toEqual([]);
+        expect(await wrongAnswer(kind, { reserver })).toBe(true);
+        expect(await wrongAnswer(kind, { reserver })).toBe(false);
+        expect(await events()).toEqual([
+          expect.objectContaining({
+            type: "auth.account.locked",
+            lockout: expect.objectContaining({ factor }),
+          }),
+        ]);
+      },
+    );
+
+    it.each([
+      { result: CheckResult.RIGHT, said: "right" },
+      { result: CheckResult.UNCHECKED, said: "unchecked" },
+    ])(
+      "is not recorded as the check that took the budget's last failure is reported $said: nothing is locked",
+      async ({ result }) => {
+        for (let failure = 1; failure < lockoutAfterFailures; failure++)
+          await wrongAnswer(SecretKind.SMS_CODE);
+        const checkId = await rightCheck(SecretKind.SMS_CODE);
+        await gateway().reportSecretCheck({ companyId, checkId, result });
+        expect(await ofType("auth.account.locked")).toEqual([]);
+      },
+    );
+
+    it("is recorded as the last wrong control answer locks recovery by question out, over the recovery sessions it took", async () => {
+      let given = 0;
+      while (given < lockoutAfterFailures) {
+        const { token } = await create(SessionState.RECOVERY_CHECKQUESTION);
+        for (let answer = 0; answer < 3 && given < lockoutAfterFailures; answer++, given++)
+          await wrongAnswer(SecretKind.CONTROL_ANSWER, { sessionToken: token });
+      }
+      expect(await ofType("auth.account.locked")).toEqual([
+        expect.objectContaining({
+          userid: userId,
+          lockout: expect.objectContaining({ factor: Factor.RECOVERY_QUESTION }),
+        }),
+      ]);
+    });
+
+    it("is recorded as a passkey check said right without identity's proof takes the last failure: it counts as wrong", async () => {
+      for (let failure = 1; failure < lockoutAfterFailures; failure++)
+        await wrongAnswer(SecretKind.PASSKEY, { reserver: "identity" });
+      const { checkId } = await clients.identity.reserveSecretCheck({
+        companyId,
+        subject: { userId },
+        kind: SecretKind.PASSKEY,
+        clientAddress: "192.0.2.1",
+      });
+      await expect(create(SessionState.AUTHORIZED, checkId)).rejects.toThrow();
+      expect(await events()).toEqual([
+        expect.objectContaining({
+          type: "auth.account.locked",
+          lockout: expect.objectContaining({ factor: Factor.PASSKEY }),
+        }),
+      ]);
+    });
+
+    it("is not recorded for the budget of a login ID that names no user: the event could name no account, never the login ID", async () => {
+      const subject = { loginId: "nobody@example.com" };
+      secrets.push(subject.loginId);
+      for (let failure = 0; failure < lockoutAfterFailures; failure++)
+        expect(await wrongAnswer(SecretKind.PASSWORD, { subject, reserver: "identity" })).toBe(true);
+      expect(await wrongAnswer(SecretKind.PASSWORD, { subject, reserver: "identity" })).toBe(false);
+      expect(await events()).toEqual([]);
+    });
+  });
+
+  describe("auth.recovery.started and auth.recovery.finished", () => {
+    const recovery = (type: string, method: string, sessionid: string) =>
+      expect.objectContaining({
+        type,
+        source: "auth-suite/session",
+        subject: userId,
+        userid: userId,
+        sessionid,
+        outcome: Outcome.SUCCEEDED,
+        actor: byUser,
+        recovery: { method },
+      });
+    const methods = [
+      { method: "sms", state: SessionState.RECOVERY_CHECKOTP, kind: SecretKind.SMS_CODE },
+      { method: "question", state: SessionState.RECOVERY_CHECKQUESTION, kind: SecretKind.CONTROL_ANSWER },
+    ];
+
+    it.each(methods)(
+      "are recorded once each as a recovery by $method starts, and as its right answer moves it to recovery-setpassword",
+      async ({ method, state, kind }) => {
+        const { token, sessionId } = await create(state);
+        expect(await events()).toEqual([recovery("auth.recovery.started", method, sessionId)]);
+        await gateway().reportSecretCheck({
+          companyId,
+          checkId: await rightCheck(kind, kind === SecretKind.CONTROL_ANSWER ? token : undefined),
+          result: CheckResult.RIGHT,
+        });
+        const moves = await Promise.allSettled(
+          Array.from({ length: 5 }, () =>
+            gateway().advanceSession({
+              sessionToken: token,
+              fromState: state,
+              toState: SessionState.RECOVERY_SETPASSWORD,
+              renewCredentialGeneration: false,
+              retryKey: "r1",
+            }),
+          ),
+        );
+        const moved = moves.flatMap((move) => (move.status === "fulfilled" ? [move.value] : []));
+        expect(moved.length).toBeGreaterThan(0);
+        for (const { sessionToken } of moved) await remember(sessionToken, sessionId);
+        expect(await events()).toEqual([
+          recovery("auth.recovery.started", method, sessionId),
+          recovery("auth.recovery.finished", method, sessionId),
+        ]);
+      },
+    );
+
+    it("are not recorded by session for a recovery by e-mail link, whose link the recovery service records", async () => {
+      const { token } = await create(SessionState.RECOVERY_SETPASSWORD);
+      await gateway().claimCredentialChange({ sessionToken: token });
+      await gateway().revokeUserSessions({ companyId, userId });
+      expect((await events()).map((event) => event.type)).toEqual(["auth.session.revoked"]);
+    });
+
+    it("finish is not recorded for a recovery that ends without a right answer", async () => {
+      const { token, sessionId } = await create(SessionState.RECOVERY_CHECKQUESTION);
+      for (let answer = 0; answer < 3; answer++) {
+        const checkId = await rightCheck(SecretKind.CONTROL_ANSWER, token);
+        await gateway().reportSecretCheck({ companyId, checkId, result: CheckResult.WRONG });
+      }
+      expect((await events()).map((event) => event.type)).toEqual([
+        "auth.recovery.started",
+        "auth.session.revoked",
+      ]);
+      expect((await events())[0]).toEqual(recovery("auth.recovery.started", "question", sessionId));
     });
   });
 

@@ -48,6 +48,7 @@ import type {
   CheckBudget,
   Holder,
   SecretKind as Kind,
+  LockOut,
   ReserveOutcome,
   RightCheck,
   SessionTurn,
@@ -357,10 +358,17 @@ export function sessionService(
    * A check that is none waiting for its report (unknown, expired, reported already) is refused:
    * a session's factors rest on checks the session service saw, never on a caller's word.
    */
-  const reportRight = async (checkId: string): Promise<RightCheck> => {
-    const { right } = await budget.report(checkId, "right");
+  const reportRight = async (checkId: string, context: CallContext): Promise<RightCheck> => {
+    const { right, lockedOut } = await budget.report(checkId, "right", eventOriginOf(context));
+    if (lockedOut) lockOut(lockedOut);
     if (!right) throw new AuthError("auth.token.invalid", { detail: "no reserved check to rest on" });
     return right;
+  };
+
+  /** Counts a lock-out a wrong check made, and tells its user. */
+  const lockOut = ({ companyId, userId }: LockOut) => {
+    metrics.lockouts.inc();
+    if (userId) notices.tell(companyId, userId, NotificationEvent.LOCKED_OUT);
   };
 
   /** Reserves a check in the turn of its session, when it has one. */
@@ -401,7 +409,7 @@ export function sessionService(
         createSessionRequest,
         request,
       );
-      const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId);
+      const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId, context);
       let captchaRequired = false;
       // A session of no user has no budget to be locked out of.
       if (lockoutKind !== undefined && !passkeyDiscovery) {
@@ -441,7 +449,7 @@ export function sessionService(
     async advanceSession(request, context) {
       const input = parseRequest(advanceSessionRequest, request);
       const { sessionToken, fromState, toState, rightCheckId, retryKey, ...changes } = input;
-      const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId);
+      const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId, context);
       const advanced = await sessions.advance(
         sessionToken,
         fromState,
@@ -542,10 +550,12 @@ export function sessionService(
     },
     async reportSecretCheck(request, context) {
       const input = parseRequest(reportSecretCheckRequest, request);
-      const { endSession, lockedOut } = await budget.report(input.checkId, results[input.result]);
-      if (lockedOut) metrics.lockouts.inc();
-      if (lockedOut?.userId)
-        notices.tell(lockedOut.companyId, lockedOut.userId, NotificationEvent.LOCKED_OUT);
+      const { endSession, lockedOut } = await budget.report(
+        input.checkId,
+        results[input.result],
+        eventOriginOf(context),
+      );
+      if (lockedOut) lockOut(lockedOut);
       if (endSession) await sessions.end(endSession, answersSpent(context));
       return { sessionEnded: endSession !== undefined };
     },

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
+import type { EventOrigin } from "@auth/events";
 import { type Clock, type KeyValueStore, newRecordId } from "@auth/kv";
 import type { Factor } from "../authentication.js";
+import { lockoutEvents } from "./session-events.js";
 
 /** The company's limits (the identity service's policy). */
 export interface CheckPolicy {
@@ -99,8 +101,11 @@ interface CheckRecord {
   runKey?: string;
   sessionId?: string;
   sessionTtlMs?: number;
-  /** The check took the last failure of its kind before the lock-out: wrong, it locks the subject out. */
-  last?: boolean;
+  /**
+   * The check took the last failure of its kind before the lock-out (of the window, or of the run
+   * of wrong passwords): wrong, it locks the subject out until this time.
+   */
+  locksUntil?: number;
   /** The marker of the session the check holds (takeTurn). */
   turnKey?: string;
   /**
@@ -122,6 +127,9 @@ export interface PasskeyProof {
 export interface LockOut {
   companyId: string;
   userId?: string;
+  kind: SecretKind;
+  /** When checks of the kind are allowed again (ms since the epoch). */
+  until: number;
 }
 
 /** A check reported right: whose it was and the factor it proved, for the session that rests on it. */
@@ -229,10 +237,10 @@ export class CheckBudget {
       kind === "password" && "userId" in reservation.subject
         ? runKey(reservation.companyId, reservation.subject.userId, reservation.credentialGeneration)
         : undefined;
-    let runCount = 0;
+    let runEnd: number | undefined;
     if (run !== undefined) {
       const inRun = await this.kv.incrementBelow(run, passwordRunLifetimeMs, passwordFailuresInARun);
-      runCount = inRun.count;
+      if (inRun.count === passwordFailuresInARun) runEnd = this.clock.now() + inRun.ttlMs;
       if (!inRun.counted) {
         return {
           outcome: "lockedOut",
@@ -263,6 +271,10 @@ export class CheckBudget {
         : { outcome: "captchaNeeded", captchaRequired: true, endSession };
     }
     const checkId = reservation.turn?.checkId ?? newRecordId();
+    // The check that takes the last failure of the window or of the run: wrong, it locks out.
+    const windowEnd =
+      counted.count === policy.lockoutAfterFailures ? this.clock.now() + counted.ttlMs : undefined;
+    const locksUntil = Math.max(windowEnd ?? 0, runEnd ?? 0);
     const record: CheckRecord = {
       kind,
       companyId: reservation.companyId,
@@ -275,10 +287,7 @@ export class CheckBudget {
       ],
       ...(run !== undefined ? { runKey: run } : {}),
       ...(session ? { sessionId: session.sessionId, sessionTtlMs: session.ttlMs } : {}),
-      // The check that takes the last failure of the window or of the run: wrong, it locks out.
-      ...(counted.count === policy.lockoutAfterFailures || runCount === passwordFailuresInARun
-        ? { last: true }
-        : {}),
+      ...(locksUntil > 0 ? { locksUntil } : {}),
       ...(reservation.turn ? { turnKey: reservation.turn.key } : {}),
       ...(kind === "passkey" ? { credentialGeneration: reservation.credentialGeneration } : {}),
     };
@@ -337,14 +346,16 @@ export class CheckBudget {
    * recovery session to end, when a wrong answer was its last, whether a wrong secret locked the
    * subject out, and what a right check proved. A passkey check is right only with identity's
    * proof (recordPasskeyProof): reported right without one, it counts as wrong.
+   *
+   * The wrong check that locks a user out records auth.account.locked (by `origin`) with the write
+   * that takes the check: of any number of parallel reports, only the one that takes it, and only
+   * for the one check that took the budget's last failure.
    */
-  async report(checkId: string, said: "right" | "wrong" | "unchecked"): Promise<Report> {
-    const raw = await this.kv.take(checkKey(checkId));
-    if (raw === null) return {};
-    const record = JSON.parse(raw) as CheckRecord;
+  async report(checkId: string, said: "right" | "wrong" | "unchecked", origin: EventOrigin): Promise<Report> {
+    const taken = await this.#take(checkId, said, origin);
+    if (!taken) return {};
+    const { record, result, lockOut } = taken;
     if (record.turnKey) await this.endTurn({ key: record.turnKey, checkId });
-    // Only identity verifies an assertion: a passkey check said right without its proof is wrong.
-    const result = said === "right" && record.kind === "passkey" && !record.proof ? "wrong" : said;
     if (result === "right") {
       await Promise.all((record.forgets ?? []).map((key) => this.kv.delete(key)));
       return {
@@ -363,13 +374,30 @@ export class CheckBudget {
       if (record.sessionId) await this.kv.decrement(answersKey(record.sessionId));
       return {};
     }
-    const lockedOut = record.last
-      ? { lockedOut: { companyId: record.companyId, userId: record.userId } }
-      : {};
+    const lockedOut = lockOut ? { lockedOut: lockOut } : {};
     if (record.sessionId && (await this.#wrongAnswer(record.sessionId, record.sessionTtlMs ?? 0))) {
       return { endSession: record.sessionId, ...lockedOut };
     }
     return lockedOut;
+  }
+
+  /**
+   * Takes the reserved check, with what it found and the lock-out a wrong one makes, whose event
+   * goes with the write; undefined when there is none to take. Read, then removed only as it was
+   * read: a check its passkey's proof changed meanwhile is read again.
+   */
+  async #take(checkId: string, said: "right" | "wrong" | "unchecked", origin: EventOrigin) {
+    for (;;) {
+      const raw = await this.kv.get(checkKey(checkId));
+      if (raw === null) return undefined;
+      const record = JSON.parse(raw) as CheckRecord;
+      // Only identity verifies an assertion: a passkey check said right without its proof is wrong.
+      const result = said === "right" && record.kind === "passkey" && !record.proof ? "wrong" : said;
+      const lockOut = result === "wrong" ? lockOutOf(record) : undefined;
+      const events = lockOut && lockoutEvents(lockOut, origin);
+      if (await this.kv.compareAndSet(checkKey(checkId), raw, null, 0, events))
+        return { record, result, lockOut };
+    }
   }
 
   /** Whether the holder's next password needs a captcha: for a check of another kind. */
@@ -383,6 +411,13 @@ export class CheckBudget {
     const { count } = await this.kv.increment(wrongAnswersKey(sessionId), Math.max(ttlMs, 1));
     return count >= answersPerRecoverySession;
   }
+}
+
+/** The lock-out a check makes, reported wrong: one that took the last failure of its budget. */
+function lockOutOf(record: CheckRecord): LockOut | undefined {
+  if (record.locksUntil === undefined || record.kind === "federated") return undefined;
+  const { companyId, userId, kind, locksUntil: until } = record;
+  return { companyId, userId, kind, until };
 }
 
 /** The login factor a right check proved: none for a control answer, nor for a passkey without its proof. */

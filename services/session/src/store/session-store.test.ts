@@ -1011,7 +1011,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     if (reserved.outcome !== "allowed") return reserved.outcome;
     if (reservation.kind === "passkey" && result === "right")
       await budget.recordPasskeyProof("c1", reserved.checkId, proof);
-    await budget.report(reserved.checkId, result);
+    await budget.report(reserved.checkId, result, systemOrigin);
     return reserved.outcome;
   };
   /** Fails a check of the kind `count` times (passwords with a captcha). */
@@ -1044,20 +1044,20 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     const third = await budget.reserve(password(), policy);
     if (first.outcome !== "allowed" || second.outcome !== "allowed" || third.outcome !== "allowed")
       throw new Error("not reserved");
-    await budget.report(first.checkId, "wrong");
-    await budget.report(second.checkId, "unchecked");
+    await budget.report(first.checkId, "wrong", systemOrigin);
+    await budget.report(second.checkId, "unchecked", systemOrigin);
     // Two stay counted (the wrong one, and the third, not reported yet): one more check without a captcha.
     const fourth = await budget.reserve(password(), policy);
     expect(fourth.outcome).toBe("allowed");
     expect((await budget.reserve(password(), policy)).outcome).toBe("captchaNeeded");
-    await budget.report(third.checkId, "right");
+    await budget.report(third.checkId, "right", systemOrigin);
     expect(await budget.status(holder(), "password", policy)).toEqual({
       lockedOut: false,
       retryAfterSeconds: 0,
       captchaRequired: false,
     });
     // A report comes once: a second changes nothing.
-    await budget.report(first.checkId, "unchecked");
+    await budget.report(first.checkId, "unchecked", systemOrigin);
     expect((await budget.reserve(password(), policy)).outcome).toBe("allowed");
   });
 
@@ -1067,7 +1067,9 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     );
     const checkIds = results.flatMap((result) => (result.outcome === "allowed" ? [result.checkId] : []));
     expect(checkIds).toHaveLength(10);
-    const reports = await Promise.all(checkIds.map((checkId) => budget.report(checkId, "wrong")));
+    const reports = await Promise.all(
+      checkIds.map((checkId) => budget.report(checkId, "wrong", systemOrigin)),
+    );
     expect(reports.filter((report) => report.lockedOut)).toHaveLength(1);
     expect((await budget.reserve(password(true), policy)).outcome).toBe("lockedOut");
   });
@@ -1077,7 +1079,9 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       Array.from({ length: 10 }, () => budget.reserve(password(true), policy)),
     );
     const checkIds = results.flatMap((result) => (result.outcome === "allowed" ? [result.checkId] : []));
-    const reports = await Promise.all(checkIds.map((checkId) => budget.report(checkId, "unchecked")));
+    const reports = await Promise.all(
+      checkIds.map((checkId) => budget.report(checkId, "unchecked", systemOrigin)),
+    );
     expect(reports.some((report) => report.lockedOut)).toBe(false);
   });
 
@@ -1113,7 +1117,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     const rightOf = async (reservation: Reservation) => {
       const reserved = await budget.reserve(reservation, policy);
       if (reserved.outcome !== "allowed") throw new Error("not reserved");
-      return (await budget.report(reserved.checkId, "right")).right;
+      return (await budget.report(reserved.checkId, "right", systemOrigin)).right;
     };
     expect(await rightOf(check("appCode"))).toEqual({
       userId: "u-ann",
@@ -1134,17 +1138,20 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         authenticatedAt: now - 60_000,
         multiFactor: true,
       });
-      expect(await budget.report(checkId, "right")).toEqual({
+      expect(await budget.report(checkId, "right", systemOrigin)).toEqual({
         right: { userId: "u-ann", factor: { kind: "federated", at: now - 60_000, multiFactor: true } },
       });
-      expect(await budget.report(checkId, "right")).toEqual({});
+      expect(await budget.report(checkId, "right", systemOrigin)).toEqual({});
       const ahead = await budget.recordFederatedLogin({
         companyId: "c1",
         userId: "u-ann",
         authenticatedAt: now + 60_000,
         multiFactor: false,
       });
-      expect((await budget.report(ahead, "right")).right?.factor).toEqual({ kind: "federated", at: now });
+      expect((await budget.report(ahead, "right", systemOrigin)).right?.factor).toEqual({
+        kind: "federated",
+        at: now,
+      });
     });
   });
 
@@ -1162,7 +1169,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       ]) {
         const checkId = await reservePasskey(check("passkey", false, "generation-2"));
         expect(await budget.recordPasskeyProof("c1", checkId, proven)).toBe(true);
-        expect(await budget.report(checkId, "right")).toEqual({
+        expect(await budget.report(checkId, "right", systemOrigin)).toEqual({
           right: {
             userId: "u-ann",
             factor: { kind: "passkey", at: now, ...proven },
@@ -1175,7 +1182,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     it("counts a passkey check reported right without identity's proof as wrong: no factor, the failure stays, nothing is forgotten", async () => {
       await fail("appCode", 2);
       const checkId = await reservePasskey();
-      expect(await budget.report(checkId, "right")).toEqual({});
+      expect(await budget.report(checkId, "right", systemOrigin)).toEqual({});
       expect(await failuresOf("passkey")).toBe(1);
       expect(await failuresOf("appCode")).toBe(2);
     });
@@ -1183,8 +1190,8 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     it("tells the lock-out when the passkey check said right without a proof took the last failure", async () => {
       await fail("passkey", policy.lockoutAfterFailures - 1);
       const checkId = await reservePasskey();
-      expect(await budget.report(checkId, "right")).toEqual({
-        lockedOut: { companyId: "c1", userId: "u-ann" },
+      expect(await budget.report(checkId, "right", systemOrigin)).toEqual({
+        lockedOut: expect.objectContaining({ companyId: "c1", userId: "u-ann", kind: "passkey" }),
       });
     });
 
@@ -1205,7 +1212,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         true,
       );
       expect(await budget.recordPasskeyProof("c1", passkey, proof)).toBe(false);
-      expect((await budget.report(passkey, "right")).right?.factor).toEqual({
+      expect((await budget.report(passkey, "right", systemOrigin)).right?.factor).toEqual({
         kind: "passkey",
         at: now,
         userVerified: false,
@@ -1366,12 +1373,14 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         );
         const reports = await Promise.all(
           results.flatMap((result) =>
-            result.outcome === "allowed" ? [budget.report(result.checkId, "wrong")] : [],
+            result.outcome === "allowed" ? [budget.report(result.checkId, "wrong", systemOrigin)] : [],
           ),
         );
         return reports.filter((report) => report.lockedOut);
       };
-      const lockedOut = { lockedOut: { companyId: "c1", userId: "u-ann" } };
+      const lockedOut = {
+        lockedOut: expect.objectContaining({ companyId: "c1", userId: "u-ann", kind: "appCode" }),
+      };
       expect(await fill()).toEqual([lockedOut]);
       expect(await fill()).toEqual([]);
       expect(await checked(check("smsCode"), "right")).toBe("allowed");
@@ -1395,7 +1404,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         const reserved = await budget.reserve({ ...password(), turn }, policy);
         expect(reserved).toMatchObject({ outcome: "allowed", checkId: turn?.checkId });
         expect(await budget.takeTurn(token)).toBeUndefined();
-        await budget.report(turn?.checkId ?? "", result);
+        await budget.report(turn?.checkId ?? "", result, systemOrigin);
         expect(await budget.takeTurn(token)).toBeDefined();
       },
     );
@@ -1419,7 +1428,9 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
         Array.from({ length: count }, () => budget.reserve(password(), open)),
       );
       await Promise.all(
-        results.map((result) => (result.outcome === "allowed" ? budget.report(result.checkId, "wrong") : {})),
+        results.map((result) =>
+          result.outcome === "allowed" ? budget.report(result.checkId, "wrong", systemOrigin) : {},
+        ),
       );
       return outcomes(results);
     };
@@ -1435,18 +1446,22 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       expect(await failuresOf("password")).toBe(passwordFailuresInARun);
     });
 
-    it("tells that the wrong password that filled the run locked the user out, once", async () => {
+    it("tells that the wrong password that filled the run locked the user out, once, until the run's end", async () => {
       const results = await Promise.all(
         Array.from({ length: passwordFailuresInARun }, () => budget.reserve(password(), open)),
       );
       const reports = await Promise.all(
         results.flatMap((result) =>
-          result.outcome === "allowed" ? [budget.report(result.checkId, "wrong")] : [],
+          result.outcome === "allowed" ? [budget.report(result.checkId, "wrong", systemOrigin)] : [],
         ),
       );
-      expect(reports.filter((report) => report.lockedOut)).toEqual([
-        { lockedOut: { companyId: "c1", userId: "u-ann" } },
+      const lockedOut = reports.flatMap((report) => (report.lockedOut ? [report.lockedOut] : []));
+      expect(lockedOut).toEqual([
+        { companyId: "c1", userId: "u-ann", kind: "password", until: expect.any(Number) },
       ]);
+      // The run's lifetime from its first failure (Redis counts it down in its own time).
+      const year = 365 * 24 * 60 * 60_000;
+      expect(Math.abs((lockedOut[0]?.until ?? 0) - (now + year))).toBeLessThan(5_000);
     });
 
     it("leaves the user's other secrets to their windows, so that the second step and recovery stay open", async () => {
@@ -1459,7 +1474,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       await reserveWrong(passwordFailuresInARun - 1);
       const right = await budget.reserve(password(), open);
       if (right.outcome !== "allowed") throw new Error("not reserved");
-      await budget.report(right.checkId, "right");
+      await budget.report(right.checkId, "right", systemOrigin);
       expect(await reserveWrong(passwordFailuresInARun)).toEqual({ allowed: passwordFailuresInARun });
       expect((await budget.reserve(password(), open)).outcome).toBe("lockedOut");
       expect((await budget.reserve(password(false, "generation-2"), open)).outcome).toBe("allowed");
@@ -1471,7 +1486,7 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
       );
       await Promise.all(
         results.map((result) =>
-          result.outcome === "allowed" ? budget.report(result.checkId, "unchecked") : {},
+          result.outcome === "allowed" ? budget.report(result.checkId, "unchecked", systemOrigin) : {},
         ),
       );
       expect((await budget.reserve(password(), open)).outcome).toBe("allowed");
@@ -1499,17 +1514,17 @@ describe.each(keyValueKinds())("the budget of secret checks on $name", (kind) =>
     it("end the session with the third wrong one, and not before", async () => {
       const reserved = await Promise.all([answer(), answer(), answer()]);
       const ids = reserved.map((result) => (result.outcome === "allowed" ? result.checkId : ""));
-      expect(await budget.report(ids[0] ?? "", "wrong")).toEqual({});
-      expect(await budget.report(ids[1] ?? "", "wrong")).toEqual({});
-      expect(await budget.report(ids[2] ?? "", "wrong")).toEqual({ endSession: "s-1" });
+      expect(await budget.report(ids[0] ?? "", "wrong", systemOrigin)).toEqual({});
+      expect(await budget.report(ids[1] ?? "", "wrong", systemOrigin)).toEqual({});
+      expect(await budget.report(ids[2] ?? "", "wrong", systemOrigin)).toEqual({ endSession: "s-1" });
     });
 
     it("a right one among them leaves the session to go on", async () => {
       const reserved = await Promise.all([answer(), answer(), answer()]);
       const ids = reserved.map((result) => (result.outcome === "allowed" ? result.checkId : ""));
-      await budget.report(ids[0] ?? "", "wrong");
-      await budget.report(ids[1] ?? "", "right");
-      expect(await budget.report(ids[2] ?? "", "wrong")).toEqual({});
+      await budget.report(ids[0] ?? "", "wrong", systemOrigin);
+      await budget.report(ids[1] ?? "", "right", systemOrigin);
+      expect(await budget.report(ids[2] ?? "", "wrong", systemOrigin)).toEqual({});
     });
 
     it("while the control answers are locked out, count as wrong and end the session with the third", async () => {

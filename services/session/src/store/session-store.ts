@@ -13,7 +13,7 @@ import {
 import { type RequiredDisclaimer, SessionState } from "@auth/proto/session";
 import type { Factor } from "../authentication.js";
 import type { RightCheck } from "./check-budget.js";
-import { type Ending, endEvents, loginEvents, type OriginOf } from "./session-events.js";
+import { type Ending, endEvents, type OriginOf, stateEvents } from "./session-events.js";
 
 export interface SessionRecord {
   sessionId: string;
@@ -233,7 +233,7 @@ export class SessionStore {
       sessionKey(sessionId),
       JSON.stringify(record),
       this.#keyLifetime(record),
-      loginEvents(undefined, record, originOf),
+      stateEvents(undefined, record, originOf),
     );
     if (!userless)
       await this.kv.addToSet(userKey(record.companyId, record.userId), sessionId, this.#keyLifetime(record));
@@ -374,7 +374,7 @@ export class SessionStore {
       raw,
       JSON.stringify(next),
       this.#keyLifetime(next),
-      loginEvents(record.state, next, originOf),
+      stateEvents(record.state, next, originOf),
     );
     // Another request with the same token changed the session first.
     if (!swapped) throw new AuthError("auth.token.invalid");
