@@ -5,6 +5,7 @@ export {
   type EventType,
   eventCatalogue,
 } from "./catalogue.js";
+export { type EventsConfig, eventsEnvironment, openEventSink } from "./environment.js";
 export {
   type EventFacts,
   type EventOrigin,
@@ -14,7 +15,6 @@ export {
   orderKeyOf,
   systemOrigin,
 } from "./event.js";
-export { type EventsConfig, eventsEnvironment, openEventSink } from "./environment.js";
 export { fileEventSink } from "./file-sink.js";
 export { type KeyValueOutboxOptions, keyValueOutboxSource, relayLeaseKey } from "./kv-outbox.js";
 export {

@@ -18,7 +18,10 @@ export interface KeyValueOutboxOptions {
  * relays it at a time: the one holding the lease key, taken when absent and renewed before each
  * batch and again before the batch is dropped.
  */
-export function keyValueOutboxSource(store: KeyValueStore, options: KeyValueOutboxOptions = {}): OutboxSource {
+export function keyValueOutboxSource(
+  store: KeyValueStore,
+  options: KeyValueOutboxOptions = {},
+): OutboxSource {
   const replica = options.replicaId ?? `${hostname()}/${randomUUID()}`;
   const leaseMs = options.leaseMs ?? 10_000;
   const holdLease = async () =>

@@ -1,3 +1,4 @@
+import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import {
   JetStreamApiCodes,
   JetStreamApiError,
@@ -8,7 +9,6 @@ import {
   StorageType,
 } from "@nats-io/jetstream";
 import { connect, type NatsConnection, type NodeConnectionOptions, nanos } from "@nats-io/transport-node";
-import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import type { EventSink } from "./sink.js";
 
 /** The stream every service publishes its events to (docs/decisions.md, "Security events"). */

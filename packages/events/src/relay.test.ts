@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemoryKeyValueStore } from "@auth/kv";
-import { registry } from "@auth/telemetry";
+import { metrics, registry } from "@auth/telemetry";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileEventSink } from "./file-sink.js";
 import { keyValueOutboxSource } from "./kv-outbox.js";
@@ -26,7 +26,8 @@ afterEach(async () => {
 
 /** Writes the events to the store's outbox, one write each, as session, otp and recovery do. */
 async function record(events: readonly string[]): Promise<void> {
-  for (const [index, event] of events.entries()) await store.set(`key-${index}`, "v", 60_000, { events: [event] });
+  for (const [index, event] of events.entries())
+    await store.set(`key-${index}`, "v", 60_000, { events: [event] });
 }
 
 const pending = async () => (await store.outbox.read(10_000)).map((entry) => entry.payload);
@@ -115,11 +116,14 @@ describe("the relay", () => {
   });
 
   it("counts what it published and how long after its commit", async () => {
-    const before = await counterValue("auth_events_relayed_total", { source: "session", outcome: "published" });
+    const before = await counterValue("auth_events_relayed_total", {
+      source: "session",
+      outcome: "published",
+    });
     const delays = async () =>
-      (await registry.getMetricsAsJSON())
-        .find((metric) => metric.name === "auth_events_relay_delay_seconds")
-        ?.values.find((sample) => sample.metricName === "auth_events_relay_delay_seconds_count")?.value ?? 0;
+      (await metrics.eventsRelayDelay.get()).values.find(
+        (sample) => sample.metricName === "auth_events_relay_delay_seconds_count",
+      )?.value ?? 0;
     const delaysBefore = await delays();
     await record(someEvents(2));
     relayTo(recordingSink());

@@ -11,7 +11,7 @@ export function someEvents(count: number, from = 0): string[] {
         type: "auth.password.changed",
         companyId: "company-1",
         userId: `user-${from + index}`,
-        outcome: Outcome.OUTCOME_SUCCEEDED,
+        outcome: Outcome.SUCCEEDED,
         origin: systemOrigin,
       }),
     ),

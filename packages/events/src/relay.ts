@@ -81,7 +81,12 @@ export function startRelay(options: RelayOptions): Relay {
     failing = true;
     metrics.eventsRelayFailures.inc({ source: service });
     logger.warn(
-      { source: service, error: messageOf(failure.error), attempt: failure.attempt, retryInMs: failure.delay },
+      {
+        source: service,
+        error: messageOf(failure.error),
+        attempt: failure.attempt,
+        retryInMs: failure.delay,
+      },
       "security events not relayed, retrying",
     );
   });
