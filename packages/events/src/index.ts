@@ -24,6 +24,7 @@ export {
   type NatsSinkOptions,
   natsConnectOptions,
   natsEventSink,
+  subjectFilterOf,
   subjectOf,
 } from "./nats-sink.js";
 export { type OutboxSource, type Relay, type RelayOptions, startRelay } from "./relay.js";

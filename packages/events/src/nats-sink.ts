@@ -11,13 +11,18 @@ import {
 import { connect, type NatsConnection, type NodeConnectionOptions, nanos } from "@nats-io/transport-node";
 import type { EventSink } from "./sink.js";
 
-/** The stream every service publishes its events to (docs/decisions.md, "Security events"). */
-export const eventStream = { name: "AUTH_EVENTS", subjects: ["auth.events.>"] } as const;
+const subjectPrefix = "auth.events";
 
-/** `auth.events.<service>.<type>`: the type's dots make tokens, so `auth.events.*.auth.login.>` filters. */
+/** The stream every service publishes its events to (docs/decisions.md, "Security events"). */
+export const eventStream = { name: "AUTH_EVENTS", subjects: [`${subjectPrefix}.>`] } as const;
+
+/** `auth.events.<service>.<type>`: the type's dots make tokens of the subject. */
 export function subjectOf(event: { source: string; type: string }): string {
-  return `auth.events.${event.source.replace(/^auth-suite\//, "")}.${event.type}`;
+  return `${subjectPrefix}.${event.source.replace(/^auth-suite\//, "")}.${event.type}`;
 }
+
+/** The subjects of every service's events whose type matches, with NATS wildcards (`auth.login.*`, `admin.>`). */
+export const subjectFilterOf = (typePattern = ">") => `${subjectPrefix}.*.${typePattern}`;
 
 /**
  * How a client reaches the NATS of a nats:// or tls:// URL: tls:// requires TLS; credentials in
