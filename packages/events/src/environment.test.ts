@@ -25,10 +25,13 @@ describe("eventsEnvironment", () => {
 });
 
 describe("reaching NATS from its URL", () => {
-  it("requires TLS for tls://, and leaves it to the server for nats://", () => {
+  it("requires TLS for tls://, checked against the CA given, and leaves it to the server for nats://", () => {
     expect(natsConnectOptions("tls://nats.example:4222")).toMatchObject({
       servers: "nats.example:4222",
       tls: {},
+    });
+    expect(natsConnectOptions("tls://nats.example:4222", "/etc/auth/tls/ca.crt").tls).toEqual({
+      caFile: "/etc/auth/tls/ca.crt",
     });
     expect(natsConnectOptions("nats://nats.example").tls).toBeUndefined();
     expect(natsConnectOptions("nats://nats.example").servers).toBe("nats.example:4222");

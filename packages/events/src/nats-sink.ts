@@ -25,17 +25,18 @@ export function subjectOf(event: { source: string; type: string }): string {
 export const subjectFilterOf = (typePattern = ">") => `${subjectPrefix}.*.${typePattern}`;
 
 /**
- * How a client reaches the NATS of a nats:// or tls:// URL: tls:// requires TLS; credentials in
- * the URL are a user and password, or a token alone. Once connected it reconnects forever.
+ * How a client reaches the NATS of a nats:// or tls:// URL: tls:// requires TLS, its certificate
+ * checked against `caFile` (Node's CAs without it); credentials in the URL are a user and
+ * password, or a token alone. Once connected it reconnects forever.
  */
-export function natsConnectOptions(url: string): NodeConnectionOptions {
+export function natsConnectOptions(url: string, caFile?: string): NodeConnectionOptions {
   const { protocol, hostname, port, username, password } = new URL(url);
   const user = decodeURIComponent(username);
   const pass = decodeURIComponent(password);
   return {
     servers: `${hostname}:${port || 4222}`,
     ...(user && pass ? { user, pass } : user ? { token: user } : {}),
-    ...(protocol === "tls:" ? { tls: {} } : {}),
+    ...(protocol === "tls:" ? { tls: caFile ? { caFile } : {} } : {}),
     maxReconnectAttempts: -1,
   };
 }
@@ -68,6 +69,8 @@ export async function ensureEventStream(manager: JetStreamManager, replicas: num
 }
 
 export interface NatsSinkOptions {
+  /** The CA that signed the NATS servers' certificates (tls:// URLs). */
+  caFile?: string;
   /** The stream's replicas when created or updated: 3 on a 3-node cluster, 1 on a single server. */
   replicas?: number;
   /** Milliseconds a publication may wait for its PubAck before the batch fails. */
@@ -97,7 +100,10 @@ export function natsEventSink(url: string, logger: Logger, options: NatsSinkOpti
       attempt: async () => {
         const mine = { abandoned: false };
         current = mine;
-        const opened = await connect({ ...natsConnectOptions(url), timeout: retry.attemptTimeoutMs });
+        const opened = await connect({
+          ...natsConnectOptions(url, options.caFile),
+          timeout: retry.attemptTimeoutMs,
+        });
         if (mine.abandoned || stop.signal.aborted) {
           await opened.close();
           throw new Error("attempt abandoned");

@@ -11,6 +11,7 @@ interface TailOptions {
   type?: string;
   fromStart: boolean;
   nats?: string;
+  natsCa?: string;
 }
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -54,7 +55,7 @@ async function tailFile(options: TailOptions, stop: AbortSignal): Promise<void> 
 
 /** Follows the AUTH_EVENTS stream with an ordered consumer until `stop` aborts. */
 async function tailStream(url: string, options: TailOptions, stop: AbortSignal): Promise<void> {
-  const nc = await connect(natsConnectOptions(url));
+  const nc = await connect(natsConnectOptions(url, options.natsCa));
   try {
     const consumer = await jetstream(nc).consumers.get(eventStream.name, {
       filter_subjects: subjectFilterOf(options.type),
@@ -90,6 +91,11 @@ export function eventsCommands(program: Command): void {
     .addOption(
       new Option("--nats <url>", "follow the AUTH_EVENTS stream of this NATS (nats:// or tls://)").env(
         "NATS_URL",
+      ),
+    )
+    .addOption(
+      new Option("--nats-ca <file>", "the CA that signed the NATS servers' certificates (tls://)").env(
+        "NATS_CA_FILE",
       ),
     )
     .action(async (options: TailOptions) => {
