@@ -43,6 +43,12 @@ describe("the key-value outbox, relayed by one replica at a time", () => {
     expect(await store.outbox.read(10)).toEqual(all);
   });
 
+  it("takes no lease while the outbox is empty", async () => {
+    await store.outbox.acknowledge((await store.outbox.read(10)).map((entry) => entry.position));
+    expect(await replica("a").relayBatch(10, keeping().publish)).toBe(0);
+    expect(await store.get(relayLeaseKey)).toBeNull();
+  });
+
   it("gives another replica nothing while the lease is held, and renews it with each batch", async () => {
     const a = replica("a");
     const b = replica("b");

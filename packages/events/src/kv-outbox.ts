@@ -16,7 +16,7 @@ export interface KeyValueOutboxOptions {
 /**
  * The outbox of a key-value store (session, otp, recovery: `KeyValueStore.outbox`). One replica
  * relays it at a time: the one holding the lease key, taken when absent and renewed before each
- * batch and again before the batch is dropped.
+ * batch and again before the batch is dropped. An empty outbox costs one read, and no lease.
  */
 export function keyValueOutboxSource(
   store: KeyValueStore,
@@ -30,6 +30,7 @@ export function keyValueOutboxSource(
 
   return {
     async relayBatch(count, publish) {
+      if ((await store.outbox.read(1)).length === 0) return 0;
       if (!(await holdLease())) return 0;
       const entries = await store.outbox.read(count);
       if (entries.length === 0) return 0;

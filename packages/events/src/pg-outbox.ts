@@ -43,12 +43,14 @@ const relayLockId = 7_320_119;
  * The outbox table of a PostgreSQL-backed service, on PostgreSQL or PGlite. Each batch is one
  * transaction that first takes the relay lock (a second replica waits for it, then reads what is
  * left), reads the oldest rows, publishes them and deletes them: the rows go only with a
- * publication that succeeded.
+ * publication that succeeded. An empty table costs one statement, outside any transaction.
  */
 export function pgOutboxSource(db: AnyDatabase): OutboxSource {
   return {
-    relayBatch: (count, publish) =>
-      db.transaction(async (tx) => {
+    relayBatch: async (count, publish) => {
+      const [waiting] = await db.select({ position: eventOutbox.position }).from(eventOutbox).limit(1);
+      if (!waiting) return 0;
+      return db.transaction(async (tx) => {
         await tx.execute(sql`SELECT pg_advisory_xact_lock(${relayLockId})`);
         const rows = await tx
           .select({ position: eventOutbox.position, payload: eventOutbox.payload })
@@ -64,6 +66,7 @@ export function pgOutboxSource(db: AnyDatabase): OutboxSource {
           ),
         );
         return rows.length;
-      }),
+      });
+    },
   };
 }

@@ -43,7 +43,13 @@ export interface Relay {
   stop(): Promise<void>;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** An error's message and its causes' (a failed query's says why only in its cause). */
+const messageOf = (error: unknown): string =>
+  error instanceof Error
+    ? error.cause === undefined
+      ? error.message
+      : `${error.message}: ${messageOf(error.cause)}`
+    : String(error);
 
 /** The entry as the sinks take it; undefined when it is no event (nothing the services write). */
 function relayedEventOf(entry: OutboxEntry): RelayedEvent | undefined {
@@ -64,7 +70,7 @@ function relayedEventOf(entry: OutboxEntry): RelayedEvent | undefined {
 export function startRelay(options: RelayOptions): Relay {
   const { service, source, sink, logger } = options;
   const batchSize = options.batchSize ?? 100;
-  const pollMs = options.pollMs ?? 150;
+  const pollMs = options.pollMs ?? 200;
   const stopping = new AbortController();
   let failing = false;
 
