@@ -11,6 +11,7 @@ import { Issuer } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Issue
 import { PrometheusRule } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule";
 import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor";
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
+import { StatefulSet } from "kubernetes-models/apps/v1/StatefulSet";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
 import { Job } from "kubernetes-models/batch/v1/Job";
 import { Ingress } from "kubernetes-models/networking.k8s.io/v1/Ingress";
@@ -36,6 +37,7 @@ interface K8sObject {
 /** The Kubernetes schema of each kind the manifests use (kubernetes-models validates against it). */
 const models: Record<string, new (data: never) => { validate(): void }> = {
   "apps/v1/Deployment": Deployment,
+  "apps/v1/StatefulSet": StatefulSet,
   "cert-manager.io/v1/Certificate": Certificate,
   "cert-manager.io/v1/Issuer": Issuer,
   "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
@@ -428,6 +430,71 @@ describe("infra/k8s, rendered with kustomize", () => {
       expect(identity.SESSION_ADDR).toBe(generated("ConfigMap", "gateway-config")?.data?.SESSION_ADDR);
       expect(admits(policies(), podOf("identity"), podOf("session"))).toBe(true);
       expect(admits(policies(), podOf("otp"), podOf("session"))).toBe(false);
+    });
+  });
+
+  describe("NATS, where the services publish the security events", () => {
+    const publishers = processes.filter((name) => name !== "gateway");
+    const policies = () => objects.filter((o) => o.kind === "NetworkPolicy") as unknown as INetworkPolicy[];
+    const natsConf = () => generated("ConfigMap", "nats-config")?.data?.["nats.conf"] ?? "";
+    const secretsOf = (name: string) =>
+      Object.fromEntries(
+        Object.entries(generated("Secret", `${name}-secrets`)?.data ?? {}).map(([key, value]) => [
+          key,
+          Buffer.from(value, "base64").toString("utf8"),
+        ]),
+      );
+    const natsPod = (): Pod => {
+      const template = (find("StatefulSet", "nats") as unknown as StatefulSet).spec?.template;
+      const client = template?.spec?.containers[0]?.ports?.find((port) => port.name === "client");
+      return {
+        labels: template?.metadata?.labels ?? {},
+        port: client && { number: client.containerPort, name: client.name },
+      };
+    };
+    const podOf = (name: string): Pod => ({
+      labels: (find("Deployment", name) as unknown as Deployment).spec?.template.metadata?.labels ?? {},
+    });
+
+    it("runs three JetStream nodes: a StatefulSet with a volume each, routes to one another, a headless Service, a disruption budget that keeps a quorum", () => {
+      const nats = find("StatefulSet", "nats") as unknown as StatefulSet;
+      expect(nats.spec?.replicas).toBe(3);
+      expect(nats.spec?.volumeClaimTemplates?.map((claim) => claim.metadata?.name)).toEqual(["data"]);
+      expect(nats.spec?.template.spec?.securityContext?.runAsNonRoot).toBe(true);
+      const service = find("Service", "nats") as unknown as Service;
+      expect(service.spec?.clusterIP).toBe("None");
+      expect(service.spec?.ports?.find((port) => port.name === "client")?.port).toBe(4222);
+      expect(natsConf()).toMatch(/jetstream \{\s+store_dir: \/data/);
+      for (const node of [0, 1, 2]) expect(natsConf()).toContain(`nats-route://nats-${node}.nats:6222`);
+      expect(
+        (find("PodDisruptionBudget", "nats") as unknown as PodDisruptionBudget).spec?.maxUnavailable,
+      ).toBe(1);
+      expect(find("Certificate", "nats-tls")).toMatchObject({
+        spec: { issuerRef: { name: "auth-ca" }, dnsNames: expect.arrayContaining(["nats", "*.nats"]) },
+      });
+    });
+
+    it.each(publishers)(
+      "lets %s publish its own events only: a tls:// NATS_URL as its own NATS user, checked against the deployment's CA, admitted by the NetworkPolicies",
+      (name) => {
+        const config = generated("ConfigMap", `${name}-config`)?.data ?? {};
+        const url = new URL(secretsOf(name).NATS_URL ?? "");
+        expect([url.protocol, url.hostname, url.port, url.username]).toEqual(["tls:", "nats", "4222", name]);
+        expect(config.NATS_CA_FILE).toBe("/etc/auth/tls/ca.crt");
+        expect(config.NATS_STREAM_REPLICAS).toBe("3");
+        const variable = `${name.toUpperCase()}_NATS_PASSWORD`;
+        expect(secretsOf("nats")[variable]).toBe(decodeURIComponent(url.password));
+        const user = new RegExp(`\\{\\s*user: ${name}, password: \\$${variable}[^}]*\\}[^}]*\\}`).exec(
+          natsConf(),
+        )?.[0];
+        expect(user, `${name}'s NATS user`).toBeDefined();
+        expect(user?.match(/auth\.events\.[a-z]+\.>/g)).toEqual([`auth.events.${name}.>`]);
+        expect(admits(policies(), podOf(name), natsPod()), `${name} → nats`).toBe(true);
+      },
+    );
+
+    it("admits to NATS's client port no other process of the suite", () => {
+      expect(admits(policies(), podOf("gateway"), natsPod())).toBe(false);
     });
   });
 

@@ -5,6 +5,7 @@ export {
   type EventType,
   eventCatalogue,
 } from "./catalogue.js";
+export { type EventsConfig, eventsEnvironment, openEventSink } from "./environment.js";
 export {
   type EventFacts,
   type EventOrigin,
@@ -14,3 +15,17 @@ export {
   orderKeyOf,
   systemOrigin,
 } from "./event.js";
+export { fileEventSink } from "./file-sink.js";
+export { type KeyValueOutboxOptions, keyValueOutboxSource, relayLeaseKey } from "./kv-outbox.js";
+export {
+  describeNats,
+  ensureEventStream,
+  eventStream,
+  type NatsSinkOptions,
+  natsConnectOptions,
+  natsEventSink,
+  subjectFilterOf,
+  subjectOf,
+} from "./nats-sink.js";
+export { type OutboxSource, type Relay, type RelayOptions, startRelay } from "./relay.js";
+export type { EventSink, RelayedEvent } from "./sink.js";

@@ -163,6 +163,8 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     LOG_LEVEL: options.logLevel ?? "info",
+    // Where the services' relays append the security events when no NATS_URL is given.
+    EVENTS_FILE: join(options.dataDir, "events.jsonl"),
     ...options.commonEnv,
   };
   const redis = (service: string) =>

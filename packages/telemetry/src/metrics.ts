@@ -111,6 +111,25 @@ export const metrics = {
     labelNames: ["store"] as const,
     registers: [registry],
   }),
+  eventsRelayed: new Counter({
+    name: "auth_events_relayed_total",
+    help: "Security events the relay took from the service's outbox, by source (the service) and outcome: published (the sink acknowledged it) or malformed (unreadable, dropped)",
+    labelNames: ["source", "outcome"] as const,
+    registers: [registry],
+  }),
+  eventsRelayDelay: new Histogram({
+    name: "auth_events_relay_delay_seconds",
+    help: "Time from an event's commit (its `time`) to the sink's acknowledgement, by source",
+    labelNames: ["source"] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [registry],
+  }),
+  eventsRelayFailures: new Counter({
+    name: "auth_events_relay_failures_total",
+    help: "Batches of security events the relay could not publish or drop (sink or store failing), retried with back-off, by source",
+    labelNames: ["source"] as const,
+    registers: [registry],
+  }),
 };
 
 /** Serves GET /metrics on its own port (for the services, whose main port speaks gRPC). */

@@ -1,4 +1,6 @@
 import { fileURLToPath } from "node:url";
+import { openEventSink, startRelay } from "@auth/events";
+import { pgOutboxSource } from "@auth/events/pg";
 import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
@@ -21,6 +23,14 @@ const database = await openServiceDatabase({
   logger,
 });
 logger.info({ store: database.kind }, "database opened");
+const events = openEventSink(config, logger);
+const relay = startRelay({
+  service: "disclaimer",
+  source: pgOutboxSource(database.db),
+  sink: events,
+  logger,
+  ready: database.ready,
+});
 
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
@@ -31,5 +41,7 @@ const server = await startGrpcServer({
 
 stopOnSignals(logger, async () => {
   await server.stop();
+  await relay.stop();
+  await events.close();
   await database.close();
 });

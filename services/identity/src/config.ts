@@ -1,4 +1,5 @@
 import { checkDeliverySettings, mailEnvironment, smsEnvironment } from "@auth/delivery";
+import { eventsEnvironment } from "@auth/events";
 import { checkTransportSettings, grpcServerEnvironment, sessionClientEnvironment } from "@auth/grpc-kit";
 import { databaseStartEnvironment } from "@auth/pg";
 import { env } from "@auth/runtime";
@@ -50,6 +51,8 @@ export const configSchema = z
      * former user's lock-out and captcha this long (docs/security.md, "Bursts").
      */
     LOGIN_ID_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    /** Where the relay publishes the service's security events (docs/decisions.md, "Security events"). */
+    ...eventsEnvironment,
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {

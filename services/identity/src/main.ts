@@ -8,6 +8,8 @@ import {
   smsHttpDefaultsOf,
   warnOfDevSenders,
 } from "@auth/delivery";
+import { openEventSink, startRelay } from "@auth/events";
+import { pgOutboxSource } from "@auth/events/pg";
 import { connectSession, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
@@ -35,6 +37,14 @@ const database = await openServiceDatabase({
   logger,
 });
 logger.info({ store: database.kind }, "database opened");
+const events = openEventSink(config, logger);
+const relay = startRelay({
+  service: "identity",
+  source: pgOutboxSource(database.db),
+  sink: events,
+  logger,
+  ready: database.ready,
+});
 
 const hasher = new PasswordHasher({
   memoryCost: config.ARGON2_MEMORY_KIB,
@@ -94,5 +104,7 @@ stopOnSignals(logger, async () => {
   await server.stop();
   await service.noticesSent();
   session.close();
+  await relay.stop();
+  await events.close();
   await database.close();
 });

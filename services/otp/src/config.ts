@@ -1,4 +1,5 @@
 import { checkDeliverySettings, smsEnvironment } from "@auth/delivery";
+import { eventsEnvironment } from "@auth/events";
 import { checkTransportSettings, grpcServerEnvironment, identityClientEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment, redisTargetOf } from "@auth/kv";
 import { env } from "@auth/runtime";
@@ -20,6 +21,8 @@ export const configSchema = z
     OTP_SENDS_PER_SESSION: env.positiveInt(designRules.sendsPerSession),
     OTP_SENDS_PER_USER_PER_HOUR: env.positiveInt(designRules.sendsPerUserPerHour),
     ...smsEnvironment,
+    /** Where the relay publishes the service's security events (docs/decisions.md, "Security events"). */
+    ...eventsEnvironment,
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {

@@ -1,4 +1,5 @@
 import { checkDeliverySettings, mailEnvironment } from "@auth/delivery";
+import { eventsEnvironment } from "@auth/events";
 import { checkTransportSettings, grpcServerEnvironment, identityClientEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
@@ -12,6 +13,8 @@ export const configSchema = z
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:recovery:"),
     ...mailEnvironment,
+    /** Where the relay publishes the service's security events (docs/decisions.md, "Security events"). */
+    ...eventsEnvironment,
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {

@@ -1,4 +1,5 @@
 import { deploymentMailSender, warnOfDevSenders } from "@auth/delivery";
+import { keyValueOutboxSource, openEventSink, startRelay } from "@auth/events";
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf, systemClock } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
@@ -11,6 +12,14 @@ const logger = createLogger("recovery", config.LOG_LEVEL);
 warnOfDevSenders(config, logger);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
+const events = openEventSink(config, logger);
+const relay = startRelay({
+  service: "recovery",
+  source: keyValueOutboxSource(kv.store),
+  sink: events,
+  logger,
+  ready: kv.ready,
+});
 const mail = deploymentMailSender(config);
 logger.info(
   { store: describeTarget(redisTargetOf(config)), mail: config.MAIL_SENDER },
@@ -35,5 +44,7 @@ stopOnSignals(logger, async () => {
   await server.stop();
   identity.close();
   mail.close();
+  await relay.stop();
+  await events.close();
   await kv.close();
 });

@@ -1,3 +1,4 @@
+import { eventsEnvironment } from "@auth/events";
 import { checkTransportSettings, grpcServerEnvironment, identityClientEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
@@ -17,6 +18,8 @@ export const configSchema = z
     /** The SHA-256 (hex) of the admin token operators present; the plain token is refused here (docs/operations.md, "The admin token"). */
     ADMIN_TOKEN_SHA256: env.adminTokenSha256(),
     ADMIN_TOKEN: env.refusedAdminToken(),
+    /** Where the relay publishes the service's security events (docs/decisions.md, "Security events"). */
+    ...eventsEnvironment,
     LOG_LEVEL: env.logLevel(),
   })
   .superRefine((config, context) => {

@@ -1,3 +1,4 @@
+import { keyValueOutboxSource, openEventSink, startRelay } from "@auth/events";
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf, systemClock } from "@auth/kv";
 import { SessionState } from "@auth/proto/session";
@@ -15,6 +16,14 @@ const config = loadConfig("session", configSchema);
 const logger = createLogger("session", config.LOG_LEVEL);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
+const events = openEventSink(config, logger);
+const relay = startRelay({
+  service: "session",
+  source: keyValueOutboxSource(kv.store),
+  sink: events,
+  logger,
+  ready: kv.ready,
+});
 logger.info({ store: describeTarget(redisTargetOf(config)) }, "session service starting");
 
 const sessions = new SessionStore(kv.store, systemClock, {
@@ -48,5 +57,7 @@ const server = await startGrpcServer({
 stopOnSignals(logger, async () => {
   await server.stop();
   identity.close();
+  await relay.stop();
+  await events.close();
   await kv.close();
 });

@@ -105,6 +105,7 @@ describe("authctl", () => {
       "disclaimer",
       "oauth",
       "session",
+      "events",
     ]) {
       const { stdout, exitCode } = await authctl([group, "--help"]);
       expect(exitCode, group).toBe(0);

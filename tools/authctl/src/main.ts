@@ -3,6 +3,7 @@ import { Command, Option } from "commander";
 import { apiKeyCommands } from "./commands/apikey.js";
 import { companyCommands } from "./commands/company.js";
 import { disclaimerCommands } from "./commands/disclaimer.js";
+import { eventsCommands } from "./commands/events.js";
 import { oauthCommands } from "./commands/oauth.js";
 import { passkeyCommands } from "./commands/passkey.js";
 import { sessionCommands } from "./commands/session.js";
@@ -43,6 +44,7 @@ disclaimerCommands(program, context);
 oauthCommands(program, context);
 sessionCommands(program, context);
 passkeyCommands(program, context);
+eventsCommands(program);
 
 try {
   await program.parseAsync();

@@ -1,0 +1,147 @@
+import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
+import {
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from "@nats-io/jetstream";
+import { connect, type NatsConnection, type NodeConnectionOptions, nanos } from "@nats-io/transport-node";
+import type { EventSink } from "./sink.js";
+
+const subjectPrefix = "auth.events";
+
+/** The stream every service publishes its events to (docs/decisions.md, "Security events"). */
+export const eventStream = { name: "AUTH_EVENTS", subjects: [`${subjectPrefix}.>`] } as const;
+
+/** `auth.events.<service>.<type>`: the type's dots make tokens of the subject. */
+export function subjectOf(event: { source: string; type: string }): string {
+  return `${subjectPrefix}.${event.source.replace(/^auth-suite\//, "")}.${event.type}`;
+}
+
+/** The subjects of every service's events whose type matches, with NATS wildcards (`auth.login.*`, `admin.>`). */
+export const subjectFilterOf = (typePattern = ">") => `${subjectPrefix}.*.${typePattern}`;
+
+/**
+ * How a client reaches the NATS of a nats:// or tls:// URL: tls:// requires TLS, its certificate
+ * checked against `caFile` (Node's CAs without it); credentials in the URL are a user and
+ * password, or a token alone. Once connected it reconnects forever.
+ */
+export function natsConnectOptions(url: string, caFile?: string): NodeConnectionOptions {
+  const { protocol, hostname, port, username, password } = new URL(url);
+  const user = decodeURIComponent(username);
+  const pass = decodeURIComponent(password);
+  return {
+    servers: `${hostname}:${port || 4222}`,
+    ...(user && pass ? { user, pass } : user ? { token: user } : {}),
+    ...(protocol === "tls:" ? { tls: caFile ? { caFile } : {} } : {}),
+    maxReconnectAttempts: -1,
+  };
+}
+
+/** Where a URL points, for the log lines: never its credentials. */
+export const describeNats = (url: string) => `nats ${new URL(url).host}`;
+
+/**
+ * Creates the stream, or brings the settings the suite owns to what it needs: its subjects and
+ * the 2-hour window in which a copy with the same message id is dropped (a relay republishing
+ * after a crash). What operators tune (age, size, placement) an update keeps.
+ */
+export async function ensureEventStream(manager: JetStreamManager, replicas: number): Promise<void> {
+  const owned = {
+    subjects: [...eventStream.subjects],
+    duplicate_window: nanos(2 * 60 * 60 * 1000),
+    num_replicas: replicas,
+  };
+  try {
+    await manager.streams.update(eventStream.name, owned);
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
+    await manager.streams.add({
+      name: eventStream.name,
+      ...owned,
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+    });
+  }
+}
+
+export interface NatsSinkOptions {
+  /** The CA that signed the NATS servers' certificates (tls:// URLs). */
+  caFile?: string;
+  /** The stream's replicas when created or updated: 3 on a 3-node cluster, 1 on a single server. */
+  replicas?: number;
+  /** Milliseconds a publication may wait for its PubAck before the batch fails. */
+  publishTimeoutMs?: number;
+  /** How the first connection is retried until NATS answers (later ones, forever, by the client). */
+  connectRetry?: ConnectRetry;
+}
+
+/**
+ * NATS JetStream: each event published on its subject with its id as the message id, each PubAck
+ * awaited in turn. The first connection is made in the background, attempt after attempt; until
+ * it is made, a publication fails (the relay waits and tries again). The stream is ensured before
+ * the first publication and again after one failed.
+ */
+export function natsEventSink(url: string, logger: Logger, options: NatsSinkOptions = {}): EventSink {
+  const timeout = options.publishTimeoutMs ?? 5_000;
+  const retry = options.connectRetry ?? { attemptTimeoutMs: 5_000, maxDelayMs: 5_000 };
+  const stop = new AbortController();
+  let connection: NatsConnection | undefined;
+  /** The attempt under way; an abandoned one closes what it opens, whenever that is. */
+  let current = { abandoned: false };
+  let streamReady: Promise<void> | undefined;
+
+  connectWithRetry(
+    {
+      store: describeNats(url),
+      attempt: async () => {
+        const mine = { abandoned: false };
+        current = mine;
+        const opened = await connect({
+          ...natsConnectOptions(url, options.caFile),
+          timeout: retry.attemptTimeoutMs,
+        });
+        if (mine.abandoned || stop.signal.aborted) {
+          await opened.close();
+          throw new Error("attempt abandoned");
+        }
+        connection = opened;
+      },
+      abandon: () => {
+        current.abandoned = true;
+      },
+    },
+    retry,
+    logger,
+    stop.signal,
+  ).catch(() => {
+    // Rejects only when closed before NATS answered.
+  });
+
+  return {
+    async publish(events) {
+      if (!connection) throw new Error(`${describeNats(url)} not reached yet`);
+      const nc = connection;
+      try {
+        streamReady ??= jetstreamManager(nc).then((manager) =>
+          ensureEventStream(manager, options.replicas ?? 1),
+        );
+        await streamReady;
+        const js = jetstream(nc, { timeout });
+        for (const event of events) {
+          await js.publish(subjectOf(event), event.json, { msgID: event.id, timeout });
+        }
+      } catch (error) {
+        streamReady = undefined;
+        throw error;
+      }
+    },
+    async close() {
+      stop.abort();
+      await connection?.close();
+    },
+  };
+}
