@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import type { RunningSuite } from "@auth/suite";
 import { promtoolCheck, promtoolInstalled, testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/api.js";
+import { eventRecorded } from "./support/events.js";
 import {
   createCompany,
   createDisclaimer,
@@ -147,6 +149,31 @@ describe("observability", () => {
     },
   );
 
+  it("records a login as a security event that carries the trace id of the request that made it", async () => {
+    const user = await createUser(company);
+    const login = await post("login", { login_id: user.loginName });
+    const authorized = await post(
+      "checkpassword",
+      { password: user.password },
+      String(login.body.session_token),
+    );
+    expect(authorized.body.session_state).toBe("authorized");
+    const event = await eventRecorded(
+      suite.eventsFile,
+      (recorded) => recorded.type === "auth.login.succeeded" && recorded.userid === user.id,
+    );
+    expect(event).toMatchObject({
+      source: "auth-suite/session",
+      companyid: company.id,
+      outcome: "OUTCOME_SUCCEEDED",
+    });
+    expect(event.clientaddress).toBe("127.0.0.1");
+    const spans = await traceOf("checkpassword", (trace) =>
+      trace.some((span) => span.traceId === event.traceid),
+    );
+    expect(spans.some((span) => span.traceId === event.traceid && span.service === "gateway")).toBe(true);
+  });
+
   it("counts the OTPs the otp service sends", async () => {
     const user = await createUser(company, { password: null });
     await post("login", { login_id: user.loginName });
@@ -154,7 +181,7 @@ describe("observability", () => {
     expect(otp).toMatch(/auth_otps_sent_total\{purpose="login"\} [1-9]/);
   });
 
-  it("never puts a password, OTP, answer, backup code, token, API key, login ID or query string in a log line or a span", async () => {
+  it("never puts a password, OTP, answer, backup code, token, API key, login ID or query string in a log line, a span or a security event", async () => {
     const withTerms = await createCompany(
       { recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example.com/r" } },
       operatorOf(suite),
@@ -212,8 +239,13 @@ describe("observability", () => {
     const newPassword = "Known-New-Password-2";
     secrets.push(newPassword);
     await send("setpassword", { new_password: newPassword }, String(answered.body.session_token));
-    // Once the last request's trace is in, so are the log lines and spans of all before it.
+    // Once the last request's trace is in, so are the log lines and spans of all before it; once
+    // its event is, so are the events of all before it from identity (each relay keeps its order).
     await traceOf("setpassword");
+    await eventRecorded(
+      suite.eventsFile,
+      (event) => event.type === "auth.password.changed" && event.userid === user.id,
+    );
 
     // The dev outbox stands in for the SMS and e-mail providers: its lines carry codes by design.
     const logText = logs
@@ -221,11 +253,14 @@ describe("observability", () => {
       .map((entry) => entry.line)
       .join("\n");
     const spanText = receiver.bodies.join("\n");
+    const eventText = readFileSync(suite.eventsFile, "utf8");
     expect(logText.length).toBeGreaterThan(0);
     expect(spanText.length).toBeGreaterThan(0);
+    expect(eventText.length).toBeGreaterThan(0);
     for (const secret of secrets) {
       expect(logText.includes(secret), `a log line holds ${secret}`).toBe(false);
       expect(spanText.includes(secret), `a span holds ${secret}`).toBe(false);
+      expect(eventText.includes(secret), `a security event holds ${secret}`).toBe(false);
     }
   });
 });

@@ -69,6 +69,8 @@ export interface RunningSuite {
   addresses: Record<ServiceName, string>;
   smsOutboxFile: string;
   mailOutboxFile: string;
+  /** Where the services' relays append the security events when no NATS_URL is given. */
+  eventsFile: string;
   /** The admin token in plain, which only the operator (authctl, the tests' fixtures) presents. */
   adminToken: string;
   /**
@@ -155,6 +157,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   ]);
   const smsOutboxFile = join(options.dataDir, "sms-outbox.jsonl");
   const mailOutboxFile = join(options.dataDir, "mail-outbox.jsonl");
+  const eventsFile = join(options.dataDir, "events.jsonl");
   const redisPrefix = options.redisKeyPrefix ?? "";
   const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
   // What identity, session and disclaimer hold: they only compare the token (docs/operations.md, "The admin token").
@@ -163,8 +166,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     LOG_LEVEL: options.logLevel ?? "info",
-    // Where the services' relays append the security events when no NATS_URL is given.
-    EVENTS_FILE: join(options.dataDir, "events.jsonl"),
+    EVENTS_FILE: eventsFile,
     ...options.commonEnv,
   };
   const redis = (service: string) =>
@@ -349,6 +351,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     gatewayUrl: replicas.gateway[0]?.url ?? "",
     addresses,
     smsOutboxFile,
+    eventsFile,
     mailOutboxFile,
     adminToken,
     certificates,
