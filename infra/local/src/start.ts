@@ -170,6 +170,8 @@ Recover access (PHONE, MAIL or QUESTION; the answer is "${demoControlQuestion.an
 SMS codes, recovery e-mails and notices to users (password changed, recovery, lock-out; marked
 "notification") of the dev outbox print below and are kept in ${suite.smsOutboxFile}
 and ${suite.mailOutboxFile}.
+Security events (logins, factor changes, recoveries, operators' writes) go to ${suite.eventsFile}:
+  npx authctl events tail --file ${suite.eventsFile}
 Press Ctrl-C to stop.
 
 `);

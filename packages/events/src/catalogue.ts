@@ -4,15 +4,17 @@ import type { Event } from "@auth/proto/events";
 export type EventSource = "identity" | "session" | "otp" | "recovery" | "disclaimer";
 
 /** The fields of `Event` that hold a type's detail (one oneof in the contract). */
-export type DetailField =
-  | "login"
-  | "factor"
-  | "otpSent"
-  | "sessionRevoked"
-  | "recovery"
-  | "disclaimer"
-  | "lockout"
-  | "adminChange";
+export const detailFields = [
+  "login",
+  "factor",
+  "otpSent",
+  "sessionRevoked",
+  "recovery",
+  "disclaimer",
+  "lockout",
+  "adminChange",
+] as const;
+export type DetailField = (typeof detailFields)[number];
 
 /** One detail: exactly the field the catalogue names for the event's type. */
 export type EventDetail = { [F in DetailField]: { [K in F]: NonNullable<Event[K]> } }[DetailField];

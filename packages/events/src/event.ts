@@ -1,6 +1,12 @@
 import { type Actor, ActorKind, Event, type Outcome } from "@auth/proto/events";
 import { v7 as uuidv7 } from "uuid";
-import { type EventDetail, type EventSource, type EventType, eventCatalogue } from "./catalogue.js";
+import {
+  detailFields,
+  type EventDetail,
+  type EventSource,
+  type EventType,
+  eventCatalogue,
+} from "./catalogue.js";
 
 /** Where a request came from, as the service learned it from its authenticated caller. */
 export interface EventOrigin {
@@ -60,19 +66,25 @@ export function newEvent(source: EventSource, facts: EventFacts, now: Date = new
   };
 }
 
-/** The event as one line of JSON: its CloudEvents structured form, as stored and published. */
+/** What CloudEvents' `data` holds: the fields that are not attributes (objects, not plain values). */
+const dataFields = ["actor", ...detailFields] as const;
+
+/**
+ * The event as one line of JSON: CloudEvents' structured mode, as stored and published. The
+ * attributes and extensions are the top level; `data` holds the actor and the detail, each in its
+ * proto3 JSON form (docs/decisions.md, "Security events").
+ */
 export function eventJson(event: Event): string {
-  return JSON.stringify(Event.toJSON(event));
+  const attributes = { ...(Event.toJSON(event) as Record<string, unknown>) };
+  const data: Record<string, unknown> = {};
+  for (const field of dataFields) {
+    if (field in attributes) data[field] = attributes[field];
+    delete attributes[field];
+  }
+  return JSON.stringify({ ...attributes, datacontenttype: "application/json", data });
 }
 
 export function eventFromJson(json: string): Event {
-  return Event.fromJSON(JSON.parse(json));
-}
-
-/**
- * The key events are ordered by: the user's id, or the company's for a company's events. The
- * relay keeps this order (docs/decisions.md, "Security events").
- */
-export function orderKeyOf(event: Event): string {
-  return event.userid || `company:${event.companyid}`;
+  const { data, datacontenttype: _, ...attributes } = JSON.parse(json);
+  return Event.fromJSON({ ...attributes, ...data });
 }

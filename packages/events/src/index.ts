@@ -12,7 +12,6 @@ export {
   eventFromJson,
   eventJson,
   newEvent,
-  orderKeyOf,
   systemOrigin,
 } from "./event.js";
 export { fileEventSink } from "./file-sink.js";
