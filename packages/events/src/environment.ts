@@ -2,6 +2,7 @@ import { env, type Logger } from "@auth/runtime";
 import { z } from "zod";
 import { fileEventSink } from "./file-sink.js";
 import { describeNats, natsEventSink } from "./nats-sink.js";
+import { type Relay, type RelayOptions, startRelay } from "./relay.js";
 import type { EventSink } from "./sink.js";
 
 /** Where a service's relay publishes its security events (docs/decisions.md, "Security events"). */
@@ -29,4 +30,20 @@ export function openEventSink(config: EventsConfig, logger: Logger): EventSink {
   }
   logger.info({ events: config.EVENTS_FILE }, "security events go to the events file");
   return fileEventSink(config.EVENTS_FILE);
+}
+
+/**
+ * What each service starts with: its outbox relayed to the sink its settings choose. `stop` ends
+ * the relay (after the batch under way), then the sink; call it before the store closes.
+ */
+export function relayServiceOutbox(options: Omit<RelayOptions, "sink"> & { config: EventsConfig }): Relay {
+  const { config, ...relayOptions } = options;
+  const sink = openEventSink(config, options.logger);
+  const relay = startRelay({ ...relayOptions, sink });
+  return {
+    stop: async () => {
+      await relay.stop();
+      await sink.close();
+    },
+  };
 }

@@ -5,7 +5,7 @@ export {
   type EventType,
   eventCatalogue,
 } from "./catalogue.js";
-export { type EventsConfig, eventsEnvironment, openEventSink } from "./environment.js";
+export { type EventsConfig, eventsEnvironment, relayServiceOutbox } from "./environment.js";
 export {
   type EventFacts,
   type EventOrigin,

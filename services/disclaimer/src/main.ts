@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { openEventSink, startRelay } from "@auth/events";
+import { relayServiceOutbox } from "@auth/events";
 import { pgOutboxSource } from "@auth/events/pg";
 import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
@@ -23,11 +23,10 @@ const database = await openServiceDatabase({
   logger,
 });
 logger.info({ store: database.kind }, "database opened");
-const events = openEventSink(config, logger);
-const relay = startRelay({
+const relay = relayServiceOutbox({
   service: "disclaimer",
   source: pgOutboxSource(database.db),
-  sink: events,
+  config,
   logger,
   ready: database.ready,
 });
@@ -42,6 +41,5 @@ const server = await startGrpcServer({
 stopOnSignals(logger, async () => {
   await server.stop();
   await relay.stop();
-  await events.close();
   await database.close();
 });

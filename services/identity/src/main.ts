@@ -8,7 +8,7 @@ import {
   smsHttpDefaultsOf,
   warnOfDevSenders,
 } from "@auth/delivery";
-import { openEventSink, startRelay } from "@auth/events";
+import { relayServiceOutbox } from "@auth/events";
 import { pgOutboxSource } from "@auth/events/pg";
 import { connectSession, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
@@ -37,11 +37,10 @@ const database = await openServiceDatabase({
   logger,
 });
 logger.info({ store: database.kind }, "database opened");
-const events = openEventSink(config, logger);
-const relay = startRelay({
+const relay = relayServiceOutbox({
   service: "identity",
   source: pgOutboxSource(database.db),
-  sink: events,
+  config,
   logger,
   ready: database.ready,
 });
@@ -105,6 +104,5 @@ stopOnSignals(logger, async () => {
   await service.noticesSent();
   session.close();
   await relay.stop();
-  await events.close();
   await database.close();
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { deploymentSmsSender, smsHttpDefaultsOf, warnOfDevSenders } from "@auth/delivery";
-import { keyValueOutboxSource, openEventSink, startRelay } from "@auth/events";
+import { keyValueOutboxSource, relayServiceOutbox } from "@auth/events";
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
@@ -15,11 +15,10 @@ const logger = createLogger("otp", config.LOG_LEVEL);
 warnOfDevSenders(config, logger);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
-const events = openEventSink(config, logger);
-const relay = startRelay({
+const relay = relayServiceOutbox({
   service: "otp",
   source: keyValueOutboxSource(kv.store),
-  sink: events,
+  config,
   logger,
   ready: kv.ready,
 });
@@ -50,6 +49,5 @@ stopOnSignals(logger, async () => {
   await server.stop();
   identity.close();
   await relay.stop();
-  await events.close();
   await kv.close();
 });

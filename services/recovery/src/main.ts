@@ -1,5 +1,5 @@
 import { deploymentMailSender, warnOfDevSenders } from "@auth/delivery";
-import { keyValueOutboxSource, openEventSink, startRelay } from "@auth/events";
+import { keyValueOutboxSource, relayServiceOutbox } from "@auth/events";
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf, systemClock } from "@auth/kv";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
@@ -12,11 +12,10 @@ const logger = createLogger("recovery", config.LOG_LEVEL);
 warnOfDevSenders(config, logger);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
-const events = openEventSink(config, logger);
-const relay = startRelay({
+const relay = relayServiceOutbox({
   service: "recovery",
   source: keyValueOutboxSource(kv.store),
-  sink: events,
+  config,
   logger,
   ready: kv.ready,
 });
@@ -45,6 +44,5 @@ stopOnSignals(logger, async () => {
   identity.close();
   mail.close();
   await relay.stop();
-  await events.close();
   await kv.close();
 });

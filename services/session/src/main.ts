@@ -1,4 +1,4 @@
-import { keyValueOutboxSource, openEventSink, startRelay } from "@auth/events";
+import { keyValueOutboxSource, relayServiceOutbox } from "@auth/events";
 import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf, systemClock } from "@auth/kv";
 import { SessionState } from "@auth/proto/session";
@@ -16,11 +16,10 @@ const config = loadConfig("session", configSchema);
 const logger = createLogger("session", config.LOG_LEVEL);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
-const events = openEventSink(config, logger);
-const relay = startRelay({
+const relay = relayServiceOutbox({
   service: "session",
   source: keyValueOutboxSource(kv.store),
-  sink: events,
+  config,
   logger,
   ready: kv.ready,
 });
@@ -58,6 +57,5 @@ stopOnSignals(logger, async () => {
   await server.stop();
   identity.close();
   await relay.stop();
-  await events.close();
   await kv.close();
 });
