@@ -17,6 +17,12 @@ export interface EventOrigin {
   clientAddress: string;
 }
 
+/**
+ * The origin of a change whose user the store learns only as it makes the change (whose code,
+ * link or session it is): the call's origin (`eventOriginOf` of @auth/grpc-kit) for that user.
+ */
+export type OriginOf = (userId: string) => EventOrigin;
+
 export const systemOrigin: EventOrigin = {
   actor: { kind: ActorKind.SYSTEM, id: "", certificateSubject: "", certificateSha256: "" },
   traceId: "",

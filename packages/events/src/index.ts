@@ -9,6 +9,7 @@ export { type EventsConfig, eventsEnvironment, relayServiceOutbox } from "./envi
 export {
   type EventFacts,
   type EventOrigin,
+  type OriginOf,
   eventFromJson,
   eventJson,
   newEvent,

@@ -1,13 +1,8 @@
 import { type EventOrigin, eventJson, newEvent } from "@auth/events";
+
 import type { WriteEvents } from "@auth/kv";
 import { Factor, Outcome } from "@auth/proto/events";
 import { OtpPurpose } from "@auth/proto/otp";
-
-/**
- * Who asks to check a code, for the event of the check (docs/decisions.md, "Security events"): the
- * call's origin (`eventOriginOf`), once the store knows whose code it is.
- */
-export type OriginOf = (userId: string) => EventOrigin;
 
 /** The purposes a code is sent for. */
 export type SendPurpose = OtpPurpose.LOGIN | OtpPurpose.RECOVERY;

@@ -1,10 +1,10 @@
 import type { SmsSender } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
-import type { EventOrigin } from "@auth/events";
+import type { EventOrigin, OriginOf } from "@auth/events";
 import type { Counter } from "@auth/kv";
 import { metrics } from "@auth/telemetry";
 import { generateOtp, type OtpHasher } from "./otp-codes.js";
-import { checkEvents, type OriginOf, type SendPurpose, sentEvents } from "./otp-events.js";
+import { checkEvents, type SendPurpose, sentEvents } from "./otp-events.js";
 import type { OtpStore } from "./store/otp-store.js";
 
 export interface OtpRules {

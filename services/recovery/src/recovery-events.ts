@@ -1,12 +1,7 @@
 import { type EventOrigin, eventJson, newEvent } from "@auth/events";
+
 import type { WriteEvents } from "@auth/kv";
 import { Outcome } from "@auth/proto/events";
-
-/**
- * Who asks to redeem a link, for the event of the redemption (docs/decisions.md, "Security
- * events"): the call's origin (`eventOriginOf`), once the store knows whose link it is.
- */
-export type OriginOf = (userId: string) => EventOrigin;
 
 /** Whose recovery it is. */
 export interface RecoveryOf {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { OriginOf } from "@auth/events";
 import { eventFromJson, systemOrigin } from "@auth/events";
 import {
   clientAddressKey,
@@ -28,7 +29,6 @@ import { CompanyRules } from "./check-policies.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
-import type { OriginOf } from "./store/session-events.js";
 import { SessionStore } from "./store/session-store.js";
 import { UserNotices } from "./user-notices.js";
 

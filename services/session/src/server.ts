@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import type { OriginOf } from "@auth/events";
 import {
   type AsyncService,
   type CallContext,
@@ -55,7 +56,7 @@ import type {
   Subject,
 } from "./store/check-budget.js";
 import type { PasskeyChallenges } from "./store/passkey-challenges.js";
-import type { Ending, OriginOf } from "./store/session-events.js";
+import type { Ending } from "./store/session-events.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
 import type { UserNotices } from "./user-notices.js";
 

@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
-import type { EventOrigin } from "@auth/events";
+import type { EventOrigin, OriginOf } from "@auth/events";
 import { type Clock, issueToken, type KeyValueStore, newRecordId, readToken, sameHash } from "@auth/kv";
-import { type OriginOf, recoveryEvents } from "../recovery-events.js";
+import { recoveryEvents } from "../recovery-events.js";
 
 interface LinkTicket {
   companyId: string;

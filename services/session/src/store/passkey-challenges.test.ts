@@ -1,11 +1,11 @@
 import { AuthError } from "@auth/errors";
+import type { OriginOf } from "@auth/events";
 import { systemOrigin } from "@auth/events";
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
 import { PasskeyCeremony, SessionState } from "@auth/proto/session";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PasskeyChallenges } from "./passkey-challenges.js";
-import type { OriginOf } from "./session-events.js";
 import { SessionStore } from "./session-store.js";
 
 /** Whose writes these are: their events are security-events.test.ts's business. */

@@ -1,16 +1,11 @@
-import { type EventOrigin, eventJson, newEvent } from "@auth/events";
+import { type EventOrigin, eventJson, newEvent, type OriginOf } from "@auth/events";
+
 import type { WriteEvents } from "@auth/kv";
 import { ActorKind, Factor as EventFactor, Outcome } from "@auth/proto/events";
 import { SessionState } from "@auth/proto/session";
 import { authenticationOf, type Factor } from "../authentication.js";
 import type { LockOut, SecretKind } from "./check-budget.js";
 import type { SessionRecord } from "./session-store.js";
-
-/**
- * Who asks for a change, for the events it records (docs/decisions.md, "Security events"): the
- * call's origin (`eventOriginOf`), once the store knows whose session it is.
- */
-export type OriginOf = (userId: string) => EventOrigin;
 
 /** Why sessions end before their time, as auth.session.revoked tells it. */
 export type EndReason =

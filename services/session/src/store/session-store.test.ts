@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { AuthError } from "@auth/errors";
+import type { OriginOf } from "@auth/events";
 import { systemOrigin } from "@auth/events";
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
@@ -13,7 +14,7 @@ import {
   type SecretKind,
   type Subject,
 } from "./check-budget.js";
-import type { Ending, OriginOf } from "./session-events.js";
+import type { Ending } from "./session-events.js";
 import {
   expiredTokenMemoryMs,
   idleEndOf,

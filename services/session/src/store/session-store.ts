@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import type { OriginOf } from "@auth/events";
 import {
   type Clock,
   issueToken,
@@ -13,7 +14,7 @@ import {
 import { type RequiredDisclaimer, SessionState } from "@auth/proto/session";
 import type { Factor } from "../authentication.js";
 import type { RightCheck } from "./check-budget.js";
-import { type Ending, endEvents, type OriginOf, stateEvents } from "./session-events.js";
+import { type Ending, endEvents, stateEvents } from "./session-events.js";
 
 export interface SessionRecord {
   sessionId: string;
