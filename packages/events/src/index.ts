@@ -9,10 +9,10 @@ export { type EventsConfig, eventsEnvironment, relayServiceOutbox } from "./envi
 export {
   type EventFacts,
   type EventOrigin,
-  type OriginOf,
   eventFromJson,
   eventJson,
   newEvent,
+  type OriginOf,
   systemOrigin,
 } from "./event.js";
 export { fileEventSink } from "./file-sink.js";
