@@ -34,7 +34,11 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
     let others: TestUser[];
 
     beforeAll(async () => {
-      own = await startOwnSuite({}, { realStores: true, replicas: 2, metrics: true });
+      // identity's relay reads its outbox once an hour here, so that its reads do not count as the guesses'.
+      own = await startOwnSuite(
+        { identity: { EVENTS_POLL_MS: "3600000" } },
+        { realStores: true, replicas: 2, metrics: true },
+      );
       suite = own.suite;
       // The default policy (captcha after 3, lock-out after 10), without the rate limits in the way.
       company = await createCompany({}, operatorOf(suite));
@@ -139,8 +143,9 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
       expectBudgetsAnswers(answers);
       expect((await compared()) - comparedBefore).toBe(budget);
       // The user's row read once per identity replica and again for each comparison, the company,
-      // the API key and the lock-out's notice: no query for a guess the budget refused.
-      expect(read).toBeLessThan(2 * budget);
+      // the API key and the lock-out's notice, and each comparison's auth.login.failed event (and a
+      // relay's read, at most, of each replica): no query for a guess the budget refused.
+      expect(read).toBeLessThan(3 * budget);
     }, 240_000);
 
     it("5 other users logging in meanwhile: no 503, and their p99 within 3× of theirs without the burst", async () => {

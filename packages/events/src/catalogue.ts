@@ -41,7 +41,7 @@ export const eventCatalogue = {
   "auth.login.failed": {
     sources: ["identity"],
     detail: "factor",
-    meaning: "A first factor (password, or a passkey without a password) was wrong or refused by its budget.",
+    meaning: "A first factor (password, or a passkey without a password) was compared and was wrong.",
   },
   "auth.second_factor.passed": {
     sources: ["identity", "otp"],
@@ -51,7 +51,7 @@ export const eventCatalogue = {
   "auth.second_factor.failed": {
     sources: ["identity", "otp"],
     detail: "factor",
-    meaning: "A second factor was wrong or refused by its budget.",
+    meaning: "A second factor was compared and was wrong.",
   },
   "auth.account.locked": {
     sources: ["session"],

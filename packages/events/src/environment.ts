@@ -15,6 +15,8 @@ export const eventsEnvironment = {
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** The embedded default's sink: one JSON line per event, appended. */
   EVENTS_FILE: z.string().min(1).default(".data/events.jsonl"),
+  /** Milliseconds between two reads of an outbox that had less than a batch: the events' delay, against idle reads. */
+  EVENTS_POLL_MS: env.positiveInt(200),
 };
 
 export type EventsConfig = z.infer<z.ZodObject<typeof eventsEnvironment>>;
@@ -39,7 +41,7 @@ export function openEventSink(config: EventsConfig, logger: Logger): EventSink {
 export function relayServiceOutbox(options: Omit<RelayOptions, "sink"> & { config: EventsConfig }): Relay {
   const { config, ...relayOptions } = options;
   const sink = openEventSink(config, options.logger);
-  const relay = startRelay({ ...relayOptions, sink });
+  const relay = startRelay({ pollMs: config.EVENTS_POLL_MS, ...relayOptions, sink });
   return {
     stop: async () => {
       await relay.stop();

@@ -45,29 +45,21 @@ export function checkPassed(check: FactorCheck): Event[] {
   return check.first ? [] : [checkEvent(check, "auth.second_factor.passed", Outcome.SUCCEEDED)];
 }
 
-/** A wrong or refused factor: auth.login.failed for a first one, auth.second_factor.failed for a second. */
+/** A factor compared and wrong: auth.login.failed for a first one, auth.second_factor.failed for a second. */
 export function checkFailed(check: FactorCheck, reason: string): Event {
   const type = check.first ? "auth.login.failed" : "auth.second_factor.failed";
   return checkEvent(check, type, Outcome.FAILED, reason);
 }
 
 /**
- * Why a check under a budget failed (FactorDetail.reason), from the budget's answer and, when it
- * allowed the check, whether the secret was right. Undefined when nothing failed: the secret was
- * right, or it was never compared and no failure counted (a captcha asked for first, another check
- * of the session under way).
+ * Why a check under a budget failed (FactorDetail.reason): "wrong" when the budget allowed the
+ * comparison and the secret was wrong. Undefined otherwise: the secret was right, or it was never
+ * compared (refused by the budget, a captcha asked for first, another check of the session under
+ * way). A refused guess costs no write here: a burst at a user records one event, the lock-out
+ * (session's auth.account.locked), not one per guess.
  */
 export function failureOf(outcome: CheckOutcome, valid: boolean | undefined): string | undefined {
-  switch (outcome) {
-    case CheckOutcome.ALLOWED:
-      return valid ? undefined : "wrong";
-    case CheckOutcome.LOCKED_OUT:
-      return "locked";
-    case CheckOutcome.SESSION_SPENT:
-      return "budget_spent";
-    default:
-      return undefined;
-  }
+  return outcome === CheckOutcome.ALLOWED && !valid ? "wrong" : undefined;
 }
 
 /** auth.password.changed: the user set the password (changed it, reset it by recovery, or set it on first login). */
