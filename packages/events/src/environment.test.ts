@@ -7,8 +7,12 @@ import { natsConnectOptions, subjectOf } from "./nats-sink.js";
 const schema = z.object(eventsEnvironment);
 
 describe("eventsEnvironment", () => {
-  it("defaults to the events file of the embedded default, without NATS", () => {
-    expect(parseConfig(schema, {})).toEqual({ EVENTS_FILE: ".data/events.jsonl", NATS_STREAM_REPLICAS: 1 });
+  it("defaults to the events file of the embedded default, without NATS, read every 200 ms", () => {
+    expect(parseConfig(schema, {})).toEqual({
+      EVENTS_FILE: ".data/events.jsonl",
+      EVENTS_POLL_MS: 200,
+      NATS_STREAM_REPLICAS: 1,
+    });
   });
 
   it("takes a nats:// or tls:// NATS_URL, and refuses any other", () => {
