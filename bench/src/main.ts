@@ -6,12 +6,15 @@ import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import { startSuite } from "@auth/suite";
+import { measureEventsCost, natsServerName } from "./events-cost.js";
 import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures.js";
 import { callLoad } from "./grpc-load.js";
 import { httpLoad, type LoadResult } from "./http-load.js";
 import { expressLimit, hashLimit, transportCost } from "./limits.js";
+import { startNatsGate } from "./nats-gate.js";
 import { countOperations, perRequest } from "./operations.js";
-import { ProcessSampler } from "./processes.js";
+import { openOutboxes } from "./outboxes.js";
+import { listeningProcess, ProcessSampler } from "./processes.js";
 import { describeCpu, describeOperations, printReport, type Report, type Scenario } from "./report.js";
 
 /** What one autocannon connection carries from login to checkpassword. */
@@ -26,9 +29,16 @@ const only = process.env.BENCH_ONLY?.split(",");
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const databaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/postgres";
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+/** The NATS the relays publish the security events to (its stream AUTH_EVENTS, which the benchmark never purges). */
+const natsUrl = process.env.BENCH_NATS_URL ?? "nats://127.0.0.1:4222";
+const nats = new URL(natsUrl);
+// Its server's CPU is read when it runs on this machine.
+const natsServerPid = ["127.0.0.1", "localhost", "[::1]"].includes(nats.hostname)
+  ? listeningProcess(Number(nats.port || 4222))
+  : undefined;
 
 process.stdout.write(
-  `Benchmark: ${durationSeconds} s per scenario, ${connections} connections, on ${databaseUrl} and ${redisUrl}\n`,
+  `Benchmark: ${durationSeconds} s per scenario, ${connections} connections, on ${databaseUrl}, ${redisUrl} and ${nats.host} (${natsServerPid === undefined ? "its CPU not measured: no process of this machine listens on its port" : `nats-server pid ${natsServerPid}`})\n`,
 );
 
 const limits = {
@@ -46,12 +56,15 @@ const identity = await createTestDatabase(databaseUrl, "bench_identity");
 const disclaimer = await createTestDatabase(databaseUrl, "bench_disclaimer");
 const redisPrefix = `bench-${Date.now().toString(36)}:`;
 const dataDir = mkdtempSync(join(tmpdir(), "auth-bench-"));
+// The relays reach NATS through a gate the benchmark can cut (security events, NATS cut).
+const natsGate = await startNatsGate(natsUrl);
 const suite = await startSuite({
   dataDir,
   databaseUrls: { identity: identity.url, disclaimer: disclaimer.url },
   redisUrl,
   redisKeyPrefix: redisPrefix,
   logLevel: "error",
+  commonEnv: { NATS_URL: natsGate.url },
   // Introspection is measured as the company's other products call it, with a consumer's certificate.
   certificateHolders: ["consumer/bench"],
   // Each process's counters of gRPC calls, Redis commands and PostgreSQL statements.
@@ -67,8 +80,12 @@ const suite = await startSuite({
   ],
 });
 const processes = Object.entries(suite.children).map(([name, child]) => ({ name, pid: child.pid }));
-const sampler = new ProcessSampler(processes);
+const sampler = new ProcessSampler(processes, [{ name: natsServerName, pid: natsServerPid }]);
 const metricsUrls = Object.values(suite.metricsUrls).filter((url): url is string => url !== undefined);
+const outboxes = await openOutboxes(suite).catch(async (error: unknown) => {
+  await suite.stop();
+  throw error;
+});
 
 try {
   const company = await createBenchCompany(suite);
@@ -91,6 +108,8 @@ try {
     !only || names.some((name) => only.some((prefix) => name.startsWith(prefix)));
   async function measure(name: string, run: () => Promise<LoadResult>): Promise<Scenario | undefined> {
     if (!wanted(name)) return undefined;
+    // The events of what came before (the users created, the scenario before) are published first.
+    await outboxes.untilEmpty();
     const before = await countOperations(metricsUrls);
     sampler.start();
     const result = await run();
@@ -178,6 +197,20 @@ try {
   // Two requests make one login.
   measured.push(passwordLogin && { ...passwordLogin, rps: passwordLogin.rps / 2 });
   if (passwordLogin && wanted("beside bursts")) measured.push(await measureBesideBursts(passwordLogin));
+  const events = wanted("security events")
+    ? await measureEventsCost({
+        measure,
+        passwordLogins,
+        suiteProcesses: processes.map(({ name }) => name),
+        gate: natsGate,
+        outboxes,
+        natsUrl,
+        companyId: company.id,
+        redisUrl,
+        redisPrefix,
+        databaseUrl,
+      })
+    : undefined;
 
   measured.push(
     await measure("checkcredentials", () =>
@@ -305,7 +338,14 @@ try {
   }
 
   const scenarios = measured.filter((scenario): scenario is Scenario => scenario !== undefined);
-  const report: Report = { date: new Date().toISOString(), durationSeconds, connections, limits, scenarios };
+  const report: Report = {
+    date: new Date().toISOString(),
+    durationSeconds,
+    connections,
+    limits,
+    scenarios,
+    ...(events ? { events } : {}),
+  };
   printReport(report);
   const resultsDir = join(process.cwd(), "bench", "results");
   mkdirSync(resultsDir, { recursive: true });
@@ -315,7 +355,9 @@ try {
   );
   writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
 } finally {
+  await outboxes.close();
   await suite.stop();
+  await natsGate.close();
   await identity.drop();
   await disclaimer.drop();
   await deleteKeys(redisUrl, redisPrefix);

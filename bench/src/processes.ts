@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Linux's clock tick for /proc times (USER_HZ); 100 on every architecture Node runs on. */
 const ticksPerSecond = 100;
@@ -24,6 +25,21 @@ function processTicks(pid: number): number {
   }
 }
 
+/**
+ * Nanoseconds on a CPU of every thread of a process (/proc schedstat): finer than the ticks of
+ * `stat`, for a server's share of a few hundred operations.
+ */
+export function threadsCpuNs(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/task`).reduce(
+      (sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]),
+      0,
+    );
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU the whole machine has used (all but idle and iowait), in ticks. */
 function machineTicks(): number {
   const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0]?.split(/\s+/).slice(1).map(Number) ?? [];
@@ -35,24 +51,53 @@ export interface ProcessUsage {
   /** Peak resident memory per process over the scenario, in MiB. */
   peakMemoryMib: Record<string, number>;
   /**
-   * CPU seconds each process used during the scenario, and `others` for the rest of the machine
-   * (PostgreSQL, Redis, the load generator).
+   * CPU seconds each process used during the scenario (the suite's and the servers watched for
+   * their CPU alone), and `others` for the rest of the machine (PostgreSQL, Redis, the load
+   * generator).
    */
   cpuSeconds: Record<string, number>;
 }
 
-/** Samples the processes of the suite while a scenario runs: peak memory and CPU used. */
+interface Watched {
+  name: string;
+  pid: number | undefined;
+}
+
+/**
+ * The process listening on a TCP port of this machine (as `ss` shows it: other users' processes
+ * only to root); undefined when none is found.
+ */
+export function listeningProcess(port: number): number | undefined {
+  try {
+    const listing = execFileSync("ss", ["-Hltnp", `sport = :${port}`], { encoding: "utf8" });
+    const pid = /pid=(\d+)/.exec(listing)?.[1];
+    return pid === undefined ? undefined : Number(pid);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples the processes of the suite while a scenario runs: peak memory and CPU used; and the CPU
+ * of servers the suite uses but does not own (`cpuOnly`: NATS, whose memory is not the suite's).
+ */
 export class ProcessSampler {
   readonly #peaks = new Map<string, number>();
   readonly #startTicks = new Map<string, number>();
+  readonly #all: Watched[];
   #machineStart = 0;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly processes: Array<{ name: string; pid: number | undefined }>) {}
+  constructor(
+    private readonly processes: Watched[],
+    cpuOnly: Watched[] = [],
+  ) {
+    this.#all = [...processes, ...cpuOnly];
+  }
 
   start(): void {
     this.#peaks.clear();
-    for (const { name, pid } of this.processes) {
+    for (const { name, pid } of this.#all) {
       if (pid !== undefined) this.#startTicks.set(name, processTicks(pid));
     }
     this.#machineStart = machineTicks();
@@ -69,7 +114,7 @@ export class ProcessSampler {
   stop(): ProcessUsage {
     clearInterval(this.#timer);
     const cpuSeconds: Record<string, number> = {};
-    for (const { name, pid } of this.processes) {
+    for (const { name, pid } of this.#all) {
       if (pid === undefined) continue;
       cpuSeconds[name] = (processTicks(pid) - (this.#startTicks.get(name) ?? 0)) / ticksPerSecond;
     }

@@ -1,3 +1,4 @@
+import type { EventsCost } from "./events-cost.js";
 import type { LoadResult } from "./http-load.js";
 import type { Operations } from "./operations.js";
 import type { ProcessUsage } from "./processes.js";
@@ -41,6 +42,8 @@ export interface Report {
     };
   };
   scenarios: Scenario[];
+  /** What the security events cost a password login (BENCH_ONLY=security). */
+  events?: EventsCost;
 }
 
 /** The targets of the benchmark issue, each as a ratio to the limit it is measured against. */
@@ -87,7 +90,7 @@ export function printReport(report: Report): void {
           : "NO",
     };
   });
-  console.table(rows);
+  if (rows.length > 0) console.table(rows);
   process.stdout.write(
     `limits: argon2id ${report.limits.hashMs.toFixed(1)} ms per hash, ${report.limits.cores} cores => ${report.limits.loginsPerSecond.toFixed(0)} logins/s; bare express ${report.limits.bareExpressRps.toFixed(0)} req/s\n`,
   );
