@@ -8,12 +8,14 @@ import { connect, createServer, type Socket } from "node:net";
  */
 export interface Relay {
   port: number;
-  passTo(port: number): void;
+  passTo(port: number, host?: string): void;
+  /** Drops every connection through it, and closes new ones at once until `passTo` is called again. */
+  cut(): void;
   close(): Promise<void>;
 }
 
 export async function startRelay(): Promise<Relay> {
-  let target: number | undefined;
+  let target: { port: number; host: string } | undefined;
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -26,7 +28,7 @@ export async function startRelay(): Promise<Relay> {
       client.destroy();
       return;
     }
-    const upstream = connect(target, "127.0.0.1");
+    const upstream = connect(target.port, target.host);
     track(upstream);
     client.pipe(upstream).pipe(client);
     client.on("close", () => upstream.destroy());
@@ -36,8 +38,12 @@ export async function startRelay(): Promise<Relay> {
   const address = server.address();
   return {
     port: typeof address === "object" && address !== null ? address.port : 0,
-    passTo(port) {
-      target = port;
+    passTo(port, host = "127.0.0.1") {
+      target = { port, host };
+    },
+    cut() {
+      target = undefined;
+      for (const socket of sockets) socket.destroy();
     },
     async close() {
       for (const socket of sockets) socket.destroy();
