@@ -1,7 +1,7 @@
 import type { Event } from "@auth/proto/events";
 
 /** The services that commit facts, as an event's `source` names them. */
-export type EventSource = "identity" | "session" | "otp" | "recovery" | "disclaimer";
+export type EventSource = "identity" | "session" | "otp" | "recovery" | "disclaimer" | "audit";
 
 /** The fields of `Event` that hold a type's detail (one oneof in the contract). */
 export const detailFields = [
@@ -133,6 +133,16 @@ export const eventCatalogue = {
     sources: ["session"],
     detail: "adminChange",
     meaning: "An operator revoked a session or every session of a user.",
+  },
+  "admin.webhook.changed": {
+    sources: ["audit"],
+    detail: "adminChange",
+    meaning: "An operator created, changed, deleted a webhook, or rotated its signing secret.",
+  },
+  "admin.retention.changed": {
+    sources: ["audit"],
+    detail: "adminChange",
+    meaning: "An operator changed how long the company's events are kept.",
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

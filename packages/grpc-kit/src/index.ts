@@ -27,6 +27,7 @@ export {
 export { grpcServerEnvironment, grpcServerOptionsOf } from "./server-config.js";
 export {
   connectIdentity,
+  connectIntrospection,
   connectSession,
   type GrpcCallSettings,
   grpcCallEnvironment,

@@ -1,4 +1,5 @@
 import { IdentityServiceService } from "@auth/proto/identity";
+import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import { SessionServiceService } from "@auth/proto/session";
 import { env } from "@auth/runtime";
 import { createServiceClient, defaultKeepaliveTimeoutMs, type ServiceClient } from "./client.js";
@@ -65,4 +66,14 @@ export function connectSession(
   settings: { SESSION_ADDR: string } & GrpcCallSettings & TransportSettings,
 ): ServiceClient<typeof SessionServiceService> {
   return connect(SessionServiceService, settings.SESSION_ADDR, settings, "session");
+}
+
+/**
+ * A client of the session process's token introspection, with this process's certificate: for a
+ * service that serves a signed-in user and asks the session service whose the token is.
+ */
+export function connectIntrospection(
+  settings: { SESSION_ADDR: string } & GrpcCallSettings & TransportSettings,
+): ServiceClient<typeof TokenIntrospectionServiceService> {
+  return connect(TokenIntrospectionServiceService, settings.SESSION_ADDR, settings, "session");
 }

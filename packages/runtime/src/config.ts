@@ -106,4 +106,10 @@ export const env = {
         "expected host:port or a gRPC target (dns:///host:port, ipv4:a:p,b:p)",
       )
       .default(fallback),
+  /** A 32-byte AES key in base64 (SecretBox); optional: the embedded default makes one (`secretsKeyOf`). */
+  secretsKey: () =>
+    z
+      .string()
+      .refine((key) => Buffer.from(key, "base64").length === 32, "must be 32 bytes in base64")
+      .optional(),
 };

@@ -10,6 +10,7 @@ export { boundPort, listenOrExit, reportListening } from "./listening.js";
 export { createLogger, type Logger } from "./logger.js";
 export { JsonLinesOutbox } from "./outbox.js";
 export { freePort, whyNotListenable } from "./ports.js";
+export { SecretBox, secretsKeyOf } from "./secret-box.js";
 export { stopOnSignals } from "./shutdown.js";
 export {
   type ConnectRetry,

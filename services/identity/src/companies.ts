@@ -8,13 +8,13 @@ import {
   RecoveryMethod,
 } from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
+import type { SecretBox } from "@auth/runtime";
 import { companyCodeShape, minPasswordLengthFloor } from "@auth/runtime";
 import { z } from "zod";
 import { notificationTemplatesInput } from "./notifications/templates.js";
 import { passkeySettingsInput } from "./passkeys/relying-party.js";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
 import type { CompanyRow } from "./schema.js";
-import type { SecretBox } from "./secret-box.js";
 
 /** The defaults for what a company does not set (docs/api-contract.md, "Company policy defaults"). */
 const policyDefaults = {

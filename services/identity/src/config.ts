@@ -25,10 +25,7 @@ export const configSchema = z
       .pipe(z.number().min(owaspMinimum.timeCost, `must be at least ${owaspMinimum.timeCost}`)),
     ARGON2_PARALLELISM: env.positiveInt(owaspMinimum.parallelism),
     /** 32 bytes, base64 or base64url: the key that seals OAuth client secrets and the secrets of company policies. Kept in DATA_DIR when embedded. */
-    SECRETS_KEY: z
-      .string()
-      .refine((key) => Buffer.from(key, "base64").length === 32, "must be 32 bytes in base64")
-      .optional(),
+    SECRETS_KEY: env.secretsKey(),
     /** Lets OAuth providers be reached over plain HTTP: for tests on loopback only. */
     OAUTH_ALLOW_INSECURE_HTTP: z.stringbool().default(false),
     /** Lets companies use the dev captcha provider, which accepts a fixed response: never in production. */

@@ -1,6 +1,3 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   deploymentMailSender,
@@ -12,13 +9,12 @@ import { relayServiceOutbox } from "@auth/events";
 import { pgOutboxSource } from "@auth/events/pg";
 import { connectSession, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
-import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
+import { createLogger, loadConfig, SecretBox, secretsKeyOf, stopOnSignals, TtlCache } from "@auth/runtime";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { configSchema } from "./config.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 import { PasswordHasher } from "./passwords.js";
 import { schema } from "./schema.js";
-import { SecretBox } from "./secret-box.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
 
@@ -50,17 +46,6 @@ const hasher = new PasswordHasher({
   timeCost: config.ARGON2_ITERATIONS,
   parallelism: config.ARGON2_PARALLELISM,
 });
-/** The secrets key: configured, or for the embedded default made once and kept beside PGlite's files. */
-function secretsKey(): Buffer {
-  if (config.SECRETS_KEY) return Buffer.from(config.SECRETS_KEY, "base64");
-  const file = join(config.DATA_DIR, "secrets.key");
-  if (!existsSync(file)) {
-    mkdirSync(config.DATA_DIR, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600 });
-  }
-  return Buffer.from(readFileSync(file, "utf8").trim(), "base64");
-}
-
 const oauth = new OAuthExchange({
   allowInsecureHttp: config.OAUTH_ALLOW_INSECURE_HTTP,
   timeoutSeconds: config.OAUTH_TIMEOUT_SECONDS,
@@ -72,7 +57,7 @@ const service = identityService(
   {
     store: new IdentityStore(database.db),
     hasher,
-    secrets: new SecretBox(secretsKey()),
+    secrets: new SecretBox(secretsKeyOf(config.SECRETS_KEY, config.DATA_DIR)),
     oauth,
     captcha: captchaCheck({
       allowDev: config.ALLOW_DEV_CAPTCHA,

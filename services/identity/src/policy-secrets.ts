@@ -1,6 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { CaptchaProvider, type CompanyPolicy } from "@auth/proto/identity";
-import type { SecretBox } from "./secret-box.js";
+import type { SecretBox } from "@auth/runtime";
 
 /**
  * The secrets of a company's policy: the captcha's siteverify key, the SMS provider's token and the

@@ -122,7 +122,7 @@ export const oauthProviders = pgTable(
     tokenEndpoint: text("token_endpoint").notNull(),
     userinfoEndpoint: text("userinfo_endpoint").notNull(),
     clientId: text("client_id").notNull(),
-    /** AES-256-GCM under SECRETS_KEY (see secret-box.ts). */
+    /** AES-256-GCM under SECRETS_KEY (SecretBox of @auth/runtime). */
     clientSecretEncrypted: text("client_secret_encrypted").notNull(),
     redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
     scopes: jsonb("scopes").$type<string[]>().notNull(),

@@ -39,7 +39,7 @@ import {
   SecretKind,
   SessionState,
 } from "@auth/proto/session";
-import { createLogger, type Logger, TtlCache } from "@auth/runtime";
+import { createLogger, type Logger, SecretBox, TtlCache } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
@@ -51,7 +51,6 @@ import { captchaCheck } from "./captcha/captcha-check.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 import { owaspMinimum, PasswordHasher } from "./passwords.js";
 import { type IdentitySchema, schema } from "./schema.js";
-import { SecretBox } from "./secret-box.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
 import { FakePasskeySessions } from "./testing.js";

@@ -2,7 +2,7 @@ import { implement } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
 import { IdentityServiceService } from "@auth/proto/identity";
 import type { CheckSubject } from "@auth/proto/session";
-import type { Logger, TtlCache } from "@auth/runtime";
+import type { Logger, SecretBox, TtlCache } from "@auth/runtime";
 import { identityAccess } from "./access.js";
 import type { CaptchaCheck } from "./captcha/captcha-check.js";
 import type { SessionCalls } from "./guess-budget.js";
@@ -15,7 +15,6 @@ import { Notifier, type NotifierOptions } from "./notifications/notifier.js";
 import type { OAuthExchange } from "./oauth/exchange.js";
 import type { PasswordHasher } from "./passwords.js";
 import type { CompanyRow } from "./schema.js";
-import type { SecretBox } from "./secret-box.js";
 import type { IdentityStore } from "./store/identity-store.js";
 
 export interface IdentityDependencies {

@@ -37,9 +37,9 @@ import { OAuthExchange } from "./oauth/exchange.js";
 export type { SessionCalls } from "./guess-budget.js";
 export { TestOAuth2Provider } from "./oauth/oauth2-provider.testing.js";
 
+import { SecretBox } from "@auth/runtime";
 import { PasswordHasher } from "./passwords.js";
 import { type IdentitySchema, schema } from "./schema.js";
-import { SecretBox } from "./secret-box.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
 

@@ -63,5 +63,6 @@ export function assertMayReserve(context: CallContext, kind: SecretKind): void {
 
 /** The read-only contract of the company's other products: the one service a consumer may call. */
 export const introspectionAccess: AccessTable<typeof TokenIntrospectionServiceService> = {
-  introspectToken: ["consumer", "operator"],
+  // The audit service asks whose a token is before it lists the user's own events.
+  introspectToken: ["consumer", "operator", "audit"],
 };

@@ -5,11 +5,20 @@ import type { PeerCertificate } from "node:tls";
  * caller presents: `spiffe://auth-suite/<caller>`, or `spiffe://auth-suite/consumer/<product>` for
  * the products that introspect tokens (docs/security.md, "Trust between the services").
  */
-export const callers = ["gateway", "identity", "session", "otp", "recovery", "operator", "consumer"] as const;
+export const callers = [
+  "gateway",
+  "identity",
+  "session",
+  "otp",
+  "recovery",
+  "audit",
+  "operator",
+  "consumer",
+] as const;
 export type Caller = (typeof callers)[number];
 
 /** The processes that serve gRPC; each presents `spiffe://auth-suite/<service>` as a server. */
-export const grpcServices = ["identity", "session", "otp", "recovery", "disclaimer"] as const;
+export const grpcServices = ["identity", "session", "otp", "recovery", "disclaimer", "audit"] as const;
 export type GrpcServiceName = (typeof grpcServices)[number];
 
 export const trustDomain = "auth-suite";

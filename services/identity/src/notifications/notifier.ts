@@ -1,10 +1,9 @@
 import { type HttpDefaults, type MailSender, type SmsSender, senderFor, sendMail } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
-import type { Logger } from "@auth/runtime";
+import type { Logger, SecretBox } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import type { Lookups } from "../handlers/lookups.js";
 import { openPolicySecrets } from "../policy-secrets.js";
-import type { SecretBox } from "../secret-box.js";
 import type { IdentityStore } from "../store/identity-store.js";
 import { noticesPerWindow, noticeWindowSeconds } from "./caps.js";
 import { eventNames, type KnownEvent, wordingOf } from "./templates.js";

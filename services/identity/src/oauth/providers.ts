@@ -1,8 +1,8 @@
 import { messageSchema } from "@auth/grpc-kit";
 import { type OAuthProvider, type OAuthProviderSettings, ProviderKind } from "@auth/proto/identity";
+import type { SecretBox } from "@auth/runtime";
 import { z } from "zod";
 import type { OAuthKindName, OAuthProviderRow } from "../schema.js";
-import type { SecretBox } from "../secret-box.js";
 import { normalizeRedirectUri } from "./exchange.js";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2_000);

@@ -1,4 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 const version = "v1";
 
@@ -51,4 +53,18 @@ export class SecretBox {
       "utf8",
     );
   }
+}
+
+/**
+ * The key a SecretBox seals with: the configured one (base64), or for the embedded default one
+ * made once and kept beside the service's PGlite files (`<dataDir>/secrets.key`, mode 0600).
+ */
+export function secretsKeyOf(configured: string | undefined, dataDir: string): Buffer {
+  if (configured) return Buffer.from(configured, "base64");
+  const file = join(dataDir, "secrets.key");
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600 });
+  }
+  return Buffer.from(readFileSync(file, "utf8").trim(), "base64");
 }
