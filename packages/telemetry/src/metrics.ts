@@ -130,6 +130,24 @@ export const metrics = {
     labelNames: ["source"] as const,
     registers: [registry],
   }),
+  auditEventsRead: new Counter({
+    name: "auth_audit_events_read_total",
+    help: "Security events the audit service read from the stream, by outcome: stored (new), duplicate (stored before) or skipped (no company to keep it under)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  }),
+  auditEventDelay: new Histogram({
+    name: "auth_audit_event_delay_seconds",
+    help: "Time from an event's commit (its `time`) to the audit store's commit of it",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [registry],
+  }),
+  webhookDeliveries: new Counter({
+    name: "auth_webhook_deliveries_total",
+    help: "Webhook delivery attempts, by outcome: succeeded (2xx), failed (to be retried), dead (retries over, or 410)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  }),
 };
 
 /** Serves GET /metrics on its own port (for the services, whose main port speaks gRPC). */
