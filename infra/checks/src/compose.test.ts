@@ -76,7 +76,9 @@ describe("infra/compose.yaml", () => {
         expect(stageEnvironment(name).EVENTS_FILE).toBeUndefined();
       }
       // A new volume takes the owner of its directory in the image: the processes' user.
-      expect(dockerfile).toContain("RUN mkdir -p /var/lib/auth/events && chown node:node /var/lib/auth/events");
+      expect(dockerfile).toContain(
+        "RUN mkdir -p /var/lib/auth/events && chown node:node /var/lib/auth/events",
+      );
     },
   );
 

@@ -11,7 +11,15 @@ import { configSchema as recovery } from "@auth/recovery/config";
 import { configSchema as session } from "@auth/session/config";
 import type { z } from "zod";
 
-export const processes = ["gateway", "identity", "session", "otp", "recovery", "disclaimer", "audit"] as const;
+export const processes = [
+  "gateway",
+  "identity",
+  "session",
+  "otp",
+  "recovery",
+  "disclaimer",
+  "audit",
+] as const;
 export type ProcessName = (typeof processes)[number];
 
 /** The configuration schema each process checks its environment against at start-up. */

@@ -506,7 +506,9 @@ describe("infra/k8s, rendered with kustomize", () => {
         ?.containers[0];
       expect(container?.image).toMatch(new RegExp(`^auth/${name}:`));
       expect(container?.command).toEqual(["node", "dist/migrate.js"]);
-      expect(container?.envFrom?.map((source) => source.configMapRef?.name ?? source.secretRef?.name)).toEqual([
+      expect(
+        container?.envFrom?.map((source) => source.configMapRef?.name ?? source.secretRef?.name),
+      ).toEqual([
         expect.stringMatching(new RegExp(`^${name}-config-\\w+$`)),
         expect.stringMatching(new RegExp(`^${name}-secrets-\\w+$`)),
       ]);
@@ -589,8 +591,11 @@ describe("infra/k8s, rendered with kustomize", () => {
       expect(config().WEBHOOK_ALLOWED_CIDRS).toBe("");
       expect(config().AUDIT_CONSUMER).toBe("audit");
       const natsConf = generated("ConfigMap", "nats-config")?.data?.["nats.conf"] ?? "";
-      const user = /\{\s*user: audit, password: \$AUDIT_NATS_PASSWORD[^}]*\}[^}]*\}/.exec(natsConf)?.[0] ?? "";
-      const consumerSubjects = [...user.matchAll(/"\$JS\.(?:API\.CONSUMER\.[A-Z.]+|ACK\.)AUTH_EVENTS\.([^".]+)/g)];
+      const user =
+        /\{\s*user: audit, password: \$AUDIT_NATS_PASSWORD[^}]*\}[^}]*\}/.exec(natsConf)?.[0] ?? "";
+      const consumerSubjects = [
+        ...user.matchAll(/"\$JS\.(?:API\.CONSUMER\.[A-Z.]+|ACK\.)AUTH_EVENTS\.([^".]+)/g),
+      ];
       expect(consumerSubjects.length).toBeGreaterThan(0);
       expect(new Set(consumerSubjects.map(([, consumer]) => consumer))).toEqual(new Set(["audit"]));
       // Only the read-side API of its own consumer: no stream deleted, purged, nor another consumer read.

@@ -93,7 +93,9 @@ export interface Destination {
   protocol?: "TCP" | "UDP";
 }
 
-type IpBlock = NonNullable<NonNullable<NonNullable<INetworkPolicy["spec"]>["egress"]>[number]["to"]>[number]["ipBlock"];
+type IpBlock = NonNullable<
+  NonNullable<NonNullable<INetworkPolicy["spec"]>["egress"]>[number]["to"]
+>[number]["ipBlock"];
 
 function inBlock(block: IpBlock, address: string): boolean {
   if (!block) return false;
