@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1.7
 # One image per process, from one build:
 #   docker build --target gateway -t auth/gateway .
-#   (targets: gateway, identity, session, otp, recovery, disclaimer, and authctl, the operator's
+#   (targets: gateway, identity, session, otp, recovery, disclaimer, audit, and authctl, the operator's
 #   tool, for bootstrapping a company: docs/operations.md, "The first company")
 # Images run as the unprivileged `node` user and start with OpenTelemetry's register module, which
 # does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
@@ -14,7 +14,8 @@ ENV NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false NPM_CONFIG_UPDATE_NOTIFIER=fals
 COPY . .
 RUN npm ci \
  && npx turbo run build --filter=@auth/gateway... --filter=@auth/identity... --filter=@auth/session... \
-      --filter=@auth/otp... --filter=@auth/recovery... --filter=@auth/disclaimer... --filter=@auth/authctl... \
+      --filter=@auth/otp... --filter=@auth/recovery... --filter=@auth/disclaimer... --filter=@auth/audit... \
+      --filter=@auth/authctl... \
  && npm prune --omit=dev \
  && rm -rf test-e2e infra packages/*/src services/*/src gateway/src tools/*/src proto/gen
 
@@ -26,6 +27,9 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/packages ./packages
 COPY --from=build /app/proto ./proto
+# Where compose's shared volume `events` holds the events file the relays append to and audit reads
+# (infra/compose.yaml): a new volume takes this directory's owner, the node user.
+RUN mkdir -p /var/lib/auth/events && chown node:node /var/lib/auth/events
 USER node
 
 FROM runtime AS gateway
@@ -69,6 +73,13 @@ COPY --from=build /app/services/disclaimer ./services/disclaimer
 WORKDIR /app/services/disclaimer
 ENV GRPC_HOST=0.0.0.0 GRPC_PORT=50055 METRICS_PORT=9464
 EXPOSE 50055 9464
+CMD ["node", "--import", "@auth/telemetry/register", "dist/main.js"]
+
+FROM runtime AS audit
+COPY --from=build /app/services/audit ./services/audit
+WORKDIR /app/services/audit
+ENV GRPC_HOST=0.0.0.0 GRPC_PORT=50056 METRICS_PORT=9464
+EXPOSE 50056 9464
 CMD ["node", "--import", "@auth/telemetry/register", "dist/main.js"]
 
 FROM runtime AS authctl

@@ -14,7 +14,7 @@ type Nats = "published" | "cut";
 export interface EventsWindow {
   nats: Nats;
   loginsPerSecond: number;
-  /** CPU milliseconds of the suite's six processes. */
+  /** CPU milliseconds of the suite's seven processes. */
   suiteCpuMs: number;
   /** CPU milliseconds of NATS's server (the machine's: other clients' work included). */
   natsServerCpuMs: number;
@@ -30,7 +30,7 @@ export interface EventsCost {
   units: RelayUnitCosts;
   /** CPU milliseconds per login, and their share of the suite's. */
   share: {
-    /** The suite's six processes, publishing windows. */
+    /** The suite's seven processes, publishing windows. */
     loginMs: number;
     /** Published − cut windows, suite and nats-server: the whole relay, as far as the noise lets it show. */
     windowsDifferenceMs: number;

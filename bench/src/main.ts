@@ -54,13 +54,14 @@ process.stdout.write(
 
 const identity = await createTestDatabase(databaseUrl, "bench_identity");
 const disclaimer = await createTestDatabase(databaseUrl, "bench_disclaimer");
+const audit = await createTestDatabase(databaseUrl, "bench_audit");
 const redisPrefix = `bench-${Date.now().toString(36)}:`;
 const dataDir = mkdtempSync(join(tmpdir(), "auth-bench-"));
 // The relays reach NATS through a gate the benchmark can cut (security events, NATS cut).
 const natsGate = await startNatsGate(natsUrl);
 const suite = await startSuite({
   dataDir,
-  databaseUrls: { identity: identity.url, disclaimer: disclaimer.url },
+  databaseUrls: { identity: identity.url, disclaimer: disclaimer.url, audit: audit.url },
   redisUrl,
   redisKeyPrefix: redisPrefix,
   logLevel: "error",
@@ -70,7 +71,12 @@ const suite = await startSuite({
   // Each process's counters of gRPC calls, Redis commands and PostgreSQL statements.
   metrics: true,
   // OTP sends are limited per user and session; the benchmark sends many, to many users.
-  env: { otp: { OTP_RESEND_COOLDOWN_SECONDS: "1", OTP_SENDS_PER_USER_PER_HOUR: "1000" } },
+  // audit reads the stream through a durable consumer of the benchmark's own, not the one named
+  // `audit` that another suite on this NATS may use.
+  env: {
+    otp: { OTP_RESEND_COOLDOWN_SECONDS: "1", OTP_SENDS_PER_USER_PER_HOUR: "1000" },
+    audit: { AUDIT_CONSUMER: "bench-audit" },
+  },
   // BENCH_PROFILE_DIR=dir writes a V8 CPU profile of every process there when the suite stops.
   nodeArgs: [
     ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
@@ -360,6 +366,7 @@ try {
   await natsGate.close();
   await identity.drop();
   await disclaimer.drop();
+  await audit.drop();
   await deleteKeys(redisUrl, redisPrefix);
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -64,7 +64,7 @@ const captcha = "dev-captcha-pass";
 const linkBase = "https://app.example.com/recover";
 const question = { controlQuestion: "Name of your first pet?", controlAnswer: "Rex" };
 const redisKeyPrefix = "events:";
-/** The services whose outbox is a Redis stream; identity's and disclaimer's is a table. */
+/** The services whose outbox is a Redis stream; identity's, disclaimer's and audit's is a table. */
 const keyValueServices = ["session", "otp", "recovery"] as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -130,7 +130,7 @@ describe.runIf(missing === undefined)(
     let nats: RunningNats | undefined;
     let suite: RunningSuite;
     let dataDir: string | undefined;
-    let databaseUrls: { identity: string; disclaimer: string };
+    let databaseUrls: { identity: string; disclaimer: string; audit: string };
     let outboxReader: Redis | undefined;
     let company: TestCompany;
     /** Users of the password-login clients; users of the burst. */
@@ -339,11 +339,12 @@ describe.runIf(missing === undefined)(
         startPrivateRedis(["--appendonly", "yes", "--appendfsync", "always"]),
         startNatsServer(),
       ]);
-      const [identityDb, disclaimerDb] = await Promise.all([
+      const [identityDb, disclaimerDb, auditDb] = await Promise.all([
         createTestDatabase(pgServer.adminUrl, "events_identity"),
         createTestDatabase(pgServer.adminUrl, "events_disclaimer"),
+        createTestDatabase(pgServer.adminUrl, "events_audit"),
       ]);
-      databaseUrls = { identity: identityDb.url, disclaimer: disclaimerDb.url };
+      databaseUrls = { identity: identityDb.url, disclaimer: disclaimerDb.url, audit: auditDb.url };
       outboxReader = new Redis(redis.url);
       // Redis crashes on purpose in a test below: the reader connects again once it is back.
       outboxReader.on("error", () => {});

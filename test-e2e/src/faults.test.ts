@@ -65,7 +65,15 @@ const faultTestMs = 3 * testBudgets.testMs;
 const captcha = "dev-captcha-pass";
 const linkBase = "https://app.example.com/recover";
 const question = { controlQuestion: "Name of your first pet?", controlAnswer: "Rex" };
-const processNames: ProcessName[] = ["identity", "session", "otp", "recovery", "disclaimer", "gateway"];
+const processNames: ProcessName[] = [
+  "identity",
+  "session",
+  "otp",
+  "recovery",
+  "disclaimer",
+  "audit",
+  "gateway",
+];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const missing = privateStoresMissing();
@@ -440,13 +448,14 @@ describe.runIf(missing === undefined)("faults: services and stores go away under
       }),
     ]);
     if (!pg || !redis) throw new Error("private stores did not start");
-    const [identityDb, disclaimerDb] = await Promise.all([
+    const [identityDb, disclaimerDb, auditDb] = await Promise.all([
       createTestDatabase(pg.adminUrl, "faults_identity"),
       createTestDatabase(pg.adminUrl, "faults_disclaimer"),
+      createTestDatabase(pg.adminUrl, "faults_audit"),
     ]);
     suite = await startSuite({
       dataDir,
-      databaseUrls: { identity: identityDb.url, disclaimer: disclaimerDb.url },
+      databaseUrls: { identity: identityDb.url, disclaimer: disclaimerDb.url, audit: auditDb.url },
       redisUrl: redis.url,
       redisKeyPrefix: "faults:",
       logLevel: "error",

@@ -18,6 +18,7 @@ declare module "vitest" {
     otpAddress: string;
     recoveryAddress: string;
     disclaimerAddress: string;
+    auditAddress: string;
     adminToken: string;
     /** The certificate files of the suite's processes, its operator and its consumers. */
     certificates: Record<string, TlsFiles>;
@@ -29,7 +30,7 @@ declare module "vitest" {
 let suite: RunningSuite | undefined;
 let cleanUp: () => Promise<void> = async () => {};
 
-/** One suite for every test file: the six processes on free ports, on the stores the environment names. */
+/** One suite for every test file: the seven processes on free ports, on the stores the environment names. */
 export async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), "auth-e2e-"));
   const stores = await suiteOptionsFromEnvironment(createTestDatabase, deleteKeys);
@@ -64,6 +65,7 @@ export async function setup(project: TestProject) {
   project.provide("otpAddress", suite.addresses.otp);
   project.provide("recoveryAddress", suite.addresses.recovery);
   project.provide("disclaimerAddress", suite.addresses.disclaimer);
+  project.provide("auditAddress", suite.addresses.audit);
   project.provide("adminToken", suite.adminToken);
   project.provide("certificates", suite.certificates);
   project.provide("smsOutboxFile", suite.smsOutboxFile);

@@ -16,7 +16,7 @@ import { hangOrNoAnswer, type TimedSample, timedRequest } from "./support/timed-
 
 /**
  * A service down, every replica of it (issue 32, docs/operations.md, "Failures"): under a load of
- * whole flows through two gateways, each of the five services in turn has both its replicas killed
+ * whole flows through two gateways, each of the six services in turn has both its replicas killed
  * (SIGKILL), and stays down until every flow has shown what the outage does to it; then it is
  * started again. Each answer is counted by flow and endpoint. A flow that needs the service answers
  * 503 service.unavailable on each of its steps and never succeeds; every other flow goes on, whole,
@@ -80,6 +80,11 @@ const outages: Record<
     title:
       "the company with a disclaimer answers 503 on login and checkcredentials; the company without goes on whole",
     refused: ["terms password login", "terms checkcredentials checkcredentials"],
+  },
+  audit: {
+    title:
+      "every endpoint of the load goes on: no login or recovery waits on the audit trail, whose events wait in the stream",
+    refused: [],
   },
 };
 

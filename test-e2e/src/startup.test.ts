@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkHealth, createServiceClient, type GrpcServiceName } from "@auth/grpc-kit";
 import { createTestDatabase } from "@auth/pg/testing";
+import { AuditServiceService } from "@auth/proto/audit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService } from "@auth/proto/identity";
 import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
@@ -36,10 +37,11 @@ import { rawGrpcClient } from "./support/raw-grpc.js";
 
 const missing = privateStoresMissing();
 
-const processes = ["identity", "disclaimer", "session", "otp", "recovery", "gateway"] as const;
+const processes = ["identity", "disclaimer", "audit", "session", "otp", "recovery", "gateway"] as const;
 const storeOf = {
   identity: "postgres",
   disclaimer: "postgres",
+  audit: "postgres",
   session: "redis",
   otp: "redis",
   recovery: "redis",
@@ -50,6 +52,7 @@ const storeOf = {
 const somePath: Record<Exclude<ProcessName, "gateway">, string> = {
   identity: IdentityServiceService.getCompany.path,
   disclaimer: DisclaimerServiceService.listDisclaimers.path,
+  audit: AuditServiceService.listEvents.path,
   session: SessionServiceService.createSession.path,
   otp: OtpServiceService.verifyOtp.path,
   recovery: RecoveryServiceService.revokeRecoveryLinks.path,
@@ -254,7 +257,7 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
 
   // Issue 31, docs/operations.md "The admin token": the services that only compare the token hold
   // its SHA-256, and a deployment still giving them the token is stopped, not left with it.
-  it.each(["identity", "session", "disclaimer"] as const)(
+  it.each(["identity", "session", "disclaimer", "audit"] as const)(
     "%s, given the plain ADMIN_TOKEN, refuses to start with one line naming ADMIN_TOKEN_SHA256, never showing the token, and exits 78",
     async (name) => {
       const model = suite.children[name].options;
@@ -310,14 +313,17 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
 
     beforeAll(async () => {
       databases = await Promise.all(
-        ["identity", "disclaimer"].map((name) => createTestDatabase(postgres.adminUrl, `startup_${name}`)),
+        ["identity", "disclaimer", "audit"].map((name) =>
+          createTestDatabase(postgres.adminUrl, `startup_${name}`),
+        ),
       );
-      const [identityDb, disclaimerDb] = databases.map((database) => database.url);
+      const [identityDb, disclaimerDb, auditDb] = databases.map((database) => database.url);
       const redisStore = (name: string) => ({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: `${prefix}${name}:` });
       await scenario.makeUnreachable();
       const stores: Record<ProcessName, Record<string, string>> = {
         identity: { DATABASE_URL: identityDb ?? "", SECRETS_KEY: randomBytes(32).toString("base64") },
         disclaimer: { DATABASE_URL: disclaimerDb ?? "" },
+        audit: { DATABASE_URL: auditDb ?? "", SECRETS_KEY: randomBytes(32).toString("base64") },
         session: redisStore("session"),
         otp: { ...redisStore("otp"), OTP_HASH_SECRET: randomBytes(32).toString("base64url") },
         recovery: redisStore("recovery"),
@@ -431,6 +437,18 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
       const created = await createCompany({}, operator);
       expect(created.id).toBeTruthy();
       await createDisclaimer(created, "terms");
+      const audit = createServiceClient(AuditServiceService, address("audit"), {
+        deadlineMs: 10_000,
+        adminToken: suite.adminToken,
+        transport: suite.transportOf("operator"),
+        server: "audit",
+      });
+      try {
+        // A company's retention is read from the audit store: 90 days until an operator sets another.
+        expect(await audit.getRetention({ companyId: created.id })).toEqual({ days: 90 });
+      } finally {
+        audit.close();
+      }
 
       const asGateway = (name: GrpcServiceName) => ({
         deadlineMs: 10_000,

@@ -49,12 +49,13 @@ describe.skipIf(missing !== undefined)("each service in its stores as a user of 
   const passwords = {
     identity: password(),
     disclaimer: password(),
+    audit: password(),
     session: password(),
     otp: password(),
     recovery: password(),
     gateway: password(),
   };
-  const databaseUrl = (service: "identity" | "disclaimer", database = `auth_${service}`) =>
+  const databaseUrl = (service: "identity" | "disclaimer" | "audit", database = `auth_${service}`) =>
     `postgres://auth_${service}@127.0.0.1:${postgres.port}/${database}`;
 
   const createRoles = () =>
@@ -65,6 +66,8 @@ describe.skipIf(missing !== undefined)("each service in its stores as a user of 
       `identity_password=${passwords.identity}`,
       "-v",
       `disclaimer_password=${passwords.disclaimer}`,
+      "-v",
+      `audit_password=${passwords.audit}`,
       "-q",
       "-f",
       join(storesDir, "postgres-roles.sql"),
@@ -100,13 +103,18 @@ describe.skipIf(missing !== undefined)("each service in its stores as a user of 
     });
     suite = await startSuite({
       dataDir,
-      databaseUrls: { identity: databaseUrl("identity"), disclaimer: databaseUrl("disclaimer") },
+      databaseUrls: {
+        identity: databaseUrl("identity"),
+        disclaimer: databaseUrl("disclaimer"),
+        audit: databaseUrl("audit"),
+      },
       redisUrl: redis.url,
       logLevel: "error",
       startTimeoutMs: testBudgets.suiteStartMs,
       env: patientWithStores({
         identity: { DATABASE_PASSWORD: passwords.identity },
         disclaimer: { DATABASE_PASSWORD: passwords.disclaimer },
+        audit: { DATABASE_PASSWORD: passwords.audit },
         session: redisUser("session"),
         otp: redisUser("otp"),
         recovery: redisUser("recovery"),
@@ -167,12 +175,22 @@ describe.skipIf(missing !== undefined)("each service in its stores as a user of 
     expect(linked.body.session_state, JSON.stringify(linked.body)).toBe("recovery-setpassword");
   });
 
-  it("keeps a PostgreSQL service's role out of the other's database", async () => {
+  it.each([
+    ["identity", "auth_disclaimer"],
+    ["identity", "auth_audit"],
+    ["audit", "auth_identity"],
+    ["disclaimer", "auth_audit"],
+  ] as const)("keeps the role of %s out of the database %s", async (service, database) => {
     const intruder = new pg.Client({
-      connectionString: databaseUrl("identity", "auth_disclaimer"),
-      password: passwords.identity,
+      connectionString: databaseUrl(service, database),
+      password: passwords[service],
     });
-    await expect(intruder.connect()).rejects.toThrow(/permission denied for database "auth_disclaimer"/);
+    await expect(intruder.connect()).rejects.toThrow(
+      new RegExp(`permission denied for database "${database}"`),
+    );
+  });
+
+  it("gives a PostgreSQL service's role its own tables and no power beyond them", async () => {
     const owner = new pg.Client({ connectionString: databaseUrl("identity"), password: passwords.identity });
     await owner.connect();
     try {

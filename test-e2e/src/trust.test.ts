@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { auditAccess } from "@auth/audit/access";
 import { disclaimerAccess } from "@auth/disclaimer/access";
 import {
   type AccessTable,
@@ -15,6 +16,7 @@ import {
 import { ensureDevPki, mtlsTransport } from "@auth/grpc-kit/dev-pki";
 import { identityAccess } from "@auth/identity/access";
 import { otpAccess } from "@auth/otp/access";
+import { AuditServiceService } from "@auth/proto/audit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
   AuthenticateApiKeyRequest,
@@ -92,6 +94,7 @@ const addressOf = (name: GrpcServiceName) => () => {
     disclaimer: "disclaimerAddress",
     otp: "otpAddress",
     recovery: "recoveryAddress",
+    audit: "auditAddress",
   } as const;
   return inject(provided[name]);
 };
@@ -139,6 +142,13 @@ const hosted: Hosted[] = [
     process: "disclaimer",
     address: addressOf("disclaimer"),
   },
+  {
+    name: "AuditService",
+    definition: AuditServiceService,
+    table: auditAccess,
+    process: "audit",
+    address: addressOf("audit"),
+  },
 ] as Hosted[];
 
 /** The certificate each caller presents; disclaimer, which calls no service, names no caller at all. */
@@ -148,6 +158,7 @@ const certificateOf: Record<Caller | "a service of the suite", string> = {
   session: "session",
   otp: "otp",
   recovery: "recovery",
+  audit: "audit",
   operator: "operator",
   consumer: "consumer/e2e",
   "a service of the suite": "disclaimer",

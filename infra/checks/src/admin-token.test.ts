@@ -8,11 +8,11 @@ import type { ComposeService } from "./compose-volumes.js";
 import { configProblems } from "./config-schemas.js";
 
 /**
- * Only what presents the admin token (authctl) holds it; identity, session and disclaimer only
- * compare it, and hold its SHA-256 (docs/operations.md, "The admin token"): a thief of their
+ * Only what presents the admin token (authctl) holds it; identity, session, disclaimer and audit
+ * only compare it, and hold its SHA-256 (docs/operations.md, "The admin token"): a thief of their
  * environment gets nothing an operator's call could present.
  */
-const comparers = ["identity", "session", "disclaimer"] as const;
+const comparers = ["identity", "session", "disclaimer", "audit"] as const;
 const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
 /** `${ADMIN_TOKEN}`, `${ADMIN_TOKEN:?...}` or `$ADMIN_TOKEN`, and not ADMIN_TOKEN_SHA256. */
 const plainToken = /\$\{?ADMIN_TOKEN(?![A-Z0-9_])/;

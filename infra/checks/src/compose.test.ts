@@ -33,7 +33,7 @@ describe("the Dockerfile", () => {
 });
 
 describe("infra/compose.yaml", () => {
-  it("runs PostgreSQL, Redis, an OpenTelemetry collector, the six processes and the one-shots that prepare them", () => {
+  it("runs PostgreSQL, Redis, an OpenTelemetry collector, the seven processes and the one-shots that prepare them", () => {
     expect(Object.keys(compose.services).sort()).toEqual(
       [
         ...processes,
@@ -52,7 +52,7 @@ describe("infra/compose.yaml", () => {
     "gives %s its certificate from the pki one-shot in a volume of its own, and starts it only once that is made",
     (name) => {
       const service = compose.services[name];
-      expect(service?.volumes).toEqual([`tls-${name}:/etc/auth/tls:ro`]);
+      expect(service?.volumes?.[0]).toBe(`tls-${name}:/etc/auth/tls:ro`);
       expect(service?.environment).toMatchObject({
         TLS_CA_FILE: "/etc/auth/tls/ca.crt",
         TLS_CERT_FILE: "/etc/auth/tls/tls.crt",
@@ -61,6 +61,24 @@ describe("infra/compose.yaml", () => {
       expect(service?.depends_on?.pki).toEqual({ condition: "service_completed_successfully" });
       expect(compose.services.pki?.command).toContain(name);
       expect(compose.services.pki?.volumes).toContain(`tls-${name}:/tls/${name}`);
+    },
+  );
+
+  it.each(processes)(
+    "mounts in %s no volume but its certificate's and, for a service, the events file the relays append to and audit reads",
+    (name) => {
+      const service = compose.services[name];
+      const events = "events:/var/lib/auth/events";
+      expect(service?.volumes?.slice(1)).toEqual(name === "gateway" ? [] : [events]);
+      if (name !== "gateway") {
+        const file = service?.environment?.EVENTS_FILE ?? "";
+        expect(file.startsWith("/var/lib/auth/events/")).toBe(true);
+        expect(stageEnvironment(name).EVENTS_FILE).toBeUndefined();
+      }
+      // A new volume takes the owner of its directory in the image: the processes' user.
+      expect(dockerfile).toContain(
+        "RUN mkdir -p /var/lib/auth/events && chown node:node /var/lib/auth/events",
+      );
     },
   );
 
@@ -94,7 +112,7 @@ describe("infra/compose.yaml", () => {
     });
   });
 
-  it.each(["identity", "disclaimer"] as const)(
+  it.each(["identity", "disclaimer", "audit"] as const)(
     "logs %s in to PostgreSQL as its own role, which postgres-roles creates",
     (name) => {
       const environment = compose.services[name]?.environment ?? {};
@@ -156,6 +174,7 @@ describe("infra/compose.yaml", () => {
       const operator: Record<string, string> = {
         ...operatorEnvironments[senders as keyof typeof operatorEnvironments],
         SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
+        AUDIT_SECRETS_KEY: Buffer.alloc(32, 2).toString("base64"),
         ADMIN_TOKEN_SHA256: "9f".repeat(32),
       };
       // For what the operator sets above, that value; any value of the right shape will do for the others.

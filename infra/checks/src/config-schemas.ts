@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { configSchema as audit } from "@auth/audit/config";
 import { configSchema as disclaimer } from "@auth/disclaimer/config";
 import { configSchema as gateway } from "@auth/gateway/config";
 import { ensureDevPki, type TlsFiles } from "@auth/grpc-kit/dev-pki";
@@ -10,7 +11,15 @@ import { configSchema as recovery } from "@auth/recovery/config";
 import { configSchema as session } from "@auth/session/config";
 import type { z } from "zod";
 
-export const processes = ["gateway", "identity", "session", "otp", "recovery", "disclaimer"] as const;
+export const processes = [
+  "gateway",
+  "identity",
+  "session",
+  "otp",
+  "recovery",
+  "disclaimer",
+  "audit",
+] as const;
 export type ProcessName = (typeof processes)[number];
 
 /** The configuration schema each process checks its environment against at start-up. */
@@ -21,6 +30,7 @@ export const configSchemas: Record<ProcessName, z.ZodType> = {
   otp,
   recovery,
   disclaimer,
+  audit,
 };
 
 /** The problems a process would stop with, given this environment (empty when it would start). */

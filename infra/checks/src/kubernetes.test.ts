@@ -24,7 +24,7 @@ import { Service } from "kubernetes-models/v1/Service";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { configProblems, processes, redisServices, withTestCertificates } from "./config-schemas.js";
-import { admits, calleesOf, type Pod } from "./reachability.js";
+import { admits, calleesOf, egressAdmits, type Pod } from "./reachability.js";
 import { postgresRolesOfScript, redisRulesOfScript } from "./store-users.js";
 
 interface K8sObject {
@@ -235,7 +235,7 @@ describe("infra/k8s, rendered with kustomize", () => {
     },
   );
 
-  it.each(["identity", "disclaimer"] as const)(
+  it.each(["identity", "disclaimer", "audit"] as const)(
     "gives %s a PostgreSQL role of its own, owner of its database alone, which the store-users Job creates",
     (name) => {
       const config = generated("ConfigMap", `${name}-config`)?.data ?? {};
@@ -338,7 +338,7 @@ describe("infra/k8s, rendered with kustomize", () => {
     const expressions = () =>
       rules().flatMap((group) => (group.rules ?? []).map((rule) => String(rule.expr)));
 
-    it("alert on errors, 503s by service, p99 latency, lock-outs, OTP sends and certificate expiry", () => {
+    it("alert on errors, 503s by service, p99 latency, lock-outs, OTP sends, certificate expiry and dead webhook deliveries", () => {
       const alerts = rules().flatMap((group) => (group.rules ?? []).map((rule) => rule.alert));
       expect(alerts).toEqual(
         expect.arrayContaining([
@@ -348,6 +348,7 @@ describe("infra/k8s, rendered with kustomize", () => {
           "AuthLockoutsAboveBaseline",
           "AuthOtpSendsAboveBaseline",
           "AuthCertificateExpiring",
+          "AuthWebhookDeliveriesDead",
         ]),
       );
     });
@@ -498,8 +499,107 @@ describe("infra/k8s, rendered with kustomize", () => {
     });
   });
 
-  it("has a migration Job for each PostgreSQL service", () => {
-    expect(find("Job", "identity-migrate")).toBeDefined();
-    expect(find("Job", "disclaimer-migrate")).toBeDefined();
+  it.each(["identity", "disclaimer", "audit"])(
+    "has a migration Job for %s, a PostgreSQL service, with its image and its configuration",
+    (name) => {
+      const container = (find("Job", `${name}-migrate`) as unknown as Job | undefined)?.spec?.template.spec
+        ?.containers[0];
+      expect(container?.image).toMatch(new RegExp(`^auth/${name}:`));
+      expect(container?.command).toEqual(["node", "dist/migrate.js"]);
+      expect(
+        container?.envFrom?.map((source) => source.configMapRef?.name ?? source.secretRef?.name),
+      ).toEqual([
+        expect.stringMatching(new RegExp(`^${name}-config-\\w+$`)),
+        expect.stringMatching(new RegExp(`^${name}-secrets-\\w+$`)),
+      ]);
+    },
+  );
+
+  describe("audit, the one process that connects where an operator says (webhooks)", () => {
+    const policies = () => objects.filter((o) => o.kind === "NetworkPolicy") as unknown as INetworkPolicy[];
+    const labelsOf = (name: string) =>
+      (find("Deployment", name) as unknown as Deployment).spec?.template.metadata?.labels ?? {};
+    const audit = (): Pod => ({ labels: labelsOf("audit") });
+    const pod = (name: string): Pod => ({ labels: labelsOf(name) });
+    const natsPod = (): Pod => ({
+      labels: (find("StatefulSet", "nats") as unknown as StatefulSet).spec?.template.metadata?.labels ?? {},
+    });
+    const kubeDns: Pod = {
+      labels: { "k8s-app": "kube-dns" },
+      namespace: { "kubernetes.io/metadata.name": "kube-system" },
+    };
+    const config = () => generated("ConfigMap", "audit-config")?.data ?? {};
+
+    it("reaches the session service, NATS and DNS, and no other process of the suite", () => {
+      expect(egressAdmits(policies(), audit(), { pod: pod("session"), port: 50052 })).toBe(true);
+      expect(egressAdmits(policies(), audit(), { pod: natsPod(), port: 4222 })).toBe(true);
+      expect(egressAdmits(policies(), audit(), { pod: kubeDns, port: 53, protocol: "UDP" })).toBe(true);
+      expect(egressAdmits(policies(), audit(), { pod: kubeDns, port: 53, protocol: "TCP" })).toBe(true);
+      for (const name of processes.filter((process) => process !== "session" && process !== "audit")) {
+        const grpc = (find("Deployment", name) as unknown as Deployment).spec?.template.spec?.containers[0]
+          ?.ports?.[0]?.containerPort;
+        expect(egressAdmits(policies(), audit(), { pod: pod(name), port: grpc ?? 0 }), name).toBe(false);
+      }
+      expect(egressAdmits(policies(), audit(), { pod: pod("session"), port: 9464 })).toBe(false);
+    });
+
+    it("reaches its PostgreSQL, outside the cluster, at the port of its DATABASE_URL", () => {
+      expect(new URL(config().DATABASE_URL ?? "").port).toBe("5432");
+      expect(egressAdmits(policies(), audit(), { address: "10.20.30.40", port: 5432 })).toBe(true);
+    });
+
+    it.each(["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111"])(
+      "sends webhooks to a public address, %s, over HTTPS (443) and nothing else",
+      (address) => {
+        expect(egressAdmits(policies(), audit(), { address, port: 443 })).toBe(true);
+        expect(egressAdmits(policies(), audit(), { address, port: 80 })).toBe(false);
+        expect(egressAdmits(policies(), audit(), { address, port: 8443 })).toBe(false);
+      },
+    );
+
+    it.each([
+      "10.0.0.1",
+      "172.16.5.4",
+      "192.168.1.1",
+      "100.64.0.1",
+      "127.0.0.1",
+      "169.254.169.254",
+      "0.0.0.0",
+      "fd00::1",
+      "fe80::1",
+      "::1",
+      "::ffff:10.0.0.1",
+    ])("sends no webhook to %s, a private, loopback or link-local address, even over HTTPS", (address) => {
+      expect(egressAdmits(policies(), audit(), { address, port: 443 })).toBe(false);
+    });
+
+    it("takes calls from the gateway and operators (authctl) alone, on its gRPC port, and Prometheus on its metrics port", () => {
+      const grpc: Pod = { labels: labelsOf("audit"), port: { number: 50056, name: "grpc" } };
+      const metrics: Pod = { labels: labelsOf("audit"), port: { number: 9464, name: "metrics" } };
+      expect(admits(policies(), pod("gateway"), grpc)).toBe(true);
+      expect(admits(policies(), { labels: { "app.kubernetes.io/name": "authctl" } }, grpc)).toBe(true);
+      expect(admits(policies(), pod("gateway"), metrics)).toBe(false);
+      const prometheus: Pod = {
+        labels: { "app.kubernetes.io/name": "prometheus", "app.kubernetes.io/part-of": "auth-suite" },
+        namespace: { "kubernetes.io/metadata.name": "monitoring" },
+      };
+      expect(admits(policies(), prometheus, metrics)).toBe(true);
+      expect(admits(policies(), prometheus, grpc)).toBe(false);
+    });
+
+    it("allows no private range to webhooks unless the operator says so, and reads the events through the consumer NATS lets it use", () => {
+      expect(config().WEBHOOK_ALLOWED_CIDRS).toBe("");
+      expect(config().AUDIT_CONSUMER).toBe("audit");
+      const natsConf = generated("ConfigMap", "nats-config")?.data?.["nats.conf"] ?? "";
+      const user =
+        /\{\s*user: audit, password: \$AUDIT_NATS_PASSWORD[^}]*\}[^}]*\}/.exec(natsConf)?.[0] ?? "";
+      const consumerSubjects = [
+        ...user.matchAll(/"\$JS\.(?:API\.CONSUMER\.[A-Z.]+|ACK\.)AUTH_EVENTS\.([^".]+)/g),
+      ];
+      expect(consumerSubjects.length).toBeGreaterThan(0);
+      expect(new Set(consumerSubjects.map(([, consumer]) => consumer))).toEqual(new Set(["audit"]));
+      // Only the read-side API of its own consumer: no stream deleted, purged, nor another consumer read.
+      expect(user).not.toMatch(/STREAM\.(DELETE|PURGE)|CONSUMER\.DELETE/);
+    });
   });
 });

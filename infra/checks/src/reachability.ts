@@ -1,3 +1,4 @@
+import { BlockList, isIPv6 } from "node:net";
 import type { INetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
 
 /** A service a process calls: the *_ADDR variable naming it, and its host and port. */
@@ -80,6 +81,70 @@ export function admits(policies: INetworkPolicy[], from: Pod, to: Pod): boolean 
               to.port.number <= (endPort ?? port)),
         );
       return (!rule.from?.length || peer) && port;
+    }),
+  );
+}
+
+/** Where a pod connects: another pod (by its labels), or an address outside the cluster; a port and its protocol. */
+export interface Destination {
+  pod?: Pod;
+  address?: string;
+  port: number;
+  protocol?: "TCP" | "UDP";
+}
+
+type IpBlock = NonNullable<
+  NonNullable<NonNullable<INetworkPolicy["spec"]>["egress"]>[number]["to"]
+>[number]["ipBlock"];
+
+function inBlock(block: IpBlock, address: string): boolean {
+  if (!block) return false;
+  const family = isIPv6(address) ? "ipv6" : "ipv4";
+  const listOf = (cidrs: string[]) => {
+    const list = new BlockList();
+    for (const cidr of cidrs) {
+      const [network = "", prefix = ""] = cidr.split("/");
+      if (isIPv6(network) === (family === "ipv6")) list.addSubnet(network, Number(prefix), family);
+    }
+    return list;
+  };
+  return listOf([block.cidr]).check(address, family) && !listOf(block.except ?? []).check(address, family);
+}
+
+/**
+ * Whether the NetworkPolicies let `from` open a connection to `to`, as Kubernetes decides it: a pod
+ * no Egress policy selects may connect anywhere; otherwise one rule of one policy that selects it
+ * must name the destination (a pod by its selectors, in `from`'s namespace without a
+ * namespaceSelector; an address outside the cluster by an ipBlock, its exceptions left out) and,
+ * when it names ports, the port and protocol (TCP unless named).
+ */
+export function egressAdmits(policies: INetworkPolicy[], from: Pod, to: Destination): boolean {
+  const isolating = policies.filter(
+    (policy) =>
+      selects(policy.spec?.podSelector, from.labels) && (policy.spec?.policyTypes ?? []).includes("Egress"),
+  );
+  if (isolating.length === 0) return true;
+  const ownNamespace = from.namespace ?? suiteNamespace;
+  return isolating.some((policy) =>
+    (policy.spec?.egress ?? []).some((rule) => {
+      const peer = (rule.to ?? []).some((p) => {
+        if (p.ipBlock) return to.address !== undefined && inBlock(p.ipBlock, to.address);
+        if (!to.pod) return false;
+        const namespace = to.pod.namespace ?? suiteNamespace;
+        const inNamespace = p.namespaceSelector
+          ? selects(p.namespaceSelector, namespace)
+          : selects({ matchLabels: ownNamespace }, namespace);
+        return inNamespace && (p.podSelector === undefined || selects(p.podSelector, to.pod.labels));
+      });
+      const port =
+        !rule.ports?.length ||
+        rule.ports.some(
+          ({ port, endPort, protocol }) =>
+            (protocol ?? "TCP") === (to.protocol ?? "TCP") &&
+            (port === undefined ||
+              (typeof port === "number" && to.port >= port && to.port <= (endPort ?? port))),
+        );
+      return (!rule.to?.length || peer) && port;
     }),
   );
 }

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoCompanyCode } from "./demo.js";
 
 const start = fileURLToPath(new URL("../dist/start.js", import.meta.url));
-const processes = ["identity", "session", "otp", "recovery", "disclaimer", "gateway"] as const;
+const processes = ["identity", "session", "otp", "recovery", "disclaimer", "audit", "gateway"] as const;
 const portVariables = [
   "PORT",
   "LOGIN_PAGE_PORT",
@@ -26,6 +26,7 @@ const portVariables = [
   "OTP_PORT",
   "RECOVERY_PORT",
   "DISCLAIMER_PORT",
+  "AUDIT_PORT",
 ];
 
 /** One npm start, in a process group of its own as a terminal gives it, and all it printed. */

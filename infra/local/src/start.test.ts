@@ -30,6 +30,7 @@ const variables = [
   "OTP_PORT",
   "RECOVERY_PORT",
   "DISCLAIMER_PORT",
+  "AUDIT_PORT",
 ];
 
 describe("npm start's ports", () => {

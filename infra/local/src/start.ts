@@ -19,6 +19,7 @@ const config = loadConfig(
     OTP_PORT: env.port(50053),
     RECOVERY_PORT: env.port(50054),
     DISCLAIMER_PORT: env.port(50055),
+    AUDIT_PORT: env.port(50056),
     DATA_DIR: z.string().min(1).default(".data"),
     /** A fixed demo API key (at least 24 characters), for scripts. */
     DEMO_API_KEY: z.string().min(24, "must have at least 24 characters").optional(),
@@ -60,7 +61,7 @@ function keptSecret(name: string, configured: string | undefined): string {
 }
 
 const width = Math.max(
-  ...["identity", "session", "otp", "recovery", "disclaimer", "gateway"].map((n) => n.length),
+  ...["identity", "session", "otp", "recovery", "disclaimer", "audit", "gateway"].map((n) => n.length),
 );
 const print = (name: ProcessName, line: string) => process.stdout.write(`${name.padEnd(width)} | ${line}\n`);
 
@@ -73,6 +74,7 @@ const fixedPorts = {
   OTP_PORT: config.OTP_PORT,
   RECOVERY_PORT: config.RECOVERY_PORT,
   DISCLAIMER_PORT: config.DISCLAIMER_PORT,
+  AUDIT_PORT: config.AUDIT_PORT,
 };
 const portProblems = await Promise.all(
   Object.entries(fixedPorts).map(async ([variable, port], index, all) => {
@@ -103,6 +105,7 @@ const suite = await startSuite({
     otp: config.OTP_PORT,
     recovery: config.RECOVERY_PORT,
     disclaimer: config.DISCLAIMER_PORT,
+    audit: config.AUDIT_PORT,
     gateway: config.PORT,
   },
   logLevel: config.LOG_LEVEL,
@@ -172,6 +175,9 @@ SMS codes, recovery e-mails and notices to users (password changed, recovery, lo
 and ${suite.mailOutboxFile}.
 Security events (logins, factor changes, recoveries, operators' writes) go to ${suite.eventsFile}:
   npx authctl events tail --file ${suite.eventsFile}
+The audit service keeps them per company; the audit trail, newest first, and the webhooks:
+  npx authctl audit events --company ${demoCompanyCode}
+  npx authctl webhooks --help
 Press Ctrl-C to stop.
 
 `);

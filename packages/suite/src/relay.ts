@@ -4,7 +4,8 @@ import { connect, createServer, type Socket } from "node:net";
  * A loopback port that passes each connection on to a port named later. identity calls the session
  * service and the session service calls identity, so one of them needs the other's address before
  * the other has bound its port (whichever the kernel gives it): the relay's port is bound at once,
- * and its target set once the session service listens.
+ * and its target set once the session service listens. audit, started with identity, calls the
+ * session service through it too.
  */
 export interface Relay {
   port: number;

@@ -14,15 +14,15 @@ import { type BoundPorts, Child } from "./child.js";
 import type { DataLock } from "./data-lock.js";
 import { type Relay, startRelay } from "./relay.js";
 
-export const serviceNames = ["identity", "session", "otp", "recovery", "disclaimer"] as const;
+export const serviceNames = ["identity", "session", "otp", "recovery", "disclaimer", "audit"] as const;
 export type ServiceName = (typeof serviceNames)[number];
 export type ProcessName = ServiceName | "gateway";
 
 export interface SuiteOptions {
   /** Where PGlite files and the dev SMS outbox go. */
   dataDir: string;
-  /** Real PostgreSQL databases of the identity and disclaimer services; PGlite when absent. */
-  databaseUrls?: { identity: string; disclaimer: string };
+  /** Real PostgreSQL databases of the identity, disclaimer and audit services; PGlite when absent. */
+  databaseUrls?: { identity: string; disclaimer: string; audit: string };
   /** Real Redis for session, otp and recovery; in-process stores when absent. */
   redisUrl?: string;
   /**
@@ -97,6 +97,7 @@ const packageOf: Record<ProcessName, string> = {
   otp: "@auth/otp",
   recovery: "@auth/recovery",
   disclaimer: "@auth/disclaimer",
+  audit: "@auth/audit",
   gateway: "@auth/gateway",
 };
 
@@ -143,7 +144,7 @@ function targetOf(ports: readonly (number | undefined)[]): string {
   return addresses.length === 1 ? (addresses[0] as string) : `ipv4:${addresses.join(",")}`;
 }
 
-/** Starts the five services and then the gateway, each its own node process, and waits until all are ready. */
+/** Starts the six services and then the gateway, each its own node process, and waits until all are ready. */
 export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const replicaCount = options.replicas ?? 1;
   if (replicaCount > 1 && !(options.databaseUrls && options.redisUrl)) {
@@ -160,7 +161,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const eventsFile = join(options.dataDir, "events.jsonl");
   const redisPrefix = options.redisKeyPrefix ?? "";
   const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
-  // What identity, session and disclaimer hold: they only compare the token (docs/operations.md, "The admin token").
+  // What identity, session, disclaimer and audit hold: they only compare the token (docs/operations.md, "The admin token").
   const adminTokenSha256 = hashAdminToken(adminToken);
   const common = {
     PATH: process.env.PATH,
@@ -175,16 +176,17 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       : {};
   // Set once the services are up: each process reports the ports it bound (port 0 unless fixed).
   const addresses = {} as Record<ServiceName, string>;
-  // identity calls the session service, which starts after it: through relays, unless the session
-  // service's port is fixed (npm start).
+  // identity and audit call the session service, which starts after them: through relays, unless
+  // the session service's port is fixed (npm start).
   const sessionPort = replicaCount === 1 ? options.ports?.session : undefined;
   const relays: Relay[] = sessionPort
     ? []
     : await Promise.all(Array.from({ length: replicaCount }, () => startRelay()));
-  const sessionOfIdentity = sessionPort
+  const sessionOfEarlyCallers = sessionPort
     ? `127.0.0.1:${sessionPort}`
     : targetOf(relays.map((relay) => relay.port));
   const secretsKey = randomBytes(32).toString("base64");
+  const auditSecretsKey = randomBytes(32).toString("base64");
   // The suite is for npm start, the tests and the benchmark, which read the codes and links from
   // the dev outboxes.
   const devMail = { MAIL_SENDER: "dev", MAIL_OUTBOX_FILE: mailOutboxFile };
@@ -197,7 +199,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const environments: Record<ProcessName, () => NodeJS.ProcessEnv> = {
     identity: () => ({
       ADMIN_TOKEN_SHA256: adminTokenSha256,
-      SESSION_ADDR: sessionOfIdentity,
+      SESSION_ADDR: sessionOfEarlyCallers,
       // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
       ALLOW_DEV_CAPTCHA: "true",
       DATA_DIR: join(options.dataDir, "identity"),
@@ -212,6 +214,16 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       ADMIN_TOKEN_SHA256: adminTokenSha256,
       DATA_DIR: join(options.dataDir, "disclaimer"),
       ...(options.databaseUrls ? { DATABASE_URL: options.databaseUrls.disclaimer } : {}),
+    }),
+    // It reads the events the relays append to EVENTS_FILE (or the stream of a NATS_URL in
+    // commonEnv); it calls the session service only when a user lists their own events.
+    audit: () => ({
+      ADMIN_TOKEN_SHA256: adminTokenSha256,
+      SESSION_ADDR: sessionOfEarlyCallers,
+      DATA_DIR: join(options.dataDir, "audit"),
+      ...(options.databaseUrls
+        ? { DATABASE_URL: options.databaseUrls.audit, SECRETS_KEY: auditSecretsKey }
+        : {}),
     }),
     session: () => ({
       ADMIN_TOKEN_SHA256: adminTokenSha256,
@@ -235,6 +247,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       OTP_ADDR: addresses.otp,
       RECOVERY_ADDR: addresses.recovery,
       DISCLAIMER_ADDR: addresses.disclaimer,
+      AUDIT_ADDR: addresses.audit,
       ...redis("gateway"),
     }),
   };
@@ -329,9 +342,14 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const addressOf = (name: ServiceName) => targetOf(bound[name].map((reported) => reported.port));
 
   // identity first (session, otp and recovery call it; it calls session through the relays), with
-  // disclaimer; then session, otp and recovery; then the gateway, which calls them all.
+  // disclaimer and audit (which calls session through the relays too); then session, otp and
+  // recovery; then the gateway, which calls them all.
   try {
-    for (const stage of [["identity", "disclaimer"], ["session", "otp", "recovery"], ["gateway"]] as const) {
+    for (const stage of [
+      ["identity", "disclaimer", "audit"],
+      ["session", "otp", "recovery"],
+      ["gateway"],
+    ] as const) {
       for (const name of stage) makeReplicas(name);
       await Promise.all(stage.map(startReplicas));
       for (const name of stage) if (name !== "gateway") addresses[name] = addressOf(name);

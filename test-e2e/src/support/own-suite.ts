@@ -27,6 +27,7 @@ export function patientWithStores(env: SuiteOptions["env"] = {}): SuiteOptions["
   return {
     ...env,
     identity: { ...calls, ...env.identity },
+    audit: { ...calls, ...env.audit },
     session: { ...patient, ...env.session },
     otp: { ...patient, ...env.otp },
     recovery: { ...patient, ...env.recovery },

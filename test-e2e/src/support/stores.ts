@@ -22,8 +22,9 @@ export async function suiteOptionsFromEnvironment(
   if (adminUrl) {
     const identity = await createDatabase(adminUrl, "e2e_identity");
     const disclaimer = await createDatabase(adminUrl, "e2e_disclaimer");
-    drops.push(identity.drop, disclaimer.drop);
-    options.databaseUrls = { identity: identity.url, disclaimer: disclaimer.url };
+    const audit = await createDatabase(adminUrl, "e2e_audit");
+    drops.push(identity.drop, disclaimer.drop, audit.drop);
+    options.databaseUrls = { identity: identity.url, disclaimer: disclaimer.url, audit: audit.url };
   }
   if (redisUrl) {
     const prefix = `e2e-${randomBytes(4).toString("hex")}:`;

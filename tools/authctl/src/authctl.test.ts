@@ -41,6 +41,7 @@ describe("authctl", () => {
           AUTH_IDENTITY_ADDR: suite.addresses.identity,
           AUTH_SESSION_ADDR: suite.addresses.session,
           AUTH_DISCLAIMER_ADDR: suite.addresses.disclaimer,
+          AUTH_AUDIT_ADDR: suite.addresses.audit,
           AUTH_ADMIN_TOKEN: suite.adminToken,
           AUTH_TLS_CA_FILE: suite.certificates.operator?.caFile,
           AUTH_TLS_CERT_FILE: suite.certificates.operator?.certFile,
@@ -106,6 +107,8 @@ describe("authctl", () => {
       "oauth",
       "session",
       "events",
+      "audit",
+      "webhooks",
     ]) {
       const { stdout, exitCode } = await authctl([group, "--help"]);
       expect(exitCode, group).toBe(0);

@@ -7,6 +7,7 @@ import {
   type ServiceClient,
   type ServiceDefinition,
 } from "@auth/grpc-kit";
+import { AuditServiceService } from "@auth/proto/audit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService, type User } from "@auth/proto/identity";
 import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
@@ -18,6 +19,7 @@ export interface GlobalOptions {
   identity: string;
   session: string;
   disclaimer: string;
+  audit: string;
   adminTokenFile?: string;
   tlsDir: string;
   plaintext: boolean;
@@ -62,6 +64,7 @@ export class Cli {
   #session?: ServiceClient<typeof SessionServiceService>;
   #disclaimer?: ServiceClient<typeof DisclaimerServiceService>;
   #introspection?: ServiceClient<typeof TokenIntrospectionServiceService>;
+  #audit?: ServiceClient<typeof AuditServiceService>;
   #transport?: GrpcTransport;
 
   constructor(
@@ -113,6 +116,11 @@ export class Cli {
     return this.#disclaimer;
   }
 
+  audit() {
+    this.#audit ??= this.#client(AuditServiceService, "audit");
+    return this.#audit;
+  }
+
   /** The id of the company with this code. */
   async companyId(code: string): Promise<string> {
     const { company } = await this.identity().getCompany({ code });
@@ -140,13 +148,24 @@ export class Cli {
     this.print(records.map(kind.toJSON), table(records, kind));
   }
 
+  /** Prints records: one JSON line each (`line`) with --json, else a table with a header row. */
+  printLines<T>(records: readonly T[], line: (record: T) => string, kind: Records<T>): void {
+    if (!this.options.json) process.stdout.write(`${table(records, kind)}\n`);
+    else for (const record of records) process.stdout.write(`${line(record)}\n`);
+  }
+
+  /** Says something beside the output, on stderr, so that stdout holds only what was asked for. */
+  note(line: string): void {
+    process.stderr.write(`authctl: ${line}\n`);
+  }
+
   /** Prints one record: its JSON object with --json, else the table of its kind with its one row. */
   printRecord<T>(record: T, kind: Records<T>): void {
     this.print(kind.toJSON(record), table([record], kind));
   }
 
   close(): void {
-    for (const client of [this.#identity, this.#session, this.#introspection, this.#disclaimer])
+    for (const client of [this.#identity, this.#session, this.#introspection, this.#disclaimer, this.#audit])
       client?.close();
   }
 }

@@ -1,6 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { Command, Option } from "commander";
 import { apiKeyCommands } from "./commands/apikey.js";
+import { auditCommands, webhookCommands } from "./commands/audit.js";
 import { companyCommands } from "./commands/company.js";
 import { disclaimerCommands } from "./commands/disclaimer.js";
 import { eventsCommands } from "./commands/events.js";
@@ -45,6 +46,8 @@ oauthCommands(program, context);
 sessionCommands(program, context);
 passkeyCommands(program, context);
 eventsCommands(program);
+auditCommands(program, context);
+webhookCommands(program, context);
 
 try {
   await program.parseAsync();

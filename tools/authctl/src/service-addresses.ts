@@ -5,6 +5,7 @@ export const serviceAddresses = {
   identity: { env: "AUTH_IDENTITY_ADDR", fallback: "127.0.0.1:50051" },
   session: { env: "AUTH_SESSION_ADDR", fallback: "127.0.0.1:50052" },
   disclaimer: { env: "AUTH_DISCLAIMER_ADDR", fallback: "127.0.0.1:50055" },
+  audit: { env: "AUTH_AUDIT_ADDR", fallback: "127.0.0.1:50056" },
 } as const;
 
 export type Service = keyof typeof serviceAddresses;
