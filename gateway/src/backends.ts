@@ -4,19 +4,21 @@ import {
   type GrpcTransport,
   type ServiceClient,
 } from "@auth/grpc-kit";
+import { AuditServiceService } from "@auth/proto/audit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService } from "@auth/proto/identity";
 import { OtpServiceService } from "@auth/proto/otp";
 import { RecoveryServiceService } from "@auth/proto/recovery";
 import { SessionServiceService } from "@auth/proto/session";
 
-/** The gateway's clients of the five services. */
+/** The gateway's clients of the six services. */
 export interface Backends {
   identity: ServiceClient<typeof IdentityServiceService>;
   session: ServiceClient<typeof SessionServiceService>;
   otp: ServiceClient<typeof OtpServiceService>;
   recovery: ServiceClient<typeof RecoveryServiceService>;
   disclaimer: ServiceClient<typeof DisclaimerServiceService>;
+  audit: ServiceClient<typeof AuditServiceService>;
 }
 
 export interface BackendAddresses {
@@ -25,6 +27,7 @@ export interface BackendAddresses {
   otp: string;
   recovery: string;
   disclaimer: string;
+  audit: string;
 }
 
 /** The gateway's clients, each presenting the gateway's certificate and checking the service's. */
@@ -53,6 +56,7 @@ export function connectBackends(
       ...options,
       server: "disclaimer",
     }),
+    audit: createServiceClient(AuditServiceService, addresses.audit, { ...options, server: "audit" }),
   };
 }
 

@@ -64,6 +64,8 @@ export const configSchema = z
     OTP_ADDR: env.address("127.0.0.1:50053"),
     RECOVERY_ADDR: env.address("127.0.0.1:50054"),
     DISCLAIMER_ADDR: env.address("127.0.0.1:50055"),
+    /** The audit service: the user's own security events (auth/events); no flow but that one needs it. */
+    AUDIT_ADDR: env.address("127.0.0.1:50056"),
     /** The deadline of a call to a service (then the gateway answers service.unavailable), and its keepalive. */
     ...grpcCallEnvironment,
     /**

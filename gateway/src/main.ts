@@ -31,6 +31,7 @@ const addresses = {
   otp: config.OTP_ADDR,
   recovery: config.RECOVERY_ADDR,
   disclaimer: config.DISCLAIMER_ADDR,
+  audit: config.AUDIT_ADDR,
 };
 const transport = transportOf(config);
 if (transport.kind === "plaintext") logger.error(plaintextWarning);

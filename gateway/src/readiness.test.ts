@@ -25,7 +25,7 @@ async function servingByService(): Promise<Record<string, number>> {
 
 /**
  * /readyz (docs/operations.md, "Probes"): ready while identity and session serve, whatever otp,
- * recovery and disclaimer do; each service's state shows in the metrics and, when it changes, in
+ * recovery, disclaimer and audit do; each service's state shows in the metrics and, when it changes, in
  * the log.
  */
 describe("the gateway's readiness", () => {
@@ -43,6 +43,7 @@ describe("the gateway's readiness", () => {
       otp: await nobody(),
       recovery: await nobody(),
       disclaimer: await nobody(),
+      audit: await nobody(),
     };
     const logger = createLogger("gateway", "info", {
       write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>),
@@ -54,10 +55,17 @@ describe("the gateway's readiness", () => {
     await Promise.all([identity?.stop(100), session?.stop(100)]);
   });
 
-  it("is ready while otp, recovery and disclaimer are down, and says which in its metrics and its log", async () => {
+  it("is ready while otp, recovery, disclaimer and audit are down, and says which in its metrics and its log", async () => {
     expect(await health.notServing(1_000)).toEqual([]);
-    expect(await servingByService()).toEqual({ identity: 1, session: 1, otp: 0, recovery: 0, disclaimer: 0 });
-    expect(lines.at(-1)).toMatchObject({ level: 40, degraded: ["otp", "recovery", "disclaimer"] });
+    expect(await servingByService()).toEqual({
+      identity: 1,
+      session: 1,
+      otp: 0,
+      recovery: 0,
+      disclaimer: 0,
+      audit: 0,
+    });
+    expect(lines.at(-1)).toMatchObject({ level: 40, degraded: ["otp", "recovery", "disclaimer", "audit"] });
   });
 
   it("logs a state once, not at every check", async () => {
@@ -74,7 +82,7 @@ describe("the gateway's readiness", () => {
       level: 40,
       msg: "not ready",
       notServing: ["session"],
-      degraded: ["otp", "recovery", "disclaimer"],
+      degraded: ["otp", "recovery", "disclaimer", "audit"],
     });
   });
 });

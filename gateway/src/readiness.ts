@@ -5,8 +5,8 @@ import type { BackendAddresses } from "./backends.js";
 
 /**
  * The services the gateway cannot work without, and so its readiness: identity (every request's API
- * key) and session (every flow's session). Without otp, recovery or disclaimer only the flows that
- * need them answer 503, and every replica alike: the gateway stays in rotation for the rest, and
+ * key) and session (every flow's session). Without otp, recovery, disclaimer or audit only the flows
+ * that need them answer 503, and every replica alike: the gateway stays in rotation for the rest, and
  * says which is down in its log and its metrics (docs/operations.md, "Probes").
  */
 export const neededForReadiness = [
@@ -15,7 +15,12 @@ export const neededForReadiness = [
 ] as const satisfies readonly (keyof BackendAddresses)[];
 
 /** The services /readyz checks without depending on them. */
-const reportedOnly = ["otp", "recovery", "disclaimer"] as const satisfies readonly (keyof BackendAddresses)[];
+const reportedOnly = [
+  "otp",
+  "recovery",
+  "disclaimer",
+  "audit",
+] as const satisfies readonly (keyof BackendAddresses)[];
 
 /** What /readyz names while the rate limits' Redis has not answered yet. */
 export const rateLimitStoreNotReached = "the rate limits' redis (not reached yet)";

@@ -5,6 +5,7 @@ import { checkcredentials } from "./flows/checkcredentials.js";
 import { checkotp } from "./flows/checkotp.js";
 import { checkpasskey } from "./flows/checkpasskey.js";
 import { checkpassword } from "./flows/checkpassword.js";
+import { events } from "./flows/events.js";
 import { login } from "./flows/login.js";
 import { logout } from "./flows/logout.js";
 import { oauth } from "./flows/oauth.js";
@@ -28,9 +29,10 @@ import { totpEnrol } from "./flows/totp/enrol.js";
 
 /**
  * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery"), the
- * user's own session management and authenticator app (docs/api-contract.md, "Session management",
- * "Authenticator app"), and passkeys and backup codes (docs/api-contract.md, "Passkeys"): the
- * routes and the OpenAPI document are made from this list, in its order.
+ * user's own session management, security events and authenticator app (docs/api-contract.md,
+ * "Session management", "The user's security events", "Authenticator app"), and passkeys and
+ * backup codes (docs/api-contract.md, "Passkeys"): the routes and the OpenAPI document are made
+ * from this list, in its order.
  */
 export const endpoints = [
   login,
@@ -51,6 +53,7 @@ export const endpoints = [
   checklink,
   sessionsList,
   sessionsEnd,
+  events,
   totpEnrol,
   totpConfirm,
   passkeysEnrol,

@@ -23,6 +23,7 @@ const tagOf = (operation: Operation): string => {
   const first = operation.split("/")[0];
   return first === "recovery" ||
     first === "sessions" ||
+    first === "events" ||
     first === "totp" ||
     first === "passkeys" ||
     first === "backupcodes"
@@ -214,6 +215,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
       { name: "login", description: "Logging in, and the session" },
       { name: "recovery", description: "Recovering lost access" },
       { name: "sessions", description: "The signed-in user's own sessions (beyond the spec)" },
+      { name: "events", description: "The signed-in user's own recent security events (beyond the spec)" },
       { name: "totp", description: "The signed-in user's authenticator app (beyond the spec)" },
       {
         name: "passkeys",

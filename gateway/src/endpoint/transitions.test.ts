@@ -19,6 +19,7 @@ describe("the transition table (spec section 3)", () => {
     ["logout", ["any"]],
     ["sessions", ["authorized"]],
     ["sessions/end", ["authorized"]],
+    ["events", ["authorized"]],
     ["totp/enrol", ["authorized"]],
     ["totp/confirm", ["authorized"]],
     ["passkeys/start", []],

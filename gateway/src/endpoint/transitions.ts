@@ -76,6 +76,8 @@ export const transitions = [
     to: "authorized",
   },
   { from: "authorized", operation: "sessions/end", condition: "the caller's own session ended", to: null },
+  // Beyond the spec (docs/api-contract.md, "The user's security events"): the token stays as it is.
+  { from: "authorized", operation: "events", condition: "always", to: "authorized" },
   // Beyond the spec (docs/api-contract.md, "Authenticator app"): the token stays as it is.
   { from: "authorized", operation: "totp/enrol", condition: "always", to: "authorized" },
   {

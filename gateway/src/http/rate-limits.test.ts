@@ -82,7 +82,14 @@ describe("RateLimits", () => {
   it("counts the endpoints that take no secret per address too, on a count of their own at the same limit", async () => {
     const limits = new RateLimits({ perAddressPerMinute: 2, perLoginIdPerMinute: 100 }, undefined);
     const acme = company("d");
-    const others = ["logout", "setpassword", "acceptdisclaimers", "sessions", "sessions/end"] as const;
+    const others = [
+      "logout",
+      "setpassword",
+      "acceptdisclaimers",
+      "sessions",
+      "sessions/end",
+      "events",
+    ] as const;
     for (const operation of others) expect(limitOf(operation), operation).toBeUndefined();
     const each = [...others];
     expect(
@@ -92,6 +99,7 @@ describe("RateLimits", () => {
     ).toEqual([
       "ok",
       "ok",
+      "request.ratelimit.exceeded",
       "request.ratelimit.exceeded",
       "request.ratelimit.exceeded",
       "request.ratelimit.exceeded",

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import {
   type CallOptions,
   type InProcessSuite,
+  type InProcessSuiteOptions,
   startInProcessSuite,
   type TestCompany,
 } from "./in-process-suite.js";
@@ -33,9 +34,9 @@ function suite(): InProcessSuite {
  * answer the file got through call() must be one the gateway's OpenAPI document describes, as in
  * test-e2e, so that the document cannot drift from the API.
  */
-export function useInProcessSuite(): () => InProcessSuite {
+export function useInProcessSuite(options: InProcessSuiteOptions = {}): () => InProcessSuite {
   beforeAll(async () => {
-    current = await startInProcessSuite();
+    current = await startInProcessSuite(options);
   });
   afterAll(async () => {
     if (current && answers.length > 0) {

@@ -27,7 +27,7 @@ import {
 } from "@auth/proto/identity";
 import { SessionServiceService } from "@auth/proto/session";
 import { MailOutboxForTests, startRecoveryForTests } from "@auth/recovery/testing";
-import { createLogger } from "@auth/runtime";
+import { createLogger, freePort } from "@auth/runtime";
 import { startSessionForTests } from "@auth/session/testing";
 import { metrics } from "@auth/telemetry";
 import type { ApiResponse } from "@auth/testing/api";
@@ -45,8 +45,9 @@ import { backendHealth } from "../readiness.js";
  * The whole suite in the test's process: the five services' real implementations over the kv
  * package's in-process store and databases of their own, each a gRPC server on a free loopback port
  * with its certificate of a private CA and its access table, and the gateway's app on a free port
- * calling them with the gateway's certificate, as the six processes do. Flow rules are tested here
- * without starting a process; test-e2e keeps what only six processes show.
+ * calling them with the gateway's certificate, as the processes do; the audit service when a test
+ * file starts one (InProcessSuiteOptions). Flow rules are tested here without starting a process;
+ * test-e2e keeps what only six processes show.
  */
 
 /** The services' time: the stores of session, OTP and recovery read it; `advance` moves it on. */
@@ -92,12 +93,21 @@ async function databases(): Promise<{ identity?: string; disclaimer?: string; dr
   };
 }
 
+export interface InProcessSuiteOptions {
+  /**
+   * Starts the audit service with its environment (its certificate and SESSION_ADDR, the session
+   * service it asks whose a token is). Without it no audit service listens at the gateway's
+   * AUDIT_ADDR: auth/events answers service.unavailable, as with the service down.
+   */
+  audit?: (env: NodeJS.ProcessEnv) => Promise<RunningGrpcServer>;
+}
+
 /**
  * Starts the suite: the services, then the gateway. Tests seed companies and users through the
  * operator's admin API (createCompany), post to the gateway (call), read the SMS and e-mails sent
  * (smsTo, mailTo) and move the services' clock on (clock.advance).
  */
-export async function startInProcessSuite() {
+export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "in-process-suite-"));
   const certificates = await ensureDevPki(join(dataDir, "pki"), [
     "identity",
@@ -105,6 +115,7 @@ export async function startInProcessSuite() {
     "otp",
     "recovery",
     "disclaimer",
+    "audit",
     "gateway",
     "operator",
   ]);
@@ -173,6 +184,10 @@ export async function startInProcessSuite() {
     ),
   ]);
 
+  const audit =
+    options.audit &&
+    started(await options.audit(envOf("audit", { SESSION_ADDR: `127.0.0.1:${session.port}` })));
+
   const identitysSessionClient = createServiceClient(SessionServiceService, `127.0.0.1:${session.port}`, {
     deadlineMs: 3_000,
     transport: mtlsTransport(filesOf("identity")),
@@ -185,6 +200,7 @@ export async function startInProcessSuite() {
     otp: `127.0.0.1:${otp.port}`,
     recovery: `127.0.0.1:${recovery.port}`,
     disclaimer: `127.0.0.1:${disclaimer.port}`,
+    audit: `127.0.0.1:${audit?.port ?? (await freePort())}`,
   };
   const config = configSchema.parse({
     ...tlsEnvironment(filesOf("gateway")),
@@ -193,6 +209,7 @@ export async function startInProcessSuite() {
     OTP_ADDR: addresses.otp,
     RECOVERY_ADDR: addresses.recovery,
     DISCLAIMER_ADDR: addresses.disclaimer,
+    AUDIT_ADDR: addresses.audit,
   });
   const transport = transportOf(config);
   const backends = connectBackends(addresses, config, transport);
@@ -349,6 +366,12 @@ export async function startInProcessSuite() {
     async stopDisclaimerService(): Promise<void> {
       servers.splice(servers.indexOf(disclaimer), 1);
       await disclaimer.stop(100);
+    },
+    /** Stops the audit service for good: what the gateway does while it cannot be reached. */
+    async stopAuditService(): Promise<void> {
+      if (!audit) throw new Error("the suite was started without an audit service");
+      servers.splice(servers.indexOf(audit), 1);
+      await audit.stop(100);
     },
     /** The SMS texts sent to this phone of the company, oldest first. */
     smsTo: (companyId: string, phone: string): string[] =>

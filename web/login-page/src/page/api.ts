@@ -41,6 +41,8 @@ export interface Answer {
   sessions?: unknown[];
   /** auth/sessions/end: how many sessions ended. */
   ended?: number;
+  /** auth/events (beyond the spec): read by security-events.ts. */
+  events?: unknown[];
   /** auth/totp/enrol (beyond the spec): read by authenticator.ts. */
   otpauth_uri?: string;
   secret?: string;

@@ -69,8 +69,13 @@ export class Flow {
   /** Tells why a call failed: on the step, or, when the session is gone, on a new start. */
   fail(step: Step, reply: Reply, messages?: Messages): void {
     const message = messageFor(reply, messages);
-    if (sessionEnded.has(reply.answer.error_code ?? "")) this.restart({ error: message });
+    if (this.endsSession(reply)) this.restart({ error: message });
     else step.error(message);
+  }
+
+  /** Whether the answer says the session is gone (then `fail` starts again). */
+  endsSession(reply: Reply): boolean {
+    return sessionEnded.has(reply.answer.error_code ?? "");
   }
 
   /** Forgets the session and shows the first step. */

@@ -4,12 +4,14 @@ import { AuthenticatorSetup } from "../authenticator.js";
 import { BackupCodes } from "../backup-codes.js";
 import type { Flow } from "../flow.js";
 import { PasskeySettings } from "../passkey-settings.js";
+import { SecurityEvents } from "../security-events.js";
 import { SessionList } from "../sessions.js";
 import { Step } from "../view.js";
 
 /**
  * authorized: where a client app would take over with the session token; the user's sessions
- * below, their passkeys, the setup of an authenticator app, and new backup codes.
+ * below, their recent security activity, their passkeys, the setup of an authenticator app, and new
+ * backup codes.
  */
 export function showSignedIn(flow: Flow, answer: Answer): void {
   const step = new Step("You are signed in", `Your profile: ${answer.profile_mnemocode}.`);
@@ -19,6 +21,7 @@ export function showSignedIn(flow: Flow, answer: Answer): void {
     else flow.fail(step, reply);
   });
   const sessions = new SessionList(flow, step);
+  const events = new SecurityEvents(flow, step);
   const onEnrolled = async (enrolled: Answer) => {
     if (enrolled.backup_codes) backupCodes.showFirst(enrolled.backup_codes);
     await sessions.load();
@@ -27,6 +30,7 @@ export function showSignedIn(flow: Flow, answer: Answer): void {
   // Not as step actions: a step takes one action at a time and drops clicks meanwhile, and the
   // user may click Sign out or set up an app before the lists have come.
   const listed = sessions.load();
+  void events.load();
   void passkeys.load();
   new AuthenticatorSetup(flow, step, {
     // The list tells how this session was signed in: with an app's code, the user has that app.
