@@ -45,7 +45,9 @@ const ownEvent = z.strictObject({
       "auth.login.succeeded, auth.login.failed, auth.second_factor.failed, auth.account.locked, auth.password.changed, auth.factor.enrolled, auth.factor.removed, auth.recovery.started, auth.recovery.finished, auth.session.revoked, admin.factor.changed, admin.user.changed or admin.session.revoked; more may be added",
     ),
   time: z.string().describe("When the change was committed (RFC 3339, UTC)"),
-  outcome: enumOf(outcomeNames).describe("failed: a secret was wrong, or a budget refused the check"),
+  outcome: enumOf(outcomeNames)
+    .nullable()
+    .describe("failed: a secret was wrong, or a budget refused the check; null when the event has none"),
   client_address: z
     .string()
     .nullable()
@@ -53,7 +55,9 @@ const ownEvent = z.strictObject({
   factor: enumOf(factorNames)
     .nullable()
     .describe("The factor the event is about (a login's last, an enrolment's, a lock-out's); null when none"),
-  actor: enumOf(actorNames).describe("Who made the change: the user, an operator (never named) or the suite"),
+  actor: enumOf(actorNames)
+    .nullable()
+    .describe("Who made the change: the user, an operator (never named) or the suite; null when not known"),
   current_session: z.boolean().describe("The event is of the session of the token that asked"),
 });
 
@@ -63,24 +67,20 @@ const responses = success({
 
 type Listed = z.output<typeof ownEvent>;
 
-/** A name for each value the contract gives; another one is a fault of the audit service's answer. */
-function named<T extends Record<string, string>>(names: T, value: string, what: string, id: string) {
-  const name = names[value];
-  if (name === undefined) throw new Error(`the audit service answered event ${id} with ${what} ${value}`);
-  return name as T[keyof T];
-}
+/** A name for a value of the contract's enums; null for one added after this gateway was built. */
+const nameOf = <T extends Record<string, string>>(names: T, value: string): T[keyof T] | null =>
+  (names[value] as T[keyof T] | undefined) ?? null;
 
 /** One event as the API shows it. */
-function listedEvent(event: OwnEvent): Listed {
-  if (!event.time) throw new Error(`the audit service answered event ${event.id} without a time`);
+function listedEvent(event: OwnEvent & { time: Date }): Listed {
   return {
     id: event.id,
     type: event.type,
     time: event.time.toISOString(),
-    outcome: named(outcomeNames, event.outcome, "outcome", event.id),
+    outcome: nameOf(outcomeNames, event.outcome),
     client_address: event.clientAddress || null,
-    factor: factorNames[event.factor as keyof typeof factorNames] ?? null,
-    actor: named(actorNames, event.actor, "actor", event.id),
+    factor: nameOf(factorNames, event.factor),
+    actor: nameOf(actorNames, event.actor),
     current_session: event.currentSession,
   };
 }
@@ -147,5 +147,6 @@ async function handle(
     sessionToken: context.token,
     limit: context.body.limit ?? 0,
   });
-  return { events: listed.events.map(listedEvent) };
+  const timed = listed.events.filter((event): event is OwnEvent & { time: Date } => event.time !== undefined);
+  return { events: timed.map(listedEvent) };
 }
