@@ -134,7 +134,14 @@ export function startNatsFeed(options: NatsFeedOptions): Feed {
       throw error;
     }
     for (const message of batch) message.ack();
-    await nc.flush();
+    // Acknowledgements NATS cannot take now (it is down) are not waited for beyond the ack wait:
+    // their messages are delivered again, and their events dropped as copies.
+    const waited = new AbortController();
+    await Promise.race([
+      nc.flush().catch(() => {}),
+      sleep(ackWaitMs, undefined, { signal: waited.signal }).catch(() => {}),
+    ]);
+    waited.abort();
     options.afterStore?.(outcome);
   }
 
