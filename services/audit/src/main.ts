@@ -1,0 +1,83 @@
+import { fileURLToPath } from "node:url";
+import { describeNats, relayServiceOutbox } from "@auth/events";
+import { pgOutboxSource } from "@auth/events/pg";
+import { connectIntrospection, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
+import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
+import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { configSchema } from "./config.js";
+import { startFileFeed } from "./feed/file-feed.js";
+import { startNatsFeed } from "./feed/nats-feed.js";
+import { startRetentionSweeper } from "./retention-sweeper.js";
+import { schema } from "./schema.js";
+import { auditService } from "./server.js";
+import { AuditStore } from "./store/audit-store.js";
+
+const config = loadConfig("audit", configSchema);
+const logger = createLogger("audit", config.LOG_LEVEL);
+// PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
+const database = await openServiceDatabase({
+  url: config.DATABASE_URL,
+  password: config.DATABASE_PASSWORD,
+  dataDir: config.DATA_DIR,
+  schema,
+  migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
+  poolSize: config.DATABASE_POOL_SIZE,
+  retry: databaseRetryOf(config),
+  logger,
+});
+logger.info({ store: database.kind }, "database opened");
+// The operators' writes here are events like every service's, read back from the stream below.
+const relay = relayServiceOutbox({
+  service: "audit",
+  source: pgOutboxSource(database.db),
+  config,
+  logger,
+  ready: database.ready,
+});
+const auditStore = new AuditStore(database.db, { retryForMs: config.WEBHOOK_RETRY_FOR_MS, logger });
+const feed = config.NATS_URL
+  ? startNatsFeed({
+      writer: auditStore,
+      url: config.NATS_URL,
+      caFile: config.NATS_CA_FILE,
+      replicas: config.NATS_STREAM_REPLICAS,
+      consumer: config.AUDIT_CONSUMER,
+      logger,
+      ready: database.ready,
+    })
+  : startFileFeed({
+      writer: auditStore,
+      path: config.EVENTS_FILE,
+      pollMs: config.EVENTS_POLL_MS,
+      logger,
+      ready: database.ready,
+    });
+logger.info(
+  { events: config.NATS_URL ? describeNats(config.NATS_URL) : config.EVENTS_FILE },
+  "security events are read from the stream",
+);
+const sweeper = startRetentionSweeper({
+  store: auditStore,
+  intervalMs: config.RETENTION_SWEEP_MS,
+  logger,
+  ready: database.ready,
+});
+const introspection = connectIntrospection(config);
+
+const server = await startGrpcServer({
+  ...grpcServerOptionsOf(config),
+  logger,
+  services: [
+    auditService({ adminTokenSha256: config.ADMIN_TOKEN_SHA256, logger, auditStore, introspection }),
+  ],
+  ready: database.ready,
+});
+
+stopOnSignals(logger, async () => {
+  await server.stop();
+  introspection.close();
+  await feed.stop();
+  await sweeper.stop();
+  await relay.stop();
+  await database.close();
+});
