@@ -473,30 +473,56 @@ describe.runIf(missing === undefined)(
       /** The stream's events, each id once (its first copy), in stream order. */
       const events: StreamedEvent[] = [];
       let drainMs = 0;
+      /** The audit store's events (id, user, source), in the order it lists them: by time, then id. */
+      let audited: Array<{ id: string; userId: string | null; companyId: string; source: string }> = [];
+      let auditMs = 0;
+      const auditedEvents = async () => {
+        const client = new pg.Client({ connectionString: databaseUrls.audit });
+        await client.connect();
+        try {
+          const { rows } = await client.query(
+            'SELECT id, user_id AS "userId", company_id AS "companyId", source FROM audit_events ORDER BY time, id',
+          );
+          return rows as typeof audited;
+        } finally {
+          await client.end();
+        }
+      };
       /** Consecutive events of one user from one service with the same time, and whether their ids are in stream order. */
       const sameMillisecond: Array<{ pair: string; byId: boolean }> = [];
 
-      beforeAll(async () => {
-        loadRunning = false;
-        await load;
-        const stopped = Date.now();
-        while (total(await pendingEvents()) > 0) {
-          if (Date.now() - stopped > drainWithinMs) {
-            throw new Error(
-              `outboxes not empty after ${drainWithinMs} ms: ${JSON.stringify(await pendingEvents())}`,
-            );
+      beforeAll(
+        async () => {
+          loadRunning = false;
+          await load;
+          const stopped = Date.now();
+          while (total(await pendingEvents()) > 0) {
+            if (Date.now() - stopped > drainWithinMs) {
+              throw new Error(
+                `outboxes not empty after ${drainWithinMs} ms: ${JSON.stringify(await pendingEvents())}`,
+              );
+            }
+            await sleep(250);
           }
-          await sleep(250);
-        }
-        drainMs = Date.now() - stopped;
-        streamed = await readEventStream((nats as RunningNats).url);
-        const seen = new Set<string>();
-        for (const message of streamed) {
-          if (seen.has(message.event.id)) continue;
-          seen.add(message.event.id);
-          events.push(message);
-        }
-      }, drainWithinMs + testBudgets.testMs);
+          drainMs = Date.now() - stopped;
+          streamed = await readEventStream((nats as RunningNats).url);
+          const seen = new Set<string>();
+          for (const message of streamed) {
+            if (seen.has(message.event.id)) continue;
+            seen.add(message.event.id);
+            events.push(message);
+          }
+          const caughtUp = Date.now();
+          for (;;) {
+            audited = await auditedEvents();
+            if (audited.length >= events.length) break;
+            if (Date.now() - caughtUp > drainWithinMs) break;
+            await sleep(250);
+          }
+          auditMs = Date.now() - caughtUp;
+        },
+        2 * drainWithinMs + testBudgets.testMs,
+      );
 
       afterAll(() => {
         const delays = events
@@ -508,7 +534,7 @@ describe.runIf(missing === undefined)(
           `events: ${streamed.length} messages in AUTH_EVENTS, ${events.length} distinct event ids; ${ledger.size} acknowledged changes in the ledger`,
           `events: by type ${JSON.stringify(byType)}`,
           `events: commit to publish (stream timestamp - event time): p50 ${percentile(delays, 0.5)} ms, p99 ${percentile(delays, 0.99)} ms, max ${delays.at(-1) ?? 0} ms`,
-          `events: outboxes empty ${drainMs} ms after the load stopped`,
+          `events: outboxes empty ${drainMs} ms after the load stopped; the audit store held ${audited.length} events ${auditMs} ms later`,
           `events: ${sameMillisecond.length} consecutive events of one user from one service in the same millisecond, ${sameMillisecond.filter(({ byId }) => !byId).length} of them with ids against the stream's order`,
           ...sameMillisecond.filter(({ byId }) => !byId).map(({ pair }) => `  ${pair}`),
           "events: faults (events in the outboxes at the fault; ms until the load got through again)",
@@ -560,6 +586,35 @@ describe.runIf(missing === undefined)(
       it("holds each event id once, under its id as Nats-Msg-Id: the duplicate window dropped the copies the relays published again", () => {
         expect(streamed.filter(({ msgId, event }) => msgId !== event.id)).toEqual([]);
         expect(streamed.length).toBe(events.length);
+      });
+
+      it("is in the audit store whole: every event of the stream, each once, and nothing else", () => {
+        const streamedIds = events.map(({ event }) => event.id).sort();
+        expect(audited.map(({ id }) => id).sort()).toEqual(streamedIds);
+      });
+
+      it("is listed by the audit store in each user's order from each service, as the stream holds it", () => {
+        const sequences = (entries: Array<{ id: string; key: string }>) => {
+          const byKey = new Map<string, string[]>();
+          for (const { id, key } of entries) byKey.set(key, [...(byKey.get(key) ?? []), id]);
+          return byKey;
+        };
+        const fromStream = sequences(
+          events.map(({ event }) => ({
+            id: event.id,
+            key: `${event.userid || `company ${event.companyid}`} from ${event.source}`,
+          })),
+        );
+        const fromAudit = sequences(
+          audited.map(({ id, userId, companyId, source }) => ({
+            id,
+            key: `${userId ?? `company ${companyId}`} from ${source}`,
+          })),
+        );
+        const differing = [...fromStream]
+          .filter(([key, ids]) => JSON.stringify(fromAudit.get(key)) !== JSON.stringify(ids))
+          .map(([key]) => key);
+        expect(differing).toEqual([]);
       });
     });
   },

@@ -484,6 +484,56 @@ describe.skipIf(!chromiumInstalled())(
       });
     });
 
+    describe("the user's recent security activity when signed in: auth/events", () => {
+      it("lists a failed sign-in from elsewhere, marked, and the sign-ins, once the audit service has read them", async () => {
+        const ida = await user(plain);
+        const options = { apiKey: plain.company.apiKey, gatewayUrl: suite.suite.gatewayUrl };
+        const login = await call(plain.company.code, "login", {
+          ...options,
+          body: { login_id: ida.loginName },
+        });
+        const wrong = await call(plain.company.code, "checkpassword", {
+          ...options,
+          token: String(login.body.session_token),
+          body: { password: "not-the-Password-9" },
+        });
+        expectError(wrong, 401, "auth.password.invalid");
+        const elsewhere = await call(plain.company.code, "checkpassword", {
+          ...options,
+          token: String(login.body.session_token),
+          body: { password: "first-Password-1" },
+        });
+        const token = String(elsewhere.body.session_token);
+        // The audit service reads the events from the stream: the page shows what it has read.
+        const listed = async () =>
+          ((await call(plain.company.code, "events", { ...options, token, body: {} })).body.events ??
+            []) as Array<{
+            type: string;
+          }>;
+        const readWithinMs = 60_000;
+        for (const started = Date.now(); ; ) {
+          const types = (await listed()).map(({ type }) => type);
+          if (types.includes("auth.login.failed") && types.includes("auth.login.succeeded")) break;
+          expect(Date.now() - started, `auth/events listed ${JSON.stringify(types)}`).toBeLessThan(
+            readWithinMs,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        const tab = await open(plain);
+        await identify(tab, ida);
+        await heading(tab, "Enter your password");
+        await tab.getByLabel("Password", { exact: true }).fill("first-Password-1");
+        await tab.keyboard.press("Enter");
+        await signedIn(tab, ida);
+        const activity = tab.getByRole("region", { name: "Recent security activity" }).getByRole("listitem");
+        await activity.filter({ hasText: "Sign-in failed" }).filter({ hasText: "Failed." }).waitFor();
+        await activity.filter({ hasText: "Signed in" }).first().waitFor();
+        await screenshots.take(tab, "security-activity", "list");
+        await tab.getByRole("button", { name: "Sign out" }).click();
+        await heading(tab, "Sign in");
+      });
+    });
+
     describe("an authenticator app: auth/totp/enrol and auth/totp/confirm, then checkotp with its code", () => {
       it("sets up the app from the signed-in view with a QR code, then asks for its code at the next sign-in, sending no SMS", async () => {
         const hana = await user(plain);

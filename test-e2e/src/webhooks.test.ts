@@ -8,7 +8,13 @@ import { loginSteps } from "@auth/testing/api";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectSuccess } from "./support/api.js";
-import { createCompany, createUser, operatorOf, type TestCompany, type TestUser } from "./support/fixtures.js";
+import {
+  createCompany,
+  createUser,
+  operatorOf,
+  type TestCompany,
+  type TestUser,
+} from "./support/fixtures.js";
 import { startOwnSuite } from "./support/own-suite.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver.js";
 

@@ -64,7 +64,8 @@ export async function startWebhookReceiver(dir: string) {
         const result = done(received);
         if (result !== undefined) return result;
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`the receiver got ${received.length} deliveries, not the ones awaited`);
+        if (left <= 0)
+          throw new Error(`the receiver got ${received.length} deliveries, not the ones awaited`);
         await new Promise<void>((resolve) => {
           const wake = () => {
             waiters.delete(wake);
