@@ -3,7 +3,7 @@ import { describeNats, relayServiceOutbox } from "@auth/events";
 import { pgOutboxSource } from "@auth/events/pg";
 import { connectIntrospection, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
-import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
+import { createLogger, loadConfig, SecretBox, secretsKeyOf, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { startFileFeed } from "./feed/file-feed.js";
 import { startNatsFeed } from "./feed/nats-feed.js";
@@ -11,6 +11,9 @@ import { startRetentionSweeper } from "./retention-sweeper.js";
 import { schema } from "./schema.js";
 import { auditService } from "./server.js";
 import { AuditStore } from "./store/audit-store.js";
+import { startDispatcher } from "./webhooks/dispatcher.js";
+import { httpsSenderOf } from "./webhooks/sender.js";
+import { webhooksOf } from "./webhooks/webhooks-of.js";
 
 const config = loadConfig("audit", configSchema);
 const logger = createLogger("audit", config.LOG_LEVEL);
@@ -35,6 +38,19 @@ const relay = relayServiceOutbox({
   ready: database.ready,
 });
 const auditStore = new AuditStore(database.db, { retryForMs: config.WEBHOOK_RETRY_FOR_MS, logger });
+const webhooks = webhooksOf(database.db, config, new SecretBox(secretsKeyOf(config.SECRETS_KEY, config.DATA_DIR)));
+// Apart from every request path: a receiver that is slow or down delays only its own deliveries.
+const dispatcher = startDispatcher({
+  store: webhooks.deliveryStore,
+  sender: httpsSenderOf(config),
+  config,
+  logger,
+  ready: database.ready,
+});
+// Events stored with deliveries are sent now rather than at the dispatcher's next look.
+const afterStore = (outcome: { deliveries: number }) => {
+  if (outcome.deliveries > 0) dispatcher.nudge();
+};
 const feed = config.NATS_URL
   ? startNatsFeed({
       writer: auditStore,
@@ -42,6 +58,7 @@ const feed = config.NATS_URL
       caFile: config.NATS_CA_FILE,
       replicas: config.NATS_STREAM_REPLICAS,
       consumer: config.AUDIT_CONSUMER,
+      afterStore,
       logger,
       ready: database.ready,
     })
@@ -49,6 +66,7 @@ const feed = config.NATS_URL
       writer: auditStore,
       path: config.EVENTS_FILE,
       pollMs: config.EVENTS_POLL_MS,
+      afterStore,
       logger,
       ready: database.ready,
     });
@@ -68,7 +86,13 @@ const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
   services: [
-    auditService({ adminTokenSha256: config.ADMIN_TOKEN_SHA256, logger, auditStore, introspection }),
+    auditService({
+      adminTokenSha256: config.ADMIN_TOKEN_SHA256,
+      logger,
+      auditStore,
+      introspection,
+      ...webhooks,
+    }),
   ],
   ready: database.ready,
 });
@@ -77,6 +101,7 @@ stopOnSignals(logger, async () => {
   await server.stop();
   introspection.close();
   await feed.stop();
+  await dispatcher.stop();
   await sweeper.stop();
   await relay.stop();
   await database.close();

@@ -28,7 +28,6 @@ import { anEvent, userOrigin } from "./events.testing.js";
 import { startAuditForTests } from "./testing.js";
 
 // The webhooks' handlers are another part's (handlers/webhooks.ts); none of them is called here.
-vi.mock("./handlers/webhooks.js", () => ({ webhookHandlers: () => ({}) }));
 
 type Client = ServiceClient<typeof AuditServiceService>;
 const holders = ["audit", "session", "gateway", "operator", "identity", "consumer/e2e"] as const;

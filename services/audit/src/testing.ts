@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { eventFromJson, eventJson } from "@auth/events";
 import {
@@ -11,11 +12,12 @@ import {
 import { type Database, openDatabase } from "@auth/pg";
 import type { Event } from "@auth/proto/events";
 import type { TokenIntrospectionServiceService } from "@auth/proto/introspection";
-import type { Logger } from "@auth/runtime";
+import { type Logger, SecretBox } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { type AuditSchema, eventOutbox, schema } from "./schema.js";
 import { auditService } from "./server.js";
 import { AuditStore, type StoreOutcome } from "./store/audit-store.js";
+import { webhooksOf } from "./webhooks/webhooks-of.js";
 
 /** The events in the database's outbox, in commit order: what the relay would publish next. */
 export async function recordedEvents(db: Database<AuditSchema>): Promise<Event[]> {
@@ -64,6 +66,7 @@ export async function startAuditForTests(options: {
         logger: options.logger,
         auditStore,
         introspection,
+        ...webhooksOf(database.db, config, new SecretBox(randomBytes(32))),
       }),
     ],
   });
