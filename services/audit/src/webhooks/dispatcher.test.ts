@@ -194,13 +194,14 @@ describe("webhook dispatcher", () => {
       const target = await receiver((index) => (index === 0 ? "hang" : { status: 200 }));
       const { webhook } = await webhookTo(target.url);
       const { deliveryId } = await storeEventFor(database.db, webhook);
-      const impatient = { ...quick, WEBHOOK_TIMEOUT_MS: 1_500 };
+      const impatient = { ...quick, WEBHOOK_TIMEOUT_MS: 2_000 };
       dispatch(impatient);
-      expect(await settledOf(deliveryId)).toMatchObject([
-        { state: "pending", status: 0, error: "timeout" },
-        { state: "succeeded", status: 200 },
-      ]);
-      expect(target.received).toHaveLength(2);
+      const settled = await settledOf(deliveryId);
+      expect(settled[0]).toMatchObject({ state: "pending", status: 0, error: "timeout" });
+      expect(settled.at(-1)).toMatchObject({ state: "succeeded", status: 200 });
+      // A machine slow enough may time out the answered attempts too: each is retried alike.
+      expect(settled.slice(1, -1).every((outcome) => outcome.error === "timeout")).toBe(true);
+      expect(target.received).toHaveLength(settled.length);
     });
 
     it("ends in dead once the next attempt would fall after the retry period", async () => {
@@ -324,6 +325,28 @@ describe("webhook dispatcher", () => {
       await storeEventFor(database.db, webhook);
       dispatcher.nudge();
       await target.receivedCount(1);
+    });
+
+    it("keeps looking when a claim fails (its database was down for a while)", async () => {
+      const target = await receiver();
+      const { webhook } = await webhookTo(target.url);
+      await storeEventFor(database.db, webhook);
+      let failures = 3;
+      const dispatcher = startDispatcher({
+        store: {
+          claimDue: (...args) =>
+            failures-- > 0
+              ? Promise.reject(new Error("Connection terminated unexpectedly"))
+              : deliveryStore.claimDue(...args),
+          recordOutcome: (delivery, outcome) => deliveryStore.recordOutcome(delivery, outcome),
+        },
+        sender: senderOf(quick),
+        config: quick,
+        logger,
+      });
+      dispatchers.push(dispatcher);
+      await target.receivedCount(1);
+      expect(failures).toBeLessThan(0);
     });
 
     it("stops only once the attempts under way are recorded", async () => {

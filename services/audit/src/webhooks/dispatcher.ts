@@ -50,6 +50,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const random = options.random ?? Math.random;
   const underWay = new Set<Promise<void>>();
   let stopped = false;
+  let claimsFailing = false;
   let nudged = false;
   let wake: (() => void) | undefined;
 
@@ -139,10 +140,15 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       try {
         claimed = await store.claimDue(free, now(), config.WEBHOOK_TIMEOUT_MS + holdMarginMs);
       } catch (error) {
-        logger.error({ err: error }, "could not claim due webhook deliveries");
+        // Once per outage, not once per poll: the database may be down for a while.
+        if (!claimsFailing)
+          logger.error({ err: error }, "could not claim due webhook deliveries; trying again");
+        claimsFailing = true;
         await sleep(config.WEBHOOK_POLL_MS);
         continue;
       }
+      if (claimsFailing) logger.info("claiming due webhook deliveries again");
+      claimsFailing = false;
       for (const delivery of claimed) {
         const sending: Promise<void> = attempt(delivery).finally(() => underWay.delete(sending));
         underWay.add(sending);
