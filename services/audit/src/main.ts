@@ -38,7 +38,11 @@ const relay = relayServiceOutbox({
   ready: database.ready,
 });
 const auditStore = new AuditStore(database.db, { retryForMs: config.WEBHOOK_RETRY_FOR_MS, logger });
-const webhooks = webhooksOf(database.db, config, new SecretBox(secretsKeyOf(config.SECRETS_KEY, config.DATA_DIR)));
+const webhooks = webhooksOf(
+  database.db,
+  config,
+  new SecretBox(secretsKeyOf(config.SECRETS_KEY, config.DATA_DIR)),
+);
 // Apart from every request path: a receiver that is slow or down delays only its own deliveries.
 const dispatcher = startDispatcher({
   store: webhooks.deliveryStore,

@@ -22,7 +22,7 @@ import {
 } from "@auth/proto/introspection";
 import { createLogger } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auditAccess } from "./access.js";
 import { anEvent, userOrigin } from "./events.testing.js";
 import { startAuditForTests } from "./testing.js";

@@ -22,6 +22,8 @@ export interface DispatcherOptions {
   now?: () => Date;
   /** The retries' jitter, a number in [0, 1). */
   random?: () => number;
+  /** Settles once the database answers (PostgreSQL migrated): nothing is claimed before. */
+  ready?: Promise<unknown>;
 }
 
 export interface Dispatcher {
@@ -130,6 +132,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function loop(): Promise<void> {
+    await options.ready?.catch(() => {});
     while (!stopped) {
       const free = config.WEBHOOK_CONCURRENCY - underWay.size;
       if (free <= 0) {
