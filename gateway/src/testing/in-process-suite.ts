@@ -47,7 +47,7 @@ import { backendHealth } from "../readiness.js";
  * with its certificate of a private CA and its access table, and the gateway's app on a free port
  * calling them with the gateway's certificate, as the processes do; the audit service when a test
  * file starts one (InProcessSuiteOptions). Flow rules are tested here without starting a process;
- * test-e2e keeps what only six processes show.
+ * test-e2e keeps what only the seven processes show.
  */
 
 /** The services' time: the stores of session, OTP and recovery read it; `advance` moves it on. */
