@@ -2,7 +2,8 @@ import { parseConfig } from "@auth/runtime";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { eventsEnvironment } from "./environment.js";
-import { natsConnectOptions, subjectOf } from "./nats-sink.js";
+import { natsConnectOptions } from "./nats-connection.js";
+import { subjectOf } from "./nats-sink.js";
 
 const schema = z.object(eventsEnvironment);
 

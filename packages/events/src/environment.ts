@@ -1,7 +1,8 @@
 import { env, type Logger } from "@auth/runtime";
 import { z } from "zod";
 import { fileEventSink } from "./file-sink.js";
-import { describeNats, natsEventSink } from "./nats-sink.js";
+import { describeNats } from "./nats-connection.js";
+import { natsEventSink } from "./nats-sink.js";
 import { type Relay, type RelayOptions, startRelay } from "./relay.js";
 import type { EventSink } from "./sink.js";
 

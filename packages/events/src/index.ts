@@ -18,11 +18,15 @@ export {
 export { fileEventSink } from "./file-sink.js";
 export { type KeyValueOutboxOptions, keyValueOutboxSource, relayLeaseKey } from "./kv-outbox.js";
 export {
+  type BackgroundNatsConnection,
+  connectNatsInBackground,
   describeNats,
+  natsConnectOptions,
+} from "./nats-connection.js";
+export {
   ensureEventStream,
   eventStream,
   type NatsSinkOptions,
-  natsConnectOptions,
   natsEventSink,
   subjectFilterOf,
   subjectOf,

@@ -3,7 +3,8 @@ import { type JetStreamManager, jetstream, jetstreamManager, StorageType } from 
 import { connect, type NatsConnection, nanos } from "@nats-io/transport-node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { keyValueOutboxSource } from "./kv-outbox.js";
-import { ensureEventStream, eventStream, natsConnectOptions, natsEventSink } from "./nats-sink.js";
+import { natsConnectOptions } from "./nats-connection.js";
+import { ensureEventStream, eventStream, natsEventSink } from "./nats-sink.js";
 import { type Relay, startRelay } from "./relay.js";
 import { capturingLogger, idOf, someEvents } from "./relay.testing.js";
 import type { EventSink, RelayedEvent } from "./sink.js";

@@ -1,4 +1,4 @@
-import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
+import type { ConnectRetry, Logger } from "@auth/runtime";
 import {
   JetStreamApiCodes,
   JetStreamApiError,
@@ -8,7 +8,8 @@ import {
   RetentionPolicy,
   StorageType,
 } from "@nats-io/jetstream";
-import { connect, type NatsConnection, type NodeConnectionOptions, nanos } from "@nats-io/transport-node";
+import { nanos } from "@nats-io/transport-node";
+import { connectNatsInBackground, describeNats } from "./nats-connection.js";
 import type { EventSink } from "./sink.js";
 
 const subjectPrefix = "auth.events";
@@ -23,26 +24,6 @@ export function subjectOf(event: { source: string; type: string }): string {
 
 /** The subjects of every service's events whose type matches, with NATS wildcards (`auth.login.*`, `admin.>`). */
 export const subjectFilterOf = (typePattern = ">") => `${subjectPrefix}.*.${typePattern}`;
-
-/**
- * How a client reaches the NATS of a nats:// or tls:// URL: tls:// requires TLS, its certificate
- * checked against `caFile` (Node's CAs without it); credentials in the URL are a user and
- * password, or a token alone. Once connected it reconnects forever.
- */
-export function natsConnectOptions(url: string, caFile?: string): NodeConnectionOptions {
-  const { protocol, hostname, port, username, password } = new URL(url);
-  const user = decodeURIComponent(username);
-  const pass = decodeURIComponent(password);
-  return {
-    servers: `${hostname}:${port || 4222}`,
-    ...(user && pass ? { user, pass } : user ? { token: user } : {}),
-    ...(protocol === "tls:" ? { tls: caFile ? { caFile } : {} } : {}),
-    maxReconnectAttempts: -1,
-  };
-}
-
-/** Where a URL points, for the log lines: never its credentials. */
-export const describeNats = (url: string) => `nats ${new URL(url).host}`;
 
 /**
  * Creates the stream, or brings the settings the suite owns to what it needs: its subjects and
@@ -89,42 +70,13 @@ export function natsEventSink(url: string, logger: Logger, options: NatsSinkOpti
   const timeout = options.publishTimeoutMs ?? 5_000;
   const retry = options.connectRetry ?? { attemptTimeoutMs: 5_000, maxDelayMs: 5_000 };
   const stop = new AbortController();
-  let connection: NatsConnection | undefined;
-  /** The attempt under way; an abandoned one closes what it opens, whenever that is. */
-  let current = { abandoned: false };
+  const nats = connectNatsInBackground({ url, caFile: options.caFile, retry, logger, signal: stop.signal });
   let streamReady: Promise<void> | undefined;
-
-  connectWithRetry(
-    {
-      store: describeNats(url),
-      attempt: async () => {
-        const mine = { abandoned: false };
-        current = mine;
-        const opened = await connect({
-          ...natsConnectOptions(url, options.caFile),
-          timeout: retry.attemptTimeoutMs,
-        });
-        if (mine.abandoned || stop.signal.aborted) {
-          await opened.close();
-          throw new Error("attempt abandoned");
-        }
-        connection = opened;
-      },
-      abandon: () => {
-        current.abandoned = true;
-      },
-    },
-    retry,
-    logger,
-    stop.signal,
-  ).catch(() => {
-    // Rejects only when closed before NATS answered.
-  });
 
   return {
     async publish(events) {
-      if (!connection) throw new Error(`${describeNats(url)} not reached yet`);
-      const nc = connection;
+      const nc = nats.current;
+      if (!nc) throw new Error(`${describeNats(url)} not reached yet`);
       try {
         streamReady ??= jetstreamManager(nc).then((manager) =>
           ensureEventStream(manager, options.replicas ?? 1),
@@ -141,7 +93,7 @@ export function natsEventSink(url: string, logger: Logger, options: NatsSinkOpti
     },
     async close() {
       stop.abort();
-      await connection?.close();
+      await nats.current?.close();
     },
   };
 }

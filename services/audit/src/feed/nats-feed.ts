@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { describeNats, ensureEventStream, eventStream, natsConnectOptions } from "@auth/events";
-import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
+import { connectNatsInBackground, describeNats, ensureEventStream, eventStream } from "@auth/events";
+import type { ConnectRetry, Logger } from "@auth/runtime";
 import {
   AckPolicy,
   type Consumer,
@@ -12,7 +12,7 @@ import {
   jetstream,
   jetstreamManager,
 } from "@nats-io/jetstream";
-import { connect, type NatsConnection, nanos } from "@nats-io/transport-node";
+import { type NatsConnection, nanos } from "@nats-io/transport-node";
 import { backoffMs, type EventWriter, type Feed, type FeedOptions, messageOf } from "./feed.js";
 
 export interface NatsFeedOptions extends FeedOptions {
@@ -72,36 +72,12 @@ export function startNatsFeed(options: NatsFeedOptions): Feed {
   const stopped = new Promise<void>((done) =>
     stopping.signal.addEventListener("abort", () => done(), { once: true }),
   );
-  let connection: NatsConnection | undefined;
-  /** The attempt under way; an abandoned one closes what it opens, whenever that is. */
-  let current = { abandoned: false };
-
-  const connected = connectWithRetry(
-    {
-      store: where,
-      attempt: async () => {
-        const mine = { abandoned: false };
-        current = mine;
-        const opened = await connect({
-          ...natsConnectOptions(url, options.caFile),
-          timeout: retry.attemptTimeoutMs,
-        });
-        if (mine.abandoned || stopping.signal.aborted) {
-          await opened.close();
-          throw new Error("attempt abandoned");
-        }
-        connection = opened;
-      },
-      abandon: () => {
-        current.abandoned = true;
-      },
-    },
+  const nats = connectNatsInBackground({
+    url,
+    caFile: options.caFile,
     retry,
     logger,
-    stopping.signal,
-  );
-  connected.catch(() => {
-    // Rejects only when stopped before NATS answered.
+    signal: stopping.signal,
   });
 
   /** The messages of one pull: up to a batch, fewer once the pull's wait is over or the feed stops. */
@@ -146,9 +122,10 @@ export function startNatsFeed(options: NatsFeedOptions): Feed {
   }
 
   const running = (async () => {
-    await Promise.race([Promise.all([options.ready, connected]), stopped]);
+    await Promise.race([Promise.all([options.ready, nats.connected]), stopped]);
     let consumer: Consumer | undefined;
     let failures = 0;
+    const connection = nats.current;
     while (!stopping.signal.aborted && connection) {
       try {
         if (!consumer) {
@@ -182,7 +159,7 @@ export function startNatsFeed(options: NatsFeedOptions): Feed {
     async stop() {
       stopping.abort();
       await running;
-      await connection?.close();
+      await nats.current?.close();
     },
   };
 }
