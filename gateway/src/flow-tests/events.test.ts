@@ -1,22 +1,8 @@
-import { createHash } from "node:crypto";
-import { AuthError } from "@auth/errors";
-import {
-  type AccessTable,
-  type AsyncService,
-  connectIntrospection,
-  grpcTransportEnvironment,
-  implement,
-  type RunningGrpcServer,
-  sessionClientEnvironment,
-  startGrpcServer,
-  transportOf,
-} from "@auth/grpc-kit";
-import { AuditServiceService, type OwnEvent } from "@auth/proto/audit";
-import { ActorKind, Factor, Outcome } from "@auth/proto/events";
-import { TokenStatus } from "@auth/proto/introspection";
-import { createLogger, parseConfig } from "@auth/runtime";
+import { createHash, randomUUID } from "node:crypto";
+import { type AuditForTests, startAuditForTests } from "@auth/audit/testing";
+import { type Actor, ActorKind, type Event, Factor, Outcome } from "@auth/proto/events";
+import { createLogger } from "@auth/runtime";
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { configSchema } from "../config.js";
 import {
   call,
@@ -30,95 +16,36 @@ import {
   useInProcessSuite,
 } from "../testing/fixtures.js";
 
-/** An event of the audit service's in-memory list: whose it is, and what ListOwnEvents shows of it. */
-interface StoredEvent {
-  companyId: string;
-  userId: string;
-  sessionId: string;
-  event: Omit<OwnEvent, "currentSession">;
-}
+let audit: AuditForTests | undefined;
 
-/**
- * The audit service at its gRPC boundary: ListOwnEvents as the contract has it (the token's user
- * asked of the session service, that user's events as stored, newest first, 20 unless asked), from
- * a list the test fills.
- */
-const stored: StoredEvent[] = [];
+const suite = useInProcessSuite({
+  async audit(env, databaseUrl) {
+    audit = await startAuditForTests({ env, databaseUrl, logger: createLogger("audit-for-tests", "silent") });
+    return audit;
+  },
+});
 
-const notCalled = async (): Promise<never> => {
-  throw new Error("not called in this test");
+/** The actor of a change, as the services name it from the caller they authenticated. */
+const userActor = (user: TestUser): Actor => ({
+  kind: ActorKind.USER,
+  id: user.id,
+  certificateSubject: "",
+  certificateSha256: "",
+});
+const operatorActor: Actor = {
+  kind: ActorKind.OPERATOR,
+  id: "spiffe://auth-suite/operator",
+  certificateSubject: "CN=operator-on-call",
+  certificateSha256: "5f".repeat(32),
 };
+const systemActor: Actor = { kind: ActorKind.SYSTEM, id: "", certificateSubject: "", certificateSha256: "" };
 
-const auditAccess: AccessTable<typeof AuditServiceService> = {
-  listEvents: ["operator"],
-  listOwnEvents: ["gateway"],
-  getRetention: ["operator"],
-  setRetention: ["operator"],
-  createWebhook: ["operator"],
-  listWebhooks: ["operator"],
-  updateWebhook: ["operator"],
-  deleteWebhook: ["operator"],
-  rotateWebhookSecret: ["operator"],
-  listDeliveries: ["operator"],
-  replayDeliveries: ["operator"],
-};
+type Detail = Pick<
+  Event,
+  "login" | "factor" | "otpSent" | "sessionRevoked" | "recovery" | "lockout" | "adminChange"
+>;
 
-async function startAudit(env: NodeJS.ProcessEnv): Promise<RunningGrpcServer> {
-  const settings = parseConfig(z.object({ ...grpcTransportEnvironment, ...sessionClientEnvironment }), env);
-  const introspection = connectIntrospection(settings);
-  const logger = createLogger("audit-for-tests", "silent");
-  const methods: AsyncService<typeof AuditServiceService> = {
-    listEvents: notCalled,
-    getRetention: notCalled,
-    setRetention: notCalled,
-    createWebhook: notCalled,
-    listWebhooks: notCalled,
-    updateWebhook: notCalled,
-    deleteWebhook: notCalled,
-    rotateWebhookSecret: notCalled,
-    listDeliveries: notCalled,
-    replayDeliveries: notCalled,
-    async listOwnEvents(request) {
-      const { status, session } = await introspection.introspectToken({ sessionToken: request.sessionToken });
-      if (status === TokenStatus.EXPIRED) throw new AuthError("auth.token.expired");
-      if (status === TokenStatus.NOT_AUTHORIZED) throw new AuthError("auth.session.invalid");
-      if (status !== TokenStatus.ACTIVE || !session) throw new AuthError("auth.token.invalid");
-      const own = stored.filter(
-        (entry) => entry.companyId === session.companyId && entry.userId === session.userId,
-      );
-      return {
-        events: own.slice(0, request.limit || 20).map((entry) => ({
-          ...entry.event,
-          currentSession: entry.sessionId === session.sessionId,
-        })),
-      };
-    },
-  };
-  const server = await startGrpcServer({
-    host: "127.0.0.1",
-    port: 0,
-    transport: transportOf(settings),
-    logger,
-    services: [
-      {
-        name: "auth.audit.v1.AuditService",
-        definition: AuditServiceService,
-        implementation: implement(AuditServiceService, methods, { logger, access: auditAccess }),
-      },
-    ],
-  });
-  return {
-    ...server,
-    async stop(graceMs) {
-      await server.stop(graceMs);
-      introspection.close();
-    },
-  };
-}
-
-const suite = useInProcessSuite({ audit: startAudit });
-
-/** The user's own security events, beyond the spec (docs/api-contract.md, "The user's security events"). */
+/** The user's own events, beyond the spec (docs/api-contract.md, "The user's security events"). */
 describe("auth/events", () => {
   let company: TestCompany;
 
@@ -132,8 +59,8 @@ describe("auth/events", () => {
   };
   const list = (token: string, body?: unknown, tenant = company) =>
     call(tenant.code, "events", { apiKey: tenant.apiKey, token, body });
-  const eventsOf = async (token: string, body?: unknown) => {
-    const response = await list(token, body);
+  const eventsOf = async (token: string, body?: unknown, tenant = company) => {
+    const response = await list(token, body, tenant);
     expectSuccess(response, ["events"]);
     return response.body.events as Record<string, unknown>[];
   };
@@ -143,31 +70,56 @@ describe("auth/events", () => {
     const sessions = listed.body.sessions as Array<{ session_id: string; current: boolean }>;
     return sessions.find((session) => session.current)?.session_id ?? "";
   };
+
   let sequence = 0;
-  /** Stores an event of the user's for the audit service, a second after the one stored before. */
-  const store = (
+  /**
+   * An event of the user's as its service makes it (docs/decisions.md, "Security events"), a
+   * second after the one made before; the user's own, from their client, succeeded, unless told.
+   */
+  const anEvent = (
+    type: string,
+    source: string,
     user: TestUser,
-    event: Partial<StoredEvent["event"]> & { sessionId?: string; tenant?: TestCompany } = {},
-  ) => {
+    facts: Detail & {
+      companyId?: string;
+      sessionId?: string;
+      outcome?: Outcome;
+      clientAddress?: string;
+      actor?: Actor;
+    } = {},
+  ): Event => {
     sequence += 1;
-    const { sessionId = "", tenant = company, ...fields } = event;
-    const id = `019ab7c2-5d41-7e3a-9f10-${String(sequence).padStart(12, "0")}`;
-    stored.unshift({
-      companyId: tenant.id,
-      userId: user.id,
+    const { companyId = company.id, sessionId = "", outcome, clientAddress, actor, ...detail } = facts;
+    return {
+      specversion: "1.0",
+      id: randomUUID(),
+      source: `auth-suite/${source}`,
+      type,
+      time: new Date(Date.UTC(2026, 10, 24, 7, 0, sequence)),
+      subject: user.id,
+      dataschema: "auth.events.v1",
+      companyid: companyId,
+      userid: user.id,
+      sessionid: sessionId,
+      traceid: "4bf92f3577b34da6a3ce929d0e0e4736",
+      clientaddress: clientAddress ?? "198.51.100.23",
+      outcome: outcome ?? Outcome.SUCCEEDED,
+      actor: actor ?? userActor(user),
+      ...detail,
+    };
+  };
+  const loggedIn = (user: TestUser, methods: Factor[], sessionId = "") =>
+    anEvent("auth.login.succeeded", "session", user, {
       sessionId,
-      event: {
-        id,
-        type: "auth.login.succeeded",
-        time: new Date(Date.UTC(2026, 10, 24, 7, 0, sequence)),
-        outcome: Outcome.SUCCEEDED,
-        clientAddress: "198.51.100.23",
-        factor: Factor.PASSWORD,
-        actor: ActorKind.USER,
-        ...fields,
-      },
+      login: { methods, level: methods.length },
     });
-    return id;
+  const factorDetail = (factor: Factor) => ({ factor, reason: "", passkeyId: "" });
+
+  /** Stores the events as if the stream had carried them; every one must be stored. */
+  const store = async (...events: Event[]) => {
+    if (!audit) throw new Error("the audit service is not started");
+    expect(await audit.storeEvents(events)).toMatchObject({ stored: events.length, skipped: 0 });
+    return events.map((event) => event.id);
   };
 
   beforeAll(async () => {
@@ -176,26 +128,28 @@ describe("auth/events", () => {
 
   it("lists the user's own events newest first, each with its type, time, outcome, address, factor, actor and whether it is this session's", async () => {
     const user = await createUser(company);
+    const earlierSessionId = await sessionIdOf(await signIn(user));
     const token = await signIn(user);
     const sessionId = await sessionIdOf(token);
-    const failed = store(user, {
-      type: "auth.login.failed",
-      outcome: Outcome.FAILED,
-      clientAddress: "203.0.113.9",
-    });
-    const operators = store(user, {
-      type: "admin.factor.changed",
-      clientAddress: "",
-      factor: Factor.UNSPECIFIED,
-      actor: ActorKind.OPERATOR,
-    });
-    const login = store(user, { factor: Factor.APP_CODE, sessionId });
-    store(await createUser(company));
+    const [earlierLogin, failed, operators, login] = await store(
+      loggedIn(user, [Factor.PASSWORD], earlierSessionId),
+      anEvent("auth.login.failed", "identity", user, {
+        outcome: Outcome.FAILED,
+        clientAddress: "203.0.113.9",
+        factor: factorDetail(Factor.PASSWORD),
+      }),
+      anEvent("admin.factor.changed", "identity", user, {
+        clientAddress: "",
+        actor: operatorActor,
+        adminChange: { resource: "factor", resourceId: user.id, action: "reset", fields: ["totp"] },
+      }),
+      loggedIn(user, [Factor.PASSWORD, Factor.APP_CODE], sessionId),
+    );
     expect(await eventsOf(token)).toEqual([
       {
         id: login,
         type: "auth.login.succeeded",
-        time: "2026-11-24T07:00:03.000Z",
+        time: "2026-11-24T07:00:04.000Z",
         outcome: "succeeded",
         client_address: "198.51.100.23",
         factor: "app_code",
@@ -205,7 +159,7 @@ describe("auth/events", () => {
       {
         id: operators,
         type: "admin.factor.changed",
-        time: "2026-11-24T07:00:02.000Z",
+        time: "2026-11-24T07:00:03.000Z",
         outcome: "succeeded",
         client_address: null,
         factor: null,
@@ -215,9 +169,19 @@ describe("auth/events", () => {
       {
         id: failed,
         type: "auth.login.failed",
-        time: "2026-11-24T07:00:01.000Z",
+        time: "2026-11-24T07:00:02.000Z",
         outcome: "failed",
         client_address: "203.0.113.9",
+        factor: "password",
+        actor: "user",
+        current_session: false,
+      },
+      {
+        id: earlierLogin,
+        type: "auth.login.succeeded",
+        time: "2026-11-24T07:00:01.000Z",
+        outcome: "succeeded",
+        client_address: "198.51.100.23",
         factor: "password",
         actor: "user",
         current_session: false,
@@ -225,49 +189,88 @@ describe("auth/events", () => {
     ]);
   });
 
-  it("names every factor and kind of actor of the contract", async () => {
+  it("lists the user's events only: not another user's of the company, nor another company's", async () => {
     const user = await createUser(company);
     const token = await signIn(user);
-    const factors = {
-      password: Factor.PASSWORD,
-      sms_code: Factor.SMS_CODE,
-      app_code: Factor.APP_CODE,
-      backup_code: Factor.BACKUP_CODE,
-      passkey: Factor.PASSKEY,
-      oauth: Factor.OAUTH,
-      recovery_question: Factor.RECOVERY_QUESTION,
-      email_link: Factor.EMAIL_LINK,
+    const [own] = await store(
+      loggedIn(user, [Factor.PASSWORD]),
+      loggedIn(await createUser(company), [Factor.PASSWORD]),
+      anEvent("auth.password.changed", "identity", user, { companyId: (await createCompany()).id }),
+    );
+    expect((await eventsOf(token)).map((event) => event.id)).toEqual([own]);
+  });
+
+  it("does not list a type that is not the user's own kind (auth.otp.sent)", async () => {
+    const user = await createUser(company);
+    const token = await signIn(user);
+    const [login] = await store(
+      loggedIn(user, [Factor.PASSWORD]),
+      anEvent("auth.otp.sent", "otp", user, { otpSent: { channel: "sms", purpose: "login" } }),
+    );
+    expect((await eventsOf(token)).map((event) => event.id)).toEqual([login]);
+  });
+
+  it("names every factor, from whichever detail the event has, and every kind of actor of the contract", async () => {
+    const user = await createUser(company);
+    const token = await signIn(user);
+    const byFactor = {
+      password: anEvent("auth.login.failed", "identity", user, { factor: factorDetail(Factor.PASSWORD) }),
+      sms_code: anEvent("auth.account.locked", "session", user, {
+        lockout: { factor: Factor.SMS_CODE, until: new Date(Date.UTC(2026, 10, 24, 8)) },
+      }),
+      app_code: loggedIn(user, [Factor.PASSWORD, Factor.APP_CODE]),
+      backup_code: anEvent("auth.second_factor.failed", "identity", user, {
+        outcome: Outcome.FAILED,
+        factor: factorDetail(Factor.BACKUP_CODE),
+      }),
+      passkey: anEvent("auth.factor.enrolled", "identity", user, { factor: factorDetail(Factor.PASSKEY) }),
+      oauth: loggedIn(user, [Factor.OAUTH]),
+      recovery_question: anEvent("auth.recovery.finished", "session", user, {
+        recovery: { method: "question" },
+      }),
+      email_link: anEvent("auth.recovery.started", "recovery", user, { recovery: { method: "email" } }),
     };
-    for (const factor of Object.values(factors)) store(user, { factor });
-    for (const actor of [ActorKind.USER, ActorKind.OPERATOR, ActorKind.SYSTEM]) store(user, { actor });
+    const byActor = {
+      user: anEvent("auth.password.changed", "identity", user),
+      operator: anEvent("admin.session.revoked", "session", user, {
+        clientAddress: "",
+        actor: operatorActor,
+        adminChange: { resource: "session", resourceId: user.id, action: "revoked", fields: [] },
+      }),
+      system: anEvent("auth.session.revoked", "session", user, {
+        clientAddress: "",
+        actor: systemActor,
+        sessionRevoked: { reason: "credentials_changed", allOfUser: true },
+      }),
+    };
+    await store(...Object.values(byFactor), ...Object.values(byActor));
     const listed = await eventsOf(token);
-    expect(listed.slice(0, 3).map((event) => event.actor)).toEqual(["system", "operator", "user"]);
-    expect(
-      listed
-        .slice(3)
-        .map((event) => event.factor)
-        .reverse(),
-    ).toEqual(Object.keys(factors));
+    expect(listed.slice(0, 3).map((event) => event.actor)).toEqual(Object.keys(byActor).reverse());
+    expect(listed.slice(3).map((event) => event.factor)).toEqual(Object.keys(byFactor).reverse());
   });
 
-  it("answers an actor or outcome the contract gives no name for as null, never a guess or a 500", async () => {
+  it("answers no token, token hash, login ID or operator's identity", async () => {
     const user = await createUser(company);
     const token = await signIn(user);
-    store(user, { actor: ActorKind.UNSPECIFIED, outcome: Outcome.UNSPECIFIED });
-    expect(await eventsOf(token)).toEqual([expect.objectContaining({ actor: null, outcome: null })]);
-  });
-
-  it("answers no token, token hash or login ID", async () => {
-    const user = await createUser(company);
-    const token = await signIn(user);
-    store(user, { sessionId: await sessionIdOf(token) });
+    await store(
+      loggedIn(user, [Factor.PASSWORD], await sessionIdOf(token)),
+      anEvent("admin.user.changed", "identity", user, {
+        clientAddress: "",
+        actor: operatorActor,
+        adminChange: { resource: "user", resourceId: user.id, action: "updated", fields: ["blocked"] },
+      }),
+    );
     const text = JSON.stringify((await list(token)).body);
     expect(text).toContain("current_session");
+    expect(text).toContain("operator");
     for (const secret of [
       token,
       createHash("sha256").update(token).digest("hex"),
       createHash("sha256").update(token).digest("base64url"),
       user.loginName,
+      operatorActor.id,
+      operatorActor.certificateSubject,
+      operatorActor.certificateSha256,
     ])
       expect(text).not.toContain(secret);
   });
@@ -275,7 +278,9 @@ describe("auth/events", () => {
   it("gives the 20 newest unless asked, and as many as asked from 1 to 100", async () => {
     const user = await createUser(company);
     const token = await signIn(user);
-    const ids = Array.from({ length: 25 }, () => store(user)).reverse();
+    const ids = (
+      await store(...Array.from({ length: 25 }, () => loggedIn(user, [Factor.PASSWORD])))
+    ).reverse();
     expect((await eventsOf(token)).map((event) => event.id)).toEqual(ids.slice(0, 20));
     expect((await eventsOf(token, {})).map((event) => event.id)).toEqual(ids.slice(0, 20));
     expect((await eventsOf(token, { limit: 1 })).map((event) => event.id)).toEqual(ids.slice(0, 1));
@@ -304,11 +309,11 @@ describe("auth/events", () => {
     const suspended = await createCompany();
     const user = await createUser(suspended);
     const token = await signIn(user, suspended);
-    store(user, { tenant: suspended });
+    const [changed] = await store(
+      anEvent("auth.password.changed", "identity", user, { companyId: suspended.id }),
+    );
     await updateCompany(suspended, { suspended: true });
-    const response = await list(token, undefined, suspended);
-    expectSuccess(response, ["events"]);
-    expect(response.body.events).toHaveLength(1);
+    expect((await eventsOf(token, undefined, suspended)).map((event) => event.id)).toEqual([changed]);
   });
 
   // Last: the audit service stays down.

@@ -77,18 +77,25 @@ export interface CallOptions {
  * they are made in milliseconds, where opening PGlite compiles its WebAssembly and runs initdb,
  * seconds each on a loaded machine. In-memory PGlite without it.
  */
-async function databases(): Promise<{ identity?: string; disclaimer?: string; drop(): Promise<void> }> {
+async function databases(withAudit: boolean): Promise<{
+  identity?: string;
+  disclaimer?: string;
+  audit?: string;
+  drop(): Promise<void>;
+}> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return { drop: async () => {} };
-  const [identity, disclaimer] = await Promise.all([
+  const [identity, disclaimer, audit] = await Promise.all([
     createTestDatabase(adminUrl, "gateway_identity"),
     createTestDatabase(adminUrl, "gateway_disclaimer"),
+    withAudit ? createTestDatabase(adminUrl, "gateway_audit") : undefined,
   ]);
   return {
     identity: identity.url,
     disclaimer: disclaimer.url,
+    audit: audit?.url,
     drop: async () => {
-      await Promise.all([identity.drop(), disclaimer.drop()]);
+      await Promise.all([identity.drop(), disclaimer.drop(), audit?.drop()]);
     },
   };
 }
@@ -96,10 +103,11 @@ async function databases(): Promise<{ identity?: string; disclaimer?: string; dr
 export interface InProcessSuiteOptions {
   /**
    * Starts the audit service with its environment (its certificate and SESSION_ADDR, the session
-   * service it asks whose a token is). Without it no audit service listens at the gateway's
-   * AUDIT_ADDR: auth/events answers service.unavailable, as with the service down.
+   * service it asks whose a token is) and a database of its own on TEST_DATABASE_URL's server
+   * (undefined without it: in-memory PGlite). Without it no audit service listens at the
+   * gateway's AUDIT_ADDR: auth/events answers service.unavailable, as with the service down.
    */
-  audit?: (env: NodeJS.ProcessEnv) => Promise<RunningGrpcServer>;
+  audit?: (env: NodeJS.ProcessEnv, databaseUrl: string | undefined) => Promise<RunningGrpcServer>;
 }
 
 /**
@@ -131,9 +139,9 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
     if (!files) throw new Error(`no certificate for ${holder}`);
     return files;
   };
-  // identity, session and disclaimer hold the admin token's SHA-256 alone (docs/operations.md, "The
-  // admin token"); the operator below presents the token.
-  const comparesAdminToken = ["identity", "session", "disclaimer"];
+  // identity, session, disclaimer and audit hold the admin token's SHA-256 alone (docs/operations.md,
+  // "The admin token"); the operator below presents the token.
+  const comparesAdminToken = ["identity", "session", "disclaimer", "audit"];
   const envOf = (holder: string, more: NodeJS.ProcessEnv = {}) => ({
     ...tlsEnvironment(filesOf(holder)),
     ...(comparesAdminToken.includes(holder) ? { ADMIN_TOKEN_SHA256: hashAdminToken(adminToken) } : {}),
@@ -144,7 +152,7 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
     servers.push(server);
     return server;
   };
-  const stores = await databases();
+  const stores = await databases(options.audit !== undefined);
   // identity and session call each other: identity's client of the session service is made once
   // the session service listens, before any test calls.
   let identitysSession: SessionCalls | undefined;
@@ -186,7 +194,7 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
 
   const audit =
     options.audit &&
-    started(await options.audit(envOf("audit", { SESSION_ADDR: `127.0.0.1:${session.port}` })));
+    started(await options.audit(envOf("audit", { SESSION_ADDR: `127.0.0.1:${session.port}` }), stores.audit));
 
   const identitysSessionClient = createServiceClient(SessionServiceService, `127.0.0.1:${session.port}`, {
     deadlineMs: 3_000,
