@@ -497,7 +497,7 @@ describe.skipIf(!chromiumInstalled())(
           token: String(login.body.session_token),
           body: { password: "not-the-Password-9" },
         });
-        expectError(wrong, 401, "auth.password.invalid");
+        expect([wrong.status, wrong.body.error_code]).toEqual([401, "auth.password.invalid"]);
         const elsewhere = await call(plain.company.code, "checkpassword", {
           ...options,
           token: String(login.body.session_token),

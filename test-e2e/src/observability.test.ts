@@ -122,9 +122,17 @@ describe("observability", () => {
       expect(response.headers.get("content-type"), process).toMatch(/^text\/plain/);
       const text = await response.text();
       expect(text, process).toContain("process_resident_memory_bytes");
-      if (process !== "gateway" && process !== "recovery" && process !== "otp") {
+      if (process !== "gateway" && process !== "recovery" && process !== "otp" && process !== "audit") {
         expect(text, process).toMatch(/auth_grpc_server_calls_total\{method="\w+",outcome="ok"\} \d+/);
       }
+    }
+    // The audit service serves no call here: it counts the events it reads from the stream.
+    const auditRead = /auth_audit_events_read_total\{outcome="stored"\} [1-9]/;
+    for (const started = Date.now(); ; ) {
+      const audit = await (await fetch(suite.metricsUrls.audit ?? "")).text();
+      if (auditRead.test(audit)) break;
+      expect(Date.now() - started, "the audit service counted no event stored").toBeLessThan(60_000);
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const gateway = await (await fetch(suite.metricsUrls.gateway ?? "")).text();
     expect(gateway).toMatch(/auth_http_requests_total\{endpoint="login",status="200",error_code=""\} \d+/);
