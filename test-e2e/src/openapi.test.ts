@@ -15,9 +15,10 @@ describe("GET /openapi.json", () => {
 
   it("describes only paths the gateway answers", async () => {
     const { paths } = (await (await fetch(`${gateway()}/openapi.json`)).json()) as { paths: object };
-    // The spec's 13, recovery/checklink, the user's own sessions, authenticator app, passkeys (a
-    // login's and the user's own) and backup codes (docs/api-contract.md).
-    expect(Object.keys(paths)).toHaveLength(26);
+    // The spec's 13, recovery/checklink, the user's own sessions and security events,
+    // authenticator app, passkeys (a login's and the user's own) and backup codes
+    // (docs/api-contract.md).
+    expect(Object.keys(paths)).toHaveLength(27);
     for (const path of Object.keys(paths)) {
       const response = await fetch(`${gateway()}${path.replace("{company_code}", "acme")}`, {
         method: "POST",

@@ -112,7 +112,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     try {
       await store.recordOutcome(delivery, outcome);
     } catch (error) {
-      logger.error(
+      logger.warn(
         { ...about, err: error },
         "could not record a webhook delivery's attempt; it is sent again",
       );
@@ -143,9 +143,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       try {
         claimed = await store.claimDue(free, now(), config.WEBHOOK_TIMEOUT_MS + holdMarginMs);
       } catch (error) {
-        // Once per outage, not once per poll: the database may be down for a while.
+        // Once per outage, not once per poll: the database may be down for a while. A warning, as
+        // every service's store outage is: nothing is lost, the deliveries wait.
         if (!claimsFailing)
-          logger.error({ err: error }, "could not claim due webhook deliveries; trying again");
+          logger.warn({ err: error }, "could not claim due webhook deliveries; trying again");
         claimsFailing = true;
         await sleep(config.WEBHOOK_POLL_MS);
         continue;
