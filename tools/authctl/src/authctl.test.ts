@@ -27,7 +27,9 @@ const tableRows = (printed: string): string[][] =>
         .map((cell) => cell.trim()),
     );
 
-describe("authctl", () => {
+// Each authctl call is a node process of its own, a few seconds each on a loaded 2-core machine;
+// a test makes up to fifteen of them.
+describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
   let suite: RunningSuite;
   let dataDir: string;
   let code: string;
