@@ -39,6 +39,9 @@ describe("SMS through the company's HTTP provider", () => {
         provider: SmsProvider.HTTP,
         url: providerUrl,
         token: "sms-token",
+        account: "",
+        sender: "",
+        region: "",
         loginTemplate: "ACME code {code}, valid {minutes} min",
       },
     });
@@ -59,7 +62,7 @@ describe("SMS through the company's HTTP provider", () => {
 
   it("answers service.unavailable when the provider cannot deliver", async () => {
     const company = await createCompany({
-      sms: { provider: SmsProvider.HTTP, url: providerUrl, token: "t" },
+      sms: { provider: SmsProvider.HTTP, url: providerUrl, token: "t", account: "", sender: "", region: "" },
     });
     const user = await createUser(company, { password: null, phone: undeliverable });
     const login = await call(company.code, "login", {

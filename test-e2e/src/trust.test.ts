@@ -448,6 +448,9 @@ describe("the reproductions of the review, each now failing to take the account"
       provider: SmsProvider.HTTP,
       url: `http://127.0.0.1:${(attackerSms.address() as AddressInfo).port}/steal`,
       token: "",
+      account: "",
+      sender: "",
+      region: "",
     }).finish();
     const request = Buffer.concat([
       SendOtpRequest.encode({
@@ -469,7 +472,14 @@ describe("the reproductions of the review, each now failing to take the account"
   it("AuthenticateApiKey answers the company without its captcha secret, SMS token or SMTP password", async () => {
     const secretive = await createCompany({
       captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-of-the-company" },
-      sms: { provider: SmsProvider.HTTP, url: "https://sms.example/send", token: "sms-token-of-the-company" },
+      sms: {
+        provider: SmsProvider.HTTP,
+        url: "https://sms.example/send",
+        token: "sms-token-of-the-company",
+        account: "",
+        sender: "",
+        region: "",
+      },
       mail: {
         smtpUrl: "smtps://mailer:smtp-password-of-the-company@mail.example:465",
         from: "a@example.com",

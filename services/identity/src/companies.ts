@@ -11,6 +11,7 @@ import { SmsProvider } from "@auth/proto/otp";
 import type { SecretBox } from "@auth/runtime";
 import { companyCodeShape, minPasswordLengthFloor } from "@auth/runtime";
 import { z } from "zod";
+import { brandInput } from "./brand.js";
 import { notificationTemplatesInput } from "./notifications/templates.js";
 import { passkeySettingsInput } from "./passkeys/relying-party.js";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
@@ -58,6 +59,17 @@ const recoveryMethod = z.enum(
   [RecoveryMethod.PHONE, RecoveryMethod.MAIL, RecoveryMethod.QUESTION],
   "must be PHONE, MAIL or QUESTION",
 );
+
+/** docs/decisions.md, "SMS pumping": zero is the default. */
+const smsLimitsInput = z.object({
+  allowedRegions: z
+    .array(z.string().refine((code) => regionOf(code) !== undefined, "must be an ISO 3166-1 alpha-2 region"))
+    .max(250),
+  perRegionPerHour: z.number().int().min(0).max(10_000_000),
+  perCompanyPerHour: z.number().int().min(0).max(10_000_000),
+  breakerMinSent: z.number().int().min(0).max(1_000_000),
+  breakerMinEnteredPercent: z.number().int().min(0).max(100),
+});
 
 const smsTemplate = z.string().max(320).includes("{code}", { message: "must contain {code}" });
 
@@ -164,6 +176,10 @@ export const policyInput = messageSchema<CompanyPolicy>()(
         token: z.string().max(2_000),
         loginTemplate: smsTemplate.optional(),
         recoveryTemplate: smsTemplate.optional(),
+        account: z.string().max(200).default(""),
+        sender: z.string().max(50).default(""),
+        region: z.string().max(30).default(""),
+        limits: smsLimitsInput.optional(),
       })
       .refine((sms) => sms.provider !== SmsProvider.HTTP || /^https?:\/\//.test(sms.url), {
         message: "an HTTP SMS provider needs an http(s) URL",
@@ -172,6 +188,7 @@ export const policyInput = messageSchema<CompanyPolicy>()(
       .optional(),
     notificationTemplates: notificationTemplatesInput,
     passkeys: passkeySettingsInput.optional(),
+    brand: brandInput.optional(),
   }),
 );
 

@@ -264,6 +264,9 @@ describe("Security events", () => {
         provider: SmsProvider.HTTP,
         url: "https://sms.example.test/send",
         token: "sms-token-one",
+        account: "",
+        sender: "",
+        region: "",
       };
       const set = await recordedBy(
         company.id,

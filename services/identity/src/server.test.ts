@@ -1379,7 +1379,14 @@ describe("the secrets of a company's policy", () => {
   const withSecrets = () =>
     companyPolicy({
       captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-1", verifyUrl },
-      sms: { provider: SmsProvider.HTTP, url: "https://sms.example/send", token: "sms-token-1" },
+      sms: {
+        provider: SmsProvider.HTTP,
+        url: "https://sms.example/send",
+        token: "sms-token-1",
+        account: "",
+        sender: "",
+        region: "",
+      },
       mail: { smtpUrl: "smtps://mailer:smtp-password-1@mail.example:465", from: "login@example.com" },
       recovery: { order: [], disabled: [], disabledByRole: {}, linkBase: "https://app.example/recover" },
     });
@@ -1434,7 +1441,15 @@ describe("the secrets of a company's policy", () => {
     const { sms, mail, captcha } = await deliveredSecrets(company);
     expect(sms).toEqual({
       phone: "+12025550123",
-      sms: { provider: SmsProvider.HTTP, url: "https://sms.example/send", token: "sms-token-1" },
+      homeRegion: "US",
+      sms: {
+        provider: SmsProvider.HTTP,
+        url: "https://sms.example/send",
+        token: "sms-token-1",
+        account: "",
+        sender: "",
+        region: "",
+      },
     });
     expect(mail).toEqual({
       email: "ann@example.com",
@@ -1462,7 +1477,14 @@ describe("the secrets of a company's policy", () => {
       companyId: company.id,
       policy: companyPolicy({
         captcha: { provider: CaptchaProvider.TURNSTILE, secret: "captcha-secret-2", verifyUrl },
-        sms: { provider: SmsProvider.HTTP, url: "https://other-sms.example/send", token: "" },
+        sms: {
+          provider: SmsProvider.HTTP,
+          url: "https://other-sms.example/send",
+          token: "",
+          account: "",
+          sender: "",
+          region: "",
+        },
         mail: { smtpUrl: "smtps://mailer@other-mail.example:465", from: "login@example.com" },
       }),
     });
@@ -1516,10 +1538,21 @@ describe("VerifyCaptcha", () => {
 
 describe("SMS settings", () => {
   it.each([
-    ["an HTTP provider without a URL", { provider: SmsProvider.HTTP, url: "", token: "t" }],
+    [
+      "an HTTP provider without a URL",
+      { provider: SmsProvider.HTTP, url: "", token: "t", account: "", sender: "", region: "" },
+    ],
     [
       "a template without {code}",
-      { provider: SmsProvider.UNSPECIFIED, url: "", token: "", loginTemplate: "Your code" },
+      {
+        provider: SmsProvider.UNSPECIFIED,
+        url: "",
+        token: "",
+        account: "",
+        sender: "",
+        region: "",
+        loginTemplate: "Your code",
+      },
     ],
   ])("refuse %s", async (_, sms) => {
     expect(

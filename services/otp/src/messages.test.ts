@@ -15,6 +15,9 @@ describe("OTP message", () => {
       provider: SmsProvider.HTTP,
       url: "",
       token: "",
+      account: "",
+      sender: "",
+      region: "",
       loginTemplate: "ACME: {code} ({minutes} min)",
       recoveryTemplate: "ACME recovery: {code}",
     };

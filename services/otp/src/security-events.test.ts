@@ -54,7 +54,7 @@ describe("Security events", () => {
     sender = new Sender();
     otps = new Otps(new OtpStore(kv), new OtpHasher(randomBytes(32)), designRules);
     const logger = createLogger("otp", "silent");
-    const identity = { getSmsDelivery: async () => ({ phone }) };
+    const identity = { getSmsDelivery: async () => ({ phone, homeRegion: "US" }) };
     server = await startGrpcServer({
       host: "127.0.0.1",
       port: 0,

@@ -320,7 +320,11 @@ export function flowHandlers(
       const input = parseStorableRequest(smsDeliveryRequest, request);
       const { company, user } = await recipient(input.companyId, input.userId);
       if (user.phone && input.purpose === OtpPurpose.RECOVERY) await spendRecoveryMessage(company, user);
-      return { phone: user.phone ?? undefined, sms: openPolicySecrets(company.policy, secrets).sms };
+      return {
+        phone: user.phone ?? undefined,
+        sms: openPolicySecrets(company.policy, secrets).sms,
+        homeRegion: company.policy.defaultPhoneRegion,
+      };
     },
 
     async getMailDelivery(request) {
@@ -333,6 +337,7 @@ export function flowHandlers(
         companyName: company.name,
         linkBase,
         mail: openPolicySecrets(company.policy, secrets).mail,
+        brand: company.policy.brand,
       };
     },
 
