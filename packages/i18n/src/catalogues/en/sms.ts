@@ -1,0 +1,7 @@
+/** The SMS that carries a one-time code (services/otp): {code} and its lifetime, {minutes}. */
+export const sms = {
+  login:
+    "Your login code is {code}. It expires in {minutes, plural, one {# minute} other {# minutes}}. Never share it.",
+  recovery:
+    "Your access recovery code is {code}. It expires in {minutes, plural, one {# minute} other {# minutes}}. Never share it.",
+} as const;

@@ -1,0 +1,7 @@
+import type { Messages } from "../../catalogue.js";
+
+export const mail = {
+  "recovery.subject": "Récupérer l’accès à votre compte {company}",
+  "recovery.body":
+    "Quelqu’un a demandé à récupérer l’accès à votre compte {company}.\nPour définir un nouveau mot de passe, ouvrez ce lien dans {minutes, plural, one {la minute} other {les # minutes}} (il ne fonctionne qu’une seule fois)\u00a0:\n\n{link}\n\nSi vous n’avez rien demandé, ignorez ce message\u00a0: rien ne change.",
+} satisfies Messages<"mail">;
