@@ -36,6 +36,9 @@ describe("formatting a message", () => {
       translator(catalogues.de, { timeZone: "Europe/Berlin" }).format("notices", "locked_out.sms", values),
     ).toContain("am 9. März 2025 um 22:30 MEZ");
     expect(
+      translator(catalogues.de, { timeZone: "UTC" }).format("notices", "locked_out.sms", values),
+    ).toContain("am 9. März 2025 um 21:30 UTC");
+    expect(
       translator(catalogues.fr, { timeZone: "UTC" }).format("notices", "locked_out.body", values),
     ).toContain("le 9 mars 2025 à 21:30 UTC");
   });
