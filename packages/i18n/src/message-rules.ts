@@ -11,7 +11,7 @@ export type MessageProblem =
   | { reason: "placeholder_misused"; placeholder: string; type: ValueType }
   | { reason: "missing_placeholder"; placeholder: string };
 
-/** The longest text of each kind of message, as the company's SMS, notice and mail templates had them. */
+/** The longest text of each kind of message: an SMS, a subject and a body as the policy's templates allowed them. */
 export const lengthLimits = { sms: 320, subject: 200, body: 5_000, text: 1_000 } as const;
 
 /** Notices and mail are keyed `<message>.<part>`; the part says what the text is. */
