@@ -58,13 +58,17 @@ describe("the HTML part: every value is escaped", () => {
 
   it("keeps a link with quotes inside its attribute", () => {
     const url = 'https://x.example/?a="><script>';
-    const { html } = renderMail({ ...recovery, text: `Open:\n\n${url}`, action: { label: "setPassword", url } });
+    const { html } = renderMail({
+      ...recovery,
+      text: `Open:\n\n${url}`,
+      action: { label: "setPassword", url },
+    });
     expect(html).not.toContain('"><script>');
     expect(html).toContain('href="https://x.example/?a=&quot;&gt;&lt;script&gt;"');
   });
 });
 
-describe("the HTML part carries the company's brand (docs/decisions.md, \"Brand\")", () => {
+describe('the HTML part carries the company\'s brand (docs/decisions.md, "Brand")', () => {
   it("puts the colour on the header and the button, and the logo in the header", () => {
     const { html } = renderMail(recovery);
     expect(html).toMatch(/class="header" style="background:#0b6e4f/);
@@ -127,6 +131,8 @@ describe("the HTML part shows the wording's paragraphs, the link as a button, an
   it("previews the first paragraph in the inbox, and names the language", () => {
     const { html } = renderMail(notice);
     expect(html).toMatch(/<html lang="en"/);
-    expect(html).toMatch(/display:none[^>]*>\s*The password of your Acme account was changed at 2026-01-02 03:04 UTC\./);
+    expect(html).toMatch(
+      /display:none[^>]*>\s*The password of your Acme account was changed at 2026-01-02 03:04 UTC\./,
+    );
   });
 });

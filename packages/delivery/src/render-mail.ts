@@ -61,18 +61,23 @@ function aroundAction(paragraphs: string[], url: string | undefined) {
 export function renderMail(content: MailContent): Pick<MailMessage, "subject" | "text" | "html"> {
   const paragraphs = paragraphsOf(content.text);
   const { before, after } = aroundAction(paragraphs, content.action?.url);
-  const html = Mustache.render(layout, {
-    lang: mailTexts.lang,
-    heading: content.subject,
-    preview: paragraphs[0]?.replace(/\s+/g, " ") ?? "",
-    company: content.companyName,
-    color: colorOf(content.brand),
-    logoUrl: logoOf(content.brand),
-    before: before.map(linesOf),
-    action: content.action && { label: mailTexts.actions[content.action.label], url: content.action.url },
-    hint: mailTexts.linkHint,
-    after: after.map(linesOf),
-    footer: mailTexts.footers[content.reason].replaceAll("{company}", content.companyName),
-  }, {}, { escape: escapeHtml });
+  const html = Mustache.render(
+    layout,
+    {
+      lang: mailTexts.lang,
+      heading: content.subject,
+      preview: paragraphs[0]?.replace(/\s+/g, " ") ?? "",
+      company: content.companyName,
+      color: colorOf(content.brand),
+      logoUrl: logoOf(content.brand),
+      before: before.map(linesOf),
+      action: content.action && { label: mailTexts.actions[content.action.label], url: content.action.url },
+      hint: mailTexts.linkHint,
+      after: after.map(linesOf),
+      footer: mailTexts.footers[content.reason].replaceAll("{company}", content.companyName),
+    },
+    {},
+    { escape: escapeHtml },
+  );
   return { subject: content.subject, text: content.text, html };
 }

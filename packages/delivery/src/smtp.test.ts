@@ -81,7 +81,11 @@ describe("SMTP mail sender", () => {
 
   it("sends the text and the HTML as alternatives of one message", async () => {
     const { port, delivered } = await smtpServer();
-    const sender = new SmtpMailSender({ url: `smtp://127.0.0.1:${port}`, from: "a@example.com", timeoutMs: 2_000 });
+    const sender = new SmtpMailSender({
+      url: `smtp://127.0.0.1:${port}`,
+      from: "a@example.com",
+      timeoutMs: 2_000,
+    });
     await sender.send(message);
     sender.close();
     const data = delivered[0]?.data ?? "";

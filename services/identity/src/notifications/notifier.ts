@@ -1,4 +1,11 @@
-import { type HttpDefaults, type MailSender, type SmsSender, senderFor, sendMail } from "@auth/delivery";
+import {
+  type HttpDefaults,
+  type MailSender,
+  renderMail,
+  type SmsSender,
+  senderFor,
+  sendMail,
+} from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import type { Logger, SecretBox } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
@@ -71,8 +78,16 @@ export class Notifier {
       }
       if (user.email) {
         channel = "email";
+        // In the layout of the company's brand (docs/decisions.md, "Brand"): the wording's paragraphs.
+        const mail = renderMail({
+          companyName: company.name,
+          brand: policy.brand,
+          subject: wording.subject,
+          text: wording.body,
+          reason: "notice",
+        });
         await sendMail(
-          { companyId, to: user.email, subject: wording.subject, text: wording.body, notification: name },
+          { companyId, to: user.email, ...mail, notification: name },
           policy.mail,
           this.options.mail,
           this.options.smtpTimeoutMs,
