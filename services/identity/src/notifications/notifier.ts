@@ -1,11 +1,4 @@
-import {
-  type HttpDefaults,
-  type MailSender,
-  renderMail,
-  type SmsSender,
-  senderFor,
-  sendMail,
-} from "@auth/delivery";
+import { type HttpDefaults, type MailSender, type SmsSender, senderFor, sendMail } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import type { Logger, SecretBox } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
@@ -13,6 +6,7 @@ import type { Lookups } from "../handlers/lookups.js";
 import { openPolicySecrets } from "../policy-secrets.js";
 import type { IdentityStore } from "../store/identity-store.js";
 import { noticesPerWindow, noticeWindowSeconds } from "./caps.js";
+import { noticeMail } from "./notice-mail.js";
 import { eventNames, type KnownEvent, wordingOf } from "./templates.js";
 
 export interface NotifierOptions {
@@ -78,16 +72,13 @@ export class Notifier {
       }
       if (user.email) {
         channel = "email";
-        // In the layout of the company's brand (docs/decisions.md, "Brand"): the wording's paragraphs.
-        const mail = renderMail({
-          companyName: company.name,
-          brand: policy.brand,
-          subject: wording.subject,
-          text: wording.body,
-          reason: "notice",
-        });
         await sendMail(
-          { companyId, to: user.email, ...mail, notification: name },
+          {
+            companyId,
+            to: user.email,
+            ...noticeMail({ name: company.name, brand: policy.brand }, wording),
+            notification: name,
+          },
           policy.mail,
           this.options.mail,
           this.options.smtpTimeoutMs,
