@@ -58,16 +58,33 @@ const previews = companies.flatMap((company) =>
   mailsOf(company).map(([mail, message]) => ({ company, mail, message })),
 );
 
+/** What the script below uses of the page (test-e2e compiles without the DOM's types). */
+interface PageElement {
+  innerText: string;
+  naturalWidth?: number;
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): { left: number; right: number };
+}
+interface PageWindow {
+  innerWidth: number;
+  document: { documentElement: { scrollWidth: number }; querySelector(selector: string): PageElement | null };
+  getComputedStyle(element: PageElement): { backgroundColor: string };
+}
+
 /** How the e-mail lays out in a window of this width: what a reader would notice. */
 const layoutOf = (page: Page) =>
   page.evaluate(() => {
-    const logo = document.querySelector<HTMLImageElement>(".header img");
-    const button = document.querySelector<HTMLElement>("td[bgcolor] > a");
+    const window = globalThis as unknown as PageWindow;
+    const { document } = window;
+    const header = document.querySelector(".header") as PageElement;
+    const card = (document.querySelector(".card") as PageElement).getBoundingClientRect();
+    const button = document.querySelector("td[bgcolor] > a");
     return {
       overflows: document.documentElement.scrollWidth > window.innerWidth,
-      header: getComputedStyle(document.querySelector(".header") as Element).backgroundColor,
-      headerText: (document.querySelector(".header") as HTMLElement).innerText.trim(),
-      logoWidth: logo?.naturalWidth ?? 0,
+      cardInset: Math.min(card.left, window.innerWidth - card.right),
+      header: window.getComputedStyle(header).backgroundColor,
+      headerText: header.innerText.trim(),
+      logoWidth: document.querySelector(".header img")?.naturalWidth ?? 0,
       button: button && { label: button.innerText.trim(), href: button.getAttribute("href") },
     };
   });
@@ -105,6 +122,7 @@ describe.skipIf(!chromiumInstalled())(
             await screenshots.take(page, company.flow, `${mail}-${name}`);
             const layout = await layoutOf(page);
             expect(layout.overflows, `wider than a ${width} px window`).toBe(false);
+            expect(layout.cardInset, "the card keeps off the window's edges").toBeGreaterThanOrEqual(12);
             expect(layout.header).toBe(rgbOf(company.brand?.color ?? "#1f5fbf"));
             if (company.brand) expect(layout.logoWidth).toBeGreaterThan(0);
             else expect(layout.headerText).toBe(company.name);
