@@ -44,7 +44,7 @@ describe("recovery by e-mail over real SMTP", () => {
       .replace(/=\r?\n/g, "")
       .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
-  it("delivers the link through the company's SMTP server; following it lets the user set a new password", async () => {
+  it("delivers the link through the company's SMTP server, as text and as HTML of its brand; following it lets the user set a new password", async () => {
     const port = (smtp.server.address() as AddressInfo).port;
     const company = await createCompany({
       recovery: { order: [], disabled: [], disabledByRole: {}, linkBase },
@@ -53,6 +53,7 @@ describe("recovery by e-mail over real SMTP", () => {
         from: "Acme <no-reply@acme.example>",
         subjectTemplate: "{company}: recover your access",
       },
+      brand: { logoUrl: "https://acme.example/logo.png", color: "#0b6e4f" },
     });
     const user = await createUser(company);
     const started = await call(company.code, "recovery/recover", {
@@ -65,7 +66,12 @@ describe("recovery by e-mail over real SMTP", () => {
     const subject = `Subject: Test ${company.code}: recover your access`;
     const message = messages.find((m) => m.to.includes(user.email) && m.data.includes(subject));
     expect(message?.data).toContain(subject);
-    const token = linkToken(decoded(message?.data ?? ""));
+    const data = decoded(message?.data ?? "");
+    const token = linkToken(data);
+    const html = data.slice(data.indexOf("Content-Type: text/html"));
+    expect(html).toContain(`href="${linkBase}?token=${token}"`);
+    expect(html).toContain('<img src="https://acme.example/logo.png"');
+    expect(html).toContain("background:#0b6e4f");
     const session = await call(company.code, "recovery/checklink", {
       apiKey: company.apiKey,
       body: { token },

@@ -58,6 +58,7 @@ const message = {
   to: "ann@example.com",
   subject: "Recover access",
   text: "Open https://x/?token=abc",
+  html: '<p>Open <a href="https://x/?token=abc">the link</a></p>',
 };
 
 describe("SMTP mail sender", () => {
@@ -76,6 +77,25 @@ describe("SMTP mail sender", () => {
     expect(delivered[0]?.user).toBe("mailer");
     expect(delivered[0]?.data).toContain("Subject: Recover access");
     expect(delivered[0]?.data).toContain("https://x/?token=abc");
+  });
+
+  it("sends the text and the HTML as alternatives of one message", async () => {
+    const { port, delivered } = await smtpServer();
+    const sender = new SmtpMailSender({
+      url: `smtp://127.0.0.1:${port}`,
+      from: "a@example.com",
+      timeoutMs: 2_000,
+    });
+    await sender.send(message);
+    sender.close();
+    const data = delivered[0]?.data ?? "";
+    expect(data).toMatch(/Content-Type: multipart\/alternative/);
+    const plain = data.indexOf("Content-Type: text/plain");
+    const html = data.indexOf("Content-Type: text/html");
+    // RFC 2046 5.1.4: the last part is the preferred one, so the HTML comes after the text.
+    expect(plain).toBeGreaterThan(-1);
+    expect(html).toBeGreaterThan(plain);
+    expect(data.slice(html)).toContain(message.html);
   });
 
   it("fails clearly when the server refuses the message", async () => {

@@ -44,6 +44,7 @@ export class SmtpMailSender implements MailSender {
         to: message.to,
         subject: message.subject,
         text: message.text,
+        html: message.html,
       });
     } catch (error) {
       throw new AuthError("service.unavailable", { detail: "e-mail not sent", cause: error });

@@ -9,16 +9,27 @@ describe("recovery link", () => {
   });
 });
 
+const acme = { name: "Acme", brand: { logoUrl: "", color: "#0b6e4f" } };
+
 describe("recovery e-mail", () => {
   it("names the company, the link and its lifetime", () => {
-    const mail = recoveryMail("c1", "ann@example.com", "Acme", "https://x/?token=1");
+    const mail = recoveryMail("c1", "ann@example.com", acme, "https://x/?token=1");
     expect(mail.subject).toBe("Recover access to your Acme account");
     expect(mail.text).toContain("https://x/?token=1");
     expect(mail.text).toContain("30 minutes");
   });
 
+  it("is HTML too, in the company's colour, with the link as a button and as text below it", () => {
+    const { html } = recoveryMail("c1", "ann@example.com", acme, "https://x/?token=1");
+    expect(html).toMatch(
+      /<a\s+href="https:\/\/x\/\?token=1"[^>]*background:#0b6e4f[^>]*>\s*Set a new password\s*<\/a>/,
+    );
+    expect(html).toMatch(/<a class="link" href="https:\/\/x\/\?token=1"[^>]*>https:\/\/x\/\?token=1<\/a>/);
+    expect(html).toContain("within 30 minutes (it works once):");
+  });
+
   it("uses the company's templates", () => {
-    const mail = recoveryMail("c1", "a@example.com", "Acme", "https://x/?token=1", {
+    const mail = recoveryMail("c1", "a@example.com", acme, "https://x/?token=1", {
       smtpUrl: "",
       from: "",
       subjectTemplate: "{company}: reset",
@@ -28,5 +39,7 @@ describe("recovery e-mail", () => {
       subject: "Acme: reset",
       text: "Go to https://x/?token=1 (30 min, {unknown})",
     });
+    expect(mail.html).toContain("Go to https://x/?token=1 (30 min, {unknown})");
+    expect(mail.html).toMatch(/<a\s+href="https:\/\/x\/\?token=1"/);
   });
 });

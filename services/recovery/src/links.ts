@@ -1,4 +1,5 @@
-import type { MailMessage } from "@auth/delivery";
+import { type MailMessage, renderMail } from "@auth/delivery";
+import type { Brand } from "@auth/proto/identity";
 import type { MailSettings } from "@auth/proto/recovery";
 
 export const linkLifetimeMs = 30 * 60_000;
@@ -27,19 +28,28 @@ function fill(template: string, values: Record<string, string>): string {
   );
 }
 
-/** The recovery e-mail, in the company's wording when it has one. */
+/**
+ * The recovery e-mail, in the company's wording when it has one, in the layout of its brand with
+ * the link as a button (docs/decisions.md, "Brand").
+ */
 export function recoveryMail(
   companyId: string,
   to: string,
-  companyName: string,
+  company: { name: string; brand?: Brand | undefined },
   link: string,
   settings?: MailSettings,
 ): MailMessage {
-  const values = { company: companyName, link, minutes: String(linkLifetimeMs / 60_000) };
+  const values = { company: company.name, link, minutes: String(linkLifetimeMs / 60_000) };
   return {
     companyId,
     to,
-    subject: fill(settings?.subjectTemplate ?? defaultSubject, values),
-    text: fill(settings?.bodyTemplate ?? defaultBody, values),
+    ...renderMail({
+      companyName: company.name,
+      brand: company.brand,
+      subject: fill(settings?.subjectTemplate ?? defaultSubject, values),
+      text: fill(settings?.bodyTemplate ?? defaultBody, values),
+      action: { label: "setPassword", url: link },
+      reason: "recovery",
+    }),
   };
 }

@@ -25,6 +25,7 @@ const identity = {
     email: "ann@example.com",
     companyName: "Acme",
     linkBase: "https://app.example/recover",
+    brand: { logoUrl: "https://app.example/logo.png", color: "#0b6e4f" },
   } as GetMailDeliveryResponse,
   async getMailDelivery(request: GetMailDeliveryRequest): Promise<GetMailDeliveryResponse> {
     identity.asked.push(request);
@@ -84,6 +85,14 @@ describe("SendRecoveryLink", () => {
     expect(identity.asked).toEqual([{ companyId: "c1", userId: "u1" }]);
     expect(outbox.messages).toHaveLength(1);
     expect(outbox.messages[0]?.text).toContain("https://app.example/recover?token=");
+  });
+
+  it("sends the link in the HTML part too, in the brand identity answers with", async () => {
+    await send();
+    const html = outbox.messages[0]?.html ?? "";
+    expect(html).toMatch(/href="https:\/\/app\.example\/recover\?token=/);
+    expect(html).toContain('<img src="https://app.example/logo.png" alt="Acme"');
+    expect(html).toContain("background:#0b6e4f");
   });
 
   it("issues and sends nothing when identity refuses the delivery: the user's recovery messages are spent", async () => {

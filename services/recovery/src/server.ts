@@ -49,7 +49,7 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
       // Identity spends one of the user's recovery messages as it answers, when the link can go
       // out (an e-mail and a recovery page): beyond the cap, request.ratelimit.exceeded and nothing
       // is issued (docs/decisions.md, "Recovery").
-      const { email, companyName, linkBase, mail } = await delivery.identity.getMailDelivery({
+      const { email, companyName, linkBase, mail, brand } = await delivery.identity.getMailDelivery({
         companyId: input.companyId,
         userId: input.userId,
       });
@@ -61,7 +61,8 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
         linkLifetimeMs,
         eventOriginOf(context, input.userId),
       );
-      const message = recoveryMail(input.companyId, email, companyName, recoveryLink(linkBase, token), mail);
+      const link = recoveryLink(linkBase, token);
+      const message = recoveryMail(input.companyId, email, { name: companyName, brand }, link, mail);
       await sendMail(message, mail, delivery.fallback, delivery.timeoutMs);
       metrics.emailsSent.inc();
       logger.info({ companyId: input.companyId, userId: input.userId }, "recovery link sent");

@@ -12,6 +12,9 @@ import { configSchema } from "./config.js";
 import { recoveryService } from "./server.js";
 import { RecoveryStore } from "./store/recovery-store.js";
 
+/** The recovery e-mail as the service builds it: for the previews of test-e2e. */
+export { recoveryLink, recoveryMail } from "./links.js";
+
 /** The deployment's mail sender of the tests: it keeps what it is given, oldest first. */
 export class MailOutboxForTests extends MemoryOutbox<MailMessage> {}
 

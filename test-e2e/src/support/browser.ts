@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import axe from "axe-core";
@@ -23,7 +23,10 @@ export function chromiumInstalled(): boolean {
   return false;
 }
 
-/** Where the screenshots of the browser tests go: test-e2e/artifacts/<suite>/<flow>/NN-<step>.png. */
+/**
+ * Where the screenshots of the browser tests go: test-e2e/artifacts/<suite>/<flow>/NN-<step>.png,
+ * beside the files they show, if the test wrote them (`save`).
+ */
 export class Screenshots {
   readonly #dir: string;
   readonly #taken = new Map<string, number>();
@@ -31,6 +34,14 @@ export class Screenshots {
   constructor(suite: string) {
     this.#dir = fileURLToPath(new URL(`../../artifacts/${suite}/`, import.meta.url));
     rmSync(this.#dir, { recursive: true, force: true });
+  }
+
+  /** Writes a file of the flow (an e-mail's HTML); returns its path. */
+  save(flow: string, file: string, content: string): string {
+    mkdirSync(join(this.#dir, flow), { recursive: true });
+    const path = join(this.#dir, flow, file);
+    writeFileSync(path, content);
+    return path;
   }
 
   async take(page: Page, flow: string, step: string): Promise<void> {
@@ -58,12 +69,13 @@ export async function descriptionOf(locator: Locator): Promise<string> {
 
 /**
  * What axe-core finds against WCAG 2.2 A and AA and its best practices on the page as it is now,
- * one line per rule broken with the elements that break it. Injected through the DevTools
- * protocol, which the page's content security policy does not hold back.
+ * one line per rule broken with the elements that break it; `skip` names rules that do not apply
+ * (with the reason at the call). Injected through the DevTools protocol, which the page's content
+ * security policy does not hold back.
  */
-export async function accessibilityViolations(page: Page): Promise<string[]> {
+export async function accessibilityViolations(page: Page, skip: string[] = []): Promise<string[]> {
   await page.evaluate(axe.source);
-  return page.evaluate(async () => {
+  return page.evaluate(async (skip) => {
     // In the page: axe-core's global, and the whole document by default.
     const { axe } = globalThis as unknown as { axe: typeof import("axe-core") };
     const { violations } = await axe.run({
@@ -71,12 +83,13 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
         type: "tag",
         values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
       },
+      rules: Object.fromEntries(skip.map((rule) => [rule, { enabled: false }])),
     });
     return violations.map(
       (violation) =>
         `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
     );
-  });
+  }, skip);
 }
 
 /** A virtual FIDO2 authenticator in the tab (Chromium's, through the DevTools protocol's WebAuthn domain). */

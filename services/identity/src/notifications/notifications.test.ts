@@ -165,6 +165,8 @@ describe("NotifyUser", () => {
     expect(notice).toMatchObject({ companyId: company.id, notification: name });
     expect((notice as MailMessage).subject).toContain(subject);
     expect(notice?.text).toContain("If this was not you");
+    expect((notice as MailMessage).html).toContain(subject);
+    expect((notice as MailMessage).html).toContain("If this was not you");
   });
 
   it("refuses the events identity tells of itself", async () => {
@@ -290,6 +292,25 @@ describe("the channel of a notice", () => {
   });
 });
 
+describe('the e-mail\'s layout (docs/decisions.md, "Brand")', () => {
+  it("is the company's: its name, logo and colour, the wording's paragraphs, and why the user got it", async () => {
+    const company = await seedCompany(clients.operator, {
+      brand: { logoUrl: "https://acme.example/logo.png", color: "#0b6e4f" },
+    });
+    const user = await userOf(company);
+    await clients.session.notifyUser({
+      companyId: company.id,
+      userId: user.id,
+      event: NotificationEvent.LOCKED_OUT,
+    });
+    const [notice] = (await noticesTo(mail, user.email)) as MailMessage[];
+    expect(notice?.html).toContain(`<img src="https://acme.example/logo.png" alt="Test ${company.code}"`);
+    expect(notice?.html).toContain("background:#0b6e4f");
+    expect(notice?.html).toMatch(/<p class="paragraph"[^>]*>Your Test \w+ account was locked at /);
+    expect(notice?.html).toContain(`concerns the security of your Test ${company.code} account`);
+  });
+});
+
 describe("the company's templates (CompanyPolicy.notification_templates)", () => {
   it("word the notice, with {company} and {time} filled; other events keep the service's wording", async () => {
     const company = await companyWith([
@@ -309,6 +330,7 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
     const [notice] = (await noticesTo(mail, user.email)) as MailMessage[];
     expect(notice?.subject).toBe(`Test ${company.code}: locked`);
     expect(notice?.text).toMatch(/^Locked at \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Call the help desk\.$/);
+    expect(notice?.html).toMatch(/>Locked at \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Call the help desk\.</);
     await clients.session.notifyUser({
       companyId: company.id,
       userId: user.id,

@@ -6,6 +6,7 @@ import type { Lookups } from "../handlers/lookups.js";
 import { openPolicySecrets } from "../policy-secrets.js";
 import type { IdentityStore } from "../store/identity-store.js";
 import { noticesPerWindow, noticeWindowSeconds } from "./caps.js";
+import { noticeMail } from "./notice-mail.js";
 import { eventNames, type KnownEvent, wordingOf } from "./templates.js";
 
 export interface NotifierOptions {
@@ -72,7 +73,12 @@ export class Notifier {
       if (user.email) {
         channel = "email";
         await sendMail(
-          { companyId, to: user.email, subject: wording.subject, text: wording.body, notification: name },
+          {
+            companyId,
+            to: user.email,
+            ...noticeMail({ name: company.name, brand: policy.brand }, wording),
+            notification: name,
+          },
           policy.mail,
           this.options.mail,
           this.options.smtpTimeoutMs,
