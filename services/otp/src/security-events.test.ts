@@ -21,7 +21,7 @@ import { OtpStore } from "./store/otp-store.js";
 const companyId = "c1";
 const userId = "u-ann";
 const sessionId = "s-1";
-const phone = "+15551234567";
+const phone = "+12025550123";
 const byUser = { kind: ActorKind.USER, id: userId, certificateSubject: "", certificateSha256: "" };
 
 /** The SMS sender: it keeps what it sends, and fails while `failing`. */
