@@ -22,7 +22,9 @@ export interface SmsPumpingLimits {
 export function smsPumpingLimitsOf(limits: SmsLimits | undefined, homeRegion: string): SmsPumpingLimits {
   const listed = limits?.allowedRegions ?? [];
   return {
-    allowedRegions: new Set((listed.length > 0 ? listed : [homeRegion]).map((region) => region.toUpperCase())),
+    allowedRegions: new Set(
+      (listed.length > 0 ? listed : [homeRegion]).map((region) => region.toUpperCase()),
+    ),
     perRegionPerHour: limits?.perRegionPerHour || smsLimitDefaults.perRegionPerHour,
     perCompanyPerHour: limits?.perCompanyPerHour || smsLimitDefaults.perCompanyPerHour,
     breakerMinSent: limits?.breakerMinSent || smsLimitDefaults.breakerMinSent,
