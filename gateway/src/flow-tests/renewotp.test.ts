@@ -1,4 +1,4 @@
-import { SmsProvider, type SmsLimits } from "@auth/proto/otp";
+import { smsSettings } from "@auth/grpc-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   call,
@@ -58,27 +58,9 @@ describe("auth/renewotp", () => {
   });
 });
 
-/** The deployment's sender under these limits against SMS pumping (docs/decisions.md, "SMS pumping"). */
-const smsUnder = (limits: Partial<SmsLimits>) => ({
-  provider: SmsProvider.UNSPECIFIED,
-  url: "",
-  token: "",
-  account: "",
-  sender: "",
-  region: "",
-  limits: {
-    allowedRegions: [],
-    perRegionPerHour: 0,
-    perCompanyPerHour: 0,
-    breakerMinSent: 0,
-    breakerMinEnteredPercent: 0,
-    ...limits,
-  },
-});
-
 describe("a code the company's limits against SMS pumping refuse", () => {
   it("is request.ratelimit.exceeded, 429, with Retry-After an hour for a number outside the regions allowed, and no SMS", async () => {
-    const company = await createCompany({ sms: smsUnder({ allowedRegions: ["GB"] }) });
+    const company = await createCompany({ sms: smsSettings({ limits: { allowedRegions: ["GB"] } }) });
     const user = await createUser(company, { password: null });
     const response = await call(company.code, "login", {
       apiKey: company.apiKey,
@@ -90,11 +72,13 @@ describe("a code the company's limits against SMS pumping refuse", () => {
   });
 
   it("is request.ratelimit.exceeded, 429, with Retry-After the hour's rest once the region's budget is spent", async () => {
-    const company = await createCompany({ sms: smsUnder({ perRegionPerHour: 2 }) });
+    const company = await createCompany({ sms: smsSettings({ limits: { perRegionPerHour: 2 } }) });
     const users = await Promise.all([1, 2, 3].map(() => createUser(company, { password: null })));
     const answers = [];
     for (const user of users) {
-      answers.push(await call(company.code, "login", { apiKey: company.apiKey, body: { login_id: user.loginName } }));
+      answers.push(
+        await call(company.code, "login", { apiKey: company.apiKey, body: { login_id: user.loginName } }),
+      );
     }
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
     expectError(answers[2] as (typeof answers)[number], 429, "request.ratelimit.exceeded");
