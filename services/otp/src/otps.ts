@@ -6,7 +6,7 @@ import { metrics } from "@auth/telemetry";
 import { generateOtp, type OtpHasher } from "./otp-codes.js";
 import { checkEvents, type SendPurpose, sentEvents, smsRefusedEvents } from "./otp-events.js";
 import { smsDestinationOf } from "./sms-pumping/destination.js";
-import { SmsPumpingGuard } from "./sms-pumping/guard.js";
+import { SmsPumpingGuard, type SmsRefusal } from "./sms-pumping/guard.js";
 import type { SmsPumpingLimits } from "./sms-pumping/limits.js";
 import type { OtpStore } from "./store/otp-store.js";
 
@@ -100,16 +100,7 @@ export class Otps {
       const { phone, text, sender, limits } = await request.delivery();
       const destination = smsDestinationOf(phone);
       const refusal = await this.#pumping.refusalOf(companyId, destination, limits);
-      if (refusal) {
-        // The send that was counted against the session gives its place back (docs/decisions.md,
-        // "SMS pumping"); the write records the refusal.
-        await this.store.uncountSessionSend(companyId, sessionId, smsRefusedEvents(request, refusal, origin));
-        metrics.smsRefused.inc({ reason: refusal.reason, region: refusal.region });
-        throw new AuthError("request.ratelimit.exceeded", {
-          retryAfterSeconds: secondsOf(refusal.retryAfterMs),
-          detail: `SMS refused: ${refusal.reason}`,
-        });
-      }
+      if (refusal) throw await this.#refused(request, refusal, origin);
       const otp = generateOtp();
       await sender.send({ companyId, to: phone, text: text(otp) });
       // Kept once it went out, by the write that records the send: a send that failed records
@@ -128,6 +119,21 @@ export class Otps {
       await this.store.endCooldown(companyId, sessionId);
       throw error;
     }
+  }
+
+  /**
+   * Records a code the limits against SMS pumping refused, and answers it (docs/decisions.md, "SMS
+   * pumping"): the send counted against the session gives its place back, by the write that
+   * records the refusal's event.
+   */
+  async #refused(request: SendRequest, refusal: SmsRefusal, origin: EventOrigin): Promise<AuthError> {
+    const events = smsRefusedEvents(request, refusal, origin);
+    await this.store.uncountSessionSend(request.companyId, request.sessionId, events);
+    metrics.smsRefused.inc({ reason: refusal.reason, region: refusal.region });
+    return new AuthError("request.ratelimit.exceeded", {
+      retryAfterSeconds: secondsOf(refusal.retryAfterMs),
+      detail: `SMS refused: ${refusal.reason}`,
+    });
   }
 
   /**
