@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { companyPolicy, createServiceClient } from "@auth/grpc-kit";
+import { companyPolicy, createServiceClient, smsLimitsOutOfTheWay, smsSettings } from "@auth/grpc-kit";
 import { CaptchaProvider, IdentityServiceService, UserStatus } from "@auth/proto/identity";
 import type { RunningSuite } from "@auth/suite";
 
@@ -40,6 +40,8 @@ export async function createBenchCompany(
         rateLimitPerAddressPerMinute: 1_000_000,
         rateLimitPerLoginIdPerMinute: 1_000_000,
         captcha: { provider: CaptchaProvider.DEV, secret: "" },
+        // 1,500 codes to one prefix (+1 212), entered only after all went out: a pumping's shape.
+        sms: smsSettings({ limits: smsLimitsOutOfTheWay }),
       }),
     });
     const { apiKey } = await identity.createApiKey({ companyId: company?.id ?? "", label: "bench" });

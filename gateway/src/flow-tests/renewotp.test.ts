@@ -1,3 +1,4 @@
+import { smsSettings } from "@auth/grpc-kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   call,
@@ -54,5 +55,35 @@ describe("auth/renewotp", () => {
       body: { otp: lastOtp(company.id, user.phone) },
     });
     expect(checked.body.session_state).toBe("authorized");
+  });
+});
+
+describe("a code the company's limits against SMS pumping refuse", () => {
+  it("is request.ratelimit.exceeded, 429, with Retry-After an hour for a number outside the regions allowed, and no SMS", async () => {
+    const company = await createCompany({ sms: smsSettings({ limits: { allowedRegions: ["GB"] } }) });
+    const user = await createUser(company, { password: null });
+    const response = await call(company.code, "login", {
+      apiKey: company.apiKey,
+      body: { login_id: user.loginName },
+    });
+    expectError(response, 429, "request.ratelimit.exceeded");
+    expect(response.headers.get("retry-after")).toBe("3600");
+    expect(smsTo(company.id, user.phone)).toEqual([]);
+  });
+
+  it("is request.ratelimit.exceeded, 429, with Retry-After the hour's rest once the region's budget is spent", async () => {
+    const company = await createCompany({ sms: smsSettings({ limits: { perRegionPerHour: 2 } }) });
+    const users = await Promise.all([1, 2, 3].map(() => createUser(company, { password: null })));
+    const answers = [];
+    for (const user of users) {
+      answers.push(
+        await call(company.code, "login", { apiKey: company.apiKey, body: { login_id: user.loginName } }),
+      );
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
+    expectError(answers[2] as (typeof answers)[number], 429, "request.ratelimit.exceeded");
+    const retryAfter = Number(answers[2]?.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(3_500);
+    expect(retryAfter).toBeLessThanOrEqual(3_600);
   });
 });

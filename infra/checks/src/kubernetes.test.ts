@@ -338,7 +338,7 @@ describe("infra/k8s, rendered with kustomize", () => {
     const expressions = () =>
       rules().flatMap((group) => (group.rules ?? []).map((rule) => String(rule.expr)));
 
-    it("alert on errors, 503s by service, p99 latency, lock-outs, OTP sends, certificate expiry and dead webhook deliveries", () => {
+    it("alert on errors, 503s by service, p99 latency, lock-outs, OTP sends, SMS refused against pumping, certificate expiry and dead webhook deliveries", () => {
       const alerts = rules().flatMap((group) => (group.rules ?? []).map((rule) => rule.alert));
       expect(alerts).toEqual(
         expect.arrayContaining([
@@ -347,6 +347,7 @@ describe("infra/k8s, rendered with kustomize", () => {
           "AuthGatewayLatencyHigh",
           "AuthLockoutsAboveBaseline",
           "AuthOtpSendsAboveBaseline",
+          "AuthSmsPumpingSuspected",
           "AuthCertificateExpiring",
           "AuthWebhookDeliveriesDead",
         ]),

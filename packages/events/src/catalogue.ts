@@ -13,6 +13,7 @@ export const detailFields = [
   "disclaimer",
   "lockout",
   "adminChange",
+  "smsRefused",
 ] as const;
 export type DetailField = (typeof detailFields)[number];
 
@@ -62,6 +63,12 @@ export const eventCatalogue = {
     sources: ["otp"],
     detail: "otpSent",
     meaning: "A one-time code was sent (the code is never in the event).",
+  },
+  "auth.sms.refused": {
+    sources: ["otp"],
+    detail: "smsRefused",
+    meaning:
+      "A code was not sent: the company's limits against SMS pumping refused it (the number's region, its prefix's breaker, a budget of the hour); the number is never in the event, its region and prefix are.",
   },
   "auth.password.changed": {
     sources: ["identity"],

@@ -1,4 +1,5 @@
 import type { CompanyPolicy } from "@auth/proto/identity";
+import { type SmsLimits, SmsProvider, type SmsSettings } from "@auth/proto/otp";
 
 /**
  * A whole CompanyPolicy for the wire, for tests, fixtures and seeds: what `fields` does not set is
@@ -26,3 +27,41 @@ export function companyPolicy(fields: Partial<CompanyPolicy> = {}): CompanyPolic
     ...fields,
   };
 }
+
+/**
+ * A whole SmsSettings for the wire, for tests, fixtures and seeds: the deployment's sender unless
+ * `fields` name a provider, and the limits against SMS pumping zero (their defaults) but for those
+ * given (docs/decisions.md, "SMS pumping").
+ */
+export function smsSettings(
+  fields: Partial<Omit<SmsSettings, "limits">> & { limits?: Partial<SmsLimits> } = {},
+): SmsSettings {
+  const { limits, ...settings } = fields;
+  return {
+    provider: SmsProvider.UNSPECIFIED,
+    url: "",
+    token: "",
+    account: "",
+    sender: "",
+    region: "",
+    ...settings,
+    limits: {
+      allowedRegions: [],
+      perRegionPerHour: 0,
+      perCompanyPerHour: 0,
+      breakerMinSent: 0,
+      breakerMinEnteredPercent: 0,
+      ...limits,
+    },
+  };
+}
+
+/**
+ * Limits against SMS pumping out of the way of a load or a burst that sends many codes, few of
+ * them entered (the highest identity accepts); the limits' own tests are services/otp's.
+ */
+export const smsLimitsOutOfTheWay: Partial<SmsLimits> = {
+  perRegionPerHour: 10_000_000,
+  perCompanyPerHour: 10_000_000,
+  breakerMinSent: 1_000_000,
+};

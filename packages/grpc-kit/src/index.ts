@@ -8,7 +8,7 @@ export {
   keepaliveTimeMs,
   type ServiceClient,
 } from "./client.js";
-export { companyPolicy } from "./company-policy.js";
+export { companyPolicy, smsLimitsOutOfTheWay, smsSettings } from "./company-policy.js";
 export { assertTimeLeft, callDeadline, withDeadline } from "./deadline.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { clientAddressKey, eventOriginOf, traceIdKey } from "./event-origin.js";

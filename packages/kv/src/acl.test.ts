@@ -28,6 +28,9 @@ async function everyOperation(store: RedisKeyValueStore): Promise<void> {
   expect(await store.take("b")).toBe("2");
   expect((await store.increment("c", 60_000)).count).toBe(1);
   expect((await store.readCounter("c")).count).toBe(1);
+  expect(await store.decrement("c")).toBe(0);
+  expect((await store.incrementCounters("h", 60_000, ["a", "b"], { a: 2 })).counted).toBe(true);
+  expect((await store.readCounters("h")).counts).toEqual({ a: 1, b: 1 });
   await store.addToSet("s", "x", 60_000);
   expect(await store.setMembers("s")).toEqual(["x"]);
   await store.removeFromSet("s", "x");
@@ -41,8 +44,10 @@ async function everyOperation(store: RedisKeyValueStore): Promise<void> {
   expect(await store.delete("f", events)).toBe(true);
   expect((await store.increment("g", 60_000, events)).count).toBe(1);
   expect((await store.incrementBelow("g", 60_000, 2, events)).counted).toBe(true);
+  expect((await store.incrementCounters("h", 60_000, ["a"], {}, events)).counted).toBe(true);
+  expect(await store.decrement("g", events)).toBe(1);
   const appended = await store.outbox.read(100);
-  expect(appended).toHaveLength(7);
+  expect(appended).toHaveLength(9);
   await store.outbox.acknowledge(appended.map((entry) => entry.position));
   expect(await store.outbox.read(100)).toEqual([]);
 }

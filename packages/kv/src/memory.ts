@@ -1,6 +1,7 @@
 import {
   type Clock,
   type Counter,
+  type Counters,
   type KeyValueOutbox,
   type KeyValueStore,
   type OutboxEntry,
@@ -8,7 +9,10 @@ import {
   type WriteEvents,
 } from "./store.js";
 
-type Entry = { value: string; expiresAt: number } | { members: Set<string>; expiresAt: number };
+type Entry =
+  | { value: string; expiresAt: number }
+  | { members: Set<string>; expiresAt: number }
+  | { counts: Map<string, number>; expiresAt: number };
 
 /**
  * The in-process KeyValueStore of the embedded default: one process, nothing kept across restarts,
@@ -135,10 +139,44 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return { ...counter, counted: true };
   }
 
-  async decrement(key: string): Promise<number> {
+  // No await in it: nothing runs between reading the counters and writing them.
+  async incrementCounters(
+    key: string,
+    windowMs: number,
+    names: readonly string[],
+    ceilings: Readonly<Record<string, number>> = {},
+    options?: WriteEvents,
+  ): Promise<Counters & { counted: boolean }> {
+    const current = this.#counters(key);
+    const full = names.some(
+      (name) => (current.counts[name] ?? 0) >= (ceilings[name] ?? Number.POSITIVE_INFINITY),
+    );
+    if (full) return { ...current, counted: false };
+    const now = this.#clock.now();
+    const entry = this.#live(key);
+    const kept =
+      entry && "counts" in entry ? entry : { counts: new Map<string, number>(), expiresAt: now + windowMs };
+    for (const name of names) kept.counts.set(name, (kept.counts.get(name) ?? 0) + 1);
+    this.#entries.set(key, kept);
+    this.#append(options);
+    return { ...this.#counters(key), counted: true };
+  }
+
+  async readCounters(key: string): Promise<Counters> {
+    return this.#counters(key);
+  }
+
+  #counters(key: string): Counters {
+    const entry = this.#live(key);
+    if (!entry || !("counts" in entry)) return { counts: {}, ttlMs: 0 };
+    return { counts: Object.fromEntries(entry.counts), ttlMs: entry.expiresAt - this.#clock.now() };
+  }
+
+  async decrement(key: string, options?: WriteEvents): Promise<number> {
     const entry = this.#live(key);
     if (!entry || !("value" in entry) || Number(entry.value) <= 0) return 0;
     entry.value = String(Number(entry.value) - 1);
+    this.#append(options);
     return Number(entry.value);
   }
 

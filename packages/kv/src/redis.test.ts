@@ -41,10 +41,11 @@ describe.skipIf(!standalone)("the writes of a RedisKeyValueStore on a standalone
           store.compareAndSet("b", "1", "2", 10_000, events),
           store.increment("c", 10_000, events),
           store.incrementBelow("c", 10_000, 5, events),
+          store.incrementCounters("k", 10_000, ["a", "b"], { a: 5 }, events),
         ]),
       ),
-    ).toEqual(Array(7).fill("evalsha"));
-    expect(await store.outbox.read(100)).toHaveLength(7);
+    ).toEqual(Array(8).fill("evalsha"));
+    expect(await store.outbox.read(100)).toHaveLength(8);
   });
 
   it("without events, send the commands they always did", async () => {

@@ -2,7 +2,7 @@ import { AuthError } from "@auth/errors";
 import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { Cluster, Redis } from "ioredis";
-import type { Counter, KeyValueOutbox, KeyValueStore, WriteEvents } from "./store.js";
+import type { Counter, Counters, KeyValueOutbox, KeyValueStore, WriteEvents } from "./store.js";
 import { describeTarget, type RedisTarget } from "./target.js";
 
 /** The stream the writes append their events to; keyPrefix applies to it as to every key. */
@@ -56,6 +56,25 @@ const writes = {
      if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
      return true, {count, redis.call('PTTL', KEYS[1])}`,
   ),
+  // ARGV: windowMs, the counters as JSON [[name, ceiling or -1 for none], ...]; the key is a hash.
+  kvIncrementCounters: write(
+    2,
+    `local counters = cjson.decode(ARGV[2])
+     for _, counter in ipairs(counters) do
+       if counter[2] >= 0 and tonumber(redis.call('HGET', KEYS[1], counter[1]) or '0') >= counter[2] then
+         return false, {redis.call('HGETALL', KEYS[1]), redis.call('PTTL', KEYS[1])}
+       end
+     end
+     for _, counter in ipairs(counters) do redis.call('HINCRBY', KEYS[1], counter[1], 1) end
+     if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+     return true, {redis.call('HGETALL', KEYS[1]), redis.call('PTTL', KEYS[1])}`,
+  ),
+  kvDecrement: write(
+    0,
+    `local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+     if count <= 0 then return false, 0 end
+     return true, redis.call('DECR', KEYS[1])`,
+  ),
 } as const;
 
 type WriteName = keyof typeof writes;
@@ -72,19 +91,16 @@ const scripts = {
     ]),
   ),
   kvAppend: { numberOfKeys: 1, lua: appendEvents("KEYS[1]", 1) },
-  kvDecrement: {
-    numberOfKeys: 1,
-    lua: `
-      local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-      if count <= 0 then return 0 end
-      return redis.call('DECR', KEYS[1])`,
-  },
   kvReadCounter: {
     numberOfKeys: 1,
     lua: `
       local count = redis.call('GET', KEYS[1])
       if not count then return {0, 0} end
       return {tonumber(count), redis.call('PTTL', KEYS[1])}`,
+  },
+  kvReadCounters: {
+    numberOfKeys: 1,
+    lua: `return {redis.call('HGETALL', KEYS[1]), redis.call('PTTL', KEYS[1])}`,
   },
   kvAddToSet: {
     numberOfKeys: 1,
@@ -97,13 +113,22 @@ const scripts = {
 
 type Argument = string | number;
 
+/** A hash's counters as a script answers them: HGETALL's flat [name, count, ...], and the PTTL. */
+type HashCounters = [fields: string[], ttlMs: number];
+
+function countersOf([fields, ttlMs]: HashCounters): Counters {
+  const counts: Record<string, number> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) counts[fields[i] as string] = Number(fields[i + 1]);
+  return { counts, ttlMs: Math.max(ttlMs, 0) };
+}
+
 type ScriptClient = Record<
   WriteName | ReturnType<typeof appending>,
   (...keysAndArgs: Argument[]) => Promise<[changed: number, reply?: unknown]>
 > & {
   kvAppend(stream: string, ...events: string[]): Promise<null>;
-  kvDecrement(key: string): Promise<number>;
   kvReadCounter(key: string): Promise<[number, number]>;
+  kvReadCounters(key: string): Promise<HashCounters>;
   kvAddToSet(key: string, member: string, ttlMs: number): Promise<number>;
 };
 
@@ -376,8 +401,29 @@ export class RedisKeyValueStore implements KeyValueStore {
     return { counted: changed, count, ttlMs: Math.max(0, ttlMs) };
   }
 
-  async decrement(key: string): Promise<number> {
-    return this.#scripts.kvDecrement(key).catch(unavailable);
+  async incrementCounters(
+    key: string,
+    windowMs: number,
+    names: readonly string[],
+    ceilings: Readonly<Record<string, number>> = {},
+    options?: WriteEvents,
+  ): Promise<Counters & { counted: boolean }> {
+    const counters = JSON.stringify(names.map((name) => [name, ceilings[name] ?? -1]));
+    const { changed, reply } = await this.#write<HashCounters>(
+      "kvIncrementCounters",
+      key,
+      [windowMs, counters],
+      options,
+    );
+    return { ...countersOf(reply), counted: changed };
+  }
+
+  async readCounters(key: string): Promise<Counters> {
+    return countersOf(await this.#scripts.kvReadCounters(key).catch(unavailable));
+  }
+
+  async decrement(key: string, options?: WriteEvents): Promise<number> {
+    return (await this.#write<number>("kvDecrement", key, [], options)).reply;
   }
 
   async readCounter(key: string): Promise<Counter> {

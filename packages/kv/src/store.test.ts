@@ -150,6 +150,52 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
     });
   });
 
+  describe("incrementCounters", () => {
+    it("counts each named counter of the key from one, in the window of the key's first count", async () => {
+      expect(await store.incrementCounters("k", 60_000, ["a", "b"])).toMatchObject({
+        counted: true,
+        counts: { a: 1, b: 1 },
+      });
+      const later = await store.incrementCounters("k", 600_000, ["a"]);
+      expect(later.counts).toEqual({ a: 2, b: 1 });
+      expect(later.ttlMs).toBeGreaterThan(50_000);
+      expect(later.ttlMs).toBeLessThanOrEqual(60_000);
+      expect(await store.readCounters("k")).toMatchObject({ counts: { a: 2, b: 1 } });
+    });
+
+    it("starts again after the window", async () => {
+      await store.incrementCounters("k", 50, ["a"]);
+      await sleep(80);
+      expect((await store.incrementCounters("k", 50, ["a"])).counts).toEqual({ a: 1 });
+    });
+
+    it("counts none of them while one is at its ceiling, and says which", async () => {
+      await store.incrementCounters("k", 60_000, ["all", "GB"], { all: 3, GB: 1 });
+      const refused = await store.incrementCounters("k", 60_000, ["all", "GB"], { all: 3, GB: 1 });
+      expect(refused).toMatchObject({ counted: false, counts: { all: 1, GB: 1 } });
+      expect(refused.ttlMs).toBeGreaterThan(50_000);
+      expect(await store.incrementCounters("k", 60_000, ["all", "FR"], { all: 3, FR: 1 })).toMatchObject({
+        counted: true,
+        counts: { all: 2, GB: 1, FR: 1 },
+      });
+    });
+
+    it("never passes any ceiling under a burst of parallel callers", async () => {
+      const results = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => {
+          const region = i % 2 === 0 ? "GB" : "FR";
+          return store.incrementCounters("k", 60_000, ["all", region], { all: 25, [region]: 10 });
+        }),
+      );
+      expect(results.filter((result) => result.counted)).toHaveLength(20);
+      expect((await store.readCounters("k")).counts).toEqual({ all: 20, GB: 10, FR: 10 });
+    });
+
+    it("reads no counts for a key that does not exist", async () => {
+      expect(await store.readCounters("none")).toEqual({ counts: {}, ttlMs: 0 });
+    });
+  });
+
   describe("events a write appends to the outbox", () => {
     const events = (...names: string[]) => ({ events: names.map((name) => JSON.stringify({ name })) });
     const appended = async () =>
@@ -211,6 +257,19 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
       expect(await appended()).toEqual(["counted"]);
     });
 
+    it("incrementCounters appends only when it counted", async () => {
+      await store.incrementCounters("k", 10_000, ["a"], { a: 1 }, events("counted"));
+      await store.incrementCounters("k", 10_000, ["a"], { a: 1 }, events("refused"));
+      expect(await appended()).toEqual(["counted"]);
+    });
+
+    it("decrement appends only when it took one back", async () => {
+      await store.increment("d", 10_000);
+      expect(await store.decrement("d", events("taken back"))).toBe(0);
+      expect(await store.decrement("d", events("nothing to take"))).toBe(0);
+      expect(await appended()).toEqual(["taken back"]);
+    });
+
     it("a write without events appends nothing", async () => {
       await store.set("a", "1", 10_000, { events: [] });
       await store.setIfAbsent("b", "1", 10_000);
@@ -219,6 +278,8 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
       await store.delete("b");
       await store.increment("c", 10_000);
       await store.incrementBelow("c", 10_000, 5);
+      await store.incrementCounters("k", 10_000, ["a"]);
+      await store.decrement("c");
       expect(await store.outbox.read(1_000)).toEqual([]);
     });
 

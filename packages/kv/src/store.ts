@@ -11,11 +11,19 @@ export interface Counter {
   ttlMs: number;
 }
 
+/** Counters kept together under one key: they share its window, which starts at the key's first count. */
+export interface Counters {
+  /** Each counter's count; a counter never counted is absent. */
+  counts: Record<string, number>;
+  /** Milliseconds until the window ends (0 when there is no key). */
+  ttlMs: number;
+}
+
 /**
  * Security events a write appends to the store's outbox in the same atomic step as its change,
  * and only when the write changed something: a `setIfAbsent` that found the key, a `take` or
- * `delete` of nothing, a `compareAndSet` that lost, an `incrementBelow` that was not counted
- * append nothing (docs/decisions.md, "Security events").
+ * `delete` of nothing, a `compareAndSet` that lost, an `incrementBelow` or `incrementCounters`
+ * that was not counted, a `decrement` of nothing append nothing (docs/decisions.md, "Security events").
  */
 export interface WriteEvents {
   /** Each event's JSON (`eventJson` of @auth/events). */
@@ -73,8 +81,25 @@ export interface KeyValueStore {
     ceiling: number,
     options?: WriteEvents,
   ): Promise<Counter & { counted: boolean }>;
-  /** Takes one back from a counter that is above zero, keeping its window; returns the count. */
-  decrement(key: string): Promise<number>;
+  /**
+   * Adds one to each of the named counters of the key, in one step, only when every counter given
+   * a ceiling is below it: of any number of callers at once, no counter ever passes its ceiling.
+   * The counters share the key's window, which starts at its first count and lasts windowMs.
+   */
+  incrementCounters(
+    key: string,
+    windowMs: number,
+    names: readonly string[],
+    ceilings?: Readonly<Record<string, number>>,
+    options?: WriteEvents,
+  ): Promise<Counters & { counted: boolean }>;
+  /** Reads the counters of a key without changing them. */
+  readCounters(key: string): Promise<Counters>;
+  /**
+   * Takes one back from a counter that is above zero, keeping its window; returns the count. The
+   * events are appended only when it took one back.
+   */
+  decrement(key: string, options?: WriteEvents): Promise<number>;
   /** Reads a counter without changing it. */
   readCounter(key: string): Promise<Counter>;
   /** Adds a member to a set, keeping the set at least ttlMs longer. */

@@ -78,6 +78,12 @@ export const metrics = {
     labelNames: ["purpose"] as const,
     registers: [registry],
   }),
+  smsRefused: new Counter({
+    name: "auth_sms_refused_total",
+    help: "SMS codes refused by a company's limits against SMS pumping, by reason (region, breaker, region_budget, company_budget) and the number's region (ZZ: none)",
+    labelNames: ["reason", "region"] as const,
+    registers: [registry],
+  }),
   lockouts: new Counter({
     name: "auth_lockouts_total",
     help: "Users and login IDs locked out: the failed check that reached the company's lock-out count",

@@ -3,6 +3,7 @@ import { type EventOrigin, eventJson, newEvent } from "@auth/events";
 import type { WriteEvents } from "@auth/kv";
 import { Factor, Outcome } from "@auth/proto/events";
 import { OtpPurpose } from "@auth/proto/otp";
+import type { SmsRefusal } from "./sms-pumping/guard.js";
 
 /** The purposes a code is sent for. */
 export type SendPurpose = OtpPurpose.LOGIN | OtpPurpose.RECOVERY;
@@ -25,6 +26,21 @@ export function sentEvents(code: CodeOf, purpose: SendPurpose, origin: EventOrig
     outcome: Outcome.SUCCEEDED,
     origin,
     detail: { otpSent: { channel: "sms", purpose: purposeName(purpose) } },
+  });
+  return { events: [eventJson(event)] };
+}
+
+/**
+ * auth.sms.refused, for the write that gives the refused send back to its session: the reason, the
+ * number's region and prefix, never the number.
+ */
+export function smsRefusedEvents(code: CodeOf, refusal: SmsRefusal, origin: EventOrigin): WriteEvents {
+  const event = newEvent("otp", {
+    type: "auth.sms.refused",
+    ...code,
+    outcome: Outcome.FAILED,
+    origin,
+    detail: { smsRefused: { reason: refusal.reason, region: refusal.region, prefix: refusal.prefix } },
   });
   return { events: [eventJson(event)] };
 }

@@ -7,6 +7,7 @@ import { OtpPurpose } from "@auth/proto/otp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OtpHasher } from "./otp-codes.js";
 import { designRules, type OtpRules, Otps } from "./otps.js";
+import { smsPumpingLimitsOf } from "./sms-pumping/limits.js";
 import { OtpStore } from "./store/otp-store.js";
 
 /** Whose sends and checks these are: their events are security-events.test.ts's business. */
@@ -24,6 +25,10 @@ class RecordingSender implements SmsSender {
     return /\d{6}/.exec(text)?.[0] ?? "";
   }
 }
+
+const phone = "+12025550123";
+/** The defaults of a company at home in the US, where the phone is. */
+const limits = smsPumpingLimitsOf(undefined, "US");
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const codeOf = (promise: Promise<unknown>) =>
@@ -45,7 +50,7 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
     userId: user(),
     sessionId: otherSession,
     purpose: OtpPurpose.LOGIN as const,
-    delivery: async () => ({ phone: "+15551234567", text: (otp: string) => `code ${otp}`, sender }),
+    delivery: async () => ({ phone, text: (otp: string) => `code ${otp}`, sender, limits }),
   });
 
   beforeEach(async () => {
@@ -61,7 +66,7 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
     it("sends six digits to the phone", async () => {
       await open().send(request(), bySystem);
       expect(sender.sent).toHaveLength(1);
-      expect(sender.sent[0]?.to).toBe("+15551234567");
+      expect(sender.sent[0]?.to).toBe(phone);
       expect(sender.lastOtp()).toMatch(/^\d{6}$/);
     });
 
@@ -86,9 +91,9 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
       const delivery = async () => {
         asked += 1;
         if (refuse) throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 60 });
-        return { phone: "+15551234567", text: (otp: string) => `code ${otp}`, sender };
+        return { phone, text: (otp: string) => `code ${otp}`, sender, limits };
       };
-      expect(await otps.send({ ...request(), delivery }, bySystem)).toEqual({ phone: "+15551234567" });
+      expect(await otps.send({ ...request(), delivery }, bySystem)).toEqual({ phone });
       // Within the cooldown: refused before the delivery is asked for.
       expect(await codeOf(otps.send({ ...request(), delivery }, bySystem))).toBe(
         "request.ratelimit.exceeded",
@@ -112,7 +117,7 @@ describe.each(keyValueKinds())("OTPs on $name", (kind) => {
       let asked = 0;
       const delivery = async () => {
         asked += 1;
-        return { phone: "+15551234567", text: (otp: string) => `code ${otp}`, sender };
+        return { phone, text: (otp: string) => `code ${otp}`, sender, limits };
       };
       const results = [];
       for (let i = 0; i < 12; i += 1)

@@ -4,7 +4,10 @@ import type { EventOrigin, OriginOf } from "@auth/events";
 import type { Counter } from "@auth/kv";
 import { metrics } from "@auth/telemetry";
 import { generateOtp, type OtpHasher } from "./otp-codes.js";
-import { checkEvents, type SendPurpose, sentEvents } from "./otp-events.js";
+import { checkEvents, type SendPurpose, sentEvents, smsRefusedEvents } from "./otp-events.js";
+import { smsDestinationOf } from "./sms-pumping/destination.js";
+import { SmsPumpingGuard, type SmsRefusal } from "./sms-pumping/guard.js";
+import type { SmsPumpingLimits } from "./sms-pumping/limits.js";
 import type { OtpStore } from "./store/otp-store.js";
 
 export interface OtpRules {
@@ -29,11 +32,12 @@ export const designRules: OtpRules = {
 const sessionSendWindowMs = 24 * 60 * 60_000;
 const hourMs = 60 * 60_000;
 
-/** Where a code goes and how it is sent and worded. */
+/** Where a code goes, how it is sent and worded, and the company's limits on where and how many. */
 export interface OtpDelivery {
   phone: string;
   text: (otp: string) => string;
   sender: SmsSender;
+  limits: SmsPumpingLimits;
 }
 
 export interface SendRequest {
@@ -58,13 +62,19 @@ function limitExceeded(counter: Counter, limit: number, detail: string): void {
   }
 }
 
+const secondsOf = (ms: number) => Math.max(Math.ceil(ms / 1000), 1);
+
 /** Issues, sends and checks one-time passwords. */
 export class Otps {
+  readonly #pumping: SmsPumpingGuard;
+
   constructor(
     private readonly store: OtpStore,
     private readonly hasher: OtpHasher,
     private readonly rules: OtpRules,
-  ) {}
+  ) {
+    this.#pumping = new SmsPumpingGuard(store);
+  }
 
   /** Sends a new code of the session; returns the phone it went to. */
   async send(request: SendRequest, origin: EventOrigin): Promise<{ phone: string }> {
@@ -72,7 +82,7 @@ export class Otps {
     if (!(await this.store.startCooldown(companyId, sessionId, this.rules.cooldownMs))) {
       const left = await this.store.cooldownLeft(companyId, sessionId);
       throw new AuthError("request.ratelimit.exceeded", {
-        retryAfterSeconds: Math.max(Math.ceil(left / 1000), 1),
+        retryAfterSeconds: secondsOf(left),
         detail: "an OTP was sent moments ago",
       });
     }
@@ -87,7 +97,10 @@ export class Otps {
         this.rules.sendsPerUserPerHour,
         "no more OTPs for this user this hour",
       );
-      const { phone, text, sender } = await request.delivery();
+      const { phone, text, sender, limits } = await request.delivery();
+      const destination = smsDestinationOf(phone);
+      const refusal = await this.#pumping.refusalOf(companyId, destination, limits);
+      if (refusal) throw await this.#refused(request, refusal, origin);
       const otp = generateOtp();
       await sender.send({ companyId, to: phone, text: text(otp) });
       // Kept once it went out, by the write that records the send: a send that failed records
@@ -95,16 +108,32 @@ export class Otps {
       await this.store.saveOtp(
         companyId,
         sessionId,
-        { hash: this.hasher.hash(otp), userId: request.userId },
+        { hash: this.hasher.hash(otp), userId: request.userId, prefix: destination.prefix },
         this.rules.lifetimeMs,
         sentEvents(request, request.purpose, origin),
       );
+      await this.#pumping.countSent(companyId, destination.prefix);
       return { phone };
     } catch (error) {
       // Only a send that happened starts the cooldown; a refused or failed one can be retried.
       await this.store.endCooldown(companyId, sessionId);
       throw error;
     }
+  }
+
+  /**
+   * Records a code the limits against SMS pumping refused, and answers it (docs/decisions.md, "SMS
+   * pumping"): the send counted against the session gives its place back, by the write that
+   * records the refusal's event.
+   */
+  async #refused(request: SendRequest, refusal: SmsRefusal, origin: EventOrigin): Promise<AuthError> {
+    const events = smsRefusedEvents(request, refusal, origin);
+    await this.store.uncountSessionSend(request.companyId, request.sessionId, events);
+    metrics.smsRefused.inc({ reason: refusal.reason, region: refusal.region });
+    return new AuthError("request.ratelimit.exceeded", {
+      retryAfterSeconds: secondsOf(refusal.retryAfterMs),
+      detail: `SMS refused: ${refusal.reason}`,
+    });
   }
 
   /**
@@ -121,6 +150,7 @@ export class Otps {
       const events = checkEvents(code, right, originOf(code.userId));
       if (await this.store.burnOtp(companyId, sessionId, current.raw, events)) {
         metrics.secretsCompared.inc({ kind: "otp" });
+        if (right && current.otp.prefix) await this.#pumping.countEntered(companyId, current.otp.prefix);
         return right;
       }
     }

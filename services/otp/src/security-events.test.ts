@@ -21,7 +21,7 @@ import { OtpStore } from "./store/otp-store.js";
 const companyId = "c1";
 const userId = "u-ann";
 const sessionId = "s-1";
-const phone = "+15551234567";
+const phone = "+12025550123";
 const byUser = { kind: ActorKind.USER, id: userId, certificateSubject: "", certificateSha256: "" };
 
 /** The SMS sender: it keeps what it sends, and fails while `failing`. */
@@ -47,14 +47,17 @@ describe("Security events", () => {
   let otps: Otps;
   let server: RunningGrpcServer;
   let otp: ServiceClient<typeof OtpServiceService>;
+  /** The company's default_phone_region, as identity answers it: the phone's region unless a test moves it. */
+  let homeRegion: string;
 
   beforeEach(async () => {
+    homeRegion = "US";
     now = Date.now();
     kv = new MemoryKeyValueStore({ now: () => now });
     sender = new Sender();
     otps = new Otps(new OtpStore(kv), new OtpHasher(randomBytes(32)), designRules);
     const logger = createLogger("otp", "silent");
-    const identity = { getSmsDelivery: async () => ({ phone, homeRegion: "US" }) };
+    const identity = { getSmsDelivery: async () => ({ phone, homeRegion }) };
     server = await startGrpcServer({
       host: "127.0.0.1",
       port: 0,
@@ -121,6 +124,24 @@ describe("Security events", () => {
       await expect(send()).rejects.toMatchObject({ code: "service.unavailable" });
       expect(await events()).toHaveLength(1);
       expect((await verify(earlier)).valid).toBe(true);
+    });
+  });
+
+  describe("auth.sms.refused", () => {
+    it("is recorded for a code the company's limits refused, with the reason, the number's region and prefix, never the number", async () => {
+      homeRegion = "GB";
+      await expect(send()).rejects.toMatchObject({ code: "request.ratelimit.exceeded" });
+      expect(await events()).toEqual([
+        expect.objectContaining({
+          type: "auth.sms.refused",
+          source: "auth-suite/otp",
+          ...ofUser,
+          outcome: Outcome.FAILED,
+          smsRefused: { reason: "region", region: "US", prefix: "+1 202" },
+        }),
+      ]);
+      for (const payload of await recorded()) expect(payload).not.toContain(phone.slice(1));
+      expect(sender.messages).toEqual([]);
     });
   });
 

@@ -18,6 +18,7 @@ import { maskPhone } from "./mask-phone.js";
 import { otpMessage } from "./messages.js";
 import { purposeName } from "./otp-events.js";
 import type { OtpRules, Otps } from "./otps.js";
+import { smsPumpingLimitsOf } from "./sms-pumping/limits.js";
 
 const id = z.string().min(1, "is required").max(200);
 
@@ -51,7 +52,7 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
           ...input,
           // A recovery code's delivery spends one of the user's recovery messages at identity.
           delivery: async () => {
-            const { phone, sms } = await delivery.identity.getSmsDelivery({
+            const { phone, sms, homeRegion } = await delivery.identity.getSmsDelivery({
               companyId: input.companyId,
               userId: input.userId,
               purpose: input.purpose,
@@ -61,6 +62,7 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
               phone,
               text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), sms),
               sender: senderFor(sms, delivery.fallback, delivery.http),
+              limits: smsPumpingLimitsOf(sms?.limits, homeRegion),
             };
           },
         },

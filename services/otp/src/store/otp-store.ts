@@ -4,11 +4,34 @@ const otpKey = (companyId: string, sessionId: string) => `otp:${companyId}:${ses
 const cooldownKey = (companyId: string, sessionId: string) => `cooldown:${companyId}:${sessionId}`;
 const sessionSendsKey = (companyId: string, sessionId: string) => `session-sends:${companyId}:${sessionId}`;
 const userSendsKey = (companyId: string, userId: string) => `user-sends:${companyId}:${userId}`;
+const smsBudgetKey = (companyId: string) => `sms-budget:${companyId}`;
+const smsPrefixKey = (companyId: string, prefix: string) => `sms-prefix:${companyId}:${prefix}`;
+const smsBreakerKey = (companyId: string, prefix: string) => `sms-breaker:${companyId}:${prefix}`;
 
-/** A session's current code: its HMAC (never the code), and whose it is, for the event of its check. */
+/**
+ * A session's current code: its HMAC (never the code), whose it is, for the event of its check, and
+ * the prefix of the number it went to, whose codes entered right its check counts.
+ */
 export interface StoredOtp {
   hash: string;
   userId: string;
+  /** Absent from codes stored before the limits against SMS pumping. */
+  prefix?: string;
+}
+
+/** The hour's codes of a company and of one region, and when their window ends. */
+export interface SmsBudgets {
+  /** True when both were below their budgets, and the code was counted in each. */
+  spent: boolean;
+  company: number;
+  region: number;
+  ttlMs: number;
+}
+
+/** The codes sent to a prefix and those of them entered right, in the window of the first. */
+export interface PrefixCounts {
+  sent: number;
+  entered: number;
 }
 
 /** OTP hashes and the counters that limit sending, in the otp service's key space. */
@@ -59,5 +82,53 @@ export class OtpStore {
 
   countUserSend(companyId: string, userId: string, windowMs: number): Promise<Counter> {
     return this.kv.increment(userSendsKey(companyId, userId), windowMs);
+  }
+
+  /** Gives back the session's send counted for a code that was refused, with the refusal's events. */
+  async uncountSessionSend(companyId: string, sessionId: string, events: WriteEvents): Promise<void> {
+    await this.kv.decrement(sessionSendsKey(companyId, sessionId), events);
+  }
+
+  /**
+   * Spends one code of the company's budget and one of the region's in one step, only while both
+   * are below their budgets: of any number of sends at once, neither is ever passed.
+   */
+  async spendSmsBudgets(
+    companyId: string,
+    region: string,
+    budgets: { company: number; region: number },
+    windowMs: number,
+  ): Promise<SmsBudgets> {
+    const ofRegion = `region:${region}`;
+    const { counted, counts, ttlMs } = await this.kv.incrementCounters(
+      smsBudgetKey(companyId),
+      windowMs,
+      ["company", ofRegion],
+      { company: budgets.company, [ofRegion]: budgets.region },
+    );
+    return { spent: counted, company: counts.company ?? 0, region: counts[ofRegion] ?? 0, ttlMs };
+  }
+
+  async countSmsSent(companyId: string, prefix: string, windowMs: number): Promise<void> {
+    await this.kv.incrementCounters(smsPrefixKey(companyId, prefix), windowMs, ["sent"]);
+  }
+
+  async countSmsEntered(companyId: string, prefix: string, windowMs: number): Promise<void> {
+    await this.kv.incrementCounters(smsPrefixKey(companyId, prefix), windowMs, ["entered"]);
+  }
+
+  async readPrefixCounts(companyId: string, prefix: string): Promise<PrefixCounts> {
+    const { counts } = await this.kv.readCounters(smsPrefixKey(companyId, prefix));
+    return { sent: counts.sent ?? 0, entered: counts.entered ?? 0 };
+  }
+
+  /** Opens the prefix's breaker for `ms`, unless it is open already. */
+  async openBreaker(companyId: string, prefix: string, ms: number): Promise<void> {
+    await this.kv.setIfAbsent(smsBreakerKey(companyId, prefix), "1", ms);
+  }
+
+  /** Milliseconds until the prefix's breaker closes; 0 when it is closed. */
+  async breakerLeft(companyId: string, prefix: string): Promise<number> {
+    return (await this.kv.readCounter(smsBreakerKey(companyId, prefix))).ttlMs;
   }
 }
