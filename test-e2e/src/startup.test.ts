@@ -482,6 +482,7 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
           userId: user.id,
           sessionId: randomUUID(),
           purpose: OtpPurpose.LOGIN,
+          language: "",
         });
         expect(await recovery.revokeRecoveryLinks({ companyId: company.id, userId: user.id })).toEqual({
           revoked: 0,

@@ -428,6 +428,7 @@ describe("the reproductions of the review, each now failing to take the account"
         companyId: company.id,
         userId: victim.id,
         loginId: victim.loginName,
+        language: "",
       }).finish(),
       // Field 4 was `email`: the contract has no such field any more, and recovery never reads it.
       lengthDelimitedField(4, "attacker@evil.example"),
@@ -458,6 +459,7 @@ describe("the reproductions of the review, each now failing to take the account"
         userId: victim.id,
         sessionId: "s-1",
         purpose: OtpPurpose.LOGIN,
+        language: "",
       }).finish(),
       // Fields 4 and 6 were `phone` and `sms`.
       lengthDelimitedField(4, "+12025550000"),

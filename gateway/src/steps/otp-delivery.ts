@@ -19,6 +19,7 @@ export const sendOtp = step(
       userId: user.id,
       sessionId,
       purpose,
+      language: "",
     });
     return maskedPhone;
   },

@@ -24,6 +24,8 @@ export function companyPolicy(fields: Partial<CompanyPolicy> = {}): CompanyPolic
     sessionAbsoluteSeconds: 0,
     sessionIdleSeconds: 0,
     notificationTemplates: [],
+    defaultLanguage: "",
+    texts: [],
     ...fields,
   };
 }

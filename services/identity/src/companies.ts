@@ -1,4 +1,5 @@
 import { messageSchema } from "@auth/grpc-kit";
+import { languages, sourceLanguage } from "@auth/i18n";
 import { regionOf } from "@auth/login-ids";
 import {
   CaptchaProvider,
@@ -12,6 +13,7 @@ import type { SecretBox } from "@auth/runtime";
 import { companyCodeShape, minPasswordLengthFloor } from "@auth/runtime";
 import { z } from "zod";
 import { brandInput } from "./brand.js";
+import { companyTextsInput } from "./company-texts.js";
 import { notificationTemplatesInput } from "./notifications/templates.js";
 import { passkeySettingsInput } from "./passkeys/relying-party.js";
 import { openPolicySecrets, withoutPolicySecrets } from "./policy-secrets.js";
@@ -189,6 +191,10 @@ export const policyInput = messageSchema<CompanyPolicy>()(
     notificationTemplates: notificationTemplatesInput,
     passkeys: passkeySettingsInput.optional(),
     brand: brandInput.optional(),
+    defaultLanguage: z
+      .union([z.literal(""), z.enum(languages, `must be one of ${languages.join(", ")}`)])
+      .default(""),
+    texts: companyTextsInput,
   }),
 );
 
@@ -214,6 +220,8 @@ export function withPolicyDefaults(policy: CompanyPolicy): CompanyPolicy {
     sessionAbsoluteSeconds: policy.sessionAbsoluteSeconds || policyDefaults.sessionAbsoluteSeconds,
     sessionIdleSeconds: policy.sessionIdleSeconds || policyDefaults.sessionIdleSeconds,
     notificationTemplates: policy.notificationTemplates ?? [],
+    defaultLanguage: policy.defaultLanguage || sourceLanguage,
+    texts: policy.texts ?? [],
   };
 }
 

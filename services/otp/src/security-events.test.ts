@@ -57,7 +57,9 @@ describe("Security events", () => {
     sender = new Sender();
     otps = new Otps(new OtpStore(kv), new OtpHasher(randomBytes(32)), designRules);
     const logger = createLogger("otp", "silent");
-    const identity = { getSmsDelivery: async () => ({ phone, homeRegion }) };
+    const identity = {
+      getSmsDelivery: async () => ({ phone, homeRegion, defaultLanguage: "en", texts: [] }),
+    };
     server = await startGrpcServer({
       host: "127.0.0.1",
       port: 0,
@@ -89,7 +91,7 @@ describe("Security events", () => {
   /** Sends a code once the session's cooldown is over. */
   const send = (purpose = OtpPurpose.LOGIN, session = sessionId) => {
     now += designRules.cooldownMs;
-    return otp.sendOtp({ companyId, userId, sessionId: session, purpose });
+    return otp.sendOtp({ companyId, userId, sessionId: session, purpose, language: "" });
   };
   const verify = (code: string) => otp.verifyOtp({ companyId, sessionId, otp: code });
   const wrong = (code: string) => (code === "000000" ? "111111" : "000000");

@@ -37,6 +37,7 @@ const sendOtpRequest = messageSchema<SendOtpRequest>()(
     userId: id,
     sessionId: id,
     purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
+    language: z.string().max(35).default(""),
   }),
 );
 const verifyOtpRequest = messageSchema<VerifyOtpRequest>()(

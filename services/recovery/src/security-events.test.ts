@@ -41,7 +41,13 @@ describe("Security events", () => {
     const identity = {
       getMailDelivery: async () => {
         if (refuse) throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 600 });
-        return { email, companyName: "Acme", linkBase: "https://app.example/recover" };
+        return {
+          email,
+          companyName: "Acme",
+          linkBase: "https://app.example/recover",
+          defaultLanguage: "en",
+          texts: [],
+        };
       },
     };
     const logger = createLogger("recovery", "silent");
@@ -66,7 +72,7 @@ describe("Security events", () => {
 
   const recorded = async () => (await kv.outbox.read(1_000)).map((entry) => entry.payload);
   const events = async () => (await recorded()).map(eventFromJson);
-  const send = () => recovery.sendRecoveryLink({ companyId, userId, loginId });
+  const send = () => recovery.sendRecoveryLink({ companyId, userId, loginId, language: "" });
   /** The token of the link last sent. */
   const lastToken = () => {
     const link = /https:\/\/\S+/.exec(mail.messages.at(-1)?.text ?? "")?.[0] ?? "";

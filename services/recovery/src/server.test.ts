@@ -77,7 +77,7 @@ const codeOf = (promise: Promise<unknown>) =>
     () => "ok",
     (error: AuthError) => error.code,
   );
-const send = () => recovery.sendRecoveryLink({ companyId: "c1", userId: "u1", loginId: "ann" });
+const send = () => recovery.sendRecoveryLink({ companyId: "c1", userId: "u1", loginId: "ann", language: "" });
 
 describe("SendRecoveryLink", () => {
   it("asks identity once for the link's delivery, whose answer spends the user's recovery message, and sends the link", async () => {

@@ -33,7 +33,12 @@ export interface MailDelivery {
 
 /** The requests' schemas, built once. */
 const sendRecoveryLinkRequest = messageSchema<SendRecoveryLinkRequest>()(
-  z.object({ companyId: id, userId: id, loginId: z.string().max(512) }),
+  z.object({
+    companyId: id,
+    userId: id,
+    loginId: z.string().max(512),
+    language: z.string().max(35).default(""),
+  }),
 );
 const redeemRecoveryLinkRequest = messageSchema<RedeemRecoveryLinkRequest>()(
   z.object({ companyId: id, linkToken: z.string().max(512) }),

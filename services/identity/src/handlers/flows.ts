@@ -324,6 +324,8 @@ export function flowHandlers(
         phone: user.phone ?? undefined,
         sms: openPolicySecrets(company.policy, secrets).sms,
         homeRegion: company.policy.defaultPhoneRegion,
+        defaultLanguage: company.policy.defaultLanguage,
+        texts: company.policy.texts.filter(({ namespace }) => namespace === "sms"),
       };
     },
 
@@ -338,6 +340,8 @@ export function flowHandlers(
         linkBase,
         mail: openPolicySecrets(company.policy, secrets).mail,
         brand: company.policy.brand,
+        defaultLanguage: company.policy.defaultLanguage,
+        texts: company.policy.texts.filter(({ namespace }) => namespace === "mail"),
       };
     },
 
