@@ -1442,6 +1442,8 @@ describe("the secrets of a company's policy", () => {
     expect(sms).toEqual({
       phone: "+12025550123",
       homeRegion: "US",
+      defaultLanguage: "en",
+      texts: [],
       sms: {
         provider: SmsProvider.HTTP,
         url: "https://sms.example/send",
@@ -1455,6 +1457,8 @@ describe("the secrets of a company's policy", () => {
       email: "ann@example.com",
       companyName: "Still quiet",
       linkBase: "https://app.example/recover",
+      defaultLanguage: "en",
+      texts: [],
       mail: { smtpUrl: "smtps://mailer:smtp-password-1@mail.example:465", from: "login@example.com" },
     });
     expect(captcha.valid).toBe(true);
