@@ -14,7 +14,7 @@ export { HttpSmsProvider, type HttpSmsProviderOptions } from "./http-sms-provide
 export type { MailMessage, MailSender } from "./mail-sender.js";
 export { sendMail } from "./mail-senders.js";
 export { MemoryOutbox } from "./memory-outbox.js";
-export type { SmsMessage, SmsSender } from "./sms-sender.js";
 export type { HttpDefaults } from "./sms-retries.js";
+export type { SmsMessage, SmsSender } from "./sms-sender.js";
 export { senderFor } from "./sms-senders.js";
 export { SmtpMailSender, type SmtpOptions } from "./smtp.js";

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
-import type { SmsMessage, SmsSender } from "./sms-sender.js";
 import { failureOfAnswer, failureOfNetwork, type HttpDefaults, sendWithRetries } from "./sms-retries.js";
+import type { SmsMessage, SmsSender } from "./sms-sender.js";
 
 export interface HttpSmsProviderOptions extends HttpDefaults {
   url: string;

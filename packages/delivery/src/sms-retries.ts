@@ -53,10 +53,16 @@ function retryAfterMsOf(value: string | null | undefined): number | undefined {
 }
 
 /** A provider's answer other than success, by its HTTP status (or the status a provider's code stands for). */
-export function failureOfAnswer(status: number, retryAfter: string | null | undefined, problem: string): SendFailure {
+export function failureOfAnswer(
+  status: number,
+  retryAfter: string | null | undefined,
+  problem: string,
+): SendFailure {
   if (status === 429 || status === 503) {
     const retryAfterMs = retryAfterMsOf(retryAfter);
-    return retryAfterMs === undefined ? { outcome: "not-taken", problem } : { outcome: "not-taken", problem, retryAfterMs };
+    return retryAfterMs === undefined
+      ? { outcome: "not-taken", problem }
+      : { outcome: "not-taken", problem, retryAfterMs };
   }
   return { outcome: status >= 500 ? "maybe-taken" : "refused", problem };
 }

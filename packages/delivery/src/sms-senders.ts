@@ -1,8 +1,8 @@
 import { AuthError } from "@auth/errors";
 import { SmsProvider, type SmsSettings } from "@auth/proto/otp";
 import { HttpSmsProvider } from "./http-sms-provider.js";
-import type { SmsSender } from "./sms-sender.js";
 import type { HttpDefaults } from "./sms-retries.js";
+import type { SmsSender } from "./sms-sender.js";
 import { SnsSmsProvider } from "./sns-sms-provider.js";
 import { TwilioSmsProvider } from "./twilio-sms-provider.js";
 import { VonageSmsProvider } from "./vonage-sms-provider.js";
@@ -30,7 +30,9 @@ export function senderFor(
       return new SnsSmsProvider(settings, limits);
     case SmsProvider.UNRECOGNIZED:
       // Validation refuses it; a company's codes never go out through another provider than its own.
-      throw new AuthError("service.unavailable", { detail: "SMS not sent: the company's SMS provider is unknown" });
+      throw new AuthError("service.unavailable", {
+        detail: "SMS not sent: the company's SMS provider is unknown",
+      });
     default:
       return settings.provider satisfies never;
   }

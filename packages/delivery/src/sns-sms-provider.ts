@@ -1,6 +1,6 @@
 import type { SmsSettings } from "@auth/proto/otp";
-import type { SmsMessage, SmsSender } from "./sms-sender.js";
 import { failureOfAnswer, failureOfNetwork, type HttpDefaults, sendWithRetries } from "./sms-retries.js";
+import type { SmsMessage, SmsSender } from "./sms-sender.js";
 
 /**
  * What Amazon SNS needs of the company's settings (proto SmsProvider: account = access key ID,
@@ -35,7 +35,11 @@ export class SnsSmsProvider implements SmsSender {
       credentials: { accessKeyId: account, secretAccessKey: token },
       maxAttempts: 1,
       // Without throwOnRequestTimeout the SDK only warns of a request past its timeout, and waits on.
-      requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs, throwOnRequestTimeout: true },
+      requestHandler: {
+        connectionTimeout: timeoutMs,
+        requestTimeout: timeoutMs,
+        throwOnRequestTimeout: true,
+      },
     });
     const attributes = {
       // A one-time code: SNS's higher-priority route, not the marketing one.
@@ -46,7 +50,11 @@ export class SnsSmsProvider implements SmsSender {
       await sendWithRetries(
         async () => {
           await client.send(
-            new PublishCommand({ PhoneNumber: message.to, Message: message.text, MessageAttributes: attributes }),
+            new PublishCommand({
+              PhoneNumber: message.to,
+              Message: message.text,
+              MessageAttributes: attributes,
+            }),
           );
         },
         (error) =>

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type FakeProvider, failureOf, type ProviderAnswer, startFakeProvider } from "./fake-provider.testing.js";
+import {
+  type FakeProvider,
+  failureOf,
+  type ProviderAnswer,
+  startFakeProvider,
+} from "./fake-provider.testing.js";
 import { TwilioSmsProvider } from "./twilio-sms-provider.js";
 
 const accountSid = `AC${"0123456789abcdef".repeat(2)}`;
@@ -44,7 +49,12 @@ async function twilioApi(options: { throttled?: number; retryAfter?: string; hol
       return error(404, 20404, "The requested resource was not found");
     }
     if (index < (options.throttled ?? 0)) {
-      return error(429, 20429, "Too Many Requests", options.retryAfter ? { "retry-after": options.retryAfter } : {});
+      return error(
+        429,
+        20429,
+        "Too Many Requests",
+        options.retryAfter ? { "retry-after": options.retryAfter } : {},
+      );
     }
     const form = new URLSearchParams(request.body);
     if (form.get("To") === invalidNumber) return error(400, 21211, "Invalid 'To' Phone Number");
@@ -58,7 +68,12 @@ async function twilioApi(options: { throttled?: number; retryAfter?: string; hol
     return {
       status: 201,
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ sid: `SM${"1".repeat(32)}`, status: "queued", account_sid: accountSid, ...message }),
+      body: JSON.stringify({
+        sid: `SM${"1".repeat(32)}`,
+        status: "queued",
+        account_sid: accountSid,
+        ...message,
+      }),
     };
   });
   return { url: fake.url, received: fake.received, delivered };
@@ -67,7 +82,12 @@ async function twilioApi(options: { throttled?: number; retryAfter?: string; hol
 const message = { companyId: "c1", to: "+15551234567", text: "Your code is 123456" };
 const twilio = (url: string, overrides: { token?: string; sender?: string; timeoutMs?: number } = {}) =>
   new TwilioSmsProvider(
-    { url, account: accountSid, token: overrides.token ?? authToken, sender: overrides.sender ?? "+15557654321" },
+    {
+      url,
+      account: accountSid,
+      token: overrides.token ?? authToken,
+      sender: overrides.sender ?? "+15557654321",
+    },
     { timeoutMs: overrides.timeoutMs ?? 10_000, retries: 2 },
   );
 
@@ -85,7 +105,9 @@ describe("Twilio SMS provider (docs/decisions.md, SMS providers)", () => {
     const api = await twilioApi();
     const service = `MG${"a".repeat(32)}`;
     await twilio(api.url, { sender: service }).send(message);
-    expect(api.delivered).toEqual([{ to: message.to, from: null, messagingServiceSid: service, body: message.text }]);
+    expect(api.delivered).toEqual([
+      { to: message.to, from: null, messagingServiceSid: service, body: message.text },
+    ]);
   });
 
   it("takes a refused number (21211) as final: one request, service.unavailable naming the code", async () => {
@@ -99,7 +121,7 @@ describe("Twilio SMS provider (docs/decisions.md, SMS providers)", () => {
 
   it("does not repeat a send that timed out, which Twilio may have taken: one request, service.unavailable", async () => {
     const api = await twilioApi({ hold: true });
-    const failure = await failureOf(twilio(api.url, { timeoutMs: 500 }).send(message));
+    const failure = await failureOf(twilio(api.url, { timeoutMs: 1_000 }).send(message));
     expect(failure.code).toBe("service.unavailable");
     expect(failure.message).toBe("SMS not sent: ECONNABORTED");
     expect(api.received).toHaveLength(1);

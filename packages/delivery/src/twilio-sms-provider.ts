@@ -1,7 +1,7 @@
 import type { SmsSettings } from "@auth/proto/otp";
 import type RequestClient from "twilio/lib/base/RequestClient.js";
-import type { SmsMessage, SmsSender } from "./sms-sender.js";
 import { failureOfAnswer, failureOfNetwork, type HttpDefaults, sendWithRetries } from "./sms-retries.js";
+import type { SmsMessage, SmsSender } from "./sms-sender.js";
 
 /** What Twilio needs of the company's settings (proto SmsProvider: account = Account SID, token = Auth Token). */
 export type TwilioAccount = Pick<SmsSettings, "url" | "account" | "token" | "sender">;

@@ -1,6 +1,6 @@
 import type { SmsSettings } from "@auth/proto/otp";
-import type { SmsMessage, SmsSender } from "./sms-sender.js";
 import { failureOfAnswer, failureOfNetwork, type HttpDefaults, sendWithRetries } from "./sms-retries.js";
+import type { SmsMessage, SmsSender } from "./sms-sender.js";
 
 /** What Vonage needs of the company's settings (proto SmsProvider: account = API key, token = API secret). */
 export type VonageAccount = Pick<SmsSettings, "url" | "account" | "token" | "sender">;
@@ -53,7 +53,11 @@ export class VonageSmsProvider implements SmsSender {
         }
         const answer = httpAnswerOf(error);
         return typeof answer?.status === "number"
-          ? failureOfAnswer(answer.status, answer.headers.get("retry-after"), `Vonage answered ${answer.status}`)
+          ? failureOfAnswer(
+              answer.status,
+              answer.headers.get("retry-after"),
+              `Vonage answered ${answer.status}`,
+            )
           : failureOfNetwork(error);
       },
       { ...this.limits, idempotent: false },
