@@ -1602,7 +1602,7 @@ describe("SMS settings (docs/decisions.md, SMS providers)", () => {
   it.each([
     ["an HTTP provider without a URL", sms({ provider: SmsProvider.HTTP, token: "t" }), "url"],
     ["a template without {code}", sms({ loginTemplate: "Your code" }), "loginTemplate"],
-    ["a provider this version does not know", sms({ provider: 99 as unknown as SmsProvider }), "provider"],
+    ["a provider this version does not know", sms({ provider: SmsProvider.UNRECOGNIZED }), "provider"],
     ["Twilio without an Account SID", { ...twilio, account: "" }, "account"],
     [
       "Twilio with an API key SID for the Account SID",
