@@ -15,6 +15,7 @@ export type { MailMessage, MailSender } from "./mail-sender.js";
 export { sendMail } from "./mail-senders.js";
 export { MemoryOutbox } from "./memory-outbox.js";
 export { type MailContent, renderMail } from "./render-mail.js";
+export type { HttpDefaults } from "./sms-retries.js";
 export type { SmsMessage, SmsSender } from "./sms-sender.js";
-export { type HttpDefaults, senderFor } from "./sms-senders.js";
+export { senderFor } from "./sms-senders.js";
 export { SmtpMailSender, type SmtpOptions } from "./smtp.js";

@@ -1,43 +1,60 @@
-import { AuthError } from "@auth/errors";
+import { createHmac, randomUUID } from "node:crypto";
+import { failureOfAnswer, failureOfNetwork, type HttpDefaults, sendWithRetries } from "./sms-retries.js";
 import type { SmsMessage, SmsSender } from "./sms-sender.js";
 
-export interface HttpSmsProviderOptions {
+export interface HttpSmsProviderOptions extends HttpDefaults {
   url: string;
-  /** Sent as `Authorization: Bearer ...`. */
+  /** Sent as `Authorization: Bearer ...`, and the key of the X-Signature HMAC. */
   token: string;
-  timeoutMs: number;
-  /** Further attempts after a network error or a 5xx answer. */
-  retries: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** `sha256=<hex>`: the HMAC-SHA-256 of "<timestamp>.<body>" under the token. */
+const signatureOf = (token: string, timestamp: string, body: string) =>
+  `sha256=${createHmac("sha256", token).update(`${timestamp}.${body}`).digest("hex")}`;
+
+/** An answer that is not 2xx, with what it says about the message. */
+class ProviderAnswer extends Error {
+  constructor(readonly response: Response) {
+    super(`provider answered ${response.status}`);
+  }
+}
 
 /**
- * Sends through an SMS provider's HTTP API: POST `{ "to": "+...", "text": "..." }` as JSON. A 2xx
- * answer is a send; a 4xx is final; network errors, timeouts and 5xx are tried again.
+ * Sends through a company's or the deployment's own SMS endpoint: POST `{"id", "to", "text"}` as
+ * JSON, signed (docs/operations.md, "Message senders"). The receiver drops a repeat of an `id`, so
+ * a timeout or a 5xx is tried again with the same one; a 4xx but 429 is final.
  */
 export class HttpSmsProvider implements SmsSender {
   constructor(private readonly options: HttpSmsProviderOptions) {}
 
   async send(message: SmsMessage): Promise<void> {
-    let lastProblem = "";
-    for (let attempt = 0; attempt <= this.options.retries; attempt += 1) {
-      if (attempt > 0) await sleep(100 * 2 ** (attempt - 1));
-      try {
-        const response = await fetch(this.options.url, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${this.options.token}` },
-          body: JSON.stringify({ to: message.to, text: message.text }),
-          signal: AbortSignal.timeout(this.options.timeoutMs),
-        });
-        await response.body?.cancel();
-        if (response.ok) return;
-        lastProblem = `provider answered ${response.status}`;
-        if (response.status < 500) break;
-      } catch (error) {
-        lastProblem = error instanceof Error ? error.name : "request failed";
-      }
-    }
-    throw new AuthError("service.unavailable", { detail: `SMS not sent: ${lastProblem}` });
+    const { url, token, timeoutMs, retries } = this.options;
+    const id = randomUUID();
+    const body = JSON.stringify({ id, to: message.to, text: message.text });
+    const attempt = async () => {
+      const timestamp = Math.floor(Date.now() / 1000).toString();
+      const response = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${token}`,
+          "idempotency-key": id,
+          "x-timestamp": timestamp,
+          "x-signature": signatureOf(token, timestamp, body),
+        },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await response.body?.cancel();
+      if (!response.ok) throw new ProviderAnswer(response);
+    };
+    await sendWithRetries(
+      attempt,
+      (error) =>
+        error instanceof ProviderAnswer
+          ? failureOfAnswer(error.response.status, error.response.headers.get("retry-after"), error.message)
+          : failureOfNetwork(error),
+      { timeoutMs, retries, idempotent: true },
+    );
   }
 }

@@ -75,6 +75,54 @@ const smsLimitsInput = z.object({
 
 const smsTemplate = z.string().max(320).includes("{code}", { message: "must contain {code}" });
 
+/** AWS region names: eu-west-1, us-gov-west-1, ap-southeast-2. */
+const awsRegionShape = /^[a-z]{2}(-[a-z]+)+-\d+$/;
+
+/**
+ * The fields each SMS provider needs (proto SmsProvider, docs/decisions.md "SMS providers"), each
+ * refusal naming its field. The token is checked once the stored one is kept (keepStoredSecrets).
+ */
+function checkSmsProviderFields(
+  sms: { provider: SmsProvider; url: string; account: string; sender: string; region: string },
+  context: z.RefinementCtx,
+): void {
+  const refuse = (field: string, message: string) =>
+    context.addIssue({ code: "custom", path: [field], message });
+  const { provider, url, account, sender, region } = sms;
+  // The SDK providers: their own API unless the company names a (regional) one, over TLS.
+  const sdkUrl = () => {
+    if (url !== "" && !/^https:\/\//.test(url))
+      refuse("url", "must be empty (the provider's own) or an https URL");
+  };
+  switch (provider) {
+    case SmsProvider.UNSPECIFIED:
+    case SmsProvider.UNRECOGNIZED:
+      return;
+    case SmsProvider.HTTP:
+      if (!/^https?:\/\//.test(url)) refuse("url", "an HTTP SMS provider needs an http(s) URL");
+      return;
+    case SmsProvider.TWILIO:
+      sdkUrl();
+      if (!/^AC[0-9a-f]{32}$/i.test(account))
+        refuse("account", "Twilio needs its Account SID: AC and 32 hex digits");
+      if (!sender) refuse("sender", "Twilio needs a sender: a phone number or a Messaging Service SID");
+      return;
+    case SmsProvider.VONAGE:
+      sdkUrl();
+      if (!account) refuse("account", "Vonage needs its API key");
+      if (!sender) refuse("sender", "Vonage needs a sender: a phone number or a sender ID");
+      return;
+    case SmsProvider.AWS_SNS:
+      sdkUrl();
+      if (!account) refuse("account", "Amazon SNS needs its access key ID");
+      if (!awsRegionShape.test(region))
+        refuse("region", "Amazon SNS needs its AWS region, such as eu-west-1");
+      return;
+    default:
+      provider satisfies never;
+  }
+}
+
 export const companyCode = z
   .string()
   .regex(companyCodeShape, "must be 1 to 63 lower-case letters, digits, - or _ (a URL path segment)");
@@ -183,10 +231,7 @@ export const policyInput = messageSchema<CompanyPolicy>()(
         region: z.string().max(30).default(""),
         limits: smsLimitsInput.optional(),
       })
-      .refine((sms) => sms.provider !== SmsProvider.HTTP || /^https?:\/\//.test(sms.url), {
-        message: "an HTTP SMS provider needs an http(s) URL",
-        path: ["url"],
-      })
+      .superRefine(checkSmsProviderFields)
       .optional(),
     notificationTemplates: notificationTemplatesInput,
     passkeys: passkeySettingsInput.optional(),

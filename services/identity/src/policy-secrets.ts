@@ -1,12 +1,14 @@
 import { AuthError } from "@auth/errors";
 import { CaptchaProvider, type CompanyPolicy } from "@auth/proto/identity";
+import { SmsProvider, type SmsSettings } from "@auth/proto/otp";
 import type { SecretBox } from "@auth/runtime";
 
 /**
  * The secrets of a company's policy: the captcha's siteverify key, the SMS provider's token and the
  * SMTP URL's password. They are sealed at rest, write-only in every answer, and opened only for the
- * service that uses them: captchas are checked here, the SMS token goes to the otp service and the
- * SMTP URL to the recovery service (docs/security.md, "Trust between the services").
+ * service that uses them: captchas are checked here, the SMS token goes to the otp service (and to
+ * identity's own notices) and the SMTP URL to the recovery service (docs/security.md, "Trust between
+ * the services").
  *
  * A sealed value carries this mark. A value without it was stored before policy secrets were
  * sealed: it is read as it is, and sealed when the policy is next written.
@@ -62,6 +64,16 @@ function smtpServerOf(smtpUrl: string): string {
   return url.toString();
 }
 
+/** The providers reached through their SDKs, each of which needs its token. */
+const sdkSmsProviders = [SmsProvider.TWILIO, SmsProvider.VONAGE, SmsProvider.AWS_SNS];
+
+/**
+ * Whether an SMS token belongs to both settings: the same provider, endpoint and account. An SDK
+ * provider's URL is most often empty, so the URL alone would hand one provider's token to another.
+ */
+const sameSmsAccount = (a: SmsSettings, b: SmsSettings) =>
+  a.provider === b.provider && a.url === b.url && a.account === b.account;
+
 const hasPassword = (smtpUrl: string) => smtpUrl !== "" && new URL(smtpUrl).password !== "";
 
 /** The opened policy as every answer shows it: no secret in it. */
@@ -78,8 +90,9 @@ export function withoutPolicySecrets(policy: CompanyPolicy): CompanyPolicy {
 /**
  * A new policy whose secrets, where left empty as answers show them, are the stored ones: an
  * operator can read a policy, change it and write it back without knowing its secrets. A captcha
- * secret is kept for the same provider, an SMS token for the same URL, an SMTP password for the same
- * URL otherwise. A captcha provider that needs a secret and ends up without one is refused.
+ * secret is kept for the same provider, an SMS token for the same provider, URL and account, an SMTP
+ * password for the same URL otherwise. A captcha provider, or an SMS provider reached through its
+ * SDK, that needs a secret and ends up without one is refused.
  */
 export function keepStoredSecrets(
   next: CompanyPolicy,
@@ -92,7 +105,7 @@ export function keepStoredSecrets(
       ? { ...next.captcha, secret: opened.captcha.secret }
       : next.captcha;
   const sms =
-    next.sms && !next.sms.token && opened?.sms?.url === next.sms.url
+    next.sms && !next.sms.token && opened?.sms && sameSmsAccount(opened.sms, next.sms)
       ? { ...next.sms, token: opened.sms.token }
       : next.sms;
   const mail =
@@ -107,6 +120,12 @@ export function keepStoredSecrets(
   if (needsSecret && !captcha.secret) {
     throw new AuthError("request.validation.failed", {
       detail: "policy.captcha.secret: a captcha provider needs its secret",
+    });
+  }
+  if (sms && sdkSmsProviders.includes(sms.provider) && !sms.token) {
+    throw new AuthError("request.validation.failed", {
+      detail:
+        "policy.sms.token: an SMS provider needs its secret (Twilio's Auth Token, Vonage's API secret, the AWS secret access key)",
     });
   }
   return { ...next, captcha, sms, mail };

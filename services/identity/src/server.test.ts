@@ -26,7 +26,7 @@ import {
   SecondFactorKind,
   UserStatus,
 } from "@auth/proto/identity";
-import { OtpPurpose, SmsProvider } from "@auth/proto/otp";
+import { OtpPurpose, SmsProvider, type SmsSettings } from "@auth/proto/otp";
 import {
   CheckOutcome,
   CheckResult,
@@ -1508,6 +1508,38 @@ describe("the secrets of a company's policy", () => {
     expect(await codeOf(update)).toBe("request.validation.failed");
   });
 
+  it("of an SMS provider are kept only for the same provider, URL and account: Twilio's Auth Token never becomes Vonage's API secret", async () => {
+    const twilio = {
+      provider: SmsProvider.TWILIO,
+      url: "",
+      token: "twilio-token-1",
+      account: `AC${"1".repeat(32)}`,
+      sender: "+15557654321",
+      region: "",
+    };
+    const { company } = await identity.createCompany({
+      code: code(),
+      name: "Twilio",
+      policy: companyPolicy({ sms: twilio }),
+    });
+    if (!company) throw new Error("no company");
+    const { company: read } = await identity.getCompany({ code: company.code });
+    const policy = read?.policy as CompanyPolicy;
+    await identity.updateCompany({ companyId: company.id, policy });
+    expect((await deliveredSecrets(company)).sms.sms?.token).toBe("twilio-token-1");
+
+    const rewritten = (sms: Partial<SmsSettings>) =>
+      identity.updateCompany({
+        companyId: company.id,
+        policy: { ...policy, sms: { ...twilio, token: "", ...sms } },
+      });
+    expect(
+      await codeOf(rewritten({ provider: SmsProvider.VONAGE, account: "a1b2c3d4", sender: "Acme" })),
+    ).toBe("request.validation.failed");
+    expect(await codeOf(rewritten({ account: `AC${"2".repeat(32)}` }))).toBe("request.validation.failed");
+    expect((await deliveredSecrets(company)).sms.sms?.token).toBe("twilio-token-1");
+  });
+
   it("stored before they were sealed are used as they are, and sealed at the next update", async () => {
     const { company } = await identity.createCompany({ code: code(), name: "Legacy" });
     if (!company) throw new Error("no company");
@@ -1540,28 +1572,75 @@ describe("VerifyCaptcha", () => {
   });
 });
 
-describe("SMS settings", () => {
+describe("SMS settings (docs/decisions.md, SMS providers)", () => {
+  const sms = (fields: Partial<SmsSettings>): SmsSettings => ({
+    provider: SmsProvider.UNSPECIFIED,
+    url: "",
+    token: "",
+    account: "",
+    sender: "",
+    region: "",
+    ...fields,
+  });
+  const twilio = sms({
+    provider: SmsProvider.TWILIO,
+    account: `AC${"0123456789abcdef".repeat(2)}`,
+    token: "twilio-auth-token",
+    sender: "+15557654321",
+  });
+  const vonage = sms({
+    provider: SmsProvider.VONAGE,
+    account: "a1b2c3d4",
+    token: "vonage-secret",
+    sender: "Acme",
+  });
+  const sns = sms({
+    provider: SmsProvider.AWS_SNS,
+    account: "AKIAIOSFODNN7EXAMPLE",
+    token: "aws-secret-access-key",
+    region: "eu-west-1",
+  });
+  const create = (settings: SmsSettings) =>
+    identity.createCompany({ code: code(), name: "Sms", policy: companyPolicy({ sms: settings }) });
+
   it.each([
+    ["an HTTP provider without a URL", sms({ provider: SmsProvider.HTTP, token: "t" }), "url"],
+    ["a template without {code}", sms({ loginTemplate: "Your code" }), "loginTemplate"],
+    ["a provider this version does not know", sms({ provider: SmsProvider.UNRECOGNIZED }), "provider"],
+    ["Twilio without an Account SID", { ...twilio, account: "" }, "account"],
     [
-      "an HTTP provider without a URL",
-      { provider: SmsProvider.HTTP, url: "", token: "t", account: "", sender: "", region: "" },
+      "Twilio with an API key SID for the Account SID",
+      { ...twilio, account: `SK${"0".repeat(32)}` },
+      "account",
     ],
+    ["Twilio without a sender", { ...twilio, sender: "" }, "sender"],
+    ["Twilio without its Auth Token", { ...twilio, token: "" }, "token"],
+    ["Twilio at a URL without TLS", { ...twilio, url: "http://api.twilio.example" }, "url"],
+    ["Vonage without an API key", { ...vonage, account: "" }, "account"],
+    ["Vonage without a sender", { ...vonage, sender: "" }, "sender"],
+    ["Vonage without its API secret", { ...vonage, token: "" }, "token"],
+    ["Amazon SNS without an access key ID", { ...sns, account: "" }, "account"],
+    ["Amazon SNS without a region", { ...sns, region: "" }, "region"],
+    ["Amazon SNS with a region that is no AWS region's name", { ...sns, region: "Ireland" }, "region"],
+    ["Amazon SNS without its secret access key", { ...sns, token: "" }, "token"],
+  ])("refuse %s, naming policy.sms.%s", async (_, settings, field) => {
+    const refusal = await create(settings).catch((error: AuthError) => error);
+    expect((refusal as AuthError).code).toBe("request.validation.failed");
+    expect((refusal as AuthError).message).toMatch(new RegExp(`^policy\\.sms\\.${field}: `));
+  });
+
+  it.each([
+    ["Twilio", twilio],
     [
-      "a template without {code}",
-      {
-        provider: SmsProvider.UNSPECIFIED,
-        url: "",
-        token: "",
-        account: "",
-        sender: "",
-        region: "",
-        loginTemplate: "Your code",
-      },
+      "Twilio through a Messaging Service at a regional URL",
+      { ...twilio, sender: `MG${"a".repeat(32)}`, url: "https://api.dublin.ie1.twilio.com" },
     ],
-  ])("refuse %s", async (_, sms) => {
-    expect(
-      await codeOf(identity.createCompany({ code: code(), name: "Sms", policy: companyPolicy({ sms }) })),
-    ).toBe("request.validation.failed");
+    ["Vonage", vonage],
+    ["Amazon SNS", sns],
+    ["Amazon SNS in GovCloud, without a sender ID", { ...sns, region: "us-gov-west-1" }],
+  ])("take %s with the fields it needs, and answer them without the token", async (_, settings) => {
+    const { company } = await create(settings);
+    expect(company?.policy?.sms).toEqual({ ...settings, token: "" });
   });
 });
 
