@@ -151,10 +151,18 @@ const codeField = (name: string, label: string, hint?: string): CodeField =>
 
 /**
  * The secret for typing by hand, in groups of four: each group its own element, spaced by the
- * styles, so that copying the whole gives the secret as one value, without spaces.
+ * styles, so that copying the whole gives the secret as one value, without spaces. A line may
+ * break between groups (wbr), never within one.
  */
 const shownSecret = (secret: string): HTMLElement =>
-  element("code", { class: "secret" }, ...secretGroups(secret).map((group) => element("span", {}, group)));
+  element(
+    "code",
+    { class: "secret" },
+    ...secretGroups(secret).flatMap((group, index) => [
+      ...(index > 0 ? [element("wbr")] : []),
+      element("span", {}, group),
+    ]),
+  );
 
 /** Whether the setup asks for a code of the app the user has now, with that field shown only then. */
 class Replacing {
