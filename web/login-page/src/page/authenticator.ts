@@ -9,8 +9,8 @@ import { element, labelledField, type Step } from "./view.js";
 const words = texts.authenticator;
 
 /**
- * The QR code of the otpauth URI, drawn by the page server (the URI goes in a POST body), inline:
- * the page's CSP loads images from nowhere but itself.
+ * The QR code of the otpauth URI, drawn by the page server (the URI goes in a POST body) and put
+ * inline: the URI holds the secret, so no address that a log or a cache keeps ever names it.
  */
 async function qrCode(uri: string): Promise<Element> {
   const response = await fetch(totpQrPath, {
@@ -37,11 +37,11 @@ export interface SetupHooks {
 /**
  * "Set up authenticator app" in the signed-in view (docs/api-contract.md, "Authenticator app"):
  * auth/totp/enrol gives the otpauth URI, shown as a QR code, as a link that opens an app on this
- * device, and as its secret in groups of four (copied as one value), and a code
- * of the app confirms it (auth/totp/confirm), which ends the user's other sessions. A user who has an
- * app replaces it only with a code of that app too (`current_code`): its field is shown when the
- * page knows of the app, or once confirm answers that it is needed (the user has an app the page did
- * not know of, having signed in with a backup code).
+ * device, and as its secret in groups of four (copied as one value); a code of the app confirms it
+ * (auth/totp/confirm), which ends the user's other sessions. A user who has an app replaces it only
+ * with a code of that app too (`current_code`): its field is shown when the page knows of the app,
+ * or once confirm answers that it is needed (the user has an app the page did not know of, having
+ * signed in with a backup code).
  */
 export class AuthenticatorSetup {
   readonly #section: HTMLElement;
@@ -141,13 +141,7 @@ type CodeField = ReturnType<typeof labelledField>;
 
 /** A labelled field for a 6-digit code, as the login's code fields are, with a hint read with it when given. */
 const codeField = (name: string, label: string, hint?: string): CodeField =>
-  labelledField({
-    name,
-    label,
-    autocomplete: "one-time-code",
-    inputmode: "numeric",
-    ...(hint ? { hint } : {}),
-  });
+  labelledField({ name, label, hint, autocomplete: "one-time-code", inputmode: "numeric" });
 
 /**
  * The secret for typing by hand, in groups of four: each group its own element, spaced by the
