@@ -43,8 +43,10 @@ describe("GET auth/brand", () => {
     expect(response.body).toMatchObject({ company_name: `Test ${plain.code}`, logo_url: "", color: "" });
   });
 
-  it("may be kept by browsers and proxies for five minutes, and its errors not at all", async () => {
-    expect((await brandOf(branded)).headers.get("cache-control")).toBe("public, max-age=300");
+  it("may be kept by browsers and proxies for five minutes, for its API key only, and its errors not at all", async () => {
+    const kept = await brandOf(branded);
+    expect(kept.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(kept.headers.get("vary")).toBe("X-API-Key");
     expect((await brandOf(branded, "not-a-key")).headers.get("cache-control")).toBe("no-store");
   });
 

@@ -144,7 +144,11 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
         );
       } else {
         const fields = await endpoint.handle(context);
-        if (endpoint.cacheControl) response.setHeader("Cache-Control", endpoint.cacheControl);
+        if (endpoint.cacheControl) {
+          response.setHeader("Cache-Control", endpoint.cacheControl);
+          // A cache keeps it for this key only: another key, or none, is checked anew.
+          response.setHeader("Vary", "X-API-Key");
+        }
         sendSuccess(response, fields);
       }
     } finally {
