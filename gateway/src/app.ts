@@ -60,8 +60,9 @@ export function createApp(options: AppOptions): Express {
 
   for (const endpoint of endpoints) {
     const path = `/:company/v2/auth/${endpoint.operation}`;
-    app.post(path, ...endpointHandlers(endpoint, options));
-    app.all(path, methodNotAllowed);
+    if (endpoint.method === "GET") app.get(path, ...endpointHandlers(endpoint, options));
+    else app.post(path, ...endpointHandlers(endpoint, options));
+    app.all(path, methodNotAllowed(endpoint.method));
   }
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));

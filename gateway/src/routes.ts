@@ -1,6 +1,7 @@
 import type { Endpoint } from "./endpoint/define.js";
 import { acceptdisclaimers } from "./flows/acceptdisclaimers.js";
 import { backupcodesGenerate } from "./flows/backupcodes/generate.js";
+import { brand } from "./flows/brand.js";
 import { checkcredentials } from "./flows/checkcredentials.js";
 import { checkotp } from "./flows/checkotp.js";
 import { checkpasskey } from "./flows/checkpasskey.js";
@@ -31,8 +32,8 @@ import { totpEnrol } from "./flows/totp/enrol.js";
  * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery"), the
  * user's own session management, security events and authenticator app (docs/api-contract.md,
  * "Session management", "The user's security events", "Authenticator app"), and passkeys and
- * backup codes (docs/api-contract.md, "Passkeys"): the routes and the OpenAPI document are made
- * from this list, in its order.
+ * backup codes (docs/api-contract.md, "Passkeys"), and the company's brand (docs/api-contract.md,
+ * "Brand"): the routes and the OpenAPI document are made from this list, in its order.
  */
 export const endpoints = [
   login,
@@ -62,4 +63,5 @@ export const endpoints = [
   passkeysRename,
   passkeysRemove,
   backupcodesGenerate,
+  brand,
 ] as const satisfies readonly Endpoint[];

@@ -36,6 +36,9 @@ const passwordRules = "At least 10 characters, with letters and digits.";
 const newPasswordRules =
   "At least 15 and at most 256 characters. Not a common or breached password. Not containing the company's name or code, nor your login name, the name of your e-mail or your phone number. Not the current password.";
 const resendCooldownSeconds = 15;
+const iPhoneSafari =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const windowsFirefox = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0";
 const oauthSlot = 1;
 /** The same provider again, for logins no older than max_age, whose button sends it. */
 const maxAgeSlot = 2;
@@ -265,7 +268,7 @@ describe.skipIf(!chromiumInstalled())(
     /** The secret of the app whose QR code the setup shows. */
     async function shownSecret(tab: Page): Promise<string> {
       await tab.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
-      const uri = new URL((await tab.locator(".otpauth-uri").textContent()) ?? "");
+      const uri = new URL((await tab.locator(".otpauth-uri").getAttribute("href")) ?? "");
       return uri.searchParams.get("secret") ?? "";
     }
 
@@ -300,6 +303,9 @@ describe.skipIf(!chromiumInstalled())(
         await tab.keyboard.type("first-Password-1");
         await tab.keyboard.press("Enter");
         await alert(tab, "Please confirm that you are not a robot.");
+        // Past "Show password", to the captcha.
+        await tab.keyboard.press("Tab");
+        expect(await isFocused(tab.getByRole("button", { name: "Show password" }))).toBe(true);
         await tab.keyboard.press("Tab");
         await tab.keyboard.press("Space");
         await screenshots.take(tab, "password", "captcha-ticked");
@@ -454,8 +460,8 @@ describe.skipIf(!chromiumInstalled())(
 
       it("lists the user's sessions with their devices, ends one, then all others but this one", async () => {
         const gus = await user(plain);
-        const phone = await signInElsewhere(gus, "Phone-Browser/1.0");
-        const tablet = await signInElsewhere(gus, "Tablet-Browser/2.0");
+        const phone = await signInElsewhere(gus, iPhoneSafari);
+        const tablet = await signInElsewhere(gus, windowsFirefox);
         const tab = await open(plain);
         await identify(tab, gus);
         await heading(tab, "Enter your password");
@@ -463,18 +469,19 @@ describe.skipIf(!chromiumInstalled())(
         await tab.keyboard.press("Enter");
         await signedIn(tab, gus);
         const sessions = tab.getByRole("region", { name: "Your sessions" }).getByRole("listitem");
-        await sessions.filter({ hasText: "Tablet-Browser/2.0" }).waitFor();
+        // Each by its device, named from its user agent; this one is the test's Chromium on Linux.
+        await sessions.filter({ hasText: "Firefox on Windows" }).waitFor();
         expect(await sessions.count()).toBe(3);
-        await sessions.filter({ hasText: "This session." }).waitFor();
+        await sessions.filter({ hasText: "This session." }).filter({ hasText: "Chrome on Linux" }).waitFor();
         await screenshots.take(tab, "sessions", "list");
 
-        await tab.getByRole("button", { name: "End the session of Phone-Browser/1.0" }).click();
-        await sessions.filter({ hasText: "Phone-Browser/1.0" }).waitFor({ state: "detached" });
+        await tab.getByRole("button", { name: "End the session of Safari on iOS" }).click();
+        await sessions.filter({ hasText: "Safari on iOS" }).waitFor({ state: "detached" });
         await tab.getByRole("status").filter({ hasText: "The session has ended." }).waitFor();
         expectError(await stillValid(phone), 401, "auth.token.invalid");
 
         await tab.getByRole("button", { name: "End all other sessions" }).click();
-        await sessions.filter({ hasText: "Tablet-Browser/2.0" }).waitFor({ state: "detached" });
+        await sessions.filter({ hasText: "Firefox on Windows" }).waitFor({ state: "detached" });
         expect(await sessions.count()).toBe(1);
         expect(await tab.getByRole("button", { name: "End all other sessions" }).isHidden()).toBe(true);
         expectError(await stillValid(tablet), 401, "auth.token.invalid");
@@ -545,9 +552,15 @@ describe.skipIf(!chromiumInstalled())(
         await signedIn(tab, hana);
         await tab.getByRole("button", { name: "Set up authenticator app" }).click();
         await tab.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
-        const uri = new URL((await tab.locator(".otpauth-uri").textContent()) ?? "");
+        const uri = new URL(
+          (await tab.getByRole("link", { name: "Open in an authenticator app" }).getAttribute("href")) ?? "",
+        );
         const secret = uri.searchParams.get("secret") ?? "";
         expect(uri.protocol).toBe("otpauth:");
+        // The key by hand: in groups of four, copied as one value.
+        const key = tab.locator("code.secret");
+        expect(await key.locator("span").allTextContents()).toEqual(secret.match(/.{1,4}/g));
+        expect(await key.textContent()).toBe(secret);
         await screenshots.take(tab, "authenticator", "qr-code");
         await tab.getByLabel("Code from the app", { exact: true }).fill(await totpCode(secret));
         await tab.getByRole("button", { name: "Confirm" }).click();

@@ -13,15 +13,17 @@ describe("GET /openapi.json", () => {
     expect(((await response.json()) as { openapi: string }).openapi).toBe("3.1.0");
   });
 
-  it("describes only paths the gateway answers", async () => {
-    const { paths } = (await (await fetch(`${gateway()}/openapi.json`)).json()) as { paths: object };
+  it("describes only paths the gateway answers, each with the method it takes", async () => {
+    const { paths } = (await (await fetch(`${gateway()}/openapi.json`)).json()) as {
+      paths: Record<string, { get?: object; post?: object }>;
+    };
     // The spec's 13, recovery/checklink, the user's own sessions and security events,
-    // authenticator app, passkeys (a login's and the user's own) and backup codes
-    // (docs/api-contract.md).
-    expect(Object.keys(paths)).toHaveLength(27);
-    for (const path of Object.keys(paths)) {
+    // authenticator app, passkeys (a login's and the user's own), backup codes and the company's
+    // brand (docs/api-contract.md).
+    expect(Object.keys(paths)).toHaveLength(28);
+    for (const [path, operations] of Object.entries(paths)) {
       const response = await fetch(`${gateway()}${path.replace("{company_code}", "acme")}`, {
-        method: "POST",
+        method: operations.get ? "GET" : "POST",
       });
       expect(((await response.json()) as { error_code: string }).error_code, path).toBe(
         "auth.apikey.missing",

@@ -11,13 +11,13 @@ const tokenErrors: ErrorCode[] = [
 
 /**
  * The checks of the pipeline (http/pipeline.ts), in its order: API key, the client address's rate
- * limit (every endpoint: those without a rate-limit class count apart), token, body.
+ * limit (every endpoint: those without a rate-limit class count apart), token, body (none for a GET).
  */
 function pipelineErrors(endpoint: Endpoint): ErrorCode[] {
   const codes: ErrorCode[] = ["auth.apikey.missing", "auth.apikey.invalid", "request.ratelimit.exceeded"];
   if (endpoint.takesToken) codes.push(...tokenErrors);
   if (endpoint.takesToken && !statesFor(endpoint.operation).has("any")) codes.push("auth.session.invalid");
-  codes.push("request.validation.failed");
+  if (endpoint.method === "POST") codes.push("request.validation.failed");
   return codes;
 }
 

@@ -23,22 +23,24 @@ interface Response {
 interface Operation3 {
   security: Array<Record<string, string[]>>;
   parameters?: Array<{ name: string; in: string }>;
-  requestBody: {
+  requestBody?: {
     required: boolean;
     content: { "application/json": { schema: Schema; examples?: Examples } };
   };
   responses: Record<string, Response>;
 }
 interface Document {
-  paths: Record<string, { post?: Operation3 }>;
+  paths: Record<string, { post?: Operation3; get?: Operation3 }>;
   components: { schemas: Record<string, Schema> };
 }
 
 const document = openApiDocument(endpoints) as unknown as Document;
 
-function post(operation: Operation): Operation3 {
-  const operationObject = document.paths[pathOf(operation)]?.post;
-  if (!operationObject) throw new Error(`no POST ${pathOf(operation)}`);
+/** The document's operation of the endpoint, under the method it is called with. */
+function documented(operation: Operation): Operation3 {
+  const method = endpoints.find((endpoint) => endpoint.operation === operation)?.method ?? "POST";
+  const operationObject = document.paths[pathOf(operation)]?.[method === "GET" ? "get" : "post"];
+  if (!operationObject) throw new Error(`no ${method} ${pathOf(operation)}`);
   return operationObject;
 }
 
@@ -50,7 +52,7 @@ function resolve(schema: Schema): Schema {
 /** The error codes a documented response of the operation names, by status. */
 function documentedErrors(operation: Operation): Map<number, ErrorCode[]> {
   const statuses = new Map<number, ErrorCode[]>();
-  for (const [status, response] of Object.entries(post(operation).responses)) {
+  for (const [status, response] of Object.entries(documented(operation).responses)) {
     if (status === "200") continue;
     const schema = response.content["application/json"].schema;
     const codes = (schema.anyOf ?? [schema]).flatMap((variant) => variant.properties?.error_code?.enum ?? []);
@@ -91,80 +93,90 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(document.paths).sort()).toEqual(endpoints.map((e) => pathOf(e.operation)).sort());
   });
 
-  describe.each(endpoints.map((endpoint): [Operation, Endpoint] => [endpoint.operation, endpoint]))(
-    "POST /{company_code}/v2/auth/%s",
-    (operation, endpoint) => {
-      it("takes the body the endpoint validates requests with", () => {
-        const { $schema: _, ...body } = z.toJSONSchema(endpoint.body, {
-          target: "draft-2020-12",
-          io: "input",
-        });
-        expect(resolve(post(operation).requestBody.content["application/json"].schema)).toEqual(body);
-        expect(post(operation).requestBody.required).toBe(!endpoint.body.safeParse({}).success);
+  describe.each(
+    endpoints.map((endpoint): [string, Operation, Endpoint] => [
+      endpoint.method,
+      endpoint.operation,
+      endpoint,
+    ]),
+  )("%s /{company_code}/v2/auth/%s", (method, operation, endpoint) => {
+    it(`takes ${method === "GET" ? "no body" : "the body the endpoint validates requests with"}`, () => {
+      const { requestBody } = documented(operation);
+      if (method === "GET") {
+        expect(requestBody).toBeUndefined();
+        return;
+      }
+      const { $schema: _, ...body } = z.toJSONSchema(endpoint.body, {
+        target: "draft-2020-12",
+        io: "input",
       });
+      expect(resolve(requestBody?.content["application/json"].schema ?? {})).toEqual(body);
+      expect(requestBody?.required).toBe(!endpoint.body.safeParse({}).success);
+    });
 
-      it("shows a request the endpoint accepts, a success answer of each outcome and each error code", () => {
-        const request = post(operation).requestBody.content["application/json"].examples ?? {};
-        expect(Object.values(request)).toHaveLength(1);
-        for (const { value } of Object.values(request))
-          expect(endpoint.body.safeParse(value).success).toBe(true);
-        const answers = Object.values(
-          post(operation).responses["200"]?.content["application/json"].examples ?? {},
-        );
-        expect(answers.length).toBeGreaterThanOrEqual(
-          Math.max(1, endpoint.responses.def.type === "union" ? 2 : 1),
-        );
-        for (const { value } of answers) expect(endpoint.responses.safeParse(value).error).toBeUndefined();
-        for (const [status, codes] of documentedErrors(operation)) {
-          const examples = post(operation).responses[status]?.content["application/json"].examples ?? {};
-          expect(Object.keys(examples).sort(), String(status)).toEqual([...codes].sort());
+    it("shows a request the endpoint accepts, a success answer of each outcome and each error code", () => {
+      const request = documented(operation).requestBody?.content["application/json"].examples ?? {};
+      expect(Object.values(request)).toHaveLength(method === "GET" ? 0 : 1);
+      for (const { value } of Object.values(request))
+        expect(endpoint.body.safeParse(value).success).toBe(true);
+      const answers = Object.values(
+        documented(operation).responses["200"]?.content["application/json"].examples ?? {},
+      );
+      expect(answers.length).toBeGreaterThanOrEqual(
+        Math.max(1, endpoint.responses.def.type === "union" ? 2 : 1),
+      );
+      for (const { value } of answers) expect(endpoint.responses.safeParse(value).error).toBeUndefined();
+      for (const [status, codes] of documentedErrors(operation)) {
+        const examples = documented(operation).responses[status]?.content["application/json"].examples ?? {};
+        expect(Object.keys(examples).sort(), String(status)).toEqual([...codes].sort());
+      }
+    });
+
+    it(`needs the API key${endpoint.takesToken ? " and the session token" : ""}`, () => {
+      const required = endpoint.takesToken ? ["apiKey", "sessionToken"] : ["apiKey"];
+      expect(documented(operation).security.map((requirement) => Object.keys(requirement).sort())).toEqual([
+        required,
+      ]);
+    });
+
+    it("lists every error it answers, each under its status in the error table", () => {
+      const documented = documentedErrors(operation);
+      for (const { code, status } of errorAnswers(endpoint)) expect(documented.get(status)).toContain(code);
+      for (const [status, codes] of documented) {
+        for (const code of codes) {
+          // A weak password, or an Idempotency-Key used before with another body.
+          const unprocessable =
+            (operation === "setpassword" || endpoint.idempotent) && code === "request.validation.failed";
+          expect([errorCodes[code].http, ...(unprocessable ? [422] : [])], code).toContain(status);
         }
-      });
+      }
+    });
 
-      it(`needs the API key${endpoint.takesToken ? " and the session token" : ""}`, () => {
-        const required = endpoint.takesToken ? ["apiKey", "sessionToken"] : ["apiKey"];
-        expect(post(operation).security.map((requirement) => Object.keys(requirement).sort())).toEqual([
-          required,
-        ]);
-      });
+    it(`${endpoint.idempotent ? "takes" : "takes no"} Idempotency-Key header`, () => {
+      const headers = (documented(operation).parameters ?? []).filter(
+        (parameter) => parameter.in === "header",
+      );
+      expect(headers.map((parameter) => parameter.name)).toEqual(
+        endpoint.idempotent ? ["Idempotency-Key"] : [],
+      );
+    });
 
-      it("lists every error it answers, each under its status in the error table", () => {
-        const documented = documentedErrors(operation);
-        for (const { code, status } of errorAnswers(endpoint)) expect(documented.get(status)).toContain(code);
-        for (const [status, codes] of documented) {
-          for (const code of codes) {
-            // A weak password, or an Idempotency-Key used before with another body.
-            const unprocessable =
-              (operation === "setpassword" || endpoint.idempotent) && code === "request.validation.failed";
-            expect([errorCodes[code].http, ...(unprocessable ? [422] : [])], code).toContain(status);
-          }
-        }
-      });
-
-      it(`${endpoint.idempotent ? "takes" : "takes no"} Idempotency-Key header`, () => {
-        const headers = (post(operation).parameters ?? []).filter((parameter) => parameter.in === "header");
-        expect(headers.map((parameter) => parameter.name)).toEqual(
-          endpoint.idempotent ? ["Idempotency-Key"] : [],
-        );
-      });
-
-      it("may answer service.unavailable (503) and internal.error (500)", () => {
-        expect(documentedErrors(operation).get(503)).toEqual(["service.unavailable"]);
-        expect(documentedErrors(operation).get(500)).toEqual(["internal.error"]);
-      });
-    },
-  );
+    it("may answer service.unavailable (503) and internal.error (500)", () => {
+      expect(documentedErrors(operation).get(503)).toEqual(["service.unavailable"]);
+      expect(documentedErrors(operation).get(500)).toEqual(["internal.error"]);
+    });
+  });
 
   it.each(endpoints.map((endpoint) => endpoint.operation))(
     "documents the rate limit of %s, as every endpoint is limited per client address: request.ratelimit.exceeded (429) with Retry-After",
     (operation) => {
       expect(documentedErrors(operation).get(429)).toEqual(["request.ratelimit.exceeded"]);
-      expect(post(operation).responses[429]?.headers?.["Retry-After"]?.required).toBe(true);
+      expect(documented(operation).responses[429]?.headers?.["Retry-After"]?.required).toBe(true);
     },
   );
 
   it("documents Retry-After where an endpoint answers auth.restricted (a lock-out)", () => {
-    expect(post("login").responses[403]?.headers?.["Retry-After"]?.required).toBe(false);
+    expect(documented("login").responses[403]?.headers?.["Retry-After"]?.required).toBe(false);
   });
 
   it("answers a too weak new password on setpassword with 422 (spec 4.5 rule 3)", () => {

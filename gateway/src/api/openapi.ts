@@ -26,7 +26,8 @@ const tagOf = (operation: Operation): string => {
     first === "events" ||
     first === "totp" ||
     first === "passkeys" ||
-    first === "backupcodes"
+    first === "backupcodes" ||
+    first === "brand"
     ? first
     : "login";
 };
@@ -56,6 +57,9 @@ function describeEndpoint(endpoint: Endpoint): string {
   const outcomes = transitions
     .filter((transition) => transition.operation === endpoint.operation)
     .map(({ condition, to }) => `- ${condition}: ${to ? `state \`${to}\`` : "no session token"}`);
+  const kept = endpoint.cacheControl
+    ? [`The answer may be kept by browsers and proxies: \`Cache-Control: ${endpoint.cacheControl}\`.`, ""]
+    : [];
   // docs/decisions.md, "Requests and responses": every endpoint counts per client address.
   const counted = endpoint.rateLimit
     ? `per client ${endpoint.rateLimit}`
@@ -63,9 +67,8 @@ function describeEndpoint(endpoint: Endpoint): string {
   return [
     token,
     "",
-    "Outcomes (spec section 3):",
-    ...outcomes,
-    "",
+    ...(outcomes.length > 0 ? ["Outcomes (spec section 3):", ...outcomes, ""] : []),
+    ...kept,
     `Requests are counted ${counted}; beyond the limit: \`request.ratelimit.exceeded\`.`,
   ].join("\n");
 }
@@ -147,7 +150,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
   const inline = new Set<string>();
   for (const [endpoint, errors] of errorsOf) {
     const name = nameOf(endpoint.operation);
-    requests.add(endpoint.body, { id: `${name}Request` });
+    if (endpoint.method === "POST") requests.add(endpoint.body, { id: `${name}Request` });
     responses.add(endpoint.responses, { id: `${name}Response` });
     for (const [status, codes] of errors) {
       inline.add(errorId(endpoint, status));
@@ -173,18 +176,21 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
     }
     paths[pathOf(endpoint.operation)] = {
       parameters: [companyCode],
-      post: {
+      [endpoint.method === "GET" ? "get" : "post"]: {
         operationId: name.charAt(0).toLowerCase() + name.slice(1),
         tags: [tagOf(endpoint.operation)],
         summary: endpoint.summary,
         description: describeEndpoint(endpoint),
         security: [endpoint.takesToken ? { apiKey: [], sessionToken: [] } : { apiKey: [] }],
         parameters: endpoint.idempotent ? [idempotencyKey] : undefined,
-        requestBody: {
-          // An empty body reads as {}: it may be left out where {} is a valid body.
-          required: !endpoint.body.safeParse({}).success,
-          content: json(schemaRef(`${name}Request`), { request: endpoint.examples.request }),
-        },
+        requestBody:
+          endpoint.method === "GET"
+            ? undefined
+            : {
+                // An empty body reads as {}: it may be left out where {} is a valid body.
+                required: !endpoint.body.safeParse({}).success,
+                content: json(schemaRef(`${name}Request`), { request: endpoint.examples.request }),
+              },
         responses: {
           200: {
             description: "Success",
@@ -203,7 +209,8 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
       version: "2",
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description: [
-        "Every endpoint is `POST /{company_code}/v2/auth/<operation>` with a JSON body, and answers JSON:",
+        "Every endpoint is `POST /{company_code}/v2/auth/<operation>` with a JSON body (but `GET` for auth/brand,",
+        "which takes none), and answers JSON:",
         '`{"status": "success", ...}` or `{"status": "error", "error_code": "...", ...}`.',
         "A session moves from state to state (spec section 3): each step answers a new `session_token`",
         "and the `session_state` that says which endpoint comes next.",
@@ -222,6 +229,10 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
         description: "A login without a login ID, and the signed-in user's passkeys (beyond the spec)",
       },
       { name: "backupcodes", description: "The signed-in user's backup codes (beyond the spec)" },
+      {
+        name: "brand",
+        description: "The company's name, logo and colour, for its login page (beyond the spec)",
+      },
     ],
     paths,
     components: {

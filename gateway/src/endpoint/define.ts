@@ -1,9 +1,9 @@
 import { AuthError, type ErrorCode } from "@auth/errors";
-import type { z } from "zod";
+import { z } from "zod";
 import type { EndedToken, FlowContext, ResponseFields, SessionFlowContext } from "./context.js";
 import type { SuccessFields } from "./responses.js";
 import type { Step } from "./step.js";
-import { type Operation, type TakesToken, takesToken } from "./transitions.js";
+import { type Operation, type sessionless, type TakesToken, takesToken } from "./transitions.js";
 
 /**
  * What an endpoint that takes a secret, sends a message or makes a service call out (oauth: identity
@@ -79,6 +79,10 @@ export interface EndpointDeclaration<
 interface EndpointBase<O extends Operation>
   extends Omit<EndpointDeclaration<O, z.ZodType, z.ZodType>, "handle" | "endedByItself" | "idempotent"> {
   idempotent: boolean;
+  /** POST with a JSON body, as every endpoint of the spec; GET for a read (defineRead), which takes none. */
+  method: "POST" | "GET";
+  /** The success answer's Cache-Control, where it may be kept (a read); every other answer is no-store. */
+  cacheControl?: string;
 }
 
 export interface OpenEndpoint<O extends Operation = Operation> extends EndpointBase<O> {
@@ -116,6 +120,7 @@ export function defineEndpoint<O extends Operation, Body extends z.ZodType, Resp
   const { handle, whileSuspended, idempotent, ...rest } = declaration;
   const endpoint = {
     ...rest,
+    method: "POST",
     whileSuspended,
     idempotent: idempotent ?? false,
     takesToken: takesToken(declaration.operation),
@@ -123,5 +128,43 @@ export function defineEndpoint<O extends Operation, Body extends z.ZodType, Resp
   };
   // The pipeline gives the handler what its declaration asks for: the body parsed by `body`, and the
   // session where the transition table gives the operation a token (takesToken).
+  return endpoint as unknown as Endpoint<O>;
+}
+
+/** A read of what the company shows to anyone with its API key (docs/api-contract.md, "Brand"). */
+export interface ReadDeclaration<O extends (typeof sessionless)[number], Responses extends z.ZodType> {
+  operation: O;
+  /** The OpenAPI summary. */
+  summary: string;
+  /** The success answer; the flow returns its fields. */
+  responses: Responses;
+  /** The OpenAPI document's examples of a success answer. */
+  examples: { answers: readonly SuccessFields<Responses>[] };
+  /** How long a browser or a proxy may keep the answer: it holds nothing of a user. */
+  cacheControl: string;
+  handle: (context: FlowContext<Record<string, never>>) => Promise<SuccessFields<Responses>>;
+}
+
+/**
+ * A read: `GET` with the API key and no body, session or change, answered for a suspended company
+ * too (it starts nothing); counted per client address with the endpoints that have no rate-limit
+ * class. Its success answer carries its Cache-Control.
+ */
+export function defineRead<O extends (typeof sessionless)[number], Responses extends z.ZodType>(
+  declaration: ReadDeclaration<O, Responses>,
+): Endpoint<O> {
+  const { examples, ...rest } = declaration;
+  const endpoint = {
+    ...rest,
+    method: "GET",
+    body: z.strictObject({}),
+    examples: { request: {}, answers: examples.answers },
+    steps: [],
+    errors: [],
+    whileSuspended: "serve",
+    idempotent: false,
+    takesToken: false,
+  };
+  // As defineEndpoint's: the pipeline gives a read's handler the context its declaration asks for.
   return endpoint as unknown as Endpoint<O>;
 }

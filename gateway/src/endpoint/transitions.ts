@@ -137,8 +137,14 @@ export const transitions = [
   { from: "authorized", operation: "backupcodes/generate", condition: "always", to: "authorized" },
 ] as const satisfies readonly TransitionOf<string>[];
 
-/** The operations of the table: every endpoint is one of them (routes.ts has one endpoint for each). */
-export type Operation = (typeof transitions)[number]["operation"];
+/**
+ * Beyond the table: the operations that neither take a session nor make one, reads of what the
+ * company shows to anyone with its API key (docs/api-contract.md, "Brand").
+ */
+export const sessionless = ["brand"] as const;
+
+/** The operations of the table and the sessionless ones: routes.ts has one endpoint for each. */
+export type Operation = (typeof transitions)[number]["operation"] | (typeof sessionless)[number];
 
 export type Transition = TransitionOf<Operation>;
 

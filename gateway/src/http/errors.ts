@@ -35,7 +35,11 @@ export const routeNotFound: RequestHandler = (_request, _response, next) => {
   next(new AuthError("request.route.notfound"));
 };
 
-export const methodNotAllowed: RequestHandler = (_request, response, next) => {
-  response.setHeader("Allow", "POST");
-  next(new AuthError("request.method.notallowed"));
-};
+/** Any other method than the route's: request.method.notallowed, with the one it takes as `Allow`. */
+export const methodNotAllowed =
+  (allowed: "POST" | "GET"): RequestHandler =>
+  (_request, response, next) => {
+    // express answers HEAD with the GET route (RFC 9110, 9.3.2).
+    response.setHeader("Allow", allowed === "GET" ? "GET, HEAD" : allowed);
+    next(new AuthError("request.method.notallowed"));
+  };

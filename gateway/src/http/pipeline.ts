@@ -107,7 +107,8 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   };
 
   const run: RequestHandler = async (request, response) => {
-    const body = validateBody(endpoint.body, parseJsonObject(request.body));
+    // A GET's body, if one came, is not read: it is none of the request (RFC 9110, 9.3.1).
+    const body = endpoint.method === "GET" ? {} : validateBody(endpoint.body, parseJsonObject(request.body));
     const company: TenantCompany = response.locals.company;
     /** Gives back the turns of the login IDs the request took, once it is answered. */
     const turnsTaken: Array<() => void> = [];
@@ -142,7 +143,13 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
           }),
         );
       } else {
-        sendSuccess(response, await endpoint.handle(context));
+        const fields = await endpoint.handle(context);
+        if (endpoint.cacheControl) {
+          response.setHeader("Cache-Control", endpoint.cacheControl);
+          // A cache keeps it for this key only: another key, or none, is checked anew.
+          response.setHeader("Vary", "X-API-Key");
+        }
+        sendSuccess(response, fields);
       }
     } finally {
       for (const giveBack of turnsTaken) giveBack();
@@ -152,7 +159,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   return [
     ...(endpoint.idempotent ? [readBodyWhenKeyed] : []),
     underRequest(authenticate),
-    readBody,
+    ...(endpoint.method === "POST" ? [readBody] : []),
     underRequest(run),
   ];
 }

@@ -38,7 +38,7 @@ interface Document {
   paths: Record<
     string,
     {
-      post: {
+      post?: {
         requestBody: {
           content: {
             "application/json": { schema: { $ref: string }; examples: Record<string, { value: object }> };
@@ -54,7 +54,7 @@ const document = openApiDocument(endpoints) as unknown as Document;
 
 /** Every secret field of every endpoint, with the rest of a request the endpoint takes. */
 const secretFields = endpoints.flatMap((endpoint) => {
-  const content = document.paths[pathOf(endpoint.operation)]?.post.requestBody.content["application/json"];
+  const content = document.paths[pathOf(endpoint.operation)]?.post?.requestBody.content["application/json"];
   const schema = document.components.schemas[content?.schema.$ref.replace("#/components/schemas/", "") ?? ""];
   const properties = Object.entries(schema?.properties ?? {});
   const secrets = new Set(properties.filter(([, p]) => p.format === "password").map(([name]) => name));

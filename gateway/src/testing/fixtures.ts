@@ -75,10 +75,10 @@ export const updateUserAuthentication = (
   changes: { phone?: string; secondFactorRequired?: boolean; password?: string },
 ) => company.updateUserAuthentication(user, changes);
 
-/** POST /{company}/v2/auth/{operation} of the company with this code, with the options' API key. */
+/** POST (or the options' method) /{company}/v2/auth/{operation} of the company with this code, with the options' API key. */
 export async function call(code: string, operation: string, options: CallOptions = {}): Promise<ApiResponse> {
   const answer = await suite().call(code, operation, options);
-  answers.push({ operation, method: "POST", ...answer });
+  answers.push({ operation, method: options.method ?? "POST", ...answer });
   return answer;
 }
 

@@ -70,6 +70,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** The X-API-Key header; none when absent. */
   apiKey?: string;
+  /** POST unless given; a GET sends no body. */
+  method?: "GET" | "POST";
 }
 
 /**
@@ -339,7 +341,7 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
     };
   }
 
-  /** POST /{company}/v2/auth/{operation} on the gateway. */
+  /** POST (or the options' method) /{company}/v2/auth/{operation} on the gateway. */
   async function call(code: string, operation: string, options: CallOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
     if (options.apiKey !== undefined) headers["x-api-key"] = options.apiKey;
@@ -349,7 +351,7 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
         ? options.body
         : JSON.stringify(options.body);
     const response = await fetch(`${gatewayUrl}/${code}/v2/auth/${operation}`, {
-      method: "POST",
+      method: options.method ?? "POST",
       headers,
       body,
     });

@@ -38,8 +38,11 @@ interface ResponseObject {
   headers?: Record<string, { required?: boolean }>;
 }
 
+/** The methods of the document's operations. */
+type Method = "get" | "post";
+
 interface OpenApiDocument {
-  paths: Record<string, { post?: { responses: Record<string, ResponseObject> } }>;
+  paths: Record<string, Partial<Record<Method, { responses: Record<string, ResponseObject> }>>>;
 }
 
 /** A JSON pointer token, as it goes in a URI fragment. */
@@ -63,28 +66,28 @@ export class ApiDocument {
 
   /** What the document says is wrong with an answer; nothing for an answer it describes. */
   problemsOf(answer: Answer): string[] {
-    // The document describes POST; another method is refused with request.method.notallowed.
-    if (answer.method !== "POST") return [];
-    const what = `${answer.operation} ${answer.status} ${JSON.stringify(answer.body)}`;
+    const what = `${answer.method} ${answer.operation} ${answer.status} ${JSON.stringify(answer.body)}`;
     const path = `/{company_code}/v2/auth/${answer.operation}`;
-    const responses = this.document.paths[path]?.post?.responses;
+    const method = answer.method.toLowerCase() as Method;
+    const operations = this.document.paths[path];
+    const responses = operations?.[method]?.responses;
     if (!responses) {
-      return answer.body.error_code === "request.route.notfound"
-        ? []
-        : [`${what}: no such path in the document`];
+      // A path the document has not, or a method it has not there: the gateway refuses both.
+      const refusal = operations ? "request.method.notallowed" : "request.route.notfound";
+      return answer.body.error_code === refusal ? [] : [`${what}: no such operation in the document`];
     }
     const response = responses[answer.status];
     if (!response) return [`${what}: status not in the document`];
     const missingHeaders = Object.entries(response.headers ?? {})
       .filter(([name, header]) => header.required && !answer.headers.has(name))
       .map(([name]) => `${what}: no ${name} header`);
-    const validate = this.#validator(path, answer.status);
+    const validate = this.#validator(path, method, answer.status);
     if (validate(answer.body)) return missingHeaders;
     return [...missingHeaders, `${what}: ${this.#ajv.errorsText(validate.errors)}`];
   }
 
-  #validator(path: string, status: number): ValidateFunction {
-    const ref = `openapi.json#/paths/${token(path)}/post/responses/${status}/content/${token("application/json")}/schema`;
+  #validator(path: string, method: Method, status: number): ValidateFunction {
+    const ref = `openapi.json#/paths/${token(path)}/${method}/responses/${status}/content/${token("application/json")}/schema`;
     let validate = this.#validators.get(ref);
     if (!validate) {
       validate = this.#ajv.compile({ $ref: ref });

@@ -60,6 +60,40 @@ export async function isFocused(locator: Locator): Promise<boolean> {
   return (await locator.and(locator.page().locator(":focus")).count()) === 1;
 }
 
+/** A CSS property of the element as the browser computes it (a colour as "rgb(...)"). */
+export function computedStyle(locator: Locator, property: string): Promise<string> {
+  return locator.evaluate((element, name) => {
+    // In the page: the window's getComputedStyle.
+    const { getComputedStyle } = globalThis as unknown as {
+      getComputedStyle(element: unknown): { getPropertyValue(name: string): string };
+    };
+    return getComputedStyle(element).getPropertyValue(name);
+  }, property);
+}
+
+/**
+ * How far the page's card (its `main`) is from the window's left and right edges, and how far the
+ * page scrolls sideways, in CSS pixels.
+ */
+export function cardLayout(page: Page): Promise<{ left: number; right: number; sideways: number }> {
+  return page.evaluate(() => {
+    // In the page: its document.
+    const { document } = globalThis as unknown as {
+      document: {
+        querySelector(selector: string): { getBoundingClientRect(): { left: number; right: number } } | null;
+        documentElement: { clientWidth: number; scrollWidth: number };
+      };
+    };
+    const card = document.querySelector("main")?.getBoundingClientRect();
+    const root = document.documentElement;
+    return {
+      left: card?.left ?? 0,
+      right: root.clientWidth - (card?.right ?? 0),
+      sideways: root.scrollWidth - root.clientWidth,
+    };
+  });
+}
+
 /** The text an element's aria-describedby points at (what a screen reader reads after its label). */
 export async function descriptionOf(locator: Locator): Promise<string> {
   const ids = (await locator.getAttribute("aria-describedby"))?.split(" ") ?? [];

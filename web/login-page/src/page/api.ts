@@ -71,7 +71,11 @@ export interface Reply {
   retryAfterSeconds?: number;
 }
 
-/** Calls `/{company}/v2/auth/{operation}` on the page's own origin, which passes it to the gateway. */
+/** `/{company}/v2/auth/{operation}` on the page's own origin, which passes it to the gateway. */
+export const authPath = (config: PageConfig, operation: string): string =>
+  `/${encodeURIComponent(config.companyCode)}/v2/auth/${operation}`;
+
+/** Calls `/{company}/v2/auth/{operation}` (authPath). */
 export async function postAuth(
   config: PageConfig,
   operation: string,
@@ -81,7 +85,7 @@ export async function postAuth(
   const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": config.apiKey };
   if (token) headers.authorization = `Bearer ${token}`;
   try {
-    const response = await fetch(`/${encodeURIComponent(config.companyCode)}/v2/auth/${operation}`, {
+    const response = await fetch(authPath(config, operation), {
       method: "POST",
       headers,
       body: JSON.stringify(body),

@@ -1,13 +1,16 @@
 import { totpQrPath } from "../shared/page-config.js";
-import { firstBackupCodesNotice } from "./backup-codes.js";
 import type { Flow } from "./flow.js";
+import { secretGroups } from "./otpauth-secret.js";
 import type { OnEnrolled } from "./passkey-settings.js";
+import { texts } from "./texts.js";
 import { clearWhenWrong } from "./typed-secret.js";
-import { element, newId, type Step } from "./view.js";
+import { element, labelledField, type Step } from "./view.js";
+
+const words = texts.authenticator;
 
 /**
- * The QR code of the otpauth URI, drawn by the page server (the URI goes in a POST body), inline:
- * the page's CSP loads images from nowhere but itself.
+ * The QR code of the otpauth URI, drawn by the page server (the URI goes in a POST body) and put
+ * inline: the URI holds the secret, so no address that a log or a cache keeps ever names it.
  */
 async function qrCode(uri: string): Promise<Element> {
   const response = await fetch(totpQrPath, {
@@ -18,7 +21,7 @@ async function qrCode(uri: string): Promise<Element> {
   if (!response.ok) throw new Error("no QR code");
   const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "QR code for your authenticator app");
+  svg.setAttribute("aria-label", words.qrLabel);
   svg.setAttribute("class", "qr");
   return document.importNode(svg, true);
 }
@@ -31,16 +34,14 @@ export interface SetupHooks {
   onEnrolled: OnEnrolled;
 }
 
-const replaceNotice =
-  "Your account has an authenticator app already. To replace it, enter a code from the app you have now too.";
-
 /**
  * "Set up authenticator app" in the signed-in view (docs/api-contract.md, "Authenticator app"):
- * auth/totp/enrol gives the otpauth URI, shown as a QR code and as text with its secret, and a code
- * of the app confirms it (auth/totp/confirm), which ends the user's other sessions. A user who has an
- * app replaces it only with a code of that app too (`current_code`): its field is shown when the
- * page knows of the app, or once confirm answers that it is needed (the user has an app the page did
- * not know of, having signed in with a backup code).
+ * auth/totp/enrol gives the otpauth URI, shown as a QR code, as a link that opens an app on this
+ * device, and as its secret in groups of four (copied as one value); a code of the app confirms it
+ * (auth/totp/confirm), which ends the user's other sessions. A user who has an app replaces it only
+ * with a code of that app too (`current_code`): its field is shown when the page knows of the app,
+ * or once confirm answers that it is needed (the user has an app the page did not know of, having
+ * signed in with a backup code).
  */
 export class AuthenticatorSetup {
   readonly #section: HTMLElement;
@@ -52,17 +53,13 @@ export class AuthenticatorSetup {
     private readonly hooks: SetupHooks,
   ) {
     const headingId = "authenticator-heading";
-    this.#start = element("button", { type: "button", class: "secondary" }, "Set up authenticator app");
+    this.#start = element("button", { type: "button", class: "secondary" }, words.start);
     this.#start.addEventListener("click", () => void this.step.run(() => this.#enrol()));
     this.#section = element(
       "section",
       { "aria-labelledby": headingId },
-      element("h2", { id: headingId }, "Authenticator app"),
-      element(
-        "p",
-        { class: "hint" },
-        "Sign in with a code from an app instead of an SMS, which someone who takes over your phone number or reads your messages could use.",
-      ),
+      element("h2", { id: headingId }, words.heading),
+      element("p", { class: "hint" }, words.intro),
       this.#start,
     );
     step.append(this.#section);
@@ -75,18 +72,14 @@ export class AuthenticatorSetup {
       return;
     }
     const uri = reply.answer.otpauth_uri ?? "";
-    const code = codeField("code", "Code from the app");
-    const current = codeField(
-      "current_code",
-      "Code from the app you have now",
-      "A code of the authenticator app you sign in with now: it is replaced by the new one.",
-    );
+    const code = codeField("code", words.code);
+    const current = codeField("current_code", words.currentCode, words.currentCodeHint);
     const form = element(
       "form",
       { novalidate: "" },
       code.box,
       current.box,
-      element("button", { type: "submit" }, "Confirm"),
+      element("div", { class: "actions" }, element("button", { type: "submit" }, words.confirm)),
     );
     const replacing = new Replacing(code, current, await this.hooks.hasApp());
     form.addEventListener("submit", (event) => {
@@ -95,15 +88,11 @@ export class AuthenticatorSetup {
     });
     this.#start.hidden = true;
     this.#section.append(
-      element("p", {}, "Scan this QR code with your authenticator app, then enter the code it shows."),
+      element("p", {}, words.scan),
       await qrCode(uri),
-      element(
-        "p",
-        { class: "hint" },
-        "Or add it by hand: ",
-        element("code", { class: "otpauth-uri" }, uri),
-        ` (secret ${reply.answer.secret ?? ""})`,
-      ),
+      element("p", {}, element("a", { class: "otpauth-uri", href: uri }, words.openApp)),
+      element("p", { class: "hint" }, words.byHand),
+      shownSecret(reply.answer.secret ?? ""),
       form,
     );
     code.input.focus();
@@ -119,14 +108,12 @@ export class AuthenticatorSetup {
       // Without current_code, a 400 says that the user has an app to replace (and nothing was checked).
       if (!replacing.asked && reply.answer.error_code === "request.validation.failed") {
         replacing.ask();
-        this.step.error(replaceNotice);
+        this.step.error(words.replaceNotice);
         current.input.focus();
         return;
       }
       this.flow.fail(this.step, reply, {
-        "auth.otp.invalid": replacing.asked
-          ? "A code is not right. Enter the codes both apps show now."
-          : "The code is not right. Enter the code the app shows now.",
+        "auth.otp.invalid": replacing.asked ? words.codesWrong : words.codeWrong,
       });
       clearWhenWrong(reply, code.input, current.input);
       return;
@@ -136,41 +123,40 @@ export class AuthenticatorSetup {
     // below comes when the page is ready for the next click.
     await this.hooks.onEnrolled(reply.answer);
     this.#section.replaceChildren(
-      element("h2", {}, "Authenticator app"),
+      element("h2", {}, words.heading),
       element(
         "p",
         {},
         [
-          "Your authenticator app is set up: sign in with its codes from now on.",
-          ...(ended > 0 ? [`${ended} other sessions have ended.`] : []),
-          ...(reply.answer.backup_codes ? [firstBackupCodesNotice] : []),
+          words.done,
+          ...(ended > 0 ? [texts.sessions.othersEnded(ended)] : []),
+          ...(reply.answer.backup_codes ? [texts.backupCodes.firstNotice] : []),
         ].join(" "),
       ),
     );
   }
 }
 
-interface CodeField {
-  box: HTMLElement;
-  label: HTMLLabelElement;
-  input: HTMLInputElement;
-}
+type CodeField = ReturnType<typeof labelledField>;
 
-/** A labelled field for a 6-digit code, with a hint read with it when given. */
-function codeField(name: string, labelText: string, hint?: string): CodeField {
-  const id = newId(name);
-  const input = element("input", { id, type: "text", name, autocomplete: "one-time-code" });
-  input.inputMode = "numeric";
-  const label = element("label", { for: id }, labelText);
-  const box = element("div", { class: "field" }, label);
-  if (hint) {
-    const hintId = newId("hint");
-    input.setAttribute("aria-describedby", hintId);
-    box.append(element("p", { id: hintId, class: "hint" }, hint));
-  }
-  box.append(input);
-  return { box, label, input };
-}
+/** A labelled field for a 6-digit code, as the login's code fields are, with a hint read with it when given. */
+const codeField = (name: string, label: string, hint?: string): CodeField =>
+  labelledField({ name, label, hint, autocomplete: "one-time-code", inputmode: "numeric" });
+
+/**
+ * The secret for typing by hand, in groups of four: each group its own element, spaced by the
+ * styles, so that copying the whole gives the secret as one value, without spaces. A line may
+ * break between groups (wbr), never within one.
+ */
+const shownSecret = (secret: string): HTMLElement =>
+  element(
+    "code",
+    { class: "secret" },
+    ...secretGroups(secret).flatMap((group, index) => [
+      ...(index > 0 ? [element("wbr")] : []),
+      element("span", {}, group),
+    ]),
+  );
 
 /** Whether the setup asks for a code of the app the user has now, with that field shown only then. */
 class Replacing {
@@ -193,6 +179,6 @@ class Replacing {
   ask(): void {
     this.#asked = true;
     this.current.box.hidden = false;
-    this.code.label.textContent = "Code from the new app";
+    this.code.label.textContent = words.newCode;
   }
 }

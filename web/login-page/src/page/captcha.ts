@@ -1,3 +1,4 @@
+import { texts } from "./texts.js";
 import { checkbox, element, type Step } from "./view.js";
 
 /**
@@ -12,9 +13,9 @@ export class Captcha {
   readonly #input: HTMLInputElement;
 
   constructor(step: Step, asked: boolean) {
-    const { box, input } = checkbox("I am not a robot");
+    const { box, input } = checkbox(texts.captcha.notRobot);
     this.#input = input;
-    this.#group = element("fieldset", { class: "captcha" }, element("legend", {}, "Security check"), box);
+    this.#group = element("fieldset", { class: "captcha" }, element("legend", {}, texts.captcha.legend), box);
     this.#group.hidden = !asked;
     step.add(this.#group);
   }

@@ -1,4 +1,5 @@
 import type { Disclaimer } from "./api.js";
+import { texts } from "./texts.js";
 import { checkbox, element, externalLink, type Step } from "./view.js";
 
 /** The disclaimers to accept: a checkbox each, described by the disclaimer and a link to its text. */
@@ -7,7 +8,11 @@ export class Disclaimers {
   #boxes: Array<{ code: string; input: HTMLInputElement }> = [];
 
   constructor(step: Step, required: Disclaimer[]) {
-    this.#group = element("fieldset", { class: "disclaimers" }, element("legend", {}, "Terms to accept"));
+    this.#group = element(
+      "fieldset",
+      { class: "disclaimers" },
+      element("legend", {}, texts.disclaimers.legend),
+    );
     step.add(this.#group);
     this.update(required);
   }
@@ -20,9 +25,9 @@ export class Disclaimers {
     });
     this.#boxes = required.map((disclaimer) => {
       const { box, input } = checkbox(
-        `I accept the ${disclaimer.title}`,
+        texts.disclaimers.accept(disclaimer.title),
         `${disclaimer.description} `,
-        externalLink(disclaimer.link, `Read the ${disclaimer.title}`),
+        externalLink(disclaimer.link, texts.disclaimers.read(disclaimer.title)),
       );
       input.checked = accepted.has(disclaimer.code);
       this.#group.append(box);

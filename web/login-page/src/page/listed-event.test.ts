@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { eventDetails, eventLabel, eventTime, type ListedEvent } from "./listed-event.js";
+import { eventDetails, eventLabel, type ListedEvent } from "./listed-event.js";
+import { shownTime } from "./time.js";
 
 const signedIn: ListedEvent = {
   id: "019ab7c2-5d41-7e3a-9f10-4c2d8e6b1a07",
@@ -11,7 +12,7 @@ const signedIn: ListedEvent = {
   actor: "user",
   current_session: false,
 };
-const at = eventTime(signedIn.time);
+const at = shownTime(signedIn.time);
 
 describe("the label of each of the user's events in the signed-in view", () => {
   it.each<[string, string]>([
@@ -55,7 +56,7 @@ describe("the label of each of the user's events in the signed-in view", () => {
 });
 
 describe("what the signed-in view tells beside each event's label", () => {
-  it("tells when, in the browser's locale and zone, and from which address", () => {
+  it("tells when, in the page's date format and the browser's zone, and from which address", () => {
     expect(eventDetails(signedIn)).toBe(`${at}, from 198.51.100.23.`);
     expect(at).toContain("2026");
   });

@@ -1,3 +1,6 @@
+import { texts } from "./texts.js";
+import { shownTime } from "./time.js";
+
 /** One of the user's security events as auth/events lists it (docs/api-contract.md, "The user's security events"). */
 export interface ListedEvent {
   id: string;
@@ -10,51 +13,24 @@ export interface ListedEvent {
   current_session: boolean;
 }
 
-/** What an added or removed factor is called. */
-const factorNames: Partial<Record<string, string>> = {
-  password: "Password",
-  sms_code: "Phone for codes",
-  app_code: "Authenticator app",
-  backup_code: "Backup codes",
-  passkey: "Passkey",
-  recovery_question: "Control question",
-};
-
-const labels: Partial<Record<string, (event: ListedEvent) => string>> = {
-  "auth.login.succeeded": () => "Signed in",
-  "auth.login.failed": () => "Sign-in failed",
-  "auth.second_factor.failed": () => "Second sign-in step failed",
-  "auth.account.locked": () => "Account locked",
-  "auth.password.changed": () => "Password changed",
-  "auth.factor.enrolled": (event) => `${factorName(event)} added`,
-  "auth.factor.removed": (event) => `${factorName(event)} removed`,
-  "auth.recovery.started": () => "Recovery started",
-  "auth.recovery.finished": () => "Access recovered",
-  "auth.session.revoked": () => "Session ended",
-  "admin.factor.changed": () => "Sign-in methods changed by an administrator",
-  "admin.user.changed": () => "Account changed by an administrator",
-  "admin.session.revoked": () => "Session ended by an administrator",
-};
+const words = texts.events;
 
 const factorName = (event: ListedEvent): string =>
-  (event.factor && factorNames[event.factor]) || "Sign-in method";
+  (event.factor && words.factors[event.factor]) || words.someFactor;
 
 /** The event in a few words: one short label per type; a type the page does not know, by its name. */
 export function eventLabel(event: ListedEvent): string {
-  return labels[event.type]?.(event) ?? event.type;
+  if (event.type === "auth.factor.enrolled") return words.factorAdded(factorName(event));
+  if (event.type === "auth.factor.removed") return words.factorRemoved(factorName(event));
+  return words.labels[event.type] ?? event.type;
 }
-
-/** A time of the events' list, in the browser's locale and zone. */
-const eventTimes = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
-export const eventTime = (timestamp: string): string => eventTimes.format(new Date(timestamp));
 
 /** What the list tells beside the label: a failure, this session, when, and from where. */
 export function eventDetails(event: ListedEvent): string {
   const parts = [
-    event.outcome === "failed" ? "Failed." : "",
-    event.current_session ? "This session." : "",
-    `${eventTime(event.time)}${event.client_address ? `, from ${event.client_address}` : ""}.`,
+    event.outcome === "failed" ? words.failed : "",
+    event.current_session ? words.thisSession : "",
+    words.when(shownTime(event.time), event.client_address),
   ];
   return parts.filter((part) => part !== "").join(" ");
 }

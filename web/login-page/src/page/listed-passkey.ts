@@ -1,3 +1,4 @@
+import { texts } from "./texts.js";
 import { shownTime } from "./time.js";
 
 /** One passkey as auth/passkeys/list lists it (docs/decisions.md, "Passkeys"). */
@@ -14,16 +15,11 @@ export interface ListedPasskey {
   clone_suspected: boolean;
 }
 
-const kinds: Record<ListedPasskey["kind"], string> = {
-  synced: "Synced to your other devices",
-  "device-bound": "On one device or security key",
-};
+const words = texts.passkeys;
 
 /** What the list tells of a passkey beside its name: its kind, when it was added and last used. */
 export function passkeyDetails(passkey: ListedPasskey): string {
-  const used = passkey.last_used_at ? `last used ${shownTime(passkey.last_used_at)}` : "not used yet";
-  const details = `${kinds[passkey.kind]}. Added ${shownTime(passkey.created_at)}, ${used}.`;
-  return passkey.clone_suspected
-    ? `${details} It may have been copied, so it no longer signs in: remove it.`
-    : details;
+  const used = passkey.last_used_at ? words.lastUsed(shownTime(passkey.last_used_at)) : words.notUsed;
+  const details = words.details(words.kinds[passkey.kind], shownTime(passkey.created_at), used);
+  return passkey.clone_suspected ? words.copied(details) : details;
 }

@@ -1,7 +1,9 @@
 import { type PageConfig, pageRoutes } from "../shared/page-config.js";
+import { loadBrand, showBrand } from "./brand.js";
 import { Flow } from "./flow.js";
 import { finishOAuth } from "./oauth.js";
 import { checkRecoveryLink } from "./steps/recovery-link.js";
+import { texts } from "./texts.js";
 
 async function loadConfig(): Promise<PageConfig> {
   const response = await fetch("/config.json");
@@ -10,7 +12,10 @@ async function loadConfig(): Promise<PageConfig> {
 }
 
 try {
-  const flow = new Flow(await loadConfig());
+  const config = await loadConfig();
+  // Beside the first step, not before it: a brand that is slow or missing holds nothing up.
+  void loadBrand(config).then((brand) => brand && showBrand(brand));
+  const flow = new Flow(config);
   switch (location.pathname) {
     case pageRoutes.recoveryLink:
       await checkRecoveryLink(flow);
@@ -22,5 +27,5 @@ try {
       flow.restart();
   }
 } catch {
-  document.querySelector("main")?.replaceChildren("The sign-in page could not start. Please reload it.");
+  document.querySelector("main")?.replaceChildren(texts.page.couldNotStart);
 }

@@ -1,9 +1,13 @@
 import type { Reply } from "./api.js";
+import { texts } from "./texts.js";
 
 /** Messages of some steps in place of the general ones. */
 export type Messages = Partial<Record<string, string>>;
 
-/** What the page tells the user for each error code of the suite (packages/errors/src/codes.ts). */
+/**
+ * What the page tells the user for each error code of the suite (packages/errors/src/codes.ts); the
+ * page's other words are in texts.ts.
+ */
 export const errorMessages: Record<string, string> = {
   "auth.apikey.missing":
     "This sign-in page is not set up correctly (no API key). Please tell the site's support.",
@@ -53,14 +57,12 @@ export const errorMessages: Record<string, string> = {
 
 /** "Try again in 5 seconds." for a Retry-After. */
 export function waitText(seconds: number): string {
-  if (seconds < 120) return `Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
-  return `Try again in ${Math.ceil(seconds / 60)} minutes.`;
+  return seconds < 120 ? texts.page.waitSeconds(seconds) : texts.page.waitMinutes(Math.ceil(seconds / 60));
 }
 
 /** The message for a failed call, with the wait it was told to keep. */
 export function messageFor(reply: Reply, messages: Messages = {}): string {
   const code = reply.answer.error_code ?? "internal.error";
-  const message =
-    messages[code] ?? errorMessages[code] ?? `Something went wrong (${code}). Please try again.`;
+  const message = messages[code] ?? errorMessages[code] ?? texts.page.unknownError(code);
   return reply.retryAfterSeconds ? `${message} ${waitText(reply.retryAfterSeconds)}` : message;
 }

@@ -2,6 +2,7 @@ import { type OAuthButton, pageRoutes } from "../shared/page-config.js";
 import { authorizationUrl } from "./authorization-request.js";
 import type { Flow } from "./flow.js";
 import { messageFor } from "./messages.js";
+import { texts } from "./texts.js";
 
 /** What an authorization request was started with, kept for the redirect back under its `state`. */
 interface Pending {
@@ -51,9 +52,7 @@ export async function finishOAuth(flow: Flow): Promise<void> {
   const code = parameters.get("code");
   if (!stored || !code) {
     flow.restart({
-      error: parameters.has("error")
-        ? "The provider did not sign you in."
-        : "This sign-in with a provider was not started on this page. Please start again.",
+      error: parameters.has("error") ? texts.oauth.refused : texts.oauth.notStarted,
     });
     return;
   }

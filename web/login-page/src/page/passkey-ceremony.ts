@@ -12,6 +12,7 @@ import type { Disclaimers } from "./disclaimers.js";
 import type { Flow } from "./flow.js";
 import type { Messages } from "./messages.js";
 import { type CeremonyFailure, ceremonyFailure } from "./passkey-failures.js";
+import { texts } from "./texts.js";
 import type { Step } from "./view.js";
 
 /** What the browser gave for a ceremony: the authenticator's answer, or why there is none. */
@@ -101,7 +102,4 @@ export function offerPasskey(
   });
 }
 
-const spentMessages = {
-  "auth.passkey.invalid":
-    "The passkey was not accepted. Go on another way, or sign in again to try a passkey once more.",
-};
+const spentMessages = { "auth.passkey.invalid": texts.passkey.spent };

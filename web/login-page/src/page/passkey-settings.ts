@@ -1,10 +1,12 @@
 import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
 import type { Answer } from "./api.js";
-import { firstBackupCodesNotice } from "./backup-codes.js";
 import type { Flow } from "./flow.js";
 import { type ListedPasskey, passkeyDetails } from "./listed-passkey.js";
 import { registration } from "./passkey-ceremony.js";
+import { texts } from "./texts.js";
 import { element, newId, type Step } from "./view.js";
+
+const words = texts.passkeys;
 
 /** What the signed-in view does after a new factor: the sessions again (the others ended), the backup codes offered. */
 export type OnEnrolled = (answer: Answer) => Promise<void>;
@@ -12,10 +14,7 @@ export type OnEnrolled = (answer: Answer) => Promise<void>;
 /** At most, as identity keeps them. */
 const nameLength = "64";
 
-const messages = {
-  "auth.reauthentication.required":
-    "For your security, changing your passkeys needs a recent sign-in: sign out and sign in again.",
-};
+const messages = { "auth.reauthentication.required": words.reauthenticate };
 
 /**
  * "Passkeys" in the signed-in view (docs/decisions.md, "Passkeys"): the user's passkeys
@@ -28,7 +27,7 @@ export class PasskeySettings {
   readonly #section: HTMLElement;
   readonly #heading: HTMLHeadingElement;
   readonly #list = element("ul", { class: "passkeys" });
-  readonly #none = element("p", {}, "You have no passkeys yet.");
+  readonly #none = element("p", {}, words.none);
   readonly #name: HTMLInputElement;
   #passkeys: ListedPasskey[] = [];
 
@@ -37,7 +36,7 @@ export class PasskeySettings {
     private readonly step: Step,
     private readonly onEnrolled: OnEnrolled,
   ) {
-    this.#heading = element("h2", { id: newId("heading"), tabindex: "-1" }, "Passkeys");
+    this.#heading = element("h2", { id: newId("heading"), tabindex: "-1" }, words.heading);
     const nameId = newId("passkey_name");
     const hintId = newId("hint");
     this.#name = element("input", {
@@ -54,28 +53,24 @@ export class PasskeySettings {
       element(
         "div",
         { class: "field" },
-        element("label", { for: nameId }, "Name of the new passkey"),
-        element("p", { id: hintId, class: "hint" }, "Like “Work laptop”, to tell it apart in this list."),
+        element("label", { for: nameId }, words.name),
+        element("p", { id: hintId, class: "hint" }, words.nameHint),
         this.#name,
       ),
-      element("button", { type: "submit", class: "secondary" }, "Add a passkey"),
+      element("button", { type: "submit", class: "secondary" }, words.add),
     );
     add.addEventListener("submit", (event) => {
       event.preventDefault();
       void this.step.run(() => this.#add());
     });
-    const unsupported = element("p", { class: "hint" }, "This browser cannot make passkeys.");
+    const unsupported = element("p", { class: "hint" }, words.unsupported);
     add.hidden = !browserSupportsWebAuthn();
     unsupported.hidden = !add.hidden;
     this.#section = element(
       "section",
       { "aria-labelledby": this.#heading.id },
       this.#heading,
-      element(
-        "p",
-        { class: "hint" },
-        "Sign in with your device's PIN, fingerprint or face instead of a password and code. A passkey works only on this site: a look-alike site gets nothing from it.",
-      ),
+      element("p", { class: "hint" }, words.intro),
       this.#list,
       this.#none,
       add,
@@ -115,11 +110,15 @@ export class PasskeySettings {
     );
     const showActions = () => {
       actions.replaceChildren(
-        this.#button("Rename", () => this.#askName(passkey, actions, showActions), `Rename ${passkey.name}`),
         this.#button(
-          "Remove",
+          words.rename,
+          () => this.#askName(passkey, actions, showActions),
+          words.renameLabel(passkey.name),
+        ),
+        this.#button(
+          words.remove,
           () => this.#askRemoval(passkey, actions, showActions),
-          `Remove ${passkey.name}`,
+          words.removeLabel(passkey.name),
         ),
       );
     };
@@ -143,10 +142,10 @@ export class PasskeySettings {
     const form = element(
       "form",
       { novalidate: "", class: "rename" },
-      element("label", { for: id }, `New name for ${passkey.name}`),
+      element("label", { for: id }, words.newName(passkey.name)),
       name,
-      element("button", { type: "submit" }, "Save the name"),
-      this.#button("Cancel", () => {
+      element("button", { type: "submit" }, words.saveName),
+      this.#button(words.cancel, () => {
         back();
         actions.querySelector("button")?.focus();
       }),
@@ -165,13 +164,13 @@ export class PasskeySettings {
     const remove = element(
       "button",
       { type: "button", "aria-describedby": questionId },
-      `Remove ${passkey.name}`,
+      words.removeLabel(passkey.name),
     );
     remove.addEventListener("click", () => void this.step.run(() => this.#remove(passkey)));
     actions.replaceChildren(
-      element("p", { id: questionId }, `Remove “${passkey.name}”? It will no longer sign you in.`),
+      element("p", { id: questionId }, words.removeQuestion(passkey.name)),
       remove,
-      this.#button("Keep it", () => {
+      this.#button(words.keep, () => {
         back();
         actions.querySelectorAll("button")[1]?.focus();
       }),
@@ -198,7 +197,7 @@ export class PasskeySettings {
     if (reply.answer.status !== "success") {
       this.flow.fail(this.step, reply, {
         ...messages,
-        "auth.passkey.invalid": "The new passkey was not accepted. Please try again.",
+        "auth.passkey.invalid": words.newNotAccepted,
       });
       return;
     }
@@ -213,9 +212,9 @@ export class PasskeySettings {
     const ended = reply.answer.sessions_ended ?? 0;
     this.step.notice(
       [
-        `Your passkey “${added.name}” is added: sign in with it from now on.`,
-        ...(ended > 0 ? [`${ended} other sessions have ended.`] : []),
-        ...(reply.answer.backup_codes ? [firstBackupCodesNotice] : []),
+        words.added(added.name),
+        ...(ended > 0 ? [texts.sessions.othersEnded(ended)] : []),
+        ...(reply.answer.backup_codes ? [texts.backupCodes.firstNotice] : []),
       ].join(" "),
     );
   }
@@ -225,13 +224,13 @@ export class PasskeySettings {
     if (reply.answer.status !== "success") {
       this.flow.fail(this.step, reply, {
         ...messages,
-        "request.validation.failed": "Please enter a name of at most 64 characters.",
+        "request.validation.failed": words.nameTooLong,
       });
       return;
     }
     await this.load();
     this.#heading.focus();
-    this.step.notice(`Your passkey “${passkey.name}” is now called “${name}”.`);
+    this.step.notice(words.renamed(passkey.name, name));
   }
 
   async #remove(passkey: ListedPasskey): Promise<void> {
@@ -242,6 +241,6 @@ export class PasskeySettings {
     }
     await this.load();
     this.#heading.focus();
-    this.step.notice(`Your passkey “${passkey.name}” is removed.`);
+    this.step.notice(words.removed(passkey.name));
   }
 }

@@ -8,6 +8,7 @@ import {
 import { postAuth, type Reply } from "./api.js";
 import type { Flow } from "./flow.js";
 import { assertion, type Ceremony, checkPasskey } from "./passkey-ceremony.js";
+import { texts } from "./texts.js";
 import type { Step } from "./view.js";
 
 /** A login without a login ID, begun by auth/passkeys/start and not yet the flow's. */
@@ -16,10 +17,7 @@ interface Begun {
   options: PublicKeyCredentialRequestOptionsJSON;
 }
 
-const messages = {
-  "auth.passkey.invalid":
-    "The passkey was not accepted. Use a passkey of your account on this site, or enter your login ID.",
-};
+const messages = { "auth.passkey.invalid": texts.passkeySignIn.notAccepted };
 
 /**
  * "Sign in with a passkey" on the first step, a login without a login ID (docs/decisions.md,
@@ -37,7 +35,7 @@ export class PasskeySignIn {
     private readonly flow: Flow,
     private readonly step: Step,
   ) {
-    this.#button = step.action("Sign in with a passkey", () => this.#inDialog());
+    this.#button = step.action(texts.passkeySignIn.button, () => this.#inDialog());
     this.#button.hidden = true;
     if (browserSupportsWebAuthn()) void this.#offer();
   }
@@ -70,7 +68,7 @@ export class PasskeySignIn {
     const begun = await this.#begin();
     if (!("token" in begun)) {
       this.flow.fail(this.step, begun.refused, {
-        "auth.passkey.invalid": "Signing in with a passkey is not offered here.",
+        "auth.passkey.invalid": texts.passkeySignIn.notOffered,
       });
       return;
     }

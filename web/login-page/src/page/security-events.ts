@@ -1,11 +1,10 @@
 import type { Flow } from "./flow.js";
 import { eventDetails, eventLabel, type ListedEvent } from "./listed-event.js";
 import { messageFor } from "./messages.js";
+import { texts } from "./texts.js";
 import { element, type Step } from "./view.js";
 
-const messages = {
-  "service.unavailable": "Your recent activity cannot be shown right now. Please try again later.",
-};
+const messages = { "service.unavailable": texts.events.unavailable };
 
 /**
  * "Recent security activity" in the signed-in view: the user's own security events
@@ -15,7 +14,7 @@ const messages = {
  */
 export class SecurityEvents {
   readonly #list = element("ul", { class: "events" });
-  readonly #empty = element("p", { class: "hint" }, "No recent activity.");
+  readonly #empty = element("p", { class: "hint" }, texts.events.none);
   readonly #problem = element("p", { class: "hint" });
 
   constructor(
@@ -29,7 +28,7 @@ export class SecurityEvents {
       element(
         "section",
         { "aria-labelledby": headingId },
-        element("h2", { id: headingId }, "Recent security activity"),
+        element("h2", { id: headingId }, texts.events.heading),
         this.#list,
         this.#empty,
         this.#problem,

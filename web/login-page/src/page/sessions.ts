@@ -1,7 +1,11 @@
 import type { SessionAuthentication } from "./authentication.js";
+import { deviceName } from "./device-name.js";
 import type { Flow } from "./flow.js";
+import { texts } from "./texts.js";
 import { shownTime } from "./time.js";
 import { element, type Step } from "./view.js";
+
+const words = texts.sessions;
 
 /** One session as auth/sessions lists it (docs/api-contract.md, "Session management"). */
 interface ListedSession {
@@ -16,8 +20,8 @@ interface ListedSession {
 
 /**
  * The signed-in user's sessions (auth/sessions), each but this one with a button that ends it, and
- * a button that ends all the others (auth/sessions/end). The user agent is the client's word, shown
- * as text.
+ * a button that ends all the others (auth/sessions/end). Each is named by its device, from the user
+ * agent the client sent (device-name.ts).
  */
 export class SessionList {
   readonly #list = element("ul", { class: "sessions" });
@@ -33,11 +37,11 @@ export class SessionList {
       element(
         "section",
         { "aria-labelledby": headingId },
-        element("h2", { id: headingId }, "Your sessions"),
+        element("h2", { id: headingId }, words.heading),
         this.#list,
       ),
     );
-    this.#endOthers = step.action("End all other sessions", () => this.#end({ others: true }));
+    this.#endOthers = step.action(words.endOthers, () => this.#end({ others: true }));
     this.#endOthers.hidden = true;
   }
 
@@ -60,20 +64,21 @@ export class SessionList {
   }
 
   #item(session: ListedSession): HTMLLIElement {
-    const device = session.user_agent || "Unknown device";
+    const device = deviceName(session.user_agent);
+    const details = words.details(
+      session.client_address,
+      shownTime(session.created_at),
+      shownTime(session.last_seen_at),
+    );
     const item = element(
       "li",
       {},
       element("span", { class: "device" }, device),
-      element(
-        "span",
-        { class: "hint" },
-        `${session.current ? "This session. " : ""}From ${session.client_address}, signed in ${shownTime(session.created_at)}, last active ${shownTime(session.last_seen_at)}.`,
-      ),
+      element("span", { class: "hint" }, session.current ? `${words.thisOne} ${details}` : details),
     );
     if (!session.current) {
-      const end = element("button", { type: "button", class: "secondary end-session" }, "End this session");
-      end.setAttribute("aria-label", `End the session of ${device}`);
+      const end = element("button", { type: "button", class: "secondary end-session" }, words.end);
+      end.setAttribute("aria-label", words.endLabel(device));
       end.addEventListener(
         "click",
         () => void this.step.run(() => this.#end({ session_id: session.session_id })),
@@ -91,8 +96,6 @@ export class SessionList {
     }
     // The list first, then the notice: the step takes no other action until this handler returns.
     await this.load();
-    this.step.notice(
-      reply.answer.ended === 1 ? "The session has ended." : `${reply.answer.ended} sessions have ended.`,
-    );
+    this.step.notice(words.ended(reply.answer.ended ?? 0));
   }
 }

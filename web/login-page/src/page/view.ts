@@ -1,3 +1,6 @@
+import { showPasswordToggle } from "./show-password.js";
+import { texts } from "./texts.js";
+
 type Child = Node | string;
 
 let lastId = 0;
@@ -21,7 +24,7 @@ export function externalLink(href: string, text: string): HTMLAnchorElement {
     "a",
     { href, target: "_blank", rel: "noopener noreferrer" },
     text,
-    element("span", { class: "visually-hidden" }, " (opens in a new tab)"),
+    element("span", { class: "visually-hidden" }, texts.page.opensInNewTab),
   );
 }
 
@@ -34,6 +37,32 @@ export interface FieldOptions {
   /** Shown under the label and read with the field. */
   hint?: string;
   value?: string;
+}
+
+/** An input with its label and, when given, a hint read with it; a password's with its "Show password" (show-password.ts). */
+export function labelledField(options: FieldOptions): {
+  box: HTMLElement;
+  label: HTMLLabelElement;
+  input: HTMLInputElement;
+} {
+  const id = newId(options.name);
+  const input = element("input", { id, name: options.name, type: options.type ?? "text" });
+  if (options.autocomplete) input.autocomplete = options.autocomplete as AutoFill;
+  if (options.inputmode) input.inputMode = options.inputmode;
+  if (options.value) input.value = options.value;
+  const label = element("label", { for: id }, options.label);
+  const box = element("div", { class: "field" }, label);
+  if (options.hint) {
+    const hintId = newId("hint");
+    input.setAttribute("aria-describedby", hintId);
+    box.append(element("p", { id: hintId, class: "hint" }, options.hint));
+  }
+  box.append(
+    options.type === "password"
+      ? element("div", { class: "password-input" }, input, showPasswordToggle(input))
+      : input,
+  );
+  return { box, label, input };
 }
 
 /** A checkbox with its label and, when given, a description read with it. */
@@ -74,21 +103,10 @@ export class Step {
     this.#section.append(this.#alert, this.#status, this.#form);
   }
 
-  /** A labelled input in the form. */
+  /** A labelled input in the form (`labelledField`). */
   field(options: FieldOptions): HTMLInputElement {
-    const id = newId(options.name);
-    const input = element("input", { id, name: options.name, type: options.type ?? "text" });
-    if (options.autocomplete) input.autocomplete = options.autocomplete as AutoFill;
-    if (options.inputmode) input.inputMode = options.inputmode;
-    if (options.value) input.value = options.value;
-    const field = element("div", { class: "field" }, element("label", { for: id }, options.label));
-    if (options.hint) {
-      const hintId = newId("hint");
-      input.setAttribute("aria-describedby", hintId);
-      field.append(element("p", { id: hintId, class: "hint" }, options.hint));
-    }
-    field.append(input);
-    this.add(field);
+    const { box, input } = labelledField(options);
+    this.add(box);
     return input;
   }
 
@@ -153,7 +171,7 @@ export class Step {
   /** Shows the step in place of the one before and moves the focus to its first field, or its heading. */
   show(): void {
     document.querySelector("main")?.replaceChildren(this.#section);
-    document.title = `${this.#heading.textContent} – Sign in`;
+    document.title = texts.page.title(this.#heading.textContent ?? "");
     const fields = Array.from(this.#form.querySelectorAll("input"));
     (fields.find((field) => field.checkVisibility()) ?? this.#heading).focus();
   }

@@ -5,11 +5,14 @@ import type { RequestHandler } from "express";
  * the browser sends stays here.
  */
 const forwardedRequestHeaders = ["content-type", "x-api-key", "authorization", "user-agent"];
-/** Answer headers the page reads (Retry-After on 429 and auth.restricted) or must keep (no caching). */
+/**
+ * Answer headers the page reads (Retry-After on 429 and auth.restricted) or must keep (no caching,
+ * or the brand's short caching).
+ */
 const forwardedAnswerHeaders = ["content-type", "retry-after", "cache-control"];
 
 /**
- * Passes the page's calls to the gateway, so that the page calls its own origin and the gateway
+ * Passes the page's calls (POST, and GET of the brand) to the gateway, so that the page calls its own origin and the gateway
  * needs no CORS. The client's address goes along in X-Forwarded-For (the gateway's rate limits count
  * by it); an X-Forwarded-For the browser sent is not passed on, so it cannot choose its address.
  */
@@ -23,10 +26,9 @@ export function gatewayProxy(gatewayUrl: string): RequestHandler {
     try {
       // Joined as text, so that no path (say `//elsewhere/...`) can point the call at another host.
       const answer = await fetch(`${gatewayUrl.replace(/\/$/, "")}${request.originalUrl}`, {
-        method: "POST",
+        method: request.method,
         headers,
-        body: request,
-        duplex: "half",
+        ...(request.method === "POST" ? { body: request, duplex: "half" } : {}),
         signal: AbortSignal.timeout(30_000),
       });
       const body = Buffer.from(await answer.arrayBuffer());

@@ -61,9 +61,10 @@ describe("the login page's server", () => {
       expect(await response.text()).toContain('<script type="module" src="/js/page/main.js">');
     });
 
-    it("loads nothing from elsewhere, sends no Referer and is never cached", async () => {
+    it("loads nothing from elsewhere but images over https (the company's logo), sends no Referer and is never cached", async () => {
       const response = await fetch(page.url);
       expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
+      expect(response.headers.get("content-security-policy")).toContain("img-src 'self' https:");
       expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
       expect(response.headers.get("referrer-policy")).toBe("no-referrer");
       expect(response.headers.get("cache-control")).toBe("no-store");
@@ -81,16 +82,17 @@ describe("the login page's server", () => {
       }
     });
 
-    it("serves @simplewebauthn/browser's ES modules where the page's import map points", async () => {
+    it.each([
+      ["@simplewebauthn/browser", "startAuthentication"],
+      ["bowser", "getParser"],
+    ])("serves %s's ES modules where the page's import map points", async (name, exported) => {
       const html = await (await fetch(page.url)).text();
       const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
-      const entry = (JSON.parse(map) as { imports: Record<string, string> }).imports[
-        "@simplewebauthn/browser"
-      ];
+      const entry = (JSON.parse(map) as { imports: Record<string, string> }).imports[name];
       const response = await fetch(`${page.url}${entry}`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/javascript/);
-      expect(await response.text()).toContain("startAuthentication");
+      expect(await response.text()).toContain(exported);
     });
 
     it("runs no inline script but the import map, which its policy allows by hash", async () => {
@@ -148,6 +150,26 @@ describe("the login page's server", () => {
       expect(response.headers.get("retry-after")).toBe("7");
       expect(response.headers.get("x-internal")).toBeNull();
       expect(await response.json()).toEqual({ status: "error", error_code: "request.ratelimit.exceeded" });
+    });
+
+    it("passes the company's brand on as a GET, with the same headers and no body", async () => {
+      const response = await fetch(`${page.url}/acme/v2/auth/brand`, {
+        headers: { "x-api-key": "acme-page-key-0123456789abcdef", "x-forwarded-for": "203.0.113.9" },
+      });
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({
+        method: "GET",
+        url: "/acme/v2/auth/brand",
+        body: "",
+        headers: { "x-api-key": "acme-page-key-0123456789abcdef", "x-forwarded-for": "127.0.0.1" },
+      });
+      expect(response.status).toBe(429);
+    });
+
+    it("passes on no other GET", async () => {
+      const response = await fetch(`${page.url}/acme/v2/auth/sessions`);
+      expect(response.status).toBe(404);
+      expect(received).toHaveLength(0);
     });
 
     it("passes on no other company's calls", async () => {

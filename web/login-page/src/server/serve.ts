@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import express from "express";
 import helmet from "helmet";
 import {
+  bowserPath,
   type OAuthButton,
   type PageConfig,
   pageRoutes,
@@ -39,6 +40,8 @@ const staticDir = join(packageDir, "static");
 const scriptsDir = join(packageDir, "dist");
 /** The ES modules of @simplewebauthn/browser, which the page's import map names (no bundler here). */
 const webauthnDir = dirname(fileURLToPath(import.meta.resolve("@simplewebauthn/browser")));
+/** bowser's ES module, one file, which the page's import map names too. */
+const bowserModule = fileURLToPath(import.meta.resolve("bowser"));
 
 /**
  * The CSP source of the page's import map, its one inline script: allowed by its hash, so that the
@@ -57,6 +60,9 @@ const securityHeaders = helmet({
     directives: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'", importMapSource(readFileSync(join(staticDir, "index.html"), "utf8"))],
+      // The company's logo is an https URL of its own host (docs/decisions.md, "Reference login
+      // page"): any https origin for images, and nothing else from elsewhere.
+      imgSrc: ["'self'", "https:"],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       formAction: ["'self'"],
@@ -70,7 +76,7 @@ const securityHeaders = helmet({
 /**
  * Serves the reference login page of one company: the HTML document at the page's routes, its
  * scripts and styles, `/config.json` for the page, and the company's `/{company}/v2/auth/*` calls
- * passed on to the gateway.
+ * (and its brand's GET) passed on to the gateway.
  */
 export async function serveLoginPage(options: LoginPageOptions): Promise<RunningLoginPage> {
   const config: PageConfig = {
@@ -95,7 +101,12 @@ export async function serveLoginPage(options: LoginPageOptions): Promise<Running
   for (const scripts of ["page", "shared"])
     app.use(`/js/${scripts}`, express.static(join(scriptsDir, scripts)));
   app.use(webauthnPath, express.static(webauthnDir));
-  app.post(`/${options.companyCode}/v2/auth/*operation`, gatewayProxy(options.gatewayUrl));
+  app.get(bowserPath, (_request, response) => {
+    response.type("text/javascript").sendFile(bowserModule);
+  });
+  const proxy = gatewayProxy(options.gatewayUrl);
+  app.post(`/${options.companyCode}/v2/auth/*operation`, proxy);
+  app.get(`/${options.companyCode}/v2/auth/brand`, proxy);
   app.post(totpQrPath, express.json({ limit: "2kb" }), totpQr);
 
   const host = options.host ?? "127.0.0.1";

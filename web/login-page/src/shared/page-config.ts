@@ -39,3 +39,6 @@ export const totpQrPath = "/totp/qr";
 
 /** Where the page server serves the ES modules of @simplewebauthn/browser, as index.html's import map says. */
 export const webauthnPath = "/js/vendor/simplewebauthn";
+
+/** Where the page server serves bowser's ES module, which names a session's browser and system. */
+export const bowserPath = "/js/vendor/bowser.mjs";

@@ -1,8 +1,11 @@
 import type { Flow } from "../flow.js";
 import { startOAuth } from "../oauth.js";
 import { PasskeySignIn } from "../passkey-sign-in.js";
+import { texts } from "../texts.js";
 import { element, newId, Step } from "../view.js";
 import { showRecoveryStart } from "./recovery-start.js";
+
+const words = texts.identify;
 
 export interface StartMessages {
   error?: string;
@@ -14,23 +17,23 @@ export interface StartMessages {
  * button), the company's OAuth providers, and the way to recovery.
  */
 export function showIdentify(flow: Flow, messages: StartMessages = {}): void {
-  const step = new Step("Sign in");
+  const step = new Step(words.title);
   const loginId = step.field({
-    label: "Phone number, e-mail or login name",
+    label: words.loginId,
     name: "login_id",
     // The browser offers the site's passkeys in the field's autofill too (conditional UI).
     autocomplete: "username webauthn",
     value: flow.loginId,
   });
-  step.submit("Continue", async () => {
+  step.submit(words.continue, async () => {
     passkey.stop();
     flow.loginId = loginId.value.trim();
     flow.proceed(step, await flow.begin("login", { login_id: flow.loginId }), {
-      "request.validation.failed": "Please enter your phone number, e-mail address or login name.",
+      "request.validation.failed": words.noLoginId,
     });
   });
   const passkey = new PasskeySignIn(flow, step);
-  step.action("Forgot your password?", () => {
+  step.action(words.forgotPassword, () => {
     passkey.stop();
     showRecoveryStart(flow);
   });
@@ -40,9 +43,9 @@ export function showIdentify(flow: Flow, messages: StartMessages = {}): void {
       element(
         "section",
         { class: "providers", "aria-labelledby": headingId },
-        element("h2", { id: headingId }, "Or sign in with"),
+        element("h2", { id: headingId }, words.otherWays),
         ...flow.config.providers.map((provider) => {
-          const button = element("button", { type: "button" }, `Sign in with ${provider.label}`);
+          const button = element("button", { type: "button" }, words.withProvider(provider.label));
           button.addEventListener("click", () => void step.run(() => startOAuth(provider)));
           return button;
         }),

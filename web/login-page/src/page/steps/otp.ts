@@ -2,6 +2,7 @@ import type { Answer } from "../api.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
 import { offerPasskey, passkeyOffered } from "../passkey-ceremony.js";
+import { texts } from "../texts.js";
 import { clearWhenWrong } from "../typed-secret.js";
 import { disableFor, Step } from "../view.js";
 
@@ -19,12 +20,7 @@ export const recoveryOtp: OtpCalls = {
   backupCodes: false,
 };
 
-/**
- * What an SMS code risks, told where one is asked for (NIST SP 800-63B-4 3.2.9, ASVS 5.0 6.6.1;
- * docs/security.md, "TOTP").
- */
-const smsRisk =
-  "A code by SMS can be taken by someone who moves your number to their SIM card or reads your messages. An authenticator app is safer: you can set one up once you are signed in.";
+const words = texts.otp;
 
 /** The ways of passing the step, in the order a login offers them (docs/decisions.md, "Second factors"). */
 type Way = "passkey" | "code" | "backupCode";
@@ -47,23 +43,25 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
   const code =
     way === "backupCode"
       ? step.field({
-          label: "Backup code",
+          label: words.backupCode,
           name: "backup_code",
           autocomplete: "off",
-          hint: "Like ABCD-EFGH-JKMN.",
+          hint: words.backupCodeHint,
         })
       : way === "code"
         ? step.field({
-            label: app ? "Code from the app" : "Code from the SMS",
+            label: app ? words.appCode : words.smsCode,
             name: "otp",
             autocomplete: "one-time-code",
             inputmode: "numeric",
-            ...(app ? {} : { hint: smsRisk }),
+            // What an SMS code risks, told where one is asked for (NIST SP 800-63B-4 3.2.9, ASVS
+            // 5.0 6.6.1; docs/security.md, "TOTP").
+            ...(app ? {} : { hint: words.smsRisk }),
           })
         : undefined;
   const disclaimers = new Disclaimers(step, answer.disclaimers_required ?? []);
   if (code) {
-    step.submit("Continue", async () => {
+    step.submit(words.continue, async () => {
       const reply = await flow.send(calls.check, {
         [way === "backupCode" ? "backup_code" : "otp"]: code.value.trim(),
         ...disclaimers.fields(),
@@ -74,23 +72,23 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
       clearWhenWrong(reply, code);
     });
   } else {
-    offerPasskey(flow, step, answer, disclaimers, (check) => step.submit("Use your passkey", check));
+    offerPasskey(flow, step, answer, disclaimers, (check) => step.submit(words.usePasskey, check));
   }
   if (code && way === "code" && !app) {
-    const renew = step.action("Send a new code", async () => {
+    const renew = step.action(words.sendNew, async () => {
       const reply = await flow.send(calls.renew);
       if (reply.answer.status === "success") {
-        step.notice(`We sent a new code to ${reply.answer.user_phone ?? answer.user_phone}.`);
+        step.notice(words.sentNew(reply.answer.user_phone ?? answer.user_phone ?? ""));
         return;
       }
-      flow.fail(step, reply, { "request.ratelimit.exceeded": "A new code cannot be sent yet." });
+      flow.fail(step, reply, { "request.ratelimit.exceeded": words.notYet });
       if (reply.retryAfterSeconds) disableFor(renew, reply.retryAfterSeconds, code);
     });
   }
   const otherWays: Record<Way, string> = {
-    passkey: "Use your passkey instead",
-    code: app ? "Use a code from the app instead" : "Use a code from an SMS instead",
-    backupCode: "Use a backup code instead",
+    passkey: words.otherWays.passkey,
+    code: app ? words.otherWays.app : words.otherWays.sms,
+    backupCode: words.otherWays.backupCode,
   };
   for (const other of ways.filter((each) => each !== way))
     step.action(otherWays[other], () => showOtp(flow, answer, calls, other));
@@ -99,17 +97,8 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
 
 /** The step of one way, its title saying what it asks for. */
 function stepOf(way: Way, app: boolean, phone: string | undefined): Step {
-  if (way === "passkey")
-    return new Step(
-      "Use your passkey",
-      "Confirm that it is you with your passkey: your device asks for your PIN, fingerprint or face.",
-    );
-  if (way === "backupCode")
-    return new Step("Enter a backup code", "Use one of the backup codes you saved. Each works once.");
-  if (app)
-    return new Step(
-      "Enter the code from your authenticator app",
-      "Open the app and enter the 6-digit code it shows.",
-    );
-  return new Step("Enter the code from the SMS", `We sent a 6-digit code to ${phone}.`);
+  if (way === "passkey") return new Step(words.passkeyTitle, words.passkeyIntro);
+  if (way === "backupCode") return new Step(words.backupCodeTitle, words.backupCodeIntro);
+  if (app) return new Step(words.appTitle, words.appIntro);
+  return new Step(words.smsTitle, words.smsIntro(phone ?? ""));
 }

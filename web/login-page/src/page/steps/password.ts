@@ -3,9 +3,12 @@ import { Captcha } from "../captcha.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
 import { offerPasskey } from "../passkey-ceremony.js";
+import { texts } from "../texts.js";
 import { clearWhenWrong } from "../typed-secret.js";
 import { Step } from "../view.js";
 import { showRecoveryStart } from "./recovery-start.js";
+
+const words = texts.password;
 
 /**
  * checkpassword: the password, with the disclaimers to accept and, after failed attempts, the
@@ -13,17 +16,17 @@ import { showRecoveryStart } from "./recovery-start.js";
  * second factor (the answer has its options; docs/decisions.md, "Passkeys").
  */
 export function showPassword(flow: Flow, answer: Answer): void {
-  const step = new Step("Enter your password", `Signing in as ${flow.loginId}.`);
+  const step = new Step(words.title, words.signingInAs(flow.loginId));
   step.username(flow.loginId);
   const password = step.field({
-    label: "Password",
+    label: words.label,
     name: "password",
     type: "password",
     autocomplete: "current-password",
   });
   const disclaimers = new Disclaimers(step, answer.disclaimers_required ?? []);
   const captcha = new Captcha(step, answer.captcha_required === true);
-  step.submit("Sign in", async () => {
+  step.submit(words.submit, async () => {
     const reply = await flow.send("checkpassword", {
       password: password.value,
       ...captcha.fields(),
@@ -36,9 +39,9 @@ export function showPassword(flow: Flow, answer: Answer): void {
     if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
     clearWhenWrong(reply, password);
   });
-  offerPasskey(flow, step, answer, disclaimers, (check) => step.action("Use your passkey instead", check));
-  step.action("Forgot your password?", () => showRecoveryStart(flow));
-  step.action("Sign in as someone else", () => {
+  offerPasskey(flow, step, answer, disclaimers, (check) => step.action(words.usePasskey, check));
+  step.action(words.forgotPassword, () => showRecoveryStart(flow));
+  step.action(words.someoneElse, () => {
     flow.loginId = "";
     flow.restart();
   });

@@ -1,13 +1,16 @@
 import { pageRoutes } from "../../shared/page-config.js";
 import type { Flow } from "../flow.js";
 import { messageFor } from "../messages.js";
+import { texts } from "../texts.js";
 import { Step } from "../view.js";
 import { showRecoveryStart } from "./recovery-start.js";
 
+const words = texts.recovery;
+
 const linkMessages = {
-  "auth.token.invalid": "This link is not valid, or it was used before.",
-  "auth.token.expired": "This link has expired.",
-  "request.validation.failed": "This link is incomplete.",
+  "auth.token.invalid": words.linkInvalid,
+  "auth.token.expired": words.linkExpired,
+  "request.validation.failed": words.linkIncomplete,
 };
 
 /**
@@ -23,9 +26,9 @@ export async function checkRecoveryLink(flow: Flow): Promise<void> {
     flow.next(reply.answer);
     return;
   }
-  const step = new Step("This link cannot be used");
-  step.error(`${messageFor(reply, linkMessages)} You can ask for a new link.`);
-  step.submit("Recover access", () => showRecoveryStart(flow));
-  step.action("Back to sign in", () => flow.restart());
+  const step = new Step(words.linkTitle);
+  step.error(words.askNewLink(messageFor(reply, linkMessages)));
+  step.submit(words.title, () => showRecoveryStart(flow));
+  step.action(words.back, () => flow.restart());
   step.show();
 }

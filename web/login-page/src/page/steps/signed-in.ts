@@ -6,6 +6,7 @@ import type { Flow } from "../flow.js";
 import { PasskeySettings } from "../passkey-settings.js";
 import { SecurityEvents } from "../security-events.js";
 import { SessionList } from "../sessions.js";
+import { texts } from "../texts.js";
 import { Step } from "../view.js";
 
 /**
@@ -14,10 +15,10 @@ import { Step } from "../view.js";
  * backup codes.
  */
 export function showSignedIn(flow: Flow, answer: Answer): void {
-  const step = new Step("You are signed in", `Your profile: ${answer.profile_mnemocode}.`);
-  step.submit("Sign out", async () => {
+  const step = new Step(texts.signedIn.title, texts.signedIn.profile(answer.profile_mnemocode ?? ""));
+  step.submit(texts.signedIn.signOut, async () => {
     const reply = await flow.send("logout");
-    if (reply.answer.status === "success") flow.restart({ notice: "You are signed out." });
+    if (reply.answer.status === "success") flow.restart({ notice: texts.signedIn.signedOut });
     else flow.fail(step, reply);
   });
   const sessions = new SessionList(flow, step);
