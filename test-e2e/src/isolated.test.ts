@@ -123,7 +123,11 @@ describe("a suite of its own", () => {
         try {
           const response = await readyz();
           expect(response.status).toBe(503);
-          expect(await response.json()).toEqual({ status: "error", error_code: "service.unavailable" });
+          expect(await response.json()).toEqual({
+            status: "error",
+            error_code: "service.unavailable",
+            error_message: expect.any(String),
+          });
         } finally {
           await suite.restart(name);
         }

@@ -73,7 +73,11 @@ describe("GET /docs", () => {
   ])("keeps the envelope for %s %s", async (method, path) => {
     const response = await fetch(`${gateway()}${path}`, { method });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ status: "error", error_code: "request.route.notfound" });
+    expect(await response.json()).toEqual({
+      status: "error",
+      error_code: "request.route.notfound",
+      error_message: expect.any(String),
+    });
   });
 });
 
@@ -136,9 +140,21 @@ describe("answers and the document", () => {
         extra: 1,
       },
     ],
-    ["a status the endpoint never answers", 418, { status: "error", error_code: "auth.apikey.missing" }],
-    ["a code of another status", 401, { status: "error", error_code: "auth.loginid.notfound" }],
-    ["a code the endpoint never answers", 401, { status: "error", error_code: "auth.otp.invalid" }],
+    [
+      "a status the endpoint never answers",
+      418,
+      { status: "error", error_code: "auth.apikey.missing", error_message: "" },
+    ],
+    [
+      "a code of another status",
+      401,
+      { status: "error", error_code: "auth.loginid.notfound", error_message: "" },
+    ],
+    [
+      "a code the endpoint never answers",
+      401,
+      { status: "error", error_code: "auth.otp.invalid", error_message: "" },
+    ],
   ])("finds an answer with %s", (_, status, body) => {
     const problems = document.problemsOf({
       operation: "login",
@@ -151,7 +167,7 @@ describe("answers and the document", () => {
   });
 
   it("finds a rate-limit answer without Retry-After", () => {
-    const body = { status: "error", error_code: "request.ratelimit.exceeded" };
+    const body = { status: "error", error_code: "request.ratelimit.exceeded", error_message: "" };
     const problems = document.problemsOf({
       operation: "login",
       method: "POST",

@@ -109,18 +109,30 @@ describe("request body", () => {
   ])("answers request.validation.failed with 400 for %s", async (_, body) => {
     const response = await send(body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ status: "error", error_code: "request.validation.failed" });
+    expect(await response.json()).toEqual({
+      status: "error",
+      error_code: "request.validation.failed",
+      error_message: expect.any(String),
+    });
   });
 
   it("answers request.validation.failed for invalid UTF-8", async () => {
     const response = await send(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
-    expect(await response.json()).toEqual({ status: "error", error_code: "request.validation.failed" });
+    expect(await response.json()).toEqual({
+      status: "error",
+      error_code: "request.validation.failed",
+      error_message: expect.any(String),
+    });
   });
 
   it("answers request.validation.failed for a body over 16 KiB", async () => {
     const response = await send(JSON.stringify({ login_id: "x".repeat(17 * 1024) }));
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ status: "error", error_code: "request.validation.failed" });
+    expect(await response.json()).toEqual({
+      status: "error",
+      error_code: "request.validation.failed",
+      error_message: expect.any(String),
+    });
   });
 
   it("reads JSON whatever the content type says", async () => {
@@ -232,7 +244,11 @@ describe("responses", () => {
   it("answers an unknown path with request.route.notfound and 404", async () => {
     const response = await fetch(`${inject("gatewayUrl")}/acme/v2/auth/nothing`, { method: "POST" });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ status: "error", error_code: "request.route.notfound" });
+    expect(await response.json()).toEqual({
+      status: "error",
+      error_code: "request.route.notfound",
+      error_message: expect.any(String),
+    });
   });
 
   it("answers a malformed path with the envelope", async () => {

@@ -152,12 +152,12 @@ describe("the OpenAPI document", () => {
       }
     });
 
-    it(`${endpoint.idempotent ? "takes" : "takes no"} Idempotency-Key header`, () => {
+    it(`takes Accept-Language${endpoint.idempotent ? " and Idempotency-Key" : ""} as headers`, () => {
       const headers = (documented(operation).parameters ?? []).filter(
         (parameter) => parameter.in === "header",
       );
       expect(headers.map((parameter) => parameter.name)).toEqual(
-        endpoint.idempotent ? ["Idempotency-Key"] : [],
+        endpoint.idempotent ? ["Accept-Language", "Idempotency-Key"] : ["Accept-Language"],
       );
     });
 

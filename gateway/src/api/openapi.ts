@@ -117,6 +117,18 @@ const answerExamples = (endpoint: Endpoint) =>
     }),
   );
 
+const acceptLanguage = {
+  name: "Accept-Language",
+  in: "header",
+  required: false,
+  description: [
+    "The user's languages (RFC 9110), for the answer's `error_message` and the SMS or e-mail the request sends,",
+    "after the body's `language` and before the company's default language: the first the suite speaks",
+    "(en, de, fr; de-CH is German) by q-value, a language with q=0 left out.",
+  ].join(" "),
+  schema: { type: "string" },
+};
+
 const idempotencyKey = {
   name: idempotencyHeader,
   in: "header",
@@ -182,7 +194,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
         summary: endpoint.summary,
         description: describeEndpoint(endpoint),
         security: [endpoint.takesToken ? { apiKey: [], sessionToken: [] } : { apiKey: [] }],
-        parameters: endpoint.idempotent ? [idempotencyKey] : undefined,
+        parameters: [acceptLanguage, ...(endpoint.idempotent ? [idempotencyKey] : [])],
         requestBody:
           endpoint.method === "GET"
             ? undefined
@@ -211,7 +223,9 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
       description: [
         "Every endpoint is `POST /{company_code}/v2/auth/<operation>` with a JSON body (but `GET` for auth/brand,",
         "which takes none), and answers JSON:",
-        '`{"status": "success", ...}` or `{"status": "error", "error_code": "...", ...}`.',
+        '`{"status": "success", ...}` or `{"status": "error", "error_code": "...", "error_message": "...", ...}`.',
+        "`error_message` says the code's message to the user in the request's language: the body's `language`",
+        "field (any endpoint with a body), then `Accept-Language`, then the company's default language, then English.",
         "A session moves from state to state (spec section 3): each step answers a new `session_token`",
         "and the `session_state` that says which endpoint comes next.",
       ].join("\n"),

@@ -1,3 +1,4 @@
+import type { Language } from "@auth/i18n";
 import type { Company, CompanyPolicy } from "@auth/proto/identity";
 import type { Session } from "@auth/proto/session";
 import type { Logger } from "@auth/runtime";
@@ -17,6 +18,12 @@ export interface FlowContext<Body = unknown> {
   operation: Operation;
   company: TenantCompany;
   body: Body;
+  /**
+   * The language of the messages the request sends and of its error answers (docs/decisions.md,
+   * "Languages"): the body's `language`, Accept-Language, the company's default, English. Chosen
+   * when first read (http/request-language.ts).
+   */
+  readonly language: Language;
   /** The client's address as express reads it (honouring TRUST_PROXY). */
   clientAddress: string;
   /** The client's User-Agent header, as sent ("" without one): client input, to record, never to trust. */

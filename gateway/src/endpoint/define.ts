@@ -1,6 +1,7 @@
 import { AuthError, type ErrorCode } from "@auth/errors";
 import { z } from "zod";
 import type { EndedToken, FlowContext, ResponseFields, SessionFlowContext } from "./context.js";
+import { fields } from "./fields.js";
 import type { SuccessFields } from "./responses.js";
 import type { Step } from "./step.js";
 import { type Operation, type sessionless, type TakesToken, takesToken } from "./transitions.js";
@@ -34,14 +35,17 @@ export type ContextOf<O extends Operation, Body> =
 /** One endpoint, all of it: the routes, the OpenAPI document and the rate limits are made from these. */
 export interface EndpointDeclaration<
   O extends Operation,
-  Body extends z.ZodType,
+  Body extends z.ZodObject,
   Responses extends z.ZodType,
 > {
   /** The path under /{company_code}/v2/auth/; the states it takes a token in are the transition table's. */
   operation: O;
   /** The OpenAPI summary. */
   summary: string;
-  /** The request body; unknown fields are dropped, a mismatch is request.validation.failed. */
+  /**
+   * The request body; unknown fields are dropped, a mismatch is request.validation.failed. Every
+   * body takes `language` too (withLanguage), which the pipeline reads for the flow (context.language).
+   */
   body: Body;
   /** The success answer; the flow returns its fields. */
   responses: Responses;
@@ -77,7 +81,7 @@ export interface EndpointDeclaration<
 }
 
 interface EndpointBase<O extends Operation>
-  extends Omit<EndpointDeclaration<O, z.ZodType, z.ZodType>, "handle" | "endedByItself" | "idempotent"> {
+  extends Omit<EndpointDeclaration<O, z.ZodObject, z.ZodType>, "handle" | "endedByItself" | "idempotent"> {
   idempotent: boolean;
   /** POST with a JSON body, as every endpoint of the spec; GET for a read (defineRead), which takes none. */
   method: "POST" | "GET";
@@ -110,16 +114,24 @@ function unlessSuspended<C extends FlowContext, R>(
   };
 }
 
+/** The body with the request's `language` field, its description (the OpenAPI document's) kept. */
+function withLanguage(body: z.ZodObject): z.ZodObject {
+  const extended = body.safeExtend({ language: fields.language });
+  const meta = body.meta();
+  return meta ? extended.meta(meta) : extended;
+}
+
 /**
  * An endpoint: without Authorization header, or with `Authorization: Bearer <session_token>` in the
  * states of the transition table; its flow answers the fields of its response schema.
  */
-export function defineEndpoint<O extends Operation, Body extends z.ZodType, Responses extends z.ZodType>(
+export function defineEndpoint<O extends Operation, Body extends z.ZodObject, Responses extends z.ZodType>(
   declaration: EndpointDeclaration<O, Body, Responses>,
 ): Endpoint<O> {
-  const { handle, whileSuspended, idempotent, ...rest } = declaration;
+  const { handle, whileSuspended, idempotent, body, ...rest } = declaration;
   const endpoint = {
     ...rest,
+    body: withLanguage(body),
     method: "POST",
     whileSuspended,
     idempotent: idempotent ?? false,

@@ -18,4 +18,16 @@ export const fields = {
     .array(z.string("must be a string").max(100), "must be an array of codes")
     .max(100)
     .optional(),
+  /**
+   * The language the client asks for, on every endpoint with a body (docs/decisions.md, "Languages"):
+   * a tag the suite does not speak is passed over, not refused. 35 characters is the length RFC 5646
+   * asks every implementation to take.
+   */
+  language: z
+    .string("must be a string")
+    .max(35)
+    .optional()
+    .describe(
+      "The language of the answer's error_message and of the SMS or e-mail the request sends: a BCP 47 tag (de, fr-CH); before Accept-Language, and passed over when the suite does not speak it",
+    ),
 };

@@ -1,4 +1,5 @@
 import type { ErrorCode } from "@auth/errors";
+import { catalogues } from "@auth/i18n";
 import { z } from "zod";
 import { passkeyRequestOptions } from "./passkeys.js";
 import type { StateName } from "./states.js";
@@ -153,9 +154,20 @@ const errorFields: Partial<Record<ErrorCode, { shape: z.ZodRawShape; example: Re
   },
 };
 
+const errorMessage = z
+  .string()
+  .describe(
+    "What to tell the user, in the request's language (the body's language, Accept-Language, the company's default, English), in the company's own words where it has them",
+  );
+
 /** An example of the error answer with this code. */
 export function errorExample(code: ErrorCode): Record<string, unknown> {
-  return { status: "error", error_code: code, ...errorFields[code]?.example };
+  return {
+    status: "error",
+    error_code: code,
+    error_message: catalogues.en.messages.errors[code],
+    ...errorFields[code]?.example,
+  };
 }
 
 /** The error envelope with one of these codes, and the fields that code adds. */
@@ -166,7 +178,12 @@ export function errorResponse(codes: readonly ErrorCode[]) {
     byFields.set(shape, [...(byFields.get(shape) ?? []), code]);
   }
   const variants = [...byFields].map(([fields, group]) =>
-    z.strictObject({ status: z.literal("error"), error_code: z.enum(group), ...fields }),
+    z.strictObject({
+      status: z.literal("error"),
+      error_code: z.enum(group),
+      error_message: errorMessage,
+      ...fields,
+    }),
   );
   const [first, ...others] = variants;
   return first && others.length === 0 ? first : z.union(variants);

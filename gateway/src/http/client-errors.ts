@@ -1,7 +1,9 @@
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { type ErrorCode, errorCodes } from "@auth/errors";
+import { sourceLanguage } from "@auth/i18n";
 import type { Logger } from "@auth/runtime";
+import { errorMessage } from "./error-message.js";
 
 const reasons: Record<number, string> = {
   400: "Bad Request",
@@ -9,9 +11,16 @@ const reasons: Record<number, string> = {
   431: "Request Header Fields Too Large",
 };
 
-/** A whole HTTP response with the envelope, for requests node's parser refused before express saw them. */
+/**
+ * A whole HTTP response with the envelope, for requests node's parser refused before express saw
+ * them: in English, as nothing of the request can be read.
+ */
 function rawEnvelope(status: number, code: ErrorCode): string {
-  const body = JSON.stringify({ status: "error", error_code: code });
+  const body = JSON.stringify({
+    status: "error",
+    error_code: code,
+    error_message: errorMessage(code, sourceLanguage),
+  });
   return [
     `HTTP/1.1 ${status} ${reasons[status] ?? "Error"}`,
     "Content-Type: application/json; charset=utf-8",

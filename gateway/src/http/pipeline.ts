@@ -1,7 +1,7 @@
 import { AuthError } from "@auth/errors";
 import { withDeadline, withRequestOrigin } from "@auth/grpc-kit";
 import type { Logger } from "@auth/runtime";
-import express, { type RequestHandler } from "express";
+import express, { type Request, type RequestHandler, type Response } from "express";
 import type { Backends } from "../backends.js";
 import type { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
 import type { FlowContext, TenantCompany } from "../endpoint/context.js";
@@ -14,6 +14,7 @@ import { sendSuccess } from "./envelope.js";
 import { type IdempotentAnswers, keyedRequest, replayed, taken } from "./idempotency.js";
 import type { LoginIdTurns } from "./login-id-turns.js";
 import { loginIdKey, type RateLimits } from "./rate-limits.js";
+import { noteRequestedLanguage, requestLanguage } from "./request-language.js";
 import { requestOriginOf } from "./request-origin.js";
 
 export interface PipelineDependencies {
@@ -106,9 +107,17 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     next();
   };
 
-  const run: RequestHandler = async (request, response) => {
+  /** The body as the endpoint reads it; its `language` noted first, for the answer to a body it refuses. */
+  const checkedBody = (request: Request, response: Response): unknown => {
     // A GET's body, if one came, is not read: it is none of the request (RFC 9110, 9.3.1).
-    const body = endpoint.method === "GET" ? {} : validateBody(endpoint.body, parseJsonObject(request.body));
+    if (endpoint.method === "GET") return {};
+    const body = parseJsonObject(request.body);
+    noteRequestedLanguage(response, body);
+    return validateBody(endpoint.body, body);
+  };
+
+  const run: RequestHandler = async (request, response) => {
+    const body = checkedBody(request, response);
     const company: TenantCompany = response.locals.company;
     /** Gives back the turns of the login IDs the request took, once it is answered. */
     const turnsTaken: Array<() => void> = [];
@@ -116,6 +125,9 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       operation: endpoint.operation,
       company,
       body,
+      get language() {
+        return requestLanguage(request, response);
+      },
       clientAddress: response.locals.origin.clientAddress,
       userAgent: request.get("user-agent") ?? "",
       backends,
@@ -134,13 +146,12 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       // (steps/login-lookup.ts), so that every spelling of it shares one count.
       if (endpoint.takesToken) {
         await context.countLoginId(response.locals.session.session.loginId);
+        // Assigned, not spread: a spread would read `language`, which is chosen only when a flow reads it.
         sendSuccess(
           response,
-          await endpoint.handle({
-            ...context,
-            ...response.locals.session,
-            retryKey: response.locals.retryKey,
-          }),
+          await endpoint.handle(
+            Object.assign(context, response.locals.session, { retryKey: response.locals.retryKey }),
+          ),
         );
       } else {
         const fields = await endpoint.handle(context);

@@ -19,7 +19,7 @@ export const sendOtp = step(
       userId: user.id,
       sessionId,
       purpose,
-      language: "",
+      language: context.language,
     });
     return maskedPhone;
   },

@@ -21,7 +21,7 @@ export function expectSuccess(response: ApiResponse, fields: readonly string[]):
   expect(Object.keys(response.body).sort()).toEqual(["status", ...fields].sort());
 }
 
-/** An error with this HTTP status and code, and exactly these fields besides the envelope. */
+/** An error with this HTTP status and code, and exactly these fields besides the envelope (status, error_code, error_message). */
 export function expectError(
   response: ApiResponse,
   status: number,
@@ -31,7 +31,9 @@ export function expectError(
   expect(response.body.error_code, JSON.stringify(response.body)).toBe(code);
   expect(response.body.status).toBe("error");
   expect(response.status).toBe(status);
-  expect(Object.keys(response.body).sort()).toEqual(["error_code", "status", ...fields].sort());
+  expect(Object.keys(response.body).sort()).toEqual(
+    ["error_code", "error_message", "status", ...fields].sort(),
+  );
 }
 
 interface ResponseObject {

@@ -111,7 +111,7 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
         companyId: context.company.id,
         userId: user.id,
         loginId: normalizedLoginId,
-        language: "",
+        language: context.language,
       });
       return { verification: "MAIL", user_email: maskEmail(user.email ?? "") };
     }
