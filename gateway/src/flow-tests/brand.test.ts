@@ -12,6 +12,7 @@ import {
 useInProcessSuite();
 
 const logoUrl = "https://acme.example/logo.svg";
+const brandFields = ["company_name", "logo_url", "color", "default_language", "texts"];
 
 /** The company's look for its login page, beyond the spec (docs/api-contract.md, "Brand"). */
 describe("GET auth/brand", () => {
@@ -29,7 +30,7 @@ describe("GET auth/brand", () => {
 
   it("answers the company's name, logo and colour from its policy", async () => {
     const response = await brandOf(branded);
-    expectSuccess(response, ["company_name", "logo_url", "color"]);
+    expectSuccess(response, brandFields);
     expect(response.body).toMatchObject({
       company_name: `Test ${branded.code}`,
       logo_url: logoUrl,
@@ -37,10 +38,31 @@ describe("GET auth/brand", () => {
     });
   });
 
-  it("answers empty strings for a company that has set no logo or colour", async () => {
+  it("answers the company's default language and its own texts of the page and of the error messages, not those of its SMS or e-mails", async () => {
+    const page = { language: "de", namespace: "page", key: "identify.title", text: "Bei Acme anmelden" };
+    const error = {
+      language: "fr",
+      namespace: "errors",
+      key: "auth.otp.invalid",
+      text: "Ce code ne va pas.",
+    };
+    const sms = { language: "de", namespace: "sms", key: "login", text: "Ihr Acme-Code: {code}" };
+    const speaking = await createCompany({ defaultLanguage: "de", texts: [page, sms, error] });
+    const response = await brandOf(speaking);
+    expectSuccess(response, brandFields);
+    expect(response.body).toMatchObject({ default_language: "de", texts: [page, error] });
+  });
+
+  it("answers empty strings, English and no texts for a company that has set no logo, colour, language or text", async () => {
     const response = await brandOf(plain);
-    expectSuccess(response, ["company_name", "logo_url", "color"]);
-    expect(response.body).toMatchObject({ company_name: `Test ${plain.code}`, logo_url: "", color: "" });
+    expectSuccess(response, brandFields);
+    expect(response.body).toMatchObject({
+      company_name: `Test ${plain.code}`,
+      logo_url: "",
+      color: "",
+      default_language: "en",
+      texts: [],
+    });
   });
 
   it("may be kept by browsers and proxies for five minutes, for its API key only, and its errors not at all", async () => {
@@ -59,7 +81,7 @@ describe("GET auth/brand", () => {
     const suspended = await createCompany({ brand: { logoUrl, color: "" } });
     await updateCompany(suspended, { suspended: true });
     const response = await brandOf(suspended);
-    expectSuccess(response, ["company_name", "logo_url", "color"]);
+    expectSuccess(response, brandFields);
     expect(response.body.logo_url).toBe(logoUrl);
   });
 

@@ -7,6 +7,7 @@ import {
   createUser,
   expectError,
   expectSuccess,
+  smsLanguages,
   smsTo,
   type TestCompany,
   useInProcessSuite,
@@ -45,6 +46,16 @@ describe("auth/login", () => {
       expect(response.body.session_state).toBe("checkotp");
       expect(response.body.user_phone).toBe(`+1********${user.phone.slice(-2)}`);
       expect(smsTo(company.id, user.phone)).toHaveLength(1);
+    });
+
+    it("has the SMS worded in the request's language (docs/decisions.md, Languages)", async () => {
+      const user = await createUser(company, { password: null });
+      await call(company.code, "login", {
+        apiKey: company.apiKey,
+        body: { login_id: user.loginName },
+        headers: { "accept-language": "de-AT, fr;q=0.8" },
+      });
+      expect(smsLanguages(company, user)).toEqual(["de"]);
     });
   });
 

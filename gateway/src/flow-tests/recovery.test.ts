@@ -8,6 +8,7 @@ import {
   expectSuccess,
   lastOtp,
   linkToken,
+  mailLanguages,
   mailTo,
   passwordStep,
   smsTo,
@@ -100,6 +101,17 @@ describe("access recovery", () => {
       });
       const [mail] = mailTo(company.id, user.email);
       expect(mail?.text).toContain(`${linkBase}?token=`);
+    });
+
+    it("method MAIL: has the e-mail worded in the request's language (docs/decisions.md, Languages)", async () => {
+      const user = await newUser();
+      await post("recovery/recover", {
+        login_id: user.loginName,
+        captcha_response: captcha,
+        method: "MAIL",
+        language: "fr-CA",
+      });
+      expect(mailLanguages(company, user)).toEqual(["fr"]);
     });
 
     it("chooses the first method of PHONE, MAIL, QUESTION the user has when none is asked for", async () => {

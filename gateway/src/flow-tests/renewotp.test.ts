@@ -7,6 +7,7 @@ import {
   expectError,
   expectSuccess,
   lastOtp,
+  smsLanguages,
   smsTo,
   startLogin,
   type TestCompany,
@@ -55,6 +56,19 @@ describe("auth/renewotp", () => {
       body: { otp: lastOtp(company.id, user.phone) },
     });
     expect(checked.body.session_state).toBe("authorized");
+  });
+
+  it("has the new SMS worded in the language the request asks for, whatever the login's was (docs/decisions.md, Languages)", async () => {
+    const user = await createUser(company, { password: null });
+    const token = await startLogin(company, user.loginName);
+    suite().clock.advance(30_000);
+    await call(company.code, "renewotp", {
+      apiKey: company.apiKey,
+      token,
+      body: { language: "fr" },
+      headers: { "accept-language": "de" },
+    });
+    expect(smsLanguages(company, user)).toEqual(["en", "fr"]);
   });
 });
 

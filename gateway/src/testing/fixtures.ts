@@ -162,6 +162,14 @@ export const noticesTo = (companyId: string, email: string) => suite().noticesTo
 /** The SMS texts sent to this phone of the company, oldest first. */
 export const smsTo = (companyId: string, phone: string) => suite().smsTo(companyId, phone);
 
+/** The languages the gateway asked the SMS codes to this user in, oldest first. */
+export const smsLanguages = (company: TestCompany, user: TestUser) =>
+  suite().smsLanguages(company.id, user.id);
+
+/** The languages the gateway asked the recovery e-mails to this user in, oldest first. */
+export const mailLanguages = (company: TestCompany, user: TestUser) =>
+  suite().mailLanguages(company.id, user.id);
+
 /** The code in the newest SMS to this phone. */
 export function lastOtp(companyId: string, phone: string): string {
   const otp = /\b(\d{6})\b/.exec(smsTo(companyId, phone).at(-1) ?? "")?.[1];

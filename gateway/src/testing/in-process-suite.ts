@@ -25,6 +25,8 @@ import {
   type OAuthProviderSettings,
   type UserStatus,
 } from "@auth/proto/identity";
+import type { SendOtpRequest } from "@auth/proto/otp";
+import type { SendRecoveryLinkRequest } from "@auth/proto/recovery";
 import { SessionServiceService } from "@auth/proto/session";
 import { MailOutboxForTests, startRecoveryForTests } from "@auth/recovery/testing";
 import { createLogger, freePort } from "@auth/runtime";
@@ -32,7 +34,7 @@ import { startSessionForTests } from "@auth/session/testing";
 import { metrics } from "@auth/telemetry";
 import type { ApiResponse } from "@auth/testing/api";
 import { createApp } from "../app.js";
-import { closeBackends, connectBackends } from "../backends.js";
+import { type Backends, closeBackends, connectBackends } from "../backends.js";
 import { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
 import { configSchema } from "../config.js";
 import { CompanyCache } from "../http/company-cache.js";
@@ -223,6 +225,26 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
   });
   const transport = transportOf(config);
   const backends = connectBackends(addresses, config, transport);
+  // What the gateway asks the otp and recovery services to send, as it asks it: with the language
+  // it chose for the request (docs/decisions.md, "Languages").
+  const asked: { sms: SendOtpRequest[]; mail: SendRecoveryLinkRequest[] } = { sms: [], mail: [] };
+  const gatewaysBackends: Backends = {
+    ...backends,
+    otp: {
+      ...backends.otp,
+      sendOtp: (request, callOptions) => {
+        asked.sms.push(request);
+        return backends.otp.sendOtp(request, callOptions);
+      },
+    },
+    recovery: {
+      ...backends.recovery,
+      sendRecoveryLink: (request, callOptions) => {
+        asked.mail.push(request);
+        return backends.recovery.sendRecoveryLink(request, callOptions);
+      },
+    },
+  };
   // Read when a test asks (readCompaniesWithDisclaimers), not on a timer.
   const companiesWithDisclaimers = new CompaniesWithDisclaimers(backends.disclaimer, 0, logger);
   const health = backendHealth(addresses, transport, {
@@ -240,7 +262,7 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
       undefined,
     ),
     turns: new LoginIdTurns(config.REQUESTS_AT_ONCE_PER_LOGIN_ID),
-    backends,
+    backends: gatewaysBackends,
     companiesWithDisclaimers,
     requestDeadlineMs: config.REQUEST_DEADLINE_MS,
     health,
@@ -383,6 +405,16 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
       servers.splice(servers.indexOf(audit), 1);
       await audit.stop(100);
     },
+    /** The languages the gateway asked the SMS codes to this user of the company in, oldest first. */
+    smsLanguages: (companyId: string, userId: string): string[] =>
+      asked.sms
+        .filter((request) => request.companyId === companyId && request.userId === userId)
+        .map((request) => request.language),
+    /** The languages the gateway asked the recovery e-mails to this user of the company in, oldest first. */
+    mailLanguages: (companyId: string, userId: string): string[] =>
+      asked.mail
+        .filter((request) => request.companyId === companyId && request.userId === userId)
+        .map((request) => request.language),
     /** The SMS texts sent to this phone of the company, oldest first. */
     smsTo: (companyId: string, phone: string): string[] =>
       sms.messages
