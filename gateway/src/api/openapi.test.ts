@@ -13,6 +13,7 @@ interface Schema {
   $ref?: string;
   anyOf?: Schema[];
   properties?: Record<string, Schema>;
+  required?: string[];
   enum?: string[];
 }
 type Examples = Record<string, { value: Record<string, unknown> }>;
@@ -112,6 +113,12 @@ describe("the OpenAPI document", () => {
       });
       expect(resolve(requestBody?.content["application/json"].schema ?? {})).toEqual(body);
       expect(requestBody?.required).toBe(!endpoint.body.safeParse({}).success);
+    });
+
+    it.skipIf(method === "GET")("takes the language the client asks for in its body, optional", () => {
+      const schema = resolve(documented(operation).requestBody?.content["application/json"].schema ?? {});
+      expect(schema.properties?.language).toMatchObject({ type: "string", maxLength: 35 });
+      expect(schema.required ?? []).not.toContain("language");
     });
 
     it("shows a request the endpoint accepts, a success answer of each outcome and each error code", () => {
