@@ -6,3 +6,4 @@ export { type CompanyText, type CompanyTextProblem, companyTextProblems } from "
 export { isLanguage, type Language, languages, sourceLanguage } from "./languages.js";
 export { lengthLimits, type MessageProblem, messageProblems } from "./message-rules.js";
 export { type MessageValues, type Translator, type TranslatorOptions, translator } from "./translator.js";
+export { type BrowserModuleFiles, browserImports, browserModuleFiles } from "./browser-modules.js";
