@@ -1,4 +1,5 @@
 export { acceptedLanguages } from "./accepted-languages.js";
+export { type BrowserModuleFiles, browserImports, browserModuleFiles } from "./browser-modules.js";
 export type { Catalogue, MessageKey, Messages, Namespace } from "./catalogue.js";
 export { catalogues } from "./catalogues.js";
 export { chooseLanguage, type LanguageWishes } from "./choose-language.js";
@@ -6,4 +7,3 @@ export { type CompanyText, type CompanyTextProblem, companyTextProblems } from "
 export { isLanguage, type Language, languages, sourceLanguage } from "./languages.js";
 export { lengthLimits, type MessageProblem, messageProblems } from "./message-rules.js";
 export { type MessageValues, type Translator, type TranslatorOptions, translator } from "./translator.js";
-export { type BrowserModuleFiles, browserImports, browserModuleFiles } from "./browser-modules.js";

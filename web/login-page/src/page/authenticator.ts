@@ -81,7 +81,11 @@ export class AuthenticatorSetup {
       { novalidate: "" },
       code.box,
       current.box,
-      element("div", { class: "actions" }, element("button", { type: "submit" }, text("authenticator.confirm"))),
+      element(
+        "div",
+        { class: "actions" },
+        element("button", { type: "submit" }, text("authenticator.confirm")),
+      ),
     );
     const replacing = new Replacing(code, current, await this.hooks.hasApp());
     form.addEventListener("submit", (event) => {

@@ -15,7 +15,12 @@ export class Captcha {
   constructor(step: Step, asked: boolean) {
     const { box, input } = checkbox(text("captcha.notRobot"));
     this.#input = input;
-    this.#group = element("fieldset", { class: "captcha" }, element("legend", {}, text("captcha.legend")), box);
+    this.#group = element(
+      "fieldset",
+      { class: "captcha" },
+      element("legend", {}, text("captcha.legend")),
+      box,
+    );
     this.#group.hidden = !asked;
     step.add(this.#group);
   }

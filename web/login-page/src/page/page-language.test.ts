@@ -57,7 +57,12 @@ describe("a company's own text (GET auth/brand's texts)", () => {
   const withTexts = brand({
     texts: [
       { language: "de", namespace: "page", key: "identify.title", text: "Bei Acme anmelden" },
-      { language: "de", namespace: "errors", key: "auth.user.closed", text: "Dieses Acme-Konto ist geschlossen." },
+      {
+        language: "de",
+        namespace: "errors",
+        key: "auth.user.closed",
+        text: "Dieses Acme-Konto ist geschlossen.",
+      },
     ],
   });
 

@@ -29,7 +29,11 @@ export async function startPageLanguage(
   preferred: readonly string[] = navigator.languages,
 ): Promise<void> {
   const language = choosePageLanguage(preferred, brand);
-  speak({ catalogue: await catalogues[language](), companyTexts: brand?.texts, companyName: brand?.company_name });
+  speak({
+    catalogue: await catalogues[language](),
+    companyTexts: brand?.texts,
+    companyName: brand?.company_name,
+  });
   document.documentElement.lang = language;
   document.title = pageTitle();
   document.querySelector("main")?.replaceChildren(element("p", {}, text("document.loading")));

@@ -88,13 +88,9 @@ export function offerPasskey(
   const options = answer.passkey_options;
   if (!passkeyOffered(options)) return;
   const button = place(async () => {
-    const reply = await checkPasskey(
-      flow,
-      step,
-      await assertion(options),
-      disclaimers.fields(),
-      { "auth.passkey.invalid": text("passkeyCeremony.spent") },
-    );
+    const reply = await checkPasskey(flow, step, await assertion(options), disclaimers.fields(), {
+      "auth.passkey.invalid": text("passkeyCeremony.spent"),
+    });
     const refusal = reply?.answer;
     if (!refusal || refusal.status === "success") return;
     if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);

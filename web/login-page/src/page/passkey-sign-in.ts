@@ -81,9 +81,15 @@ export class PasskeySignIn {
   /** The passkey the user gave, to auth/checkpasskey in the login it was asked for; whether it signed in. */
   async #check(begun: Begun, ceremony: Ceremony<AuthenticationResponseJSON>): Promise<boolean> {
     if ("credential" in ceremony) this.flow.adopt(begun.token);
-    const reply = await checkPasskey(this.flow, this.step, ceremony, {}, {
-      "auth.passkey.invalid": text("passkeySignIn.refused"),
-    });
+    const reply = await checkPasskey(
+      this.flow,
+      this.step,
+      ceremony,
+      {},
+      {
+        "auth.passkey.invalid": text("passkeySignIn.refused"),
+      },
+    );
     return reply?.answer.status === "success";
   }
 

@@ -71,7 +71,11 @@ export class SessionList {
       "li",
       {},
       element("span", { class: "device" }, device),
-      element("span", { class: "hint" }, session.current ? `${text("sessions.thisSession")} ${details}` : details),
+      element(
+        "span",
+        { class: "hint" },
+        session.current ? `${text("sessions.thisSession")} ${details}` : details,
+      ),
     );
     if (!session.current) {
       const end = element("button", { type: "button", class: "secondary end-session" }, text("sessions.end"));

@@ -49,6 +49,9 @@ export function errorText(code: string): string | undefined {
 /** The document's title: the step's, and the company's name once it is known. */
 export function pageTitle(step?: string): string {
   const company = current().voice.companyName;
-  if (step === undefined) return company ? text("document.companyTitle", { company }) : text("document.title");
-  return company ? text("document.companyStepTitle", { step, company }) : text("document.stepTitle", { step });
+  if (step === undefined)
+    return company ? text("document.companyTitle", { company }) : text("document.title");
+  return company
+    ? text("document.companyStepTitle", { step, company })
+    : text("document.stepTitle", { step });
 }

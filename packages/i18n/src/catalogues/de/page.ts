@@ -192,7 +192,7 @@ export const page = {
 
   "authenticator.heading": "Authenticator-App",
   "authenticator.intro":
-    "Melden Sie sich mit einem Code aus einer App an statt mit einer SMS, die jemand nutzen könnte, der Ihre Telefonnummer übernimmt oder Ihre Nachrichten liest.",
+    "Melden Sie sich statt mit einer SMS mit einem Code aus einer App an: Eine SMS könnte nutzen, wer Ihre Telefonnummer übernimmt oder Ihre Nachrichten liest.",
   "authenticator.setUp": "Authenticator-App einrichten",
   "authenticator.scan":
     "Scannen Sie diesen QR-Code mit Ihrer Authenticator-App und geben Sie dann den Code ein, den sie anzeigt.",

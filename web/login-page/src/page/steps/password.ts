@@ -37,7 +37,9 @@ export function showPassword(flow: Flow, answer: Answer): void {
     if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
     clearWhenWrong(reply, password);
   });
-  offerPasskey(flow, step, answer, disclaimers, (check) => step.action(text("common.usePasskeyInstead"), check));
+  offerPasskey(flow, step, answer, disclaimers, (check) =>
+    step.action(text("common.usePasskeyInstead"), check),
+  );
   step.action(text("common.forgotPassword"), () => showRecoveryStart(flow));
   step.action(text("password.someoneElse"), () => {
     flow.loginId = "";

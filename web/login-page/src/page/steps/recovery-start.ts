@@ -27,9 +27,19 @@ export function showRecoveryStart(flow: Flow): void {
     const id = newId("method");
     const input = element("input", { type: "radio", name, id, value: method });
     input.checked = index === 0;
-    return { input, box: element("div", { class: "check" }, input, element("label", { for: id }, text(label))) };
+    return {
+      input,
+      box: element("div", { class: "check" }, input, element("label", { for: id }, text(label))),
+    };
   });
-  step.add(element("fieldset", {}, element("legend", {}, text("recoveryStart.methodLegend")), ...choices.map(({ box }) => box)));
+  step.add(
+    element(
+      "fieldset",
+      {},
+      element("legend", {}, text("recoveryStart.methodLegend")),
+      ...choices.map(({ box }) => box),
+    ),
+  );
   const captcha = new Captcha(step, true);
   step.submit(text("common.continue"), async () => {
     flow.loginId = loginId.value.trim();
