@@ -14,7 +14,7 @@ const catalogues: Record<Language, () => Promise<Catalogue>> = {
 
 /**
  * The page's language (docs/decisions.md, "Languages"): the first of the browser's languages that
- * the suite speaks, else the company's default, else English. The page has no field of its own.
+ * the suite speaks, else the company's default, else English. The page has no language switch.
  */
 export const choosePageLanguage = (preferred: readonly string[], brand: Brand | undefined): Language =>
   chooseLanguage({ preferred, companyDefault: brand?.default_language });
