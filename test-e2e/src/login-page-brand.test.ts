@@ -1,3 +1,4 @@
+import { catalogues, type Language, type MessageKey, type MessageValues, translator } from "@auth/i18n";
 import { pageRoutes, type RunningLoginPage, serveLoginPage } from "@auth/login-page";
 import { freePort } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
@@ -36,13 +37,16 @@ const screens = [
   { name: "phone", width: 360, height: 740 },
 ] as const;
 
+/** The languages the page speaks, each the test browser's in one walk (Playwright's `locale`). */
+const walks: Language[] = ["en", "de", "fr"];
+
 /**
  * The company's brand on the reference login page (docs/decisions.md, "Brand" and "Reference login
  * page"), every step at desktop and phone width, in Chromium, on the shared suite.
  */
 describe.skipIf(!chromiumInstalled())(
   "the company's brand on the reference login page, at desktop and phone width, in Chromium",
-  // The walk through every step, each looked at by axe, takes a few test budgets on a loaded machine.
+  // The walk through every step, each looked at by axe at two widths, takes a few test budgets on a loaded machine.
   { timeout: 4 * testBudgets.testMs },
   () => {
     let browser: Browser;
@@ -81,15 +85,18 @@ describe.skipIf(!chromiumInstalled())(
     });
 
     const companyName = () => `Test ${company.code}`;
-    const heading = (tab: Page, name: string) => tab.getByRole("heading", { level: 1, name }).waitFor();
     const logo = (tab: Page) => tab.getByRole("banner").getByRole("img", { name: companyName() });
 
-    /** A new browser with a screen of this size at the page; the logo's requests answered as `logoAnswer` says. */
+    /** A new browser speaking `language` with a screen of this size at the page; the logo's requests answered as `logoAnswer` says. */
     async function open(
+      language: Language,
       screen: { width: number; height: number },
       logoAnswer: "logo" | "not found" = "logo",
     ): Promise<Page> {
-      context = await browser.newContext({ viewport: { width: screen.width, height: screen.height } });
+      context = await browser.newContext({
+        locale: language,
+        viewport: { width: screen.width, height: screen.height },
+      });
       await context.route(logoUrl, (route) =>
         logoAnswer === "logo"
           ? route.fulfill({ contentType: "image/svg+xml", body: logoSvg })
@@ -101,32 +108,62 @@ describe.skipIf(!chromiumInstalled())(
       return tab;
     }
 
-    /** The step as it looks: a screenshot, no axe violation, the card within the screen's edges. */
-    async function look(tab: Page, screen: string, step: string): Promise<void> {
-      await screenshots.take(tab, screen, step);
-      expect(await accessibilityViolations(tab), `${screen}/${step}`).toEqual([]);
+    /**
+     * Waits for two frames: the page laid out and painted at a new size (a full-page screenshot taken
+     * at once after a resize may miss what lies below the window).
+     */
+    const framesPainted = (tab: Page) =>
+      tab.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            const { requestAnimationFrame } = globalThis as unknown as {
+              requestAnimationFrame(callback: () => void): void;
+            };
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+          }),
+      );
+
+    /** The step as it looks at one width: a screenshot, no axe violation, the card within the screen's edges. */
+    async function look(tab: Page, view: string, step: string): Promise<void> {
+      await screenshots.take(tab, view, step);
+      expect(await accessibilityViolations(tab), `${view}/${step}`).toEqual([]);
       const { left, right, sideways } = await cardLayout(tab);
-      expect(sideways, `${screen}/${step}: sideways scroll`).toBe(0);
-      expect(Math.min(left, right), `${screen}/${step}: the card's margin`).toBeGreaterThanOrEqual(8);
+      expect(sideways, `${view}/${step}: sideways scroll`).toBe(0);
+      expect(Math.min(left, right), `${view}/${step}: the card's margin`).toBeGreaterThanOrEqual(8);
     }
 
-    async function identify(tab: Page, who: TestUser): Promise<void> {
-      await tab.getByLabel("Phone number, e-mail or login name", { exact: true }).fill(who.loginName);
-      await tab.getByRole("button", { name: "Continue" }).click();
-      await heading(tab, "Enter your password");
-    }
+    describe.each(walks)("in %s", (language) => {
+      const words = translator(catalogues[language]);
+      /** The page's text in this walk's language. */
+      const say = (key: MessageKey<"page">, values?: MessageValues) => words.format("page", key, values);
+      const heading = (tab: Page, key: MessageKey<"page">) =>
+        tab.getByRole("heading", { level: 1, name: say(key) }).waitFor();
 
-    /** The first step of a recovery, with this way and the captcha, then Continue. */
-    async function recover(tab: Page, who: TestUser, method: string): Promise<void> {
-      await tab.getByRole("button", { name: "Forgot your password?" }).click();
-      await heading(tab, "Recover access");
-      await tab.getByLabel("Phone number, e-mail or login name", { exact: true }).fill(who.loginName);
-      await tab.getByRole("radio", { name: method }).check();
-      await tab.getByRole("checkbox", { name: "I am not a robot" }).check();
-    }
+      /** The step at every width of `screens`: one walk of the flows serves both, resized at each step. */
+      async function lookAtEveryWidth(tab: Page, step: string): Promise<void> {
+        for (const screen of screens) {
+          await tab.setViewportSize({ width: screen.width, height: screen.height });
+          await framesPainted(tab);
+          await look(tab, `${language}/${screen.width}`, step);
+        }
+      }
 
-    describe.each(screens)("on a $name screen ($width px)", (screen) => {
-      it("shows the company's logo and colour on every step, each within the screen's edges, with no axe violation", async () => {
+      async function identify(tab: Page, who: TestUser): Promise<void> {
+        await tab.getByLabel(say("common.loginId"), { exact: true }).fill(who.loginName);
+        await tab.getByRole("button", { name: say("common.continue") }).click();
+        await heading(tab, "password.title");
+      }
+
+      /** The first step of a recovery, with this way and the captcha, then Continue. */
+      async function recover(tab: Page, who: TestUser, method: MessageKey<"page">): Promise<void> {
+        await tab.getByRole("button", { name: say("common.forgotPassword") }).click();
+        await heading(tab, "recoveryStart.title");
+        await tab.getByLabel(say("common.loginId"), { exact: true }).fill(who.loginName);
+        await tab.getByRole("radio", { name: say(method) }).check();
+        await tab.getByRole("checkbox", { name: say("captcha.notRobot") }).check();
+      }
+
+      it("speaks the browser's language and shows the company's logo and colour on every step, each within the screen's edges at 1280 and 360 px, with no axe violation", async () => {
         const ann = await createUser(company, {
           password,
           secondFactorRequired: true,
@@ -134,115 +171,130 @@ describe.skipIf(!chromiumInstalled())(
           controlQuestion: "Which city were you born in?",
           controlAnswer: "Springfield",
         });
-        const tab = await open(screen);
+        const tab = await open(language, screens[0]);
 
+        // The browser's language, as the document's and in its title with the company's name.
+        expect(await tab.locator("html").getAttribute("lang")).toBe(language);
+        expect(await tab.title()).toBe(
+          say("document.companyStepTitle", { step: say("identify.title"), company: companyName() }),
+        );
         // The logo, named by the company, atop the card; the company's colour on buttons and the focus ring.
         await expect
           .poll(() => logo(tab).evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
           .toBe(160);
         expect(await logo(tab).getAttribute("src")).toBe(logoUrl);
-        const continueButton = tab.getByRole("button", { name: "Continue" });
+        const continueButton = tab.getByRole("button", { name: say("common.continue") });
         expect(await computedStyle(continueButton, "background-color")).toBe(brandColour);
-        const loginId = tab.getByLabel("Phone number, e-mail or login name", { exact: true });
+        const loginId = tab.getByLabel(say("common.loginId"), { exact: true });
         await loginId.focus();
         expect(await computedStyle(loginId, "outline-color")).toBe(brandColour);
-        await look(tab, screen.name, "sign-in");
+        await lookAtEveryWidth(tab, "sign-in");
 
         await identify(tab, ann);
-        const passwordField = tab.getByLabel("Password", { exact: true });
+        const passwordField = tab.getByLabel(say("password.label"), { exact: true });
         await passwordField.fill(password);
-        await tab.getByRole("button", { name: "Show password" }).click();
+        await tab.getByRole("button", { name: say("common.showPassword") }).click();
         expect(await passwordField.getAttribute("type")).toBe("text");
-        await look(tab, screen.name, "password-shown");
-        await tab.getByRole("button", { name: "Hide password" }).click();
-        await tab.getByRole("button", { name: "Sign in", exact: true }).click();
+        await lookAtEveryWidth(tab, "password-shown");
+        await tab.getByRole("button", { name: say("common.hidePassword") }).click();
+        await tab.getByRole("button", { name: say("common.signIn"), exact: true }).click();
 
-        await heading(tab, "Enter the code from the SMS");
-        await look(tab, screen.name, "sms-code");
-        await tab.getByRole("button", { name: "Use a backup code instead" }).click();
-        await heading(tab, "Enter a backup code");
-        await look(tab, screen.name, "backup-code");
-        await tab.getByRole("button", { name: "Use a code from an SMS instead" }).click();
-        await tab.getByLabel("Code from the SMS", { exact: true }).fill(lastOtp(company.id, ann.phone));
-        await tab.getByRole("button", { name: "Continue" }).click();
+        await heading(tab, "otp.smsTitle");
+        await lookAtEveryWidth(tab, "sms-code");
+        await tab.getByRole("button", { name: say("otp.useBackupCodeInstead") }).click();
+        await heading(tab, "otp.backupCodeTitle");
+        await lookAtEveryWidth(tab, "backup-code");
+        await tab.getByRole("button", { name: say("otp.useSmsInstead") }).click();
+        await tab.getByLabel(say("otp.smsLabel"), { exact: true }).fill(lastOtp(company.id, ann.phone));
+        await tab.getByRole("button", { name: say("common.continue") }).click();
 
-        await heading(tab, "Choose a new password");
-        await tab.getByLabel("New password", { exact: true }).fill("second-Password-2-long");
-        await look(tab, screen.name, "new-password");
-        await tab.getByRole("button", { name: "Save the new password" }).click();
+        await heading(tab, "newPassword.title");
+        await tab.getByLabel(say("newPassword.label"), { exact: true }).fill("second-Password-2-long");
+        await lookAtEveryWidth(tab, "new-password");
+        await tab.getByRole("button", { name: say("newPassword.save") }).click();
 
-        await heading(tab, "You are signed in");
-        await tab.getByRole("region", { name: "Your sessions" }).getByText("Chrome on Linux").waitFor();
-        await look(tab, screen.name, "signed-in");
+        await heading(tab, "signedIn.title");
+        const device = say("sessions.device", { browser: "Chrome", os: "Linux" });
+        await tab
+          .getByRole("region", { name: say("sessions.heading") })
+          .getByText(device)
+          .waitFor();
+        await lookAtEveryWidth(tab, "signed-in");
 
-        await tab.getByRole("button", { name: "Set up authenticator app" }).click();
-        const link = tab.getByRole("link", { name: "Open in an authenticator app on this device" });
+        await tab.getByRole("button", { name: say("authenticator.setUp") }).click();
+        const link = tab.getByRole("link", { name: say("authenticator.openApp") });
         const secret = new URL((await link.getAttribute("href")) ?? "").searchParams.get("secret") ?? "";
-        await tab.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
-        await look(tab, screen.name, "authenticator-setup");
-        await tab.getByLabel("Code from the app", { exact: true }).fill(await totpCode(secret));
-        await tab.getByRole("button", { name: "Confirm" }).click();
-        await tab.getByText(/Your first backup codes are below/).waitFor();
-        await look(tab, screen.name, "backup-codes");
+        await tab.getByRole("img", { name: say("authenticator.qrLabel") }).waitFor();
+        await lookAtEveryWidth(tab, "authenticator-setup");
+        await tab.getByLabel(say("authenticator.codeLabel"), { exact: true }).fill(await totpCode(secret));
+        await tab.getByRole("button", { name: say("authenticator.confirm") }).click();
+        await tab.getByText(say("backupCodes.first")).waitFor();
+        await lookAtEveryWidth(tab, "backup-codes");
 
-        await tab.getByRole("button", { name: "Sign out" }).click();
-        await heading(tab, "Sign in");
-        await recover(tab, ann, "My control question");
-        await look(tab, screen.name, "recover");
-        await tab.getByRole("button", { name: "Continue" }).click();
-        await heading(tab, "Answer your control question");
+        await tab.getByRole("button", { name: say("signedIn.signOut") }).click();
+        await heading(tab, "identify.title");
+        await recover(tab, ann, "recoveryStart.methodQuestion");
+        await lookAtEveryWidth(tab, "recover");
+        await tab.getByRole("button", { name: say("common.continue") }).click();
+        await heading(tab, "question.title");
         await tab.getByLabel("Which city were you born in?", { exact: true }).fill("Springfield");
-        await look(tab, screen.name, "control-question");
-        await tab.getByRole("button", { name: "Continue" }).click();
-        await heading(tab, "Choose a new password");
-        await tab.getByLabel("New password", { exact: true }).fill("recovered-Password-3-long");
-        await tab.getByRole("button", { name: "Save the new password" }).click();
-        await heading(tab, "Your password is changed");
-        await look(tab, screen.name, "password-changed");
+        await lookAtEveryWidth(tab, "control-question");
+        await tab.getByRole("button", { name: say("common.continue") }).click();
+        await heading(tab, "newPassword.title");
+        await tab.getByLabel(say("newPassword.label"), { exact: true }).fill("recovered-Password-3-long");
+        await tab.getByRole("button", { name: say("newPassword.save") }).click();
+        await heading(tab, "passwordChanged.title");
+        await lookAtEveryWidth(tab, "password-changed");
 
-        await tab.getByRole("button", { name: "Sign in" }).click();
+        await tab.getByRole("button", { name: say("common.signIn") }).click();
         await identify(tab, ann);
-        await tab.getByLabel("Password", { exact: true }).fill("recovered-Password-3-long");
-        await tab.getByRole("button", { name: "Sign in", exact: true }).click();
-        await heading(tab, "Enter the code from your authenticator app");
-        await look(tab, screen.name, "app-code");
-        await tab.getByLabel("Code from the app", { exact: true }).fill(await totpCode(secret, 1));
-        await tab.getByRole("button", { name: "Continue" }).click();
-        await heading(tab, "You are signed in");
+        await tab.getByLabel(say("password.label"), { exact: true }).fill("recovered-Password-3-long");
+        await tab.getByRole("button", { name: say("common.signIn"), exact: true }).click();
+        await heading(tab, "otp.appTitle");
+        await lookAtEveryWidth(tab, "app-code");
+        await tab.getByLabel(say("otp.appLabel"), { exact: true }).fill(await totpCode(secret, 1));
+        await tab.getByRole("button", { name: say("common.continue") }).click();
+        await heading(tab, "signedIn.title");
 
-        await tab.getByRole("button", { name: "Sign out" }).click();
-        await heading(tab, "Sign in");
-        await recover(tab, ann, "A link by e-mail");
-        await tab.getByRole("button", { name: "Continue" }).click();
-        await heading(tab, "Check your e-mail");
-        await look(tab, screen.name, "mail-sent");
+        await tab.getByRole("button", { name: say("signedIn.signOut") }).click();
+        await heading(tab, "identify.title");
+        await recover(tab, ann, "recoveryStart.methodMail");
+        await tab.getByRole("button", { name: say("common.continue") }).click();
+        await heading(tab, "mailSent.title");
+        await lookAtEveryWidth(tab, "mail-sent");
 
         await tab.goto(`${pageUrl}${pageRoutes.recoveryLink}?token=not-a-link-token`);
-        await heading(tab, "This link cannot be used");
+        await heading(tab, "recoveryLink.title");
         await logo(tab).waitFor();
-        await look(tab, screen.name, "link-not-usable");
+        await lookAtEveryWidth(tab, "link-not-usable");
       });
     });
 
     it("shows the company's name where its logo does not load", async () => {
-      const tab = await open(screens[1], "not found");
+      const tab = await open("en", screens[1], "not found");
       await tab.getByRole("banner").getByText(companyName(), { exact: true }).waitFor();
       expect(await tab.getByRole("banner").getByRole("img").count()).toBe(0);
       await screenshots.take(tab, "fallbacks", "name-for-a-missing-logo");
       expect(await accessibilityViolations(tab)).toEqual([]);
     });
 
-    it("works unbranded, in its own colour, when the brand cannot be had", async () => {
-      context = await browser.newContext();
+    it("works unbranded, in its own colour and in the browser's language, when the brand cannot be had", async () => {
+      context = await browser.newContext({ locale: "de" });
       await context.route("**/v2/auth/brand", (route) => route.abort("connectionrefused"));
       const tab = await context.newPage();
       await tab.goto(pageUrl);
-      await heading(tab, "Sign in");
+      const german = translator(catalogues.de);
+      await tab.getByRole("heading", { level: 1, name: german.format("page", "identify.title") }).waitFor();
+      expect(await tab.title()).toBe(
+        german.format("page", "document.stepTitle", { step: german.format("page", "identify.title") }),
+      );
       expect(await tab.getByRole("banner").isHidden()).toBe(true);
-      const continueButton = tab.getByRole("button", { name: "Continue" });
+      const continueButton = tab.getByRole("button", { name: german.format("page", "common.continue") });
       expect(await computedStyle(continueButton, "background-color")).toBe(pageColour);
       const who = await createUser(company, { password });
-      await identify(tab, who);
+      await tab.getByLabel(german.format("page", "common.loginId"), { exact: true }).fill(who.loginName);
+      await continueButton.click();
+      await tab.getByRole("heading", { level: 1, name: german.format("page", "password.title") }).waitFor();
       await screenshots.take(tab, "fallbacks", "unbranded");
     });
   },

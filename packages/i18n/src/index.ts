@@ -1,4 +1,5 @@
 export { acceptedLanguages } from "./accepted-languages.js";
+export { type BrowserModuleFiles, browserImports, browserModuleFiles } from "./browser-modules.js";
 export type { Catalogue, MessageKey, Messages, Namespace } from "./catalogue.js";
 export { catalogues } from "./catalogues.js";
 export { chooseLanguage, type LanguageWishes } from "./choose-language.js";

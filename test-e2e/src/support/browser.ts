@@ -10,7 +10,8 @@ export const chromiumPath = "/usr/bin/chromium";
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    // English unless a test's context names its locale: the pages' words follow the browser's language.
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--lang=en-US"],
   });
 }
 
@@ -108,7 +109,8 @@ export async function descriptionOf(locator: Locator): Promise<string> {
  * security policy does not hold back.
  */
 export async function accessibilityViolations(page: Page, skip: string[] = []): Promise<string[]> {
-  await page.evaluate(axe.source);
+  // Once per document: axe-core is half a megabyte of script to parse.
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(axe.source);
   return page.evaluate(async (skip) => {
     // In the page: axe-core's global, and the whole document by default.
     const { axe } = globalThis as unknown as { axe: typeof import("axe-core") };

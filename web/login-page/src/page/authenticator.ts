@@ -2,11 +2,9 @@ import { totpQrPath } from "../shared/page-config.js";
 import type { Flow } from "./flow.js";
 import { secretGroups } from "./otpauth-secret.js";
 import type { OnEnrolled } from "./passkey-settings.js";
-import { texts } from "./texts.js";
 import { clearWhenWrong } from "./typed-secret.js";
 import { element, labelledField, type Step } from "./view.js";
-
-const words = texts.authenticator;
+import { text } from "./words.js";
 
 /**
  * The QR code of the otpauth URI, drawn by the page server (the URI goes in a POST body) and put
@@ -21,7 +19,7 @@ async function qrCode(uri: string): Promise<Element> {
   if (!response.ok) throw new Error("no QR code");
   const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", words.qrLabel);
+  svg.setAttribute("aria-label", text("authenticator.qrLabel"));
   svg.setAttribute("class", "qr");
   return document.importNode(svg, true);
 }
@@ -53,13 +51,13 @@ export class AuthenticatorSetup {
     private readonly hooks: SetupHooks,
   ) {
     const headingId = "authenticator-heading";
-    this.#start = element("button", { type: "button", class: "secondary" }, words.start);
+    this.#start = element("button", { type: "button", class: "secondary" }, text("authenticator.setUp"));
     this.#start.addEventListener("click", () => void this.step.run(() => this.#enrol()));
     this.#section = element(
       "section",
       { "aria-labelledby": headingId },
-      element("h2", { id: headingId }, words.heading),
-      element("p", { class: "hint" }, words.intro),
+      element("h2", { id: headingId }, text("authenticator.heading")),
+      element("p", { class: "hint" }, text("authenticator.intro")),
       this.#start,
     );
     step.append(this.#section);
@@ -72,14 +70,22 @@ export class AuthenticatorSetup {
       return;
     }
     const uri = reply.answer.otpauth_uri ?? "";
-    const code = codeField("code", words.code);
-    const current = codeField("current_code", words.currentCode, words.currentCodeHint);
+    const code = codeField("code", text("authenticator.codeLabel"));
+    const current = codeField(
+      "current_code",
+      text("authenticator.currentCodeLabel"),
+      text("authenticator.currentCodeHint"),
+    );
     const form = element(
       "form",
       { novalidate: "" },
       code.box,
       current.box,
-      element("div", { class: "actions" }, element("button", { type: "submit" }, words.confirm)),
+      element(
+        "div",
+        { class: "actions" },
+        element("button", { type: "submit" }, text("authenticator.confirm")),
+      ),
     );
     const replacing = new Replacing(code, current, await this.hooks.hasApp());
     form.addEventListener("submit", (event) => {
@@ -88,10 +94,10 @@ export class AuthenticatorSetup {
     });
     this.#start.hidden = true;
     this.#section.append(
-      element("p", {}, words.scan),
+      element("p", {}, text("authenticator.scan")),
       await qrCode(uri),
-      element("p", {}, element("a", { class: "otpauth-uri", href: uri }, words.openApp)),
-      element("p", { class: "hint" }, words.byHand),
+      element("p", {}, element("a", { class: "otpauth-uri", href: uri }, text("authenticator.openApp"))),
+      element("p", { class: "hint" }, text("authenticator.byHand")),
       shownSecret(reply.answer.secret ?? ""),
       form,
     );
@@ -108,12 +114,12 @@ export class AuthenticatorSetup {
       // Without current_code, a 400 says that the user has an app to replace (and nothing was checked).
       if (!replacing.asked && reply.answer.error_code === "request.validation.failed") {
         replacing.ask();
-        this.step.error(words.replaceNotice);
+        this.step.error(text("authenticator.replaceNotice"));
         current.input.focus();
         return;
       }
       this.flow.fail(this.step, reply, {
-        "auth.otp.invalid": replacing.asked ? words.codesWrong : words.codeWrong,
+        "auth.otp.invalid": text(replacing.asked ? "authenticator.codesWrong" : "authenticator.codeWrong"),
       });
       clearWhenWrong(reply, code.input, current.input);
       return;
@@ -123,14 +129,14 @@ export class AuthenticatorSetup {
     // below comes when the page is ready for the next click.
     await this.hooks.onEnrolled(reply.answer);
     this.#section.replaceChildren(
-      element("h2", {}, words.heading),
+      element("h2", {}, text("authenticator.heading")),
       element(
         "p",
         {},
         [
-          words.done,
-          ...(ended > 0 ? [texts.sessions.othersEnded(ended)] : []),
-          ...(reply.answer.backup_codes ? [texts.backupCodes.firstNotice] : []),
+          text("authenticator.done"),
+          ...(ended > 0 ? [text("signedIn.otherSessionsEnded", { count: ended })] : []),
+          ...(reply.answer.backup_codes ? [text("backupCodes.first")] : []),
         ].join(" "),
       ),
     );
@@ -179,6 +185,6 @@ class Replacing {
   ask(): void {
     this.#asked = true;
     this.current.box.hidden = false;
-    this.code.label.textContent = words.newCode;
+    this.code.label.textContent = text("authenticator.newCodeLabel");
   }
 }

@@ -1,8 +1,6 @@
 import type { Flow } from "./flow.js";
-import { texts } from "./texts.js";
 import { element, type Step } from "./view.js";
-
-const words = texts.backupCodes;
+import { text } from "./words.js";
 
 /**
  * "Backup codes" in the signed-in view (docs/decisions.md, "Passkeys"): the user's first set, which
@@ -17,14 +15,14 @@ export class BackupCodes {
     private readonly step: Step,
   ) {
     const headingId = "backup-codes-heading";
-    const generate = element("button", { type: "button", class: "secondary" }, words.generate);
+    const generate = element("button", { type: "button", class: "secondary" }, text("backupCodes.get"));
     generate.addEventListener("click", () => void this.step.run(() => this.#generate()));
     step.append(
       element(
         "section",
         { "aria-labelledby": headingId },
-        element("h2", { id: headingId }, words.heading),
-        element("p", { class: "hint" }, words.intro),
+        element("h2", { id: headingId }, text("backupCodes.heading")),
+        element("p", { class: "hint" }, text("backupCodes.intro")),
         generate,
         this.#shown,
       ),
@@ -33,7 +31,7 @@ export class BackupCodes {
 
   /** Shows the user's first set, which came with a passkey or app. */
   showFirst(codes: string[]): void {
-    this.#show(codes, words.saveFirst);
+    this.#show(codes, text("backupCodes.saveFirst"));
   }
 
   async #generate(): Promise<void> {
@@ -41,11 +39,11 @@ export class BackupCodes {
     if (reply.answer.status !== "success") {
       this.flow.fail(this.step, reply, {
         // A session signed in before the user's first passkey or app, or too long ago.
-        "auth.reauthentication.required": words.reauthenticate,
+        "auth.reauthentication.required": text("backupCodes.reauthenticate"),
       });
       return;
     }
-    this.#show(reply.answer.backup_codes ?? [], words.saveNew);
+    this.#show(reply.answer.backup_codes ?? [], text("backupCodes.saveNew"));
   }
 
   #show(codes: string[], saveThemText: string): void {

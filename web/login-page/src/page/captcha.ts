@@ -1,5 +1,5 @@
-import { texts } from "./texts.js";
 import { checkbox, element, type Step } from "./view.js";
+import { text } from "./words.js";
 
 /**
  * The response the `dev` captcha provider accepts (docs/decisions.md). A company on reCAPTCHA,
@@ -13,9 +13,14 @@ export class Captcha {
   readonly #input: HTMLInputElement;
 
   constructor(step: Step, asked: boolean) {
-    const { box, input } = checkbox(texts.captcha.notRobot);
+    const { box, input } = checkbox(text("captcha.notRobot"));
     this.#input = input;
-    this.#group = element("fieldset", { class: "captcha" }, element("legend", {}, texts.captcha.legend), box);
+    this.#group = element(
+      "fieldset",
+      { class: "captcha" },
+      element("legend", {}, text("captcha.legend")),
+      box,
+    );
     this.#group.hidden = !asked;
     step.add(this.#group);
   }

@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { en } from "@auth/i18n/catalogues/en/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { deviceName } from "./device-name.js";
+import { speak } from "./words.js";
+
+// The test browser speaks English.
+beforeAll(() => speak({ catalogue: en }));
 
 describe("a session's device, named from its user agent", () => {
   it.each([

@@ -1,5 +1,5 @@
 import Bowser from "bowser";
-import { texts } from "./texts.js";
+import { text } from "./words.js";
 
 /**
  * A session's device as the user knows it, from its user agent (docs/decisions.md, "Reference login
@@ -8,8 +8,8 @@ import { texts } from "./texts.js";
  * is the client's word: it names the device, it proves nothing.
  */
 export function deviceName(userAgent: string): string {
-  if (userAgent.trim() === "") return texts.sessions.unknownDevice;
+  if (userAgent.trim() === "") return text("sessions.unknownDevice");
   const { browser, os } = Bowser.parse(userAgent);
-  if (browser.name && os.name) return texts.sessions.device(browser.name, os.name);
-  return browser.name || os.name || texts.sessions.unknownDevice;
+  if (browser.name && os.name) return text("sessions.device", { browser: browser.name, os: os.name });
+  return browser.name || os.name || text("sessions.unknownDevice");
 }

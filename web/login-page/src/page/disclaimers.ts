@@ -1,6 +1,6 @@
 import type { Disclaimer } from "./api.js";
-import { texts } from "./texts.js";
 import { checkbox, element, externalLink, type Step } from "./view.js";
+import { text } from "./words.js";
 
 /** The disclaimers to accept: a checkbox each, described by the disclaimer and a link to its text. */
 export class Disclaimers {
@@ -11,7 +11,7 @@ export class Disclaimers {
     this.#group = element(
       "fieldset",
       { class: "disclaimers" },
-      element("legend", {}, texts.disclaimers.legend),
+      element("legend", {}, text("disclaimers.legend")),
     );
     step.add(this.#group);
     this.update(required);
@@ -25,9 +25,9 @@ export class Disclaimers {
     });
     this.#boxes = required.map((disclaimer) => {
       const { box, input } = checkbox(
-        texts.disclaimers.accept(disclaimer.title),
+        text("disclaimers.accept", { title: disclaimer.title }),
         `${disclaimer.description} `,
-        externalLink(disclaimer.link, texts.disclaimers.read(disclaimer.title)),
+        externalLink(disclaimer.link, text("disclaimers.read", { title: disclaimer.title })),
       );
       input.checked = accepted.has(disclaimer.code);
       this.#group.append(box);

@@ -1,6 +1,17 @@
-import { describe, expect, it } from "vitest";
+import { en } from "@auth/i18n/catalogues/en/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { eventDetails, eventLabel, type ListedEvent } from "./listed-event.js";
-import { shownTime } from "./time.js";
+import { speak } from "./words.js";
+
+// The test browser speaks English.
+beforeAll(() => speak({ catalogue: en }));
+
+/** A time as the page shows it in English: a medium date and a short time of day, in the browser's zone. */
+const shownTime = (timestamp: string): string => {
+  const time = new Date(timestamp);
+  const date = new Intl.DateTimeFormat("en", { dateStyle: "medium" }).format(time);
+  return `${date}, ${new Intl.DateTimeFormat("en", { timeStyle: "short" }).format(time)}`;
+};
 
 const signedIn: ListedEvent = {
   id: "019ab7c2-5d41-7e3a-9f10-4c2d8e6b1a07",

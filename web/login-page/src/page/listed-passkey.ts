@@ -1,5 +1,4 @@
-import { texts } from "./texts.js";
-import { shownTime } from "./time.js";
+import { text } from "./words.js";
 
 /** One passkey as auth/passkeys/list lists it (docs/decisions.md, "Passkeys"). */
 export interface ListedPasskey {
@@ -15,11 +14,14 @@ export interface ListedPasskey {
   clone_suspected: boolean;
 }
 
-const words = texts.passkeys;
-
 /** What the list tells of a passkey beside its name: its kind, when it was added and last used. */
 export function passkeyDetails(passkey: ListedPasskey): string {
-  const used = passkey.last_used_at ? words.lastUsed(shownTime(passkey.last_used_at)) : words.notUsed;
-  const details = words.details(words.kinds[passkey.kind], shownTime(passkey.created_at), used);
-  return passkey.clone_suspected ? words.copied(details) : details;
+  const createdAt = new Date(passkey.created_at);
+  return [
+    text(passkey.kind === "synced" ? "passkeys.synced" : "passkeys.deviceBound"),
+    passkey.last_used_at
+      ? text("passkeys.used", { createdAt, lastUsedAt: new Date(passkey.last_used_at) })
+      : text("passkeys.unused", { createdAt }),
+    ...(passkey.clone_suspected ? [text("passkeys.cloneSuspected")] : []),
+  ].join(" ");
 }

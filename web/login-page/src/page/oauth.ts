@@ -2,7 +2,7 @@ import { type OAuthButton, pageRoutes } from "../shared/page-config.js";
 import { authorizationUrl } from "./authorization-request.js";
 import type { Flow } from "./flow.js";
 import { messageFor } from "./messages.js";
-import { texts } from "./texts.js";
+import { text } from "./words.js";
 
 /** What an authorization request was started with, kept for the redirect back under its `state`. */
 interface Pending {
@@ -52,7 +52,7 @@ export async function finishOAuth(flow: Flow): Promise<void> {
   const code = parameters.get("code");
   if (!stored || !code) {
     flow.restart({
-      error: parameters.has("error") ? texts.oauth.refused : texts.oauth.notStarted,
+      error: text(parameters.has("error") ? "oauth.providerRefused" : "oauth.notStarted"),
     });
     return;
   }

@@ -12,8 +12,8 @@ import type { Disclaimers } from "./disclaimers.js";
 import type { Flow } from "./flow.js";
 import type { Messages } from "./messages.js";
 import { type CeremonyFailure, ceremonyFailure } from "./passkey-failures.js";
-import { texts } from "./texts.js";
 import type { Step } from "./view.js";
+import { text } from "./words.js";
 
 /** What the browser gave for a ceremony: the authenticator's answer, or why there is none. */
 export type Ceremony<Credential> = { credential: Credential } | CeremonyFailure;
@@ -88,18 +88,12 @@ export function offerPasskey(
   const options = answer.passkey_options;
   if (!passkeyOffered(options)) return;
   const button = place(async () => {
-    const reply = await checkPasskey(
-      flow,
-      step,
-      await assertion(options),
-      disclaimers.fields(),
-      spentMessages,
-    );
+    const reply = await checkPasskey(flow, step, await assertion(options), disclaimers.fields(), {
+      "auth.passkey.invalid": text("passkeyCeremony.spent"),
+    });
     const refusal = reply?.answer;
     if (!refusal || refusal.status === "success") return;
     if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
     if (refusal.error_code === "auth.passkey.invalid") button.hidden = true;
   });
 }
-
-const spentMessages = { "auth.passkey.invalid": texts.passkey.spent };

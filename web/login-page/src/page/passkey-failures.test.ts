@@ -1,6 +1,11 @@
+import { en } from "@auth/i18n/catalogues/en/index.js";
 import { WebAuthnError, type WebAuthnErrorCode } from "@simplewebauthn/browser";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ceremonyFailure } from "./passkey-failures.js";
+import { speak } from "./words.js";
+
+// The test browser speaks English.
+beforeAll(() => speak({ catalogue: en }));
 
 const failed = (code: WebAuthnErrorCode, cause = "UnknownError") =>
   new WebAuthnError({

@@ -3,18 +3,17 @@ import type { Answer } from "./api.js";
 import type { Flow } from "./flow.js";
 import { type ListedPasskey, passkeyDetails } from "./listed-passkey.js";
 import { registration } from "./passkey-ceremony.js";
-import { texts } from "./texts.js";
 import { element, newId, type Step } from "./view.js";
-
-const words = texts.passkeys;
+import { text } from "./words.js";
 
 /** What the signed-in view does after a new factor: the sessions again (the others ended), the backup codes offered. */
 export type OnEnrolled = (answer: Answer) => Promise<void>;
 
 /** At most, as identity keeps them. */
-const nameLength = "64";
+const nameLength = 64;
 
-const messages = { "auth.reauthentication.required": words.reauthenticate };
+/** The refusals of every call here: a passkey is changed only from a recent sign-in. */
+const refusals = () => ({ "auth.reauthentication.required": text("passkeys.reauthenticate") });
 
 /**
  * "Passkeys" in the signed-in view (docs/decisions.md, "Passkeys"): the user's passkeys
@@ -27,7 +26,7 @@ export class PasskeySettings {
   readonly #section: HTMLElement;
   readonly #heading: HTMLHeadingElement;
   readonly #list = element("ul", { class: "passkeys" });
-  readonly #none = element("p", {}, words.none);
+  readonly #none = element("p", {}, text("passkeys.none"));
   readonly #name: HTMLInputElement;
   #passkeys: ListedPasskey[] = [];
 
@@ -36,7 +35,7 @@ export class PasskeySettings {
     private readonly step: Step,
     private readonly onEnrolled: OnEnrolled,
   ) {
-    this.#heading = element("h2", { id: newId("heading"), tabindex: "-1" }, words.heading);
+    this.#heading = element("h2", { id: newId("heading"), tabindex: "-1" }, text("passkeys.heading"));
     const nameId = newId("passkey_name");
     const hintId = newId("hint");
     this.#name = element("input", {
@@ -44,7 +43,7 @@ export class PasskeySettings {
       type: "text",
       name: "passkey_name",
       autocomplete: "off",
-      maxlength: nameLength,
+      maxlength: String(nameLength),
       "aria-describedby": hintId,
     });
     const add = element(
@@ -53,24 +52,24 @@ export class PasskeySettings {
       element(
         "div",
         { class: "field" },
-        element("label", { for: nameId }, words.name),
-        element("p", { id: hintId, class: "hint" }, words.nameHint),
+        element("label", { for: nameId }, text("passkeys.nameLabel")),
+        element("p", { id: hintId, class: "hint" }, text("passkeys.nameHint")),
         this.#name,
       ),
-      element("button", { type: "submit", class: "secondary" }, words.add),
+      element("button", { type: "submit", class: "secondary" }, text("passkeys.add")),
     );
     add.addEventListener("submit", (event) => {
       event.preventDefault();
       void this.step.run(() => this.#add());
     });
-    const unsupported = element("p", { class: "hint" }, words.unsupported);
+    const unsupported = element("p", { class: "hint" }, text("passkeys.unsupported"));
     add.hidden = !browserSupportsWebAuthn();
     unsupported.hidden = !add.hidden;
     this.#section = element(
       "section",
       { "aria-labelledby": this.#heading.id },
       this.#heading,
-      element("p", { class: "hint" }, words.intro),
+      element("p", { class: "hint" }, text("passkeys.intro")),
       this.#list,
       this.#none,
       add,
@@ -86,7 +85,7 @@ export class PasskeySettings {
     const reply = await this.flow.send("passkeys/list");
     if (reply.answer.error_code === "auth.passkey.invalid") return;
     if (reply.answer.status !== "success") {
-      this.flow.fail(this.step, reply, messages);
+      this.flow.fail(this.step, reply, refusals());
       return;
     }
     this.#show((reply.answer.passkeys ?? []) as ListedPasskey[]);
@@ -111,14 +110,14 @@ export class PasskeySettings {
     const showActions = () => {
       actions.replaceChildren(
         this.#button(
-          words.rename,
+          text("passkeys.rename"),
           () => this.#askName(passkey, actions, showActions),
-          words.renameLabel(passkey.name),
+          text("passkeys.renameLabel", { name: passkey.name }),
         ),
         this.#button(
-          words.remove,
+          text("passkeys.remove"),
           () => this.#askRemoval(passkey, actions, showActions),
-          words.removeLabel(passkey.name),
+          text("passkeys.removeLabel", { name: passkey.name }),
         ),
       );
     };
@@ -127,8 +126,8 @@ export class PasskeySettings {
   }
 
   /** A button of the list; `label` names its passkey too, for those who hear it out of its line. */
-  #button(text: string, onClick: () => void, label?: string): HTMLButtonElement {
-    const button = element("button", { type: "button", class: "secondary" }, text);
+  #button(shown: string, onClick: () => void, label?: string): HTMLButtonElement {
+    const button = element("button", { type: "button", class: "secondary" }, shown);
     if (label) button.setAttribute("aria-label", label);
     button.addEventListener("click", onClick);
     return button;
@@ -137,15 +136,15 @@ export class PasskeySettings {
   /** The passkey's new name, in place of its buttons. */
   #askName(passkey: ListedPasskey, actions: HTMLElement, back: () => void): void {
     const id = newId("passkey_name");
-    const name = element("input", { id, type: "text", autocomplete: "off", maxlength: nameLength });
+    const name = element("input", { id, type: "text", autocomplete: "off", maxlength: String(nameLength) });
     name.value = passkey.name;
     const form = element(
       "form",
       { novalidate: "", class: "rename" },
-      element("label", { for: id }, words.newName(passkey.name)),
+      element("label", { for: id }, text("passkeys.newNameLabel", { name: passkey.name })),
       name,
-      element("button", { type: "submit" }, words.saveName),
-      this.#button(words.cancel, () => {
+      element("button", { type: "submit" }, text("passkeys.saveName")),
+      this.#button(text("passkeys.cancel"), () => {
         back();
         actions.querySelector("button")?.focus();
       }),
@@ -164,13 +163,13 @@ export class PasskeySettings {
     const remove = element(
       "button",
       { type: "button", "aria-describedby": questionId },
-      words.removeLabel(passkey.name),
+      text("passkeys.removeLabel", { name: passkey.name }),
     );
     remove.addEventListener("click", () => void this.step.run(() => this.#remove(passkey)));
     actions.replaceChildren(
-      element("p", { id: questionId }, words.removeQuestion(passkey.name)),
+      element("p", { id: questionId }, text("passkeys.removeQuestion", { name: passkey.name })),
       remove,
-      this.#button(words.keep, () => {
+      this.#button(text("passkeys.keep"), () => {
         back();
         actions.querySelectorAll("button")[1]?.focus();
       }),
@@ -181,7 +180,7 @@ export class PasskeySettings {
   async #add(): Promise<void> {
     const enrol = await this.flow.send("passkeys/enrol");
     if (enrol.answer.status !== "success" || !enrol.answer.options) {
-      this.flow.fail(this.step, enrol, messages);
+      this.flow.fail(this.step, enrol, refusals());
       return;
     }
     const ceremony = await registration(enrol.answer.options);
@@ -196,8 +195,8 @@ export class PasskeySettings {
     });
     if (reply.answer.status !== "success") {
       this.flow.fail(this.step, reply, {
-        ...messages,
-        "auth.passkey.invalid": words.newNotAccepted,
+        ...refusals(),
+        "auth.passkey.invalid": text("passkeys.newRefused"),
       });
       return;
     }
@@ -212,9 +211,9 @@ export class PasskeySettings {
     const ended = reply.answer.sessions_ended ?? 0;
     this.step.notice(
       [
-        words.added(added.name),
-        ...(ended > 0 ? [texts.sessions.othersEnded(ended)] : []),
-        ...(reply.answer.backup_codes ? [texts.backupCodes.firstNotice] : []),
+        text("passkeys.added", { name: added.name }),
+        ...(ended > 0 ? [text("signedIn.otherSessionsEnded", { count: ended })] : []),
+        ...(reply.answer.backup_codes ? [text("backupCodes.first")] : []),
       ].join(" "),
     );
   }
@@ -223,24 +222,24 @@ export class PasskeySettings {
     const reply = await this.flow.send("passkeys/rename", { passkey_id: passkey.id, name });
     if (reply.answer.status !== "success") {
       this.flow.fail(this.step, reply, {
-        ...messages,
-        "request.validation.failed": words.nameTooLong,
+        ...refusals(),
+        "request.validation.failed": text("passkeys.nameTooLong", { max: nameLength }),
       });
       return;
     }
     await this.load();
     this.#heading.focus();
-    this.step.notice(words.renamed(passkey.name, name));
+    this.step.notice(text("passkeys.renamed", { name: passkey.name, newName: name }));
   }
 
   async #remove(passkey: ListedPasskey): Promise<void> {
     const reply = await this.flow.send("passkeys/remove", { passkey_id: passkey.id });
     if (reply.answer.status !== "success") {
-      this.flow.fail(this.step, reply, messages);
+      this.flow.fail(this.step, reply, refusals());
       return;
     }
     await this.load();
     this.#heading.focus();
-    this.step.notice(words.removed(passkey.name));
+    this.step.notice(text("passkeys.removed", { name: passkey.name }));
   }
 }

@@ -8,16 +8,14 @@ import {
 import { postAuth, type Reply } from "./api.js";
 import type { Flow } from "./flow.js";
 import { assertion, type Ceremony, checkPasskey } from "./passkey-ceremony.js";
-import { texts } from "./texts.js";
 import type { Step } from "./view.js";
+import { text } from "./words.js";
 
 /** A login without a login ID, begun by auth/passkeys/start and not yet the flow's. */
 interface Begun {
   token: string;
   options: PublicKeyCredentialRequestOptionsJSON;
 }
-
-const messages = { "auth.passkey.invalid": texts.passkeySignIn.notAccepted };
 
 /**
  * "Sign in with a passkey" on the first step, a login without a login ID (docs/decisions.md,
@@ -35,7 +33,7 @@ export class PasskeySignIn {
     private readonly flow: Flow,
     private readonly step: Step,
   ) {
-    this.#button = step.action(texts.passkeySignIn.button, () => this.#inDialog());
+    this.#button = step.action(text("passkeySignIn.button"), () => this.#inDialog());
     this.#button.hidden = true;
     if (browserSupportsWebAuthn()) void this.#offer();
   }
@@ -68,7 +66,7 @@ export class PasskeySignIn {
     const begun = await this.#begin();
     if (!("token" in begun)) {
       this.flow.fail(this.step, begun.refused, {
-        "auth.passkey.invalid": texts.passkeySignIn.notOffered,
+        "auth.passkey.invalid": text("passkeySignIn.notOffered"),
       });
       return;
     }
@@ -83,7 +81,15 @@ export class PasskeySignIn {
   /** The passkey the user gave, to auth/checkpasskey in the login it was asked for; whether it signed in. */
   async #check(begun: Begun, ceremony: Ceremony<AuthenticationResponseJSON>): Promise<boolean> {
     if ("credential" in ceremony) this.flow.adopt(begun.token);
-    const reply = await checkPasskey(this.flow, this.step, ceremony, {}, messages);
+    const reply = await checkPasskey(
+      this.flow,
+      this.step,
+      ceremony,
+      {},
+      {
+        "auth.passkey.invalid": text("passkeySignIn.refused"),
+      },
+    );
     return reply?.answer.status === "success";
   }
 

@@ -1,10 +1,8 @@
 import type { Flow } from "./flow.js";
 import { eventDetails, eventLabel, type ListedEvent } from "./listed-event.js";
 import { messageFor } from "./messages.js";
-import { texts } from "./texts.js";
 import { element, type Step } from "./view.js";
-
-const messages = { "service.unavailable": texts.events.unavailable };
+import { text } from "./words.js";
 
 /**
  * "Recent security activity" in the signed-in view: the user's own security events
@@ -14,7 +12,7 @@ const messages = { "service.unavailable": texts.events.unavailable };
  */
 export class SecurityEvents {
   readonly #list = element("ul", { class: "events" });
-  readonly #empty = element("p", { class: "hint" }, texts.events.none);
+  readonly #empty = element("p", { class: "hint" }, text("events.none"));
   readonly #problem = element("p", { class: "hint" });
 
   constructor(
@@ -28,7 +26,7 @@ export class SecurityEvents {
       element(
         "section",
         { "aria-labelledby": headingId },
-        element("h2", { id: headingId }, texts.events.heading),
+        element("h2", { id: headingId }, text("events.heading")),
         this.#list,
         this.#empty,
         this.#problem,
@@ -44,7 +42,7 @@ export class SecurityEvents {
         this.flow.fail(this.step, reply);
         return;
       }
-      this.#problem.textContent = messageFor(reply, messages);
+      this.#problem.textContent = messageFor(reply, { "service.unavailable": text("events.unavailable") });
       this.#problem.hidden = false;
       return;
     }

@@ -1,11 +1,8 @@
 import type { SessionAuthentication } from "./authentication.js";
 import { deviceName } from "./device-name.js";
 import type { Flow } from "./flow.js";
-import { texts } from "./texts.js";
-import { shownTime } from "./time.js";
 import { element, type Step } from "./view.js";
-
-const words = texts.sessions;
+import { text } from "./words.js";
 
 /** One session as auth/sessions lists it (docs/api-contract.md, "Session management"). */
 interface ListedSession {
@@ -37,11 +34,11 @@ export class SessionList {
       element(
         "section",
         { "aria-labelledby": headingId },
-        element("h2", { id: headingId }, words.heading),
+        element("h2", { id: headingId }, text("sessions.heading")),
         this.#list,
       ),
     );
-    this.#endOthers = step.action(words.endOthers, () => this.#end({ others: true }));
+    this.#endOthers = step.action(text("sessions.endOthers"), () => this.#end({ others: true }));
     this.#endOthers.hidden = true;
   }
 
@@ -65,20 +62,24 @@ export class SessionList {
 
   #item(session: ListedSession): HTMLLIElement {
     const device = deviceName(session.user_agent);
-    const details = words.details(
-      session.client_address,
-      shownTime(session.created_at),
-      shownTime(session.last_seen_at),
-    );
+    const details = text("sessions.details", {
+      address: session.client_address,
+      createdAt: new Date(session.created_at),
+      lastSeenAt: new Date(session.last_seen_at),
+    });
     const item = element(
       "li",
       {},
       element("span", { class: "device" }, device),
-      element("span", { class: "hint" }, session.current ? `${words.thisOne} ${details}` : details),
+      element(
+        "span",
+        { class: "hint" },
+        session.current ? `${text("sessions.thisSession")} ${details}` : details,
+      ),
     );
     if (!session.current) {
-      const end = element("button", { type: "button", class: "secondary end-session" }, words.end);
-      end.setAttribute("aria-label", words.endLabel(device));
+      const end = element("button", { type: "button", class: "secondary end-session" }, text("sessions.end"));
+      end.setAttribute("aria-label", text("sessions.endLabel", { device }));
       end.addEventListener(
         "click",
         () => void this.step.run(() => this.#end({ session_id: session.session_id })),
@@ -96,6 +97,6 @@ export class SessionList {
     }
     // The list first, then the notice: the step takes no other action until this handler returns.
     await this.load();
-    this.step.notice(words.ended(reply.answer.ended ?? 0));
+    this.step.notice(text("sessions.ended", { count: reply.answer.ended ?? 0 }));
   }
 }

@@ -1,6 +1,11 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from "vitest";
+import { en } from "@auth/i18n/catalogues/en/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { labelledField } from "./view.js";
+import { speak } from "./words.js";
+
+// The test browser speaks English.
+beforeAll(() => speak({ catalogue: en }));
 
 /** A password field as every password step makes it (view.ts's labelledField), and its toggle. */
 function passwordField() {

@@ -1,4 +1,4 @@
-import { texts } from "./texts.js";
+import { text } from "./words.js";
 
 /**
  * "Show password" beside a password field: a toggle button (aria-pressed) that shows what was
@@ -13,7 +13,7 @@ export function showPasswordToggle(input: HTMLInputElement): HTMLButtonElement {
   const show = (shown: boolean) => {
     input.type = shown ? "text" : "password";
     button.setAttribute("aria-pressed", String(shown));
-    button.textContent = shown ? texts.showPassword.hide : texts.showPassword.show;
+    button.textContent = text(shown ? "common.hidePassword" : "common.showPassword");
   };
   button.addEventListener("click", () => show(input.type === "password"));
   show(false);

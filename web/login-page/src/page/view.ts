@@ -1,5 +1,5 @@
 import { showPasswordToggle } from "./show-password.js";
-import { texts } from "./texts.js";
+import { pageTitle, text } from "./words.js";
 
 type Child = Node | string;
 
@@ -19,12 +19,12 @@ export function element<K extends keyof HTMLElementTagNameMap>(
 }
 
 /** A link that opens in a new tab: the session lives in this page's memory, so the page must stay. */
-export function externalLink(href: string, text: string): HTMLAnchorElement {
+export function externalLink(href: string, label: string): HTMLAnchorElement {
   return element(
     "a",
     { href, target: "_blank", rel: "noopener noreferrer" },
-    text,
-    element("span", { class: "visually-hidden" }, texts.page.opensInNewTab),
+    label,
+    element("span", { class: "visually-hidden" }, ` ${text("link.newTab")}`),
   );
 }
 
@@ -171,7 +171,7 @@ export class Step {
   /** Shows the step in place of the one before and moves the focus to its first field, or its heading. */
   show(): void {
     document.querySelector("main")?.replaceChildren(this.#section);
-    document.title = texts.page.title(this.#heading.textContent ?? "");
+    document.title = pageTitle(this.#heading.textContent ?? "");
     const fields = Array.from(this.#form.querySelectorAll("input"));
     (fields.find((field) => field.checkVisibility()) ?? this.#heading).focus();
   }

@@ -1,10 +1,16 @@
 import type { RequestHandler } from "express";
 
 /**
- * Request headers the gateway reads (the User-Agent for the user's list of sessions); anything else
- * the browser sends stays here.
+ * Request headers the gateway reads (the User-Agent for the user's list of sessions, the
+ * Accept-Language for the language of an SMS or e-mail); anything else the browser sends stays here.
  */
-const forwardedRequestHeaders = ["content-type", "x-api-key", "authorization", "user-agent"];
+const forwardedRequestHeaders = [
+  "content-type",
+  "x-api-key",
+  "authorization",
+  "user-agent",
+  "accept-language",
+];
 /**
  * Answer headers the page reads (Retry-After on 429 and auth.restricted) or must keep (no caching,
  * or the brand's short caching).

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { browserImports, languages } from "@auth/i18n";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningLoginPage, serveLoginPage } from "./serve.js";
 
@@ -21,6 +22,17 @@ const providers = [
     scope: "openid email",
   },
 ];
+
+/** Where the page's import map sends a module's name: its own entry, or the longest prefix ending in "/". */
+async function importMapped(pageUrl: string, specifier: string): Promise<string | undefined> {
+  const html = await (await fetch(pageUrl)).text();
+  const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+  const { imports } = JSON.parse(map) as { imports: Record<string, string> };
+  const prefix = Object.keys(imports)
+    .filter((name) => name.endsWith("/") && specifier.startsWith(name))
+    .sort((a, b) => b.length - a.length)[0];
+  return imports[specifier] ?? (prefix && `${imports[prefix]}${specifier.slice(prefix.length)}`);
+}
 
 describe("the login page's server", () => {
   let gateway: Server;
@@ -85,10 +97,13 @@ describe("the login page's server", () => {
     it.each([
       ["@simplewebauthn/browser", "startAuthentication"],
       ["bowser", "getParser"],
+      ["@auth/i18n/translator.js", "translator"],
+      ["@auth/i18n/choose-language.js", "chooseLanguage"],
+      ...languages.map((language) => [`@auth/i18n/catalogues/${language}/index.js`, language]),
+      ...browserImports.map((name) => [name, "export"]),
     ])("serves %s's ES modules where the page's import map points", async (name, exported) => {
-      const html = await (await fetch(page.url)).text();
-      const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
-      const entry = (JSON.parse(map) as { imports: Record<string, string> }).imports[name];
+      const entry = await importMapped(page.url, name);
+      expect(entry, name).toBeDefined();
       const response = await fetch(`${page.url}${entry}`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/javascript/);
@@ -127,6 +142,7 @@ describe("the login page's server", () => {
           "x-api-key": "acme-page-key-0123456789abcdef",
           authorization: "Bearer token-1",
           "user-agent": "Firefox/140.0",
+          "accept-language": "de-CH, de;q=0.9",
           "x-forwarded-for": "203.0.113.9",
           cookie: "a=b",
         },
@@ -142,6 +158,7 @@ describe("the login page's server", () => {
           "x-api-key": "acme-page-key-0123456789abcdef",
           authorization: "Bearer token-1",
           "user-agent": "Firefox/140.0",
+          "accept-language": "de-CH, de;q=0.9",
           "x-forwarded-for": "127.0.0.1",
         },
       });

@@ -4,10 +4,13 @@ import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { browserModuleFiles } from "@auth/i18n";
 import express from "express";
 import helmet from "helmet";
 import {
   bowserPath,
+  i18nImportPath,
+  i18nPath,
   type OAuthButton,
   type PageConfig,
   pageRoutes,
@@ -42,6 +45,8 @@ const scriptsDir = join(packageDir, "dist");
 const webauthnDir = dirname(fileURLToPath(import.meta.resolve("@simplewebauthn/browser")));
 /** bowser's ES module, one file, which the page's import map names too. */
 const bowserModule = fileURLToPath(import.meta.resolve("bowser"));
+/** The page's words: @auth/i18n's modules, and FormatJS's, which they import (the import map names them too). */
+const i18nModules = browserModuleFiles();
 
 /**
  * The CSP source of the page's import map, its one inline script: allowed by its hash, so that the
@@ -104,6 +109,11 @@ export async function serveLoginPage(options: LoginPageOptions): Promise<Running
   app.get(bowserPath, (_request, response) => {
     response.type("text/javascript").sendFile(bowserModule);
   });
+  app.use(i18nPath, express.static(i18nModules.directory));
+  for (const [name, file] of Object.entries(i18nModules.imports))
+    app.get(i18nImportPath(name), (_request, response) => {
+      response.type("text/javascript").sendFile(file);
+    });
   const proxy = gatewayProxy(options.gatewayUrl);
   app.post(`/${options.companyCode}/v2/auth/*operation`, proxy);
   app.get(`/${options.companyCode}/v2/auth/brand`, proxy);

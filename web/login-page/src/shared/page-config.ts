@@ -42,3 +42,12 @@ export const webauthnPath = "/js/vendor/simplewebauthn";
 
 /** Where the page server serves bowser's ES module, which names a session's browser and system. */
 export const bowserPath = "/js/vendor/bowser.mjs";
+
+/**
+ * Where the page server serves @auth/i18n's modules, which the page's import map names
+ * `@auth/i18n/` (docs/decisions.md, "Languages").
+ */
+export const i18nPath = "/js/vendor/i18n";
+
+/** Where the page server serves a package that @auth/i18n's modules import by name (FormatJS's), as the import map says. */
+export const i18nImportPath = (name: string): string => `/js/vendor/${name}.js`;

@@ -3,8 +3,9 @@ import type { Messages } from "../../catalogue.js";
 export const page = {
   "document.title": "Anmelden",
   "document.stepTitle": "{step} – Anmelden",
+  "document.companyTitle": "{company} – Anmelden",
+  "document.companyStepTitle": "{step} – {company}",
   "document.loading": "Wird geladen…",
-  "document.needsScript": "Diese Anmeldeseite benötigt JavaScript.",
   "document.startFailed": "Die Anmeldeseite konnte nicht starten. Bitte laden Sie sie neu.",
   "link.newTab": "(öffnet in einem neuen Tab)",
   "error.unknown": "Etwas ist schiefgelaufen ({code}). Bitte versuchen Sie es erneut.",
@@ -20,6 +21,7 @@ export const page = {
   "common.loginId": "Telefonnummer, E-Mail-Adresse oder Anmeldename",
   "common.usePasskeyInstead": "Stattdessen Passkey verwenden",
   "common.showPassword": "Passwort anzeigen",
+  "common.hidePassword": "Passwort verbergen",
 
   "captcha.legend": "Sicherheitsprüfung",
   "captcha.notRobot": "Ich bin kein Roboter",
@@ -190,13 +192,13 @@ export const page = {
 
   "authenticator.heading": "Authenticator-App",
   "authenticator.intro":
-    "Melden Sie sich mit einem Code aus einer App an statt mit einer SMS, die jemand nutzen könnte, der Ihre Telefonnummer übernimmt oder Ihre Nachrichten liest.",
+    "Melden Sie sich statt mit einer SMS mit einem Code aus einer App an: Eine SMS könnte nutzen, wer Ihre Telefonnummer übernimmt oder Ihre Nachrichten liest.",
   "authenticator.setUp": "Authenticator-App einrichten",
   "authenticator.scan":
     "Scannen Sie diesen QR-Code mit Ihrer Authenticator-App und geben Sie dann den Code ein, den sie anzeigt.",
   "authenticator.qrLabel": "QR-Code für Ihre Authenticator-App",
-  "authenticator.byHand": "Oder fügen Sie ihn von Hand hinzu:",
-  "authenticator.secret": "(Geheimschlüssel {secret})",
+  "authenticator.openApp": "In einer Authenticator-App auf diesem Gerät öffnen",
+  "authenticator.byHand": "Oder geben Sie diesen Schlüssel von Hand in der App ein:",
   "authenticator.codeLabel": "Code aus der App",
   "authenticator.newCodeLabel": "Code aus der neuen App",
   "authenticator.currentCodeLabel": "Code aus Ihrer bisherigen App",

@@ -3,8 +3,9 @@ import type { Messages } from "../../catalogue.js";
 export const page = {
   "document.title": "Connexion",
   "document.stepTitle": "{step} – Connexion",
+  "document.companyTitle": "{company} – Connexion",
+  "document.companyStepTitle": "{step} – {company}",
   "document.loading": "Chargement…",
-  "document.needsScript": "Cette page de connexion nécessite JavaScript.",
   "document.startFailed": "La page de connexion n’a pas pu démarrer. Veuillez la recharger.",
   "link.newTab": "(s’ouvre dans un nouvel onglet)",
   "error.unknown": "Une erreur s’est produite ({code}). Veuillez réessayer.",
@@ -18,6 +19,7 @@ export const page = {
   "common.loginId": "Numéro de téléphone, e-mail ou nom d’utilisateur",
   "common.usePasskeyInstead": "Utiliser plutôt votre clé d’accès",
   "common.showPassword": "Afficher le mot de passe",
+  "common.hidePassword": "Masquer le mot de passe",
 
   "captcha.legend": "Vérification de sécurité",
   "captcha.notRobot": "Je ne suis pas un robot",
@@ -193,8 +195,8 @@ export const page = {
   "authenticator.scan":
     "Scannez ce code QR avec votre application d’authentification, puis saisissez le code qu’elle affiche.",
   "authenticator.qrLabel": "Code QR pour votre application d’authentification",
-  "authenticator.byHand": "Ou saisissez-le manuellement\u00a0:",
-  "authenticator.secret": "(clé secrète {secret})",
+  "authenticator.openApp": "Ouvrir dans une application d’authentification sur cet appareil",
+  "authenticator.byHand": "Ou saisissez cette clé manuellement dans l’application\u00a0:",
   "authenticator.codeLabel": "Code de l’application",
   "authenticator.newCodeLabel": "Code de la nouvelle application",
   "authenticator.currentCodeLabel": "Code de votre application actuelle",

@@ -1,11 +1,9 @@
 import type { Flow } from "../flow.js";
 import { startOAuth } from "../oauth.js";
 import { PasskeySignIn } from "../passkey-sign-in.js";
-import { texts } from "../texts.js";
 import { element, newId, Step } from "../view.js";
+import { text } from "../words.js";
 import { showRecoveryStart } from "./recovery-start.js";
-
-const words = texts.identify;
 
 export interface StartMessages {
   error?: string;
@@ -17,23 +15,23 @@ export interface StartMessages {
  * button), the company's OAuth providers, and the way to recovery.
  */
 export function showIdentify(flow: Flow, messages: StartMessages = {}): void {
-  const step = new Step(words.title);
+  const step = new Step(text("identify.title"));
   const loginId = step.field({
-    label: words.loginId,
+    label: text("common.loginId"),
     name: "login_id",
     // The browser offers the site's passkeys in the field's autofill too (conditional UI).
     autocomplete: "username webauthn",
     value: flow.loginId,
   });
-  step.submit(words.continue, async () => {
+  step.submit(text("common.continue"), async () => {
     passkey.stop();
     flow.loginId = loginId.value.trim();
     flow.proceed(step, await flow.begin("login", { login_id: flow.loginId }), {
-      "request.validation.failed": words.noLoginId,
+      "request.validation.failed": text("identify.loginIdMissing"),
     });
   });
   const passkey = new PasskeySignIn(flow, step);
-  step.action(words.forgotPassword, () => {
+  step.action(text("common.forgotPassword"), () => {
     passkey.stop();
     showRecoveryStart(flow);
   });
@@ -43,9 +41,13 @@ export function showIdentify(flow: Flow, messages: StartMessages = {}): void {
       element(
         "section",
         { class: "providers", "aria-labelledby": headingId },
-        element("h2", { id: headingId }, words.otherWays),
+        element("h2", { id: headingId }, text("identify.otherWays")),
         ...flow.config.providers.map((provider) => {
-          const button = element("button", { type: "button" }, words.withProvider(provider.label));
+          const button = element(
+            "button",
+            { type: "button" },
+            text("identify.provider", { provider: provider.label }),
+          );
           button.addEventListener("click", () => void step.run(() => startOAuth(provider)));
           return button;
         }),

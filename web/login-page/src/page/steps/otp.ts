@@ -1,10 +1,11 @@
+import type { MessageKey } from "@auth/i18n/catalogue.js";
 import type { Answer } from "../api.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
 import { offerPasskey, passkeyOffered } from "../passkey-ceremony.js";
-import { texts } from "../texts.js";
 import { clearWhenWrong } from "../typed-secret.js";
 import { disableFor, Step } from "../view.js";
+import { text } from "../words.js";
 
 /** The endpoints of one OTP step: at login (with backup codes) or in a recovery. */
 export interface OtpCalls {
@@ -19,8 +20,6 @@ export const recoveryOtp: OtpCalls = {
   renew: "recovery/renewotp",
   backupCodes: false,
 };
-
-const words = texts.otp;
 
 /** The ways of passing the step, in the order a login offers them (docs/decisions.md, "Second factors"). */
 type Way = "passkey" | "code" | "backupCode";
@@ -43,25 +42,25 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
   const code =
     way === "backupCode"
       ? step.field({
-          label: words.backupCode,
+          label: text("otp.backupCodeLabel"),
           name: "backup_code",
           autocomplete: "off",
-          hint: words.backupCodeHint,
+          hint: text("otp.backupCodeHint"),
         })
       : way === "code"
         ? step.field({
-            label: app ? words.appCode : words.smsCode,
+            label: text(app ? "otp.appLabel" : "otp.smsLabel"),
             name: "otp",
             autocomplete: "one-time-code",
             inputmode: "numeric",
             // What an SMS code risks, told where one is asked for (NIST SP 800-63B-4 3.2.9, ASVS
             // 5.0 6.6.1; docs/security.md, "TOTP").
-            ...(app ? {} : { hint: words.smsRisk }),
+            ...(app ? {} : { hint: text("otp.smsRisk") }),
           })
         : undefined;
   const disclaimers = new Disclaimers(step, answer.disclaimers_required ?? []);
   if (code) {
-    step.submit(words.continue, async () => {
+    step.submit(text("common.continue"), async () => {
       const reply = await flow.send(calls.check, {
         [way === "backupCode" ? "backup_code" : "otp"]: code.value.trim(),
         ...disclaimers.fields(),
@@ -72,33 +71,33 @@ export function showOtp(flow: Flow, answer: Answer, calls: OtpCalls, chosen?: Wa
       clearWhenWrong(reply, code);
     });
   } else {
-    offerPasskey(flow, step, answer, disclaimers, (check) => step.submit(words.usePasskey, check));
+    offerPasskey(flow, step, answer, disclaimers, (check) => step.submit(text("otp.usePasskey"), check));
   }
   if (code && way === "code" && !app) {
-    const renew = step.action(words.sendNew, async () => {
+    const renew = step.action(text("otp.sendNewCode"), async () => {
       const reply = await flow.send(calls.renew);
       if (reply.answer.status === "success") {
-        step.notice(words.sentNew(reply.answer.user_phone ?? answer.user_phone ?? ""));
+        step.notice(text("otp.newCodeSent", { phone: reply.answer.user_phone ?? answer.user_phone ?? "" }));
         return;
       }
-      flow.fail(step, reply, { "request.ratelimit.exceeded": words.notYet });
+      flow.fail(step, reply, { "request.ratelimit.exceeded": text("otp.newCodeNotYet") });
       if (reply.retryAfterSeconds) disableFor(renew, reply.retryAfterSeconds, code);
     });
   }
-  const otherWays: Record<Way, string> = {
-    passkey: words.otherWays.passkey,
-    code: app ? words.otherWays.app : words.otherWays.sms,
-    backupCode: words.otherWays.backupCode,
+  const otherWays: Record<Way, MessageKey<"page">> = {
+    passkey: "common.usePasskeyInstead",
+    code: app ? "otp.useAppInstead" : "otp.useSmsInstead",
+    backupCode: "otp.useBackupCodeInstead",
   };
   for (const other of ways.filter((each) => each !== way))
-    step.action(otherWays[other], () => showOtp(flow, answer, calls, other));
+    step.action(text(otherWays[other]), () => showOtp(flow, answer, calls, other));
   step.show();
 }
 
 /** The step of one way, its title saying what it asks for. */
 function stepOf(way: Way, app: boolean, phone: string | undefined): Step {
-  if (way === "passkey") return new Step(words.passkeyTitle, words.passkeyIntro);
-  if (way === "backupCode") return new Step(words.backupCodeTitle, words.backupCodeIntro);
-  if (app) return new Step(words.appTitle, words.appIntro);
-  return new Step(words.smsTitle, words.smsIntro(phone ?? ""));
+  if (way === "passkey") return new Step(text("otp.passkeyTitle"), text("otp.passkeyIntro"));
+  if (way === "backupCode") return new Step(text("otp.backupCodeTitle"), text("otp.backupCodeIntro"));
+  if (app) return new Step(text("otp.appTitle"), text("otp.appIntro"));
+  return new Step(text("otp.smsTitle"), text("otp.smsIntro", { phone: phone ?? "" }));
 }

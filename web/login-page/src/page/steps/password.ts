@@ -3,12 +3,10 @@ import { Captcha } from "../captcha.js";
 import { Disclaimers } from "../disclaimers.js";
 import type { Flow } from "../flow.js";
 import { offerPasskey } from "../passkey-ceremony.js";
-import { texts } from "../texts.js";
 import { clearWhenWrong } from "../typed-secret.js";
 import { Step } from "../view.js";
+import { text } from "../words.js";
 import { showRecoveryStart } from "./recovery-start.js";
-
-const words = texts.password;
 
 /**
  * checkpassword: the password, with the disclaimers to accept and, after failed attempts, the
@@ -16,17 +14,17 @@ const words = texts.password;
  * second factor (the answer has its options; docs/decisions.md, "Passkeys").
  */
 export function showPassword(flow: Flow, answer: Answer): void {
-  const step = new Step(words.title, words.signingInAs(flow.loginId));
+  const step = new Step(text("password.title"), text("password.intro", { loginId: flow.loginId }));
   step.username(flow.loginId);
   const password = step.field({
-    label: words.label,
+    label: text("password.label"),
     name: "password",
     type: "password",
     autocomplete: "current-password",
   });
   const disclaimers = new Disclaimers(step, answer.disclaimers_required ?? []);
   const captcha = new Captcha(step, answer.captcha_required === true);
-  step.submit(words.submit, async () => {
+  step.submit(text("common.signIn"), async () => {
     const reply = await flow.send("checkpassword", {
       password: password.value,
       ...captcha.fields(),
@@ -39,9 +37,11 @@ export function showPassword(flow: Flow, answer: Answer): void {
     if (refusal.disclaimers_required) disclaimers.update(refusal.disclaimers_required);
     clearWhenWrong(reply, password);
   });
-  offerPasskey(flow, step, answer, disclaimers, (check) => step.action(words.usePasskey, check));
-  step.action(words.forgotPassword, () => showRecoveryStart(flow));
-  step.action(words.someoneElse, () => {
+  offerPasskey(flow, step, answer, disclaimers, (check) =>
+    step.action(text("common.usePasskeyInstead"), check),
+  );
+  step.action(text("common.forgotPassword"), () => showRecoveryStart(flow));
+  step.action(text("password.someoneElse"), () => {
     flow.loginId = "";
     flow.restart();
   });

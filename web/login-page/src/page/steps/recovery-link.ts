@@ -1,17 +1,9 @@
 import { pageRoutes } from "../../shared/page-config.js";
 import type { Flow } from "../flow.js";
 import { messageFor } from "../messages.js";
-import { texts } from "../texts.js";
 import { Step } from "../view.js";
+import { text } from "../words.js";
 import { showRecoveryStart } from "./recovery-start.js";
-
-const words = texts.recovery;
-
-const linkMessages = {
-  "auth.token.invalid": words.linkInvalid,
-  "auth.token.expired": words.linkExpired,
-  "request.validation.failed": words.linkIncomplete,
-};
 
 /**
  * The recovery e-mail's link (auth/recovery/checklink, docs/api-contract.md, "Recovery"): its token
@@ -26,9 +18,14 @@ export async function checkRecoveryLink(flow: Flow): Promise<void> {
     flow.next(reply.answer);
     return;
   }
-  const step = new Step(words.linkTitle);
-  step.error(words.askNewLink(messageFor(reply, linkMessages)));
-  step.submit(words.title, () => showRecoveryStart(flow));
-  step.action(words.back, () => flow.restart());
+  const step = new Step(text("recoveryLink.title"));
+  const why = messageFor(reply, {
+    "auth.token.invalid": text("recoveryLink.invalid"),
+    "auth.token.expired": text("recoveryLink.expired"),
+    "request.validation.failed": text("recoveryLink.incomplete"),
+  });
+  step.error(`${why} ${text("recoveryLink.askNew")}`);
+  step.submit(text("recoveryLink.recover"), () => showRecoveryStart(flow));
+  step.action(text("common.backToSignIn"), () => flow.restart());
   step.show();
 }

@@ -1,24 +1,23 @@
+import type { MessageKey } from "@auth/i18n/catalogue.js";
 import type { Answer } from "../api.js";
 import { Captcha } from "../captcha.js";
 import type { Flow } from "../flow.js";
-import { texts } from "../texts.js";
 import { element, newId, Step } from "../view.js";
-
-const words = texts.recovery;
+import { text } from "../words.js";
 
 /** The ways to prove who one is (spec 4.10); none chosen lets the company's order decide. */
-const methods = [
-  { method: "", label: words.methods.any },
-  { method: "PHONE", label: words.methods.phone },
-  { method: "MAIL", label: words.methods.mail },
-  { method: "QUESTION", label: words.methods.question },
+const methods: Array<{ method: string; label: MessageKey<"page"> }> = [
+  { method: "", label: "recoveryStart.methodDefault" },
+  { method: "PHONE", label: "recoveryStart.methodPhone" },
+  { method: "MAIL", label: "recoveryStart.methodMail" },
+  { method: "QUESTION", label: "recoveryStart.methodQuestion" },
 ];
 
 /** auth/recovery/recover: the login ID, the way to prove who one is, and the captcha it always needs. */
 export function showRecoveryStart(flow: Flow): void {
-  const step = new Step(words.title, words.intro);
+  const step = new Step(text("recoveryStart.title"), text("recoveryStart.intro"));
   const loginId = step.field({
-    label: words.loginId,
+    label: text("common.loginId"),
     name: "login_id",
     autocomplete: "username",
     value: flow.loginId,
@@ -28,11 +27,21 @@ export function showRecoveryStart(flow: Flow): void {
     const id = newId("method");
     const input = element("input", { type: "radio", name, id, value: method });
     input.checked = index === 0;
-    return { input, box: element("div", { class: "check" }, input, element("label", { for: id }, label)) };
+    return {
+      input,
+      box: element("div", { class: "check" }, input, element("label", { for: id }, text(label))),
+    };
   });
-  step.add(element("fieldset", {}, element("legend", {}, words.how), ...choices.map(({ box }) => box)));
+  step.add(
+    element(
+      "fieldset",
+      {},
+      element("legend", {}, text("recoveryStart.methodLegend")),
+      ...choices.map(({ box }) => box),
+    ),
+  );
   const captcha = new Captcha(step, true);
-  step.submit(words.continue, async () => {
+  step.submit(text("common.continue"), async () => {
     flow.loginId = loginId.value.trim();
     const method = choices.find(({ input }) => input.checked)?.input.value;
     const reply = await flow.begin("recovery/recover", {
@@ -43,13 +52,13 @@ export function showRecoveryStart(flow: Flow): void {
     if (reply.answer.verification === "MAIL") showMailSent(flow, reply.answer);
     else flow.proceed(step, reply);
   });
-  step.action(words.back, () => flow.restart());
+  step.action(text("common.backToSignIn"), () => flow.restart());
   step.show();
 }
 
 /** MAIL: no session; the link in the e-mail leads to this page's recovery link route. */
 function showMailSent(flow: Flow, answer: Answer): void {
-  const step = new Step(words.mailTitle, words.mailIntro(answer.user_email ?? ""));
-  step.submit(words.back, () => flow.restart());
+  const step = new Step(text("mailSent.title"), text("mailSent.intro", { email: answer.user_email ?? "" }));
+  step.submit(text("common.backToSignIn"), () => flow.restart());
   step.show();
 }

@@ -6,8 +6,8 @@ import type { Flow } from "../flow.js";
 import { PasskeySettings } from "../passkey-settings.js";
 import { SecurityEvents } from "../security-events.js";
 import { SessionList } from "../sessions.js";
-import { texts } from "../texts.js";
 import { Step } from "../view.js";
+import { text } from "../words.js";
 
 /**
  * authorized: where a client app would take over with the session token; the user's sessions
@@ -15,10 +15,13 @@ import { Step } from "../view.js";
  * backup codes.
  */
 export function showSignedIn(flow: Flow, answer: Answer): void {
-  const step = new Step(texts.signedIn.title, texts.signedIn.profile(answer.profile_mnemocode ?? ""));
-  step.submit(texts.signedIn.signOut, async () => {
+  const step = new Step(
+    text("signedIn.title"),
+    text("signedIn.profile", { profile: answer.profile_mnemocode ?? "" }),
+  );
+  step.submit(text("signedIn.signOut"), async () => {
     const reply = await flow.send("logout");
-    if (reply.answer.status === "success") flow.restart({ notice: texts.signedIn.signedOut });
+    if (reply.answer.status === "success") flow.restart({ notice: text("signedIn.signedOut") });
     else flow.fail(step, reply);
   });
   const sessions = new SessionList(flow, step);
