@@ -14,7 +14,9 @@ describe('the language of a message the services send (docs/decisions.md, "Langu
     expect(messageTranslator({ defaultLanguage: "fr", texts: [] }).language).toBe("fr");
     expect(messageTranslator({ requested: "", defaultLanguage: "fr", texts: [] }).language).toBe("fr");
     expect(messageTranslator({ requested: "es", defaultLanguage: "fr", texts: [] }).language).toBe("fr");
-    expect(messageTranslator({ requested: "not a tag!", defaultLanguage: "de", texts: [] }).language).toBe("de");
+    expect(messageTranslator({ requested: "not a tag!", defaultLanguage: "de", texts: [] }).language).toBe(
+      "de",
+    );
   });
 
   it("is English when neither is one the suite speaks", () => {

@@ -142,7 +142,7 @@ describe("the HTML part shows the wording's paragraphs, the link as a button, an
   });
 });
 
-describe('the layout\'s own words are in the e-mail\'s language (docs/decisions.md, "Languages")', () => {
+describe("the layout's own words are in the e-mail's language (docs/decisions.md, \"Languages\")", () => {
   it.each([
     [
       "de",
@@ -156,14 +156,17 @@ describe('the layout\'s own words are in the e-mail\'s language (docs/decisions.
       "Si le bouton ne fonctionne pas, ouvrez ce lien\u00a0:",
       "Vous recevez cet e-mail parce que quelqu’un a demandé à récupérer l’accès à votre compte Acme.",
     ],
-  ] as const)("%s: the lang attribute, the button's label, the line under it and the footer", (language, label, hint, footer) => {
-    const { html } = renderIn(recovery, translator(catalogues[language]));
-    expect(html).toMatch(new RegExp(`<html lang="${language}"`));
-    // What a reader sees: a no-break space is a space.
-    expect(visible(html)).toContain(` ${label} ${hint.replace(/\s/g, " ")} https://login.acme.example/`);
-    expect(visible(html)).toContain(` ${footer} `);
-    expect(html).not.toMatch(/Set a new password|If the button|You got this e-mail/);
-  });
+  ] as const)(
+    "%s: the lang attribute, the button's label, the line under it and the footer",
+    (language, label, hint, footer) => {
+      const { html } = renderIn(recovery, translator(catalogues[language]));
+      expect(html).toMatch(new RegExp(`<html lang="${language}"`));
+      // What a reader sees: a no-break space is a space.
+      expect(visible(html)).toContain(` ${label} ${hint.replace(/\s/g, " ")} https://login.acme.example/`);
+      expect(visible(html)).toContain(` ${footer} `);
+      expect(html).not.toMatch(/Set a new password|If the button|You got this e-mail/);
+    },
+  );
 
   it("a notice's footer too", () => {
     const { html } = renderIn(notice, translator(catalogues.de));
@@ -173,7 +176,9 @@ describe('the layout\'s own words are in the e-mail\'s language (docs/decisions.
   });
 
   it("takes the company's own text of a layout's word in that language", () => {
-    const companyTexts = [{ language: "de", namespace: "mail", key: "layout.action.setPassword", text: "Weiter" }];
+    const companyTexts = [
+      { language: "de", namespace: "mail", key: "layout.action.setPassword", text: "Weiter" },
+    ];
     const { html } = renderIn(recovery, translator(catalogues.de, { companyTexts }));
     expect(visible(html)).toContain(" Weiter Falls die Schaltfläche");
     expect(visible(renderIn(recovery, translator(catalogues.en, { companyTexts })).html)).toContain(

@@ -14,6 +14,7 @@ import {
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import {
   type Company,
+  type CompanyPolicy,
   IdentityServiceService,
   NotificationEvent,
   type NotificationTemplate,
@@ -369,7 +370,7 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
     const error = (await clients.operator
       .updateCompany({
         companyId: company.id,
-        policy: { ...(stored as Company).policy!, notificationTemplates: templates },
+        policy: { ...((stored as Company).policy as CompanyPolicy), notificationTemplates: templates },
       })
       .catch((e) => e)) as AuthError;
     expect(error.code).toBe("request.validation.failed");

@@ -8,5 +8,6 @@ export const mail = {
   "layout.linkHint": "Falls die Schaltfläche nicht funktioniert, öffnen Sie diesen Link:",
   "layout.footer.recovery":
     "Sie erhalten diese E-Mail, weil jemand angefordert hat, den Zugang zu Ihrem Konto bei {company} wiederherzustellen.",
-  "layout.footer.notice": "Sie erhalten diese E-Mail, weil sie die Sicherheit Ihres Kontos bei {company} betrifft.",
+  "layout.footer.notice":
+    "Sie erhalten diese E-Mail, weil sie die Sicherheit Ihres Kontos bei {company} betrifft.",
 } satisfies Messages<"mail">;

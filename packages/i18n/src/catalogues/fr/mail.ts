@@ -8,5 +8,6 @@ export const mail = {
   "layout.linkHint": "Si le bouton ne fonctionne pas, ouvrez ce lien\u00a0:",
   "layout.footer.recovery":
     "Vous recevez cet e-mail parce que quelqu’un a demandé à récupérer l’accès à votre compte {company}.",
-  "layout.footer.notice": "Vous recevez cet e-mail parce qu’il concerne la sécurité de votre compte {company}.",
+  "layout.footer.notice":
+    "Vous recevez cet e-mail parce qu’il concerne la sécurité de votre compte {company}.",
 } satisfies Messages<"mail">;
