@@ -22,8 +22,6 @@ export const eventNames = {
   [NotificationEvent.PASSKEY_CLONE_SUSPECTED]: "passkey_clone_suspected",
 } as const satisfies Record<KnownEvent, string>;
 
-export type EventName = (typeof eventNames)[KnownEvent];
-
 /** The placeholders of a notice's template: the company's name and when it happened. */
 const placeholders = ["company", "time"] as const;
 const placeholder = /\{([^{}]*)\}/g;
