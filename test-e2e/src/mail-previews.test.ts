@@ -1,6 +1,7 @@
 import { pathToFileURL } from "node:url";
+import { messageTranslator } from "@auth/delivery";
 import { eventNames, type KnownEvent, noticeMail, wordingOf } from "@auth/identity/testing";
-import type { Brand } from "@auth/proto/identity";
+import { type Brand, NotificationEvent } from "@auth/proto/identity";
 import { recoveryMail } from "@auth/recovery/testing";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -28,35 +29,64 @@ const logo = `<svg xmlns="http://www.w3.org/2000/svg" width="250" height="40" vi
   <text x="42" y="28" font-family="DejaVu Sans, Arial, sans-serif" font-size="21" font-weight="700" fill="#ffffff">Acme Logistics</text>
 </svg>`;
 
+const branded: PreviewCompany = {
+  flow: "branded",
+  name: "Acme Logistics",
+  brand: { logoUrl, color: "#0b6e4f" },
+  recoveryPage: "https://login.acme.example/recover",
+};
 const companies: PreviewCompany[] = [
-  {
-    flow: "branded",
-    name: "Acme Logistics",
-    brand: { logoUrl, color: "#0b6e4f" },
-    recoveryPage: "https://login.acme.example/recover",
-  },
+  branded,
   { flow: "unbranded", name: "Northwind Traders", recoveryPage: "https://northwind.example/auth/recover" },
 ];
 const sentAt = new Date("2026-03-14T09:26:00Z");
 const widths = { desktop: 800, phone: 360 } as const;
 type Mail = ReturnType<typeof noticeMail>;
 
-/** The recovery e-mail and every notice, as recovery and identity build them for the company. */
-function mailsOf(company: PreviewCompany): Array<[string, Mail]> {
+/** The recovery e-mail's button, in each language (docs/decisions.md, "Languages"). */
+const buttonLabels = {
+  en: "Set a new password",
+  de: "Neues Passwort festlegen",
+  fr: "Définir un nouveau mot de passe",
+} as const;
+type Language = keyof typeof buttonLabels;
+
+/** The recovery e-mail and the notices of `events`, as recovery and identity build them for the company in the language. */
+function mailsOf(company: PreviewCompany, language: Language, events: KnownEvent[]): Array<[string, Mail]> {
   const link = `${company.recoveryPage}?token=Zm9yIHRoZSBwcmV2aWV3IG9ubHk`;
-  const events = Object.keys(eventNames) as KnownEvent[];
+  const wording = { defaultLanguage: language, texts: [] };
+  const words = messageTranslator(wording);
   return [
-    ["recovery", recoveryMail("preview", "ann@example.com", company, link)],
+    ["recovery", recoveryMail("preview", "ann@example.com", company, link, wording)],
     ...events.map((event): [string, Mail] => [
       eventNames[event],
-      noticeMail(company, wordingOf(event, [], { company: company.name, time: sentAt })),
+      noticeMail(company, wordingOf(event, words, { company: company.name, time: sentAt }), words),
     ]),
   ];
 }
 
-const previews = companies.flatMap((company) =>
-  mailsOf(company).map(([mail, message]) => ({ company, mail, message })),
-);
+const previews = [
+  // The recovery e-mail and every notice, with a brand and without.
+  ...companies.flatMap((company) =>
+    mailsOf(company, "en", Object.keys(eventNames) as KnownEvent[]).map(([mail, message]) => ({
+      folder: company.flow,
+      company,
+      language: "en" as Language,
+      mail,
+      message,
+    })),
+  ),
+  // The recovery e-mail and a notice in each language, under artifacts/mail/<language>/.
+  ...(Object.keys(buttonLabels) as Language[]).flatMap((language) =>
+    mailsOf(branded, language, [NotificationEvent.PASSWORD_CHANGED]).map(([mail, message]) => ({
+      folder: language,
+      company: branded,
+      language,
+      mail,
+      message,
+    })),
+  ),
+];
 
 /** What the script below uses of the page (test-e2e compiles without the DOM's types). */
 interface PageElement {
@@ -67,7 +97,10 @@ interface PageElement {
 }
 interface PageWindow {
   innerWidth: number;
-  document: { documentElement: { scrollWidth: number }; querySelector(selector: string): PageElement | null };
+  document: {
+    documentElement: { scrollWidth: number; lang: string };
+    querySelector(selector: string): PageElement | null;
+  };
   getComputedStyle(element: PageElement): { backgroundColor: string };
 }
 
@@ -80,6 +113,7 @@ const layoutOf = (page: Page) =>
     const card = (document.querySelector(".card") as PageElement).getBoundingClientRect();
     const button = document.querySelector("td[bgcolor] > a");
     return {
+      lang: document.documentElement.lang,
       overflows: document.documentElement.scrollWidth > window.innerWidth,
       cardInset: Math.min(card.left, window.innerWidth - card.right),
       header: window.getComputedStyle(header).backgroundColor,
@@ -111,16 +145,17 @@ describe.skipIf(!chromiumInstalled())(
     });
 
     it.each(previews)(
-      "$company.flow: the $mail e-mail, at desktop and phone width",
-      async ({ company, mail, message }) => {
-        const file = screenshots.save(company.flow, `${mail}.html`, message.html);
+      "$folder: the $mail e-mail, at desktop and phone width",
+      async ({ folder, company, language, mail, message }) => {
+        const file = screenshots.save(folder, `${mail}.html`, message.html);
         const page = await context.newPage();
         try {
           for (const [name, width] of Object.entries(widths)) {
             await page.setViewportSize({ width, height: 900 });
             await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
-            await screenshots.take(page, company.flow, `${mail}-${name}`);
+            await screenshots.take(page, folder, `${mail}-${name}`);
             const layout = await layoutOf(page);
+            expect(layout.lang).toBe(language);
             expect(layout.overflows, `wider than a ${width} px window`).toBe(false);
             expect(layout.cardInset, "the card keeps off the window's edges").toBeGreaterThanOrEqual(12);
             expect(layout.header).toBe(rgbOf(company.brand?.color ?? "#1f5fbf"));
@@ -128,7 +163,7 @@ describe.skipIf(!chromiumInstalled())(
             else expect(layout.headerText).toBe(company.name);
             expect(layout.button).toEqual(
               mail === "recovery"
-                ? { label: "Set a new password", href: expect.stringContaining(company.recoveryPage) }
+                ? { label: buttonLabels[language], href: expect.stringContaining(company.recoveryPage) }
                 : null,
             );
           }

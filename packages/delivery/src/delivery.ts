@@ -14,6 +14,7 @@ export { HttpSmsProvider, type HttpSmsProviderOptions } from "./http-sms-provide
 export type { MailMessage, MailSender } from "./mail-sender.js";
 export { sendMail } from "./mail-senders.js";
 export { MemoryOutbox } from "./memory-outbox.js";
+export { type MessageWording, messageTranslator } from "./message-language.js";
 export { type MailContent, renderMail } from "./render-mail.js";
 export type { HttpDefaults } from "./sms-retries.js";
 export type { SmsMessage, SmsSender } from "./sms-sender.js";

@@ -1,21 +1,19 @@
+import type { MessageKey } from "@auth/i18n";
+
 /**
- * The layout's own words (docs/decisions.md, "Brand"): the button's label, the line under it and the
- * footer that says why the user got the e-mail. One table, so that a later change translates it;
- * `{company}` is the company's name.
+ * The layout's own words (docs/decisions.md, "Brand" and "Languages"): each button's label and each
+ * footer, as messages of the i18n `mail` catalogue, so that they come in the e-mail's language.
  */
-export const mailTexts = {
-  lang: "en",
-  actions: {
-    setPassword: "Set a new password",
-  },
-  linkHint: "If the button does not work, open this link:",
-  footers: {
-    recovery: "You got this e-mail because someone asked to recover access to your {company} account.",
-    notice: "You got this e-mail because it concerns the security of your {company} account.",
-  },
-} as const;
+export const actionLabels = {
+  setPassword: "layout.action.setPassword",
+} as const satisfies Record<string, MessageKey<"mail">>;
+
+export const footers = {
+  recovery: "layout.footer.recovery",
+  notice: "layout.footer.notice",
+} as const satisfies Record<string, MessageKey<"mail">>;
 
 /** What a button in an e-mail does: its label's key. */
-export type MailAction = keyof typeof mailTexts.actions;
+export type MailAction = keyof typeof actionLabels;
 /** Why the user got an e-mail: its footer's key. */
-export type MailReason = keyof typeof mailTexts.footers;
+export type MailReason = keyof typeof footers;

@@ -1,5 +1,10 @@
+import { catalogues, translator } from "@auth/i18n";
 import { describe, expect, it } from "vitest";
-import { type MailContent, renderMail } from "./render-mail.js";
+import { type MailContent, renderMail as renderIn } from "./render-mail.js";
+
+const english = translator(catalogues.en);
+/** The e-mail with the layout's words in English, as the rules below but the language's need. */
+const renderMail = (content: MailContent) => renderIn(content, english);
 
 const link = "https://login.acme.example/recover?token=abc&x=1";
 const recovery: MailContent = {
@@ -133,6 +138,51 @@ describe("the HTML part shows the wording's paragraphs, the link as a button, an
     expect(html).toMatch(/<html lang="en"/);
     expect(html).toMatch(
       /display:none[^>]*>\s*The password of your Acme account was changed at 2026-01-02 03:04 UTC\./,
+    );
+  });
+});
+
+describe("the layout's own words are in the e-mail's language (docs/decisions.md, \"Languages\")", () => {
+  it.each([
+    [
+      "de",
+      "Neues Passwort festlegen",
+      "Falls die Schaltfläche nicht funktioniert, öffnen Sie diesen Link:",
+      "Sie erhalten diese E-Mail, weil jemand angefordert hat, den Zugang zu Ihrem Konto bei Acme wiederherzustellen.",
+    ],
+    [
+      "fr",
+      "Définir un nouveau mot de passe",
+      "Si le bouton ne fonctionne pas, ouvrez ce lien\u00a0:",
+      "Vous recevez cet e-mail parce que quelqu’un a demandé à récupérer l’accès à votre compte Acme.",
+    ],
+  ] as const)(
+    "%s: the lang attribute, the button's label, the line under it and the footer",
+    (language, label, hint, footer) => {
+      const { html } = renderIn(recovery, translator(catalogues[language]));
+      expect(html).toMatch(new RegExp(`<html lang="${language}"`));
+      // What a reader sees: a no-break space is a space.
+      expect(visible(html)).toContain(` ${label} ${hint.replace(/\s/g, " ")} https://login.acme.example/`);
+      expect(visible(html)).toContain(` ${footer} `);
+      expect(html).not.toMatch(/Set a new password|If the button|You got this e-mail/);
+    },
+  );
+
+  it("a notice's footer too", () => {
+    const { html } = renderIn(notice, translator(catalogues.de));
+    expect(visible(html)).toContain(
+      " Sie erhalten diese E-Mail, weil sie die Sicherheit Ihres Kontos bei Acme betrifft. ",
+    );
+  });
+
+  it("takes the company's own text of a layout's word in that language", () => {
+    const companyTexts = [
+      { language: "de", namespace: "mail", key: "layout.action.setPassword", text: "Weiter" },
+    ];
+    const { html } = renderIn(recovery, translator(catalogues.de, { companyTexts }));
+    expect(visible(html)).toContain(" Weiter Falls die Schaltfläche");
+    expect(visible(renderIn(recovery, translator(catalogues.en, { companyTexts })).html)).toContain(
+      " Set a new password If the button",
     );
   });
 });

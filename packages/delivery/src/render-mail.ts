@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
+import type { Translator } from "@auth/i18n";
 import type { Brand } from "@auth/proto/identity";
 import escapeHtml from "escape-html";
 import Mustache from "mustache";
 import type { MailMessage } from "./mail-sender.js";
-import { type MailAction, type MailReason, mailTexts } from "./mail-texts.js";
+import { actionLabels, footers, type MailAction, type MailReason } from "./mail-texts.js";
 
 export interface MailContent {
   companyName: string;
@@ -54,27 +55,34 @@ function aroundAction(paragraphs: string[], url: string | undefined) {
 }
 
 /**
- * The e-mail in the one layout, HTML and text. Every value is HTML-escaped as it is filled in, with
- * escape-html rather than Mustache's own escape, which also writes / and = as entities: a link then
- * stands in the HTML as it is in the text.
+ * The e-mail in the one layout, HTML and text, the layout's own words in the language of `words`
+ * (the translator the subject and text were worded with). Every value is HTML-escaped as it is
+ * filled in, with escape-html rather than Mustache's own escape, which also writes / and = as
+ * entities: a link then stands in the HTML as it is in the text.
  */
-export function renderMail(content: MailContent): Pick<MailMessage, "subject" | "text" | "html"> {
+export function renderMail(
+  content: MailContent,
+  words: Translator,
+): Pick<MailMessage, "subject" | "text" | "html"> {
   const paragraphs = paragraphsOf(content.text);
   const { before, after } = aroundAction(paragraphs, content.action?.url);
   const html = Mustache.render(
     layout,
     {
-      lang: mailTexts.lang,
+      lang: words.language,
       heading: content.subject,
       preview: paragraphs[0]?.replace(/\s+/g, " ") ?? "",
       company: content.companyName,
       color: colorOf(content.brand),
       logoUrl: logoOf(content.brand),
       before: before.map(linesOf),
-      action: content.action && { label: mailTexts.actions[content.action.label], url: content.action.url },
-      hint: mailTexts.linkHint,
+      action: content.action && {
+        label: words.format("mail", actionLabels[content.action.label]),
+        url: content.action.url,
+      },
+      hint: words.format("mail", "layout.linkHint"),
       after: after.map(linesOf),
-      footer: mailTexts.footers[content.reason].replaceAll("{company}", content.companyName),
+      footer: words.format("mail", footers[content.reason], { company: content.companyName }),
     },
     {},
     { escape: escapeHtml },

@@ -1,5 +1,7 @@
 import { companyTextProblems } from "@auth/i18n";
+import type { CompanyPolicy, CompanyText } from "@auth/proto/identity";
 import { z } from "zod";
+import { singleTemplateTexts } from "./single-templates.js";
 
 /**
  * A company's own texts (CompanyPolicy.texts), refused by @auth/i18n's rules, each problem at the
@@ -21,3 +23,15 @@ export const companyTextsInput = z
       context.addIssue({ code: "custom", path: [problem.index, problem.field], message: problem.message });
     }
   });
+
+const messageOf = (text: CompanyText) => JSON.stringify([text.language, text.namespace, text.key]);
+
+/**
+ * A company's texts as the services word their messages with (docs/decisions.md, "Languages"): its
+ * own, and its single templates as texts of its default language where it has no text of that
+ * message in that language.
+ */
+export function companyTextsOf(policy: CompanyPolicy): CompanyText[] {
+  const own = new Set(policy.texts.map(messageOf));
+  return [...policy.texts, ...singleTemplateTexts(policy).filter((text) => !own.has(messageOf(text)))];
+}

@@ -11,6 +11,7 @@ import {
   hashAdminToken,
   type RunningGrpcServer,
   type ServiceClient,
+  smsSettings,
   startGrpcServer,
 } from "@auth/grpc-kit";
 import { type OpenedDatabase, openDatabase } from "@auth/pg";
@@ -1801,6 +1802,46 @@ describe("messages to a user", () => {
     expect(await codeOf(smsOf(user, OtpPurpose.LOGIN))).toBe("auth.restricted");
     expect(await codeOf(smsOf(user, OtpPurpose.RECOVERY))).toBe("auth.restricted");
     expect(await codeOf(identity.getMailDelivery(user))).toBe("auth.restricted");
+  });
+});
+
+describe('the deliveries answer the company\'s texts (docs/decisions.md, "Languages")', () => {
+  it("of their namespace, the single templates among them as texts of the default language where it has none", async () => {
+    const own = [
+      { language: "de", namespace: "sms", key: "login", text: "Anmeldung: {code}" },
+      { language: "fr", namespace: "mail", key: "recovery.subject", text: "{company} : accès" },
+      { language: "de", namespace: "page", key: "identify.title", text: "Willkommen" },
+    ];
+    const { company } = await identity.createCompany({
+      code: code(),
+      name: "Texts",
+      policy: companyPolicy({
+        defaultLanguage: "de",
+        texts: own,
+        sms: smsSettings({ loginTemplate: "Code {code}", recoveryTemplate: "Zugang: {code}" }),
+        mail: { smtpUrl: "", from: "", subjectTemplate: "{company}: Zugang" },
+      }),
+    });
+    const { user } = await identity.createUser(
+      newUser(company as Company, {
+        phone: "+12025550123",
+        email: "ann@example.com",
+        password: "password-1",
+      }),
+    );
+    const ids = { companyId: company?.id ?? "", userId: user?.id ?? "" };
+    const sms = await identity.getSmsDelivery({ ...ids, purpose: OtpPurpose.LOGIN });
+    const mail = await identity.getMailDelivery(ids);
+    expect(sms).toMatchObject({ defaultLanguage: "de" });
+    expect(sms.texts).toEqual([
+      own[0],
+      { language: "de", namespace: "sms", key: "recovery", text: "Zugang: {code}" },
+    ]);
+    expect(mail).toMatchObject({ defaultLanguage: "de" });
+    expect(mail.texts).toEqual([
+      own[1],
+      { language: "de", namespace: "mail", key: "recovery.subject", text: "{company}: Zugang" },
+    ]);
   });
 });
 

@@ -37,7 +37,8 @@ import { OAuthExchange } from "./oauth/exchange.js";
 export type { SessionCalls } from "./guess-budget.js";
 /** The notices' e-mails as the notifier builds them: for the previews of test-e2e. */
 export { noticeMail } from "./notifications/notice-mail.js";
-export { eventNames, type KnownEvent, wordingOf } from "./notifications/templates.js";
+export { eventNames, type KnownEvent } from "./notifications/templates.js";
+export { wordingOf } from "./notifications/wording.js";
 export { TestOAuth2Provider } from "./oauth/oauth2-provider.testing.js";
 
 import { SecretBox } from "@auth/runtime";

@@ -1,20 +1,21 @@
-import { OtpPurpose, type SmsSettings } from "@auth/proto/otp";
+import { type MessageWording, messageTranslator } from "@auth/delivery";
+import { OtpPurpose } from "@auth/proto/otp";
 
-const defaultTemplates = {
-  [OtpPurpose.LOGIN]: "Your login code is {code}. It expires in {minutes} minutes. Never share it.",
-  [OtpPurpose.RECOVERY]:
-    "Your access recovery code is {code}. It expires in {minutes} minutes. Never share it.",
-};
+/** The `sms` catalogue's message of each purpose. */
+const messageKeys = { [OtpPurpose.LOGIN]: "login", [OtpPurpose.RECOVERY]: "recovery" } as const;
 
-/** The SMS text for an OTP: the company's template for the purpose, or the service's wording. */
+/**
+ * The SMS text for an OTP: the `sms` catalogue's message for the purpose, or the company's own, in
+ * the request's language, else the company's default (docs/decisions.md, "Languages").
+ */
 export function otpMessage(
   purpose: OtpPurpose.LOGIN | OtpPurpose.RECOVERY,
   otp: string,
   lifetimeMinutes: number,
-  settings?: SmsSettings,
+  wording: MessageWording,
 ): string {
-  const template =
-    (purpose === OtpPurpose.RECOVERY ? settings?.recoveryTemplate : settings?.loginTemplate) ??
-    defaultTemplates[purpose];
-  return template.replaceAll("{code}", otp).replaceAll("{minutes}", String(lifetimeMinutes));
+  return messageTranslator(wording).format("sms", messageKeys[purpose], {
+    code: otp,
+    minutes: lifetimeMinutes,
+  });
 }

@@ -53,15 +53,22 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
           ...input,
           // A recovery code's delivery spends one of the user's recovery messages at identity.
           delivery: async () => {
-            const { phone, sms, homeRegion } = await delivery.identity.getSmsDelivery({
-              companyId: input.companyId,
-              userId: input.userId,
-              purpose: input.purpose,
-            });
+            const { phone, sms, homeRegion, defaultLanguage, texts } = await delivery.identity.getSmsDelivery(
+              {
+                companyId: input.companyId,
+                userId: input.userId,
+                purpose: input.purpose,
+              },
+            );
             if (!phone) throw new AuthError("recovery.phone.notset", { detail: "the user has no phone" });
             return {
               phone,
-              text: (otp) => otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), sms),
+              text: (otp) =>
+                otpMessage(input.purpose, otp, Math.round(rules.lifetimeMs / 60_000), {
+                  requested: input.language,
+                  defaultLanguage,
+                  texts,
+                }),
               sender: senderFor(sms, delivery.fallback, delivery.http),
               limits: smsPumpingLimitsOf(sms?.limits, homeRegion),
             };

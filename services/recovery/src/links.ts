@@ -1,18 +1,7 @@
-import { type MailMessage, renderMail } from "@auth/delivery";
+import { type MailMessage, type MessageWording, messageTranslator, renderMail } from "@auth/delivery";
 import type { Brand } from "@auth/proto/identity";
-import type { MailSettings } from "@auth/proto/recovery";
 
 export const linkLifetimeMs = 30 * 60_000;
-
-const defaultSubject = "Recover access to your {company} account";
-const defaultBody = [
-  "Someone asked to recover access to your {company} account.",
-  "To set a new password, open this link within {minutes} minutes (it works once):",
-  "",
-  "{link}",
-  "",
-  "If you did not ask for this, ignore this message: nothing changes.",
-].join("\n");
 
 /** docs/api-contract.md, "Recovery": the link is the company's recovery page with the token in the query. */
 export function recoveryLink(linkBase: string, token: string): string {
@@ -21,35 +10,35 @@ export function recoveryLink(linkBase: string, token: string): string {
   return url.toString();
 }
 
-function fill(template: string, values: Record<string, string>): string {
-  return template.replace(
-    /\{(company|link|minutes)\}/g,
-    (placeholder, name: string) => values[name] ?? placeholder,
-  );
-}
-
 /**
- * The recovery e-mail, in the company's wording when it has one, in the layout of its brand with
- * the link as a button (docs/decisions.md, "Brand").
+ * The recovery e-mail: the `mail` catalogue's subject and body (or the company's own) in the
+ * request's language, else the company's (docs/decisions.md, "Languages"), in the layout of its
+ * brand with the link as a button (docs/decisions.md, "Brand").
  */
 export function recoveryMail(
   companyId: string,
   to: string,
   company: { name: string; brand?: Brand | undefined },
   link: string,
-  settings?: MailSettings,
+  wording: MessageWording,
 ): MailMessage {
-  const values = { company: company.name, link, minutes: String(linkLifetimeMs / 60_000) };
+  const words = messageTranslator(wording);
+  // The subject is given the body's values too: an older policy's subject template, which identity
+  // answers as the subject's text, could use every placeholder of the body.
+  const values = { company: company.name, link, minutes: linkLifetimeMs / 60_000 };
   return {
     companyId,
     to,
-    ...renderMail({
-      companyName: company.name,
-      brand: company.brand,
-      subject: fill(settings?.subjectTemplate ?? defaultSubject, values),
-      text: fill(settings?.bodyTemplate ?? defaultBody, values),
-      action: { label: "setPassword", url: link },
-      reason: "recovery",
-    }),
+    ...renderMail(
+      {
+        companyName: company.name,
+        brand: company.brand,
+        subject: words.format("mail", "recovery.subject", values),
+        text: words.format("mail", "recovery.body", values),
+        action: { label: "setPassword", url: link },
+        reason: "recovery",
+      },
+      words,
+    ),
   };
 }

@@ -26,6 +26,8 @@ const identity = {
     companyName: "Acme",
     linkBase: "https://app.example/recover",
     brand: { logoUrl: "https://app.example/logo.png", color: "#0b6e4f" },
+    defaultLanguage: "en",
+    texts: [],
   } as GetMailDeliveryResponse,
   async getMailDelivery(request: GetMailDeliveryRequest): Promise<GetMailDeliveryResponse> {
     identity.asked.push(request);
@@ -77,7 +79,8 @@ const codeOf = (promise: Promise<unknown>) =>
     () => "ok",
     (error: AuthError) => error.code,
   );
-const send = () => recovery.sendRecoveryLink({ companyId: "c1", userId: "u1", loginId: "ann", language: "" });
+const send = (language = "") =>
+  recovery.sendRecoveryLink({ companyId: "c1", userId: "u1", loginId: "ann", language });
 
 describe("SendRecoveryLink", () => {
   it("asks identity once for the link's delivery, whose answer spends the user's recovery message, and sends the link", async () => {
@@ -93,6 +96,20 @@ describe("SendRecoveryLink", () => {
     expect(html).toMatch(/href="https:\/\/app\.example\/recover\?token=/);
     expect(html).toContain('<img src="https://app.example/logo.png" alt="Acme"');
     expect(html).toContain("background:#0b6e4f");
+  });
+
+  it("words the e-mail in the request's language, else the company's default language identity answers", async () => {
+    identity.answer = { ...identity.answer, defaultLanguage: "fr", texts: [] };
+    try {
+      await send("de-AT");
+      await send("");
+      expect(outbox.messages.map((message) => message.subject)).toEqual([
+        "Zugang zu Ihrem Konto bei Acme wiederherstellen",
+        "Récupérer l’accès à votre compte Acme",
+      ]);
+    } finally {
+      identity.answer = { ...identity.answer, defaultLanguage: "en" };
+    }
   });
 
   it("issues and sends nothing when identity refuses the delivery: the user's recovery messages are spent", async () => {

@@ -54,10 +54,11 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
       // Identity spends one of the user's recovery messages as it answers, when the link can go
       // out (an e-mail and a recovery page): beyond the cap, request.ratelimit.exceeded and nothing
       // is issued (docs/decisions.md, "Recovery").
-      const { email, companyName, linkBase, mail, brand } = await delivery.identity.getMailDelivery({
-        companyId: input.companyId,
-        userId: input.userId,
-      });
+      const { email, companyName, linkBase, mail, brand, defaultLanguage, texts } =
+        await delivery.identity.getMailDelivery({
+          companyId: input.companyId,
+          userId: input.userId,
+        });
       if (!email) throw new AuthError("recovery.email.notset");
       if (!linkBase)
         throw new AuthError("recovery.method.restricted", { detail: "the company has no recovery page" });
@@ -67,7 +68,11 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
         eventOriginOf(context, input.userId),
       );
       const link = recoveryLink(linkBase, token);
-      const message = recoveryMail(input.companyId, email, { name: companyName, brand }, link, mail);
+      const message = recoveryMail(input.companyId, email, { name: companyName, brand }, link, {
+        requested: input.language,
+        defaultLanguage,
+        texts,
+      });
       await sendMail(message, mail, delivery.fallback, delivery.timeoutMs);
       metrics.emailsSent.inc();
       logger.info({ companyId: input.companyId, userId: input.userId }, "recovery link sent");

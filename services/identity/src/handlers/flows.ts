@@ -14,6 +14,7 @@ import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
 import { storedFormOf } from "../backup-codes.js";
 import { toCompany } from "../companies.js";
+import { companyTextsOf } from "../company-texts.js";
 import { normalizeControlAnswer } from "../control-answers.js";
 import { type FactorCheck, failureOf } from "../events.js";
 import type { Notifier } from "../notifications/notifier.js";
@@ -325,7 +326,7 @@ export function flowHandlers(
         sms: openPolicySecrets(company.policy, secrets).sms,
         homeRegion: company.policy.defaultPhoneRegion,
         defaultLanguage: company.policy.defaultLanguage,
-        texts: company.policy.texts.filter(({ namespace }) => namespace === "sms"),
+        texts: companyTextsOf(company.policy).filter(({ namespace }) => namespace === "sms"),
       };
     },
 
@@ -341,7 +342,7 @@ export function flowHandlers(
         mail: openPolicySecrets(company.policy, secrets).mail,
         brand: company.policy.brand,
         defaultLanguage: company.policy.defaultLanguage,
-        texts: company.policy.texts.filter(({ namespace }) => namespace === "mail"),
+        texts: companyTextsOf(company.policy).filter(({ namespace }) => namespace === "mail"),
       };
     },
 

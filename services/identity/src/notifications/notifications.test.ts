@@ -14,6 +14,7 @@ import {
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import {
   type Company,
+  type CompanyPolicy,
   IdentityServiceService,
   NotificationEvent,
   type NotificationTemplate,
@@ -306,7 +307,7 @@ describe('the e-mail\'s layout (docs/decisions.md, "Brand")', () => {
     const [notice] = (await noticesTo(mail, user.email)) as MailMessage[];
     expect(notice?.html).toContain(`<img src="https://acme.example/logo.png" alt="Test ${company.code}"`);
     expect(notice?.html).toContain("background:#0b6e4f");
-    expect(notice?.html).toMatch(/<p class="paragraph"[^>]*>Your Test \w+ account was locked at /);
+    expect(notice?.html).toMatch(/<p class="paragraph"[^>]*>Your Test \w+ account was locked on /);
     expect(notice?.html).toContain(`concerns the security of your Test ${company.code} account`);
   });
 });
@@ -329,8 +330,10 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
     });
     const [notice] = (await noticesTo(mail, user.email)) as MailMessage[];
     expect(notice?.subject).toBe(`Test ${company.code}: locked`);
-    expect(notice?.text).toMatch(/^Locked at \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Call the help desk\.$/);
-    expect(notice?.html).toMatch(/>Locked at \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Call the help desk\.</);
+    // {time} is the date and time in the company's language, in UTC (docs/decisions.md, "Languages").
+    const lockedAt = /Locked at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M UTC\. Call the help desk\./;
+    expect(notice?.text).toMatch(new RegExp(`^${lockedAt.source}$`));
+    expect(notice?.html).toMatch(new RegExp(`>${lockedAt.source}<`));
     await clients.session.notifyUser({
       companyId: company.id,
       userId: user.id,
@@ -367,12 +370,96 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
     const error = (await clients.operator
       .updateCompany({
         companyId: company.id,
-        policy: { ...(stored as Company).policy!, notificationTemplates: templates },
+        policy: { ...((stored as Company).policy as CompanyPolicy), notificationTemplates: templates },
       })
       .catch((e) => e)) as AuthError;
     expect(error.code).toBe("request.validation.failed");
     expect(error.message).toContain("notificationTemplates");
     expect(error.message).toContain(message);
+  });
+});
+
+describe("the notice's language is the company's default (docs/decisions.md, \"Languages\")", () => {
+  const lockOut = (company: { id: string }, user: { id: string }) =>
+    clients.session.notifyUser({
+      companyId: company.id,
+      userId: user.id,
+      event: NotificationEvent.LOCKED_OUT,
+    });
+
+  it.each([
+    [
+      "en",
+      "Your Test {code} account is locked",
+      /^Your Test \w+ account was locked on [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d\s[AP]M UTC after too many/,
+      "You got this e-mail because it concerns the security of your Test {code} account.",
+      /^Test \w+: your account was locked on [A-Z][a-z]{2} \d{1,2}, \d{4} at \d{1,2}:\d\d\s[AP]M UTC after/,
+    ],
+    [
+      "de",
+      "Ihr Konto bei Test {code} ist gesperrt",
+      /^Ihr Konto bei Test \w+ wurde am \d{1,2}\. \p{L}+ \d{4} um \d\d:\d\d UTC nach zu vielen/u,
+      "Sie erhalten diese E-Mail, weil sie die Sicherheit Ihres Kontos bei Test {code} betrifft.",
+      /^Test \w+: Ihr Konto wurde am \d{1,2}\. \p{L}+\.? \d{4} um \d\d:\d\d UTC nach fehlgeschlagenen/u,
+    ],
+    [
+      "fr",
+      "Votre compte Test {code} est verrouillé",
+      /^Votre compte Test \w+ a été verrouillé le \d{1,2}(er)? \p{L}+ \d{4} à \d\d:\d\d UTC après trop de/u,
+      "Vous recevez cet e-mail parce qu’il concerne la sécurité de votre compte Test {code}.",
+      /^Test \w+ : votre compte a été verrouillé le \d\d\/\d\d\/\d{4} à \d\d:\d\d UTC après/,
+    ],
+  ])(
+    "%s: the e-mail's subject, body, date in UTC and layout, and the SMS",
+    async (language, subject, body, footer, smsText) => {
+      const company = await seedCompany(clients.operator, { defaultLanguage: language });
+      const [byMail, bySms] = [await userOf(company), await userOf(company, { email: null })];
+      await lockOut(company, byMail);
+      await lockOut(company, bySms);
+      const [notice] = (await noticesTo(mail, byMail.email)) as MailMessage[];
+      expect(notice?.subject).toBe(subject.replace("{code}", company.code));
+      expect(notice?.text).toMatch(body);
+      expect(notice?.html).toContain(`<html lang="${language}"`);
+      expect(notice?.html).toContain(footer.replace("{code}", company.code));
+      const [sent] = await noticesTo(sms, bySms.phone);
+      expect(sent?.text).toMatch(smsText);
+    },
+  );
+
+  it("takes the company's own text in the default language, and leaves the others the catalogue's", async () => {
+    const texts = [
+      { language: "de", namespace: "notices", key: "locked_out.subject", text: "{company}: gesperrt" },
+    ];
+    const german = await seedCompany(clients.operator, { defaultLanguage: "de", texts });
+    const english = await seedCompany(clients.operator, { defaultLanguage: "en", texts });
+    const [inGerman, inEnglish] = [await userOf(german), await userOf(english)];
+    await lockOut(german, inGerman);
+    await lockOut(english, inEnglish);
+    expect(((await noticesTo(mail, inGerman.email))[0] as MailMessage).subject).toBe(
+      `Test ${german.code}: gesperrt`,
+    );
+    expect(((await noticesTo(mail, inEnglish.email))[0] as MailMessage).subject).toBe(
+      `Your Test ${english.code} account is locked`,
+    );
+  });
+
+  it("takes a company's template as the text of its default language, the other events in that language too", async () => {
+    const company = await seedCompany(clients.operator, {
+      defaultLanguage: "fr",
+      notificationTemplates: [{ event: NotificationEvent.LOCKED_OUT, subject: "{company} : verrouillé" }],
+    });
+    const user = await userOf(company);
+    await lockOut(company, user);
+    await clients.session.notifyUser({
+      companyId: company.id,
+      userId: user.id,
+      event: NotificationEvent.RECOVERY_STARTED,
+    });
+    const [locked, started] = (await noticesTo(mail, user.email, 2)) as MailMessage[];
+    expect(locked?.subject).toBe(`Test ${company.code} : verrouillé`);
+    expect(started?.subject).toBe(
+      `Une récupération de l’accès à votre compte Test ${company.code} a commencé`,
+    );
   });
 });
 

@@ -1,13 +1,22 @@
-import { type HttpDefaults, type MailSender, type SmsSender, senderFor, sendMail } from "@auth/delivery";
+import {
+  type HttpDefaults,
+  type MailSender,
+  messageTranslator,
+  type SmsSender,
+  senderFor,
+  sendMail,
+} from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import type { Logger, SecretBox } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
+import { companyTextsOf } from "../company-texts.js";
 import type { Lookups } from "../handlers/lookups.js";
 import { openPolicySecrets } from "../policy-secrets.js";
 import type { IdentityStore } from "../store/identity-store.js";
 import { noticesPerWindow, noticeWindowSeconds } from "./caps.js";
 import { noticeMail } from "./notice-mail.js";
-import { eventNames, type KnownEvent, wordingOf } from "./templates.js";
+import { eventNames, type KnownEvent } from "./templates.js";
+import { wordingOf } from "./wording.js";
 
 export interface NotifierOptions {
   /** The deployment's senders, for companies without their own SMTP server or SMS provider. */
@@ -54,10 +63,13 @@ export class Notifier {
       // No notice to a suspended company's users or a user who is not active, as no other message.
       const { company, user } = await this.lookups.recipient(companyId, userId);
       const policy = openPolicySecrets(company.policy, this.options.secrets);
-      const wording = wordingOf(event, policy.notificationTemplates ?? [], {
-        company: company.name,
-        time: new Date(),
+      // Sent outside any request of the user's: in the company's default language
+      // (docs/decisions.md, "Languages").
+      const words = messageTranslator({
+        defaultLanguage: policy.defaultLanguage,
+        texts: companyTextsOf(policy),
       });
+      const wording = wordingOf(event, words, { company: company.name, time: new Date() });
       if (!user.email && !user.phone) {
         metrics.notifications.inc({ event: name, channel, outcome: "skipped" });
         return;
@@ -76,7 +88,7 @@ export class Notifier {
           {
             companyId,
             to: user.email,
-            ...noticeMail({ name: company.name, brand: policy.brand }, wording),
+            ...noticeMail({ name: company.name, brand: policy.brand }, wording, words),
             notification: name,
           },
           policy.mail,

@@ -1,6 +1,16 @@
-/** The recovery e-mail (services/recovery): {company}, the {link} that sets a new password, its lifetime in {minutes}. */
+/**
+ * The recovery e-mail (services/recovery): {company}, the {link} that sets a new password, its
+ * lifetime in {minutes}. And the words of the e-mails' layout (packages/delivery), the recovery
+ * e-mail's and the notices': the button's label, the line under the button, and the footer that
+ * says why the user got the e-mail.
+ */
 export const mail = {
   "recovery.subject": "Recover access to your {company} account",
   "recovery.body":
     "Someone asked to recover access to your {company} account.\nTo set a new password, open this link within {minutes, plural, one {# minute} other {# minutes}} (it works once):\n\n{link}\n\nIf you did not ask for this, ignore this message: nothing changes.",
+  "layout.action.setPassword": "Set a new password",
+  "layout.linkHint": "If the button does not work, open this link:",
+  "layout.footer.recovery":
+    "You got this e-mail because someone asked to recover access to your {company} account.",
+  "layout.footer.notice": "You got this e-mail because it concerns the security of your {company} account.",
 } as const;

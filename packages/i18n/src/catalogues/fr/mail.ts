@@ -4,4 +4,10 @@ export const mail = {
   "recovery.subject": "Récupérer l’accès à votre compte {company}",
   "recovery.body":
     "Quelqu’un a demandé à récupérer l’accès à votre compte {company}.\nPour définir un nouveau mot de passe, ouvrez ce lien dans {minutes, plural, one {la minute} other {les # minutes}} (il ne fonctionne qu’une seule fois)\u00a0:\n\n{link}\n\nSi vous n’avez rien demandé, ignorez ce message\u00a0: rien ne change.",
+  "layout.action.setPassword": "Définir un nouveau mot de passe",
+  "layout.linkHint": "Si le bouton ne fonctionne pas, ouvrez ce lien\u00a0:",
+  "layout.footer.recovery":
+    "Vous recevez cet e-mail parce que quelqu’un a demandé à récupérer l’accès à votre compte {company}.",
+  "layout.footer.notice":
+    "Vous recevez cet e-mail parce qu’il concerne la sécurité de votre compte {company}.",
 } satisfies Messages<"mail">;
