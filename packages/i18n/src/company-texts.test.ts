@@ -103,6 +103,19 @@ describe("a company's own text of a message", () => {
     ]);
   });
 
+  it("may use in a part of a notice or an e-mail the placeholders of its other parts, which are worded from the same values", () => {
+    const part = (namespace: string, key: string, value: string) =>
+      companyTextProblems([text({ namespace, key, text: value })]);
+    expect(part("notices", "password_changed.subject", "Password changed {time, date, medium}")).toEqual([]);
+    expect(part("mail", "recovery.subject", "{company}: a link for {minutes} minutes")).toEqual([]);
+    expect(part("mail", "layout.linkHint", "Open {link}")).toMatchObject([
+      { reason: "unknown_placeholder", placeholder: "link" },
+    ]);
+    expect(part("notices", "password_changed.subject", "{code}")).toMatchObject([
+      { reason: "unknown_placeholder", placeholder: "code" },
+    ]);
+  });
+
   it("must use a placeholder as what it is: a date as a date, a number as a number or text, a text never as a number", () => {
     const notice = (body: string) =>
       companyTextProblems([text({ namespace: "notices", key: "locked_out.body", text: body })]);

@@ -14,14 +14,36 @@ export type MessageProblem =
 /** The longest text of each kind of message: an SMS, a subject and a body as the policy's templates allowed them. */
 export const lengthLimits = { sms: 320, subject: 200, body: 5_000, text: 1_000 } as const;
 
+const messageParts = ["subject", "body", "sms"] as const;
+type MessagePart = (typeof messageParts)[number];
+
 /** Notices and mail are keyed `<message>.<part>`; the part says what the text is. */
+function partOf(namespace: Namespace, key: string): MessagePart | undefined {
+  if (namespace !== "notices" && namespace !== "mail") return undefined;
+  const part = key.slice(key.lastIndexOf(".") + 1);
+  return (messageParts as readonly string[]).includes(part) ? (part as MessagePart) : undefined;
+}
+
 function lengthLimit(namespace: Namespace, key: string): number {
   if (namespace === "sms") return lengthLimits.sms;
-  if (namespace === "notices" || namespace === "mail") {
-    const part = key.slice(key.lastIndexOf(".") + 1);
-    if (part === "sms" || part === "subject" || part === "body") return lengthLimits[part];
-  }
-  return lengthLimits.text;
+  return lengthLimits[partOf(namespace, key) ?? "text"];
+}
+
+/**
+ * The placeholders a text of the message may use, with their kinds: the English message's, and for
+ * a part of a notice or an e-mail those of its other parts too, since the services word the parts
+ * from one set of values (as the single templates of older policies could use them).
+ */
+function valueTypesOfMessage<N extends Namespace>(namespace: N, key: MessageKey<N>): Map<string, ValueType> {
+  const part = partOf(namespace, key);
+  const message = part === undefined ? undefined : key.slice(0, key.length - part.length);
+  const keys =
+    message === undefined
+      ? [key]
+      : messageParts
+          .map((other) => `${message}${other}`)
+          .filter((other): other is MessageKey<N> => isMessageKey(namespace, other));
+  return new Map(keys.flatMap((other) => [...valueTypesOf(parseMessage(sourceMessage(namespace, other)))]));
 }
 
 /** Placeholders without which a message fails its purpose: the code of an SMS, the link of the recovery e-mail. */
@@ -41,7 +63,8 @@ export const sourceMessage = <N extends Namespace>(namespace: N, key: MessageKey
 
 /**
  * What keeps `text` from standing for the message `key` of `namespace`: it must not be empty nor too
- * long, must parse as ICU MessageFormat, may use only the English message's placeholders, each as
+ * long, must parse as ICU MessageFormat, may use only the English message's placeholders (a part
+ * of a notice or an e-mail: those of its parts, valueTypesOfMessage), each as
  * a value of its kind (a date as a date), and must show the placeholders the message needs.
  */
 export function messageProblems<N extends Namespace>(
@@ -58,7 +81,7 @@ export function messageProblems<N extends Namespace>(
   } catch (error) {
     return [{ reason: "syntax", detail: (error as Error).message }];
   }
-  const types = valueTypesOf(parseMessage(sourceMessage(namespace, key)));
+  const types = valueTypesOfMessage(namespace, key);
   const problems: MessageProblem[] = [];
   for (const { name, usage } of usagesOf(elements)) {
     const type = types.get(name);
