@@ -828,10 +828,12 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
     describe("a claim of one token", () => {
       const recovery = { ...start, state: SessionState.RECOVERY_SETPASSWORD };
+      const signedIn = { ...start, state: SessionState.AUTHORIZED, ...password };
 
       it.each([
         ["setpassword", setpassword],
         ["recovery-setpassword", recovery],
+        ["authorized", signedIn],
       ])(
         "lets one of many parallel claims of a session in %s through, and refuses every later one",
         async (_state, session) => {
@@ -850,17 +852,36 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
       it("resumes for the claim's own retry key, and no other", async () => {
         const { token } = await sessions.create(recovery, bySystem);
-        expect(await sessions.claimCredentialChange(token, bySystem, "first")).toEqual({ resumed: false });
+        expect(await sessions.claimCredentialChange(token, bySystem, "first")).toEqual({
+          resumed: false,
+          ended: 0,
+        });
         const found = await sessions.introspect(token);
-        expect(found.status === "active" && found.session.changeClaim).toEqual({ retryKey: "first" });
-        expect(await sessions.claimCredentialChange(token, bySystem, "first")).toEqual({ resumed: true });
+        expect(found.status === "active" && found.session.changeClaim).toEqual({ retryKey: "first", ended: 0 });
+        expect(await sessions.claimCredentialChange(token, bySystem, "first")).toEqual({
+          resumed: true,
+          ended: 0,
+        });
         expect(await codeOf(sessions.claimCredentialChange(token, bySystem, "second"))).toBe(
           "auth.token.invalid",
         );
         expect(await codeOf(sessions.claimCredentialChange(token, bySystem))).toBe("auth.token.invalid");
       });
 
-      it("refuses a session in any state but setpassword and recovery-setpassword with auth.session.invalid", async () => {
+      it("counts the other sessions it ended, and tells the same count to the request that resumes it", async () => {
+        await Promise.all([sessions.create(signedIn, bySystem), sessions.create(start, bySystem)]);
+        const { token } = await sessions.create(signedIn, bySystem);
+        expect(await sessions.claimCredentialChange(token, bySystem, "first")).toEqual({
+          resumed: false,
+          ended: 2,
+        });
+        expect(await sessions.claimCredentialChange(token, bySystem, "first")).toEqual({
+          resumed: true,
+          ended: 2,
+        });
+      });
+
+      it("refuses a session in any state but setpassword, recovery-setpassword and authorized with auth.session.invalid", async () => {
         for (const state of [
           SessionState.CHECKPASSWORD,
           SessionState.CHECKOTP,
@@ -870,20 +891,14 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
           expect(await codeOf(sessions.claimCredentialChange(token, bySystem)), String(state)).toBe(
             "auth.session.invalid",
           );
+          expect((await sessions.introspect(token)).status).toBe("active");
         }
-        const authorized = await sessions.create(
-          { ...start, state: SessionState.AUTHORIZED, ...password },
-          bySystem,
-        );
-        expect(await codeOf(sessions.claimCredentialChange(authorized.token, bySystem))).toBe(
-          "auth.session.invalid",
-        );
-        expect((await sessions.introspect(authorized.token)).status).toBe("active");
       });
 
       it.each([
         ["setpassword", setpassword],
         ["recovery-setpassword", recovery],
+        ["authorized", signedIn],
       ])(
         "tells whose change a session in %s was claimed for, from the claim until it moves on",
         async (_, session) => {
@@ -896,7 +911,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
             state: session.state,
           });
           expect(await sessions.credentialChangeOf("A".repeat(64))).toBeUndefined();
-          now += 15 * minute;
+          now += lifetimes.of(session.state);
           expect(await sessions.credentialChangeOf(token)).toBeUndefined();
         },
       );
@@ -923,7 +938,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
 
       it("without a retry key can be made once only", async () => {
         const { token } = await sessions.create(recovery, bySystem);
-        expect(await sessions.claimCredentialChange(token, bySystem)).toEqual({ resumed: false });
+        expect(await sessions.claimCredentialChange(token, bySystem)).toEqual({ resumed: false, ended: 0 });
         expect(await codeOf(sessions.claimCredentialChange(token, bySystem))).toBe("auth.token.invalid");
       });
 

@@ -60,9 +60,13 @@ export interface SessionLimits {
   idleTimeoutSeconds?: number;
 }
 
-/** Who claimed a session for a password change: a retry key, or none (then no request may resume it). */
+/**
+ * Who claimed a session for a password change: a retry key, or none (then no request may resume it);
+ * and how many other sessions of the user the claim ended, told again to a request that resumes it.
+ */
 export interface ChangeClaim {
   retryKey?: string;
+  ended?: number;
 }
 
 /**
@@ -491,13 +495,14 @@ export class SessionStore {
    * Claims the token's session for one request that changes the user's password, and makes it the
    * only session of its user: a new credential generation that only it carries. Of racing claims
    * one wins and the others get auth.token.invalid, as does any later claim, unless it repeats the
-   * winner's retry key: then the change is resumed (`resumed`), not made again.
+   * winner's retry key: then the change is resumed (`resumed`), not made again. `ended`: how many
+   * other sessions the claim ended.
    */
   async claimCredentialChange(
     token: string,
     originOf: OriginOf,
     retryKey?: string,
-  ): Promise<{ resumed: boolean }> {
+  ): Promise<{ resumed: boolean; ended: number }> {
     const found = await this.#find(token);
     if (!found) throw new AuthError("auth.token.invalid");
     const { raw, record } = found;
@@ -506,12 +511,19 @@ export class SessionStore {
     if (record.changeClaim) {
       const sameRequest = retryKey !== undefined && record.changeClaim.retryKey === retryKey;
       if (!sameRequest) throw new AuthError("auth.token.invalid", { detail: "claimed by another request" });
-      return { resumed: true };
+      return { resumed: true, ended: record.changeClaim.ended ?? 0 };
     }
     const credentialGeneration = newRecordId();
     if (!(await this.#swapGeneration(record, credentialGeneration)))
       throw new AuthError("auth.token.invalid");
-    const claimed: SessionRecord = { ...record, credentialGeneration, changeClaim: { retryKey } };
+    // The others are invalid from the swap on (their generation is gone): they end, counted for the claim.
+    const ended = await this.#endSessionsOf(
+      record.companyId,
+      record.userId,
+      { reason: "password_changed", originOf },
+      record.sessionId,
+    );
+    const claimed: SessionRecord = { ...record, credentialGeneration, changeClaim: { retryKey, ended } };
     if (
       !(await this.kv.compareAndSet(
         sessionKey(record.sessionId),
@@ -522,18 +534,12 @@ export class SessionStore {
     ) {
       throw new AuthError("auth.token.invalid");
     }
-    await this.#endSessionsOf(
-      record.companyId,
-      record.userId,
-      { reason: "password_changed", originOf },
-      record.sessionId,
-    );
-    return { resumed: false };
+    return { resumed: false, ended };
   }
 
   /**
    * The password change the token's session was claimed for (claimCredentialChange): whose it is,
-   * while the session is active, claimed and in setpassword or recovery-setpassword; undefined for
+   * while the session is active, claimed and in a state of changeStates; undefined for
    * any other token. Identity writes a password only for such a session (docs/security.md, "Trust
    * between the services"). Reads only: no use is recorded.
    */
@@ -651,10 +657,14 @@ export class SessionStore {
   }
 }
 
-/** The states a session changes its user's password in (claimCredentialChange). */
+/**
+ * The states a session changes its user's password in (claimCredentialChange): a login's and a
+ * recovery's, and the signed-in user's own change (docs/api-contract.md, "Changing the password").
+ */
 const changeStates: ReadonlySet<SessionState> = new Set([
   SessionState.SETPASSWORD,
   SessionState.RECOVERY_SETPASSWORD,
+  SessionState.AUTHORIZED,
 ]);
 
 /**
