@@ -16,6 +16,7 @@ import { passkeysList } from "./flows/passkeys/list.js";
 import { passkeysRemove } from "./flows/passkeys/remove.js";
 import { passkeysRename } from "./flows/passkeys/rename.js";
 import { passkeysStart } from "./flows/passkeys/start.js";
+import { passwordChange } from "./flows/password/change.js";
 import { checklink } from "./flows/recovery/checklink.js";
 import { recoveryCheckotp } from "./flows/recovery/checkotp.js";
 import { checkquestion } from "./flows/recovery/checkquestion.js";
@@ -32,7 +33,8 @@ import { totpEnrol } from "./flows/totp/enrol.js";
  * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery"), the
  * user's own session management, security events and authenticator app (docs/api-contract.md,
  * "Session management", "The user's security events", "Authenticator app"), and passkeys and
- * backup codes (docs/api-contract.md, "Passkeys"), and the company's brand (docs/api-contract.md,
+ * backup codes (docs/api-contract.md, "Passkeys"), the user's own change of password
+ * (docs/api-contract.md, "Changing the password"), and the company's brand (docs/api-contract.md,
  * "Brand"): the routes and the OpenAPI document are made from this list, in its order.
  */
 export const endpoints = [
@@ -63,5 +65,6 @@ export const endpoints = [
   passkeysRename,
   passkeysRemove,
   backupcodesGenerate,
+  passwordChange,
   brand,
 ] as const satisfies readonly Endpoint[];

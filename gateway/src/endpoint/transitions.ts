@@ -135,6 +135,19 @@ export const transitions = [
     to: "authorized",
   },
   { from: "authorized", operation: "backupcodes/generate", condition: "always", to: "authorized" },
+  // Beyond the spec (docs/api-contract.md, "Changing the password"): a new token, or none.
+  {
+    from: "authorized",
+    operation: "password/change",
+    condition: "password changed, this session stays",
+    to: "authorized",
+  },
+  {
+    from: "authorized",
+    operation: "password/change",
+    condition: "password changed, this session ended",
+    to: null,
+  },
 ] as const satisfies readonly TransitionOf<string>[];
 
 /**

@@ -1,5 +1,3 @@
-import { weakPasswordError, weakPasswordStatus } from "@auth/errors";
-import { PasswordProblem, type User } from "@auth/proto/identity";
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
@@ -7,7 +5,7 @@ import { fields } from "../endpoint/fields.js";
 import { answerExamples, type SuccessFields, success, toAuthorized } from "../endpoint/responses.js";
 import { assertTransition } from "../endpoint/transitions.js";
 import { authorizedAgain, movedBefore, revokedBefore } from "../steps/ended-by-itself.js";
-import { describePasswordProblem } from "../steps/password-rules.js";
+import { changePassword, weakPassword } from "../steps/password-change.js";
 import { forgetFailedChecks } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { currentUser } from "../steps/user-status.js";
@@ -40,7 +38,7 @@ export const setpassword = defineEndpoint({
     answers: [answerExamples.authorized, {}],
   },
   steps: [currentUser],
-  errors: [{ code: "request.validation.failed", status: weakPasswordStatus }],
+  errors: [weakPassword],
   whileSuspended: "auth.user.restricted",
   idempotent: true,
   // The last step made before the answer was lost: the move to authorized, answered again, or the
@@ -88,41 +86,4 @@ async function handle(
     context.log.warn({ err: error }, "recovery finished, but the user's failures were not forgotten"),
   );
   return {};
-}
-
-/**
- * Checks the password, claims the session and writes the password, unless a retry of the same
- * request finds it written already. The claim makes the session its user's only one, so that no
- * other session, in any state, can set yet another password.
- */
-async function changePassword(context: SessionFlowContext<z.infer<typeof body>>, user: User): Promise<void> {
-  const userId = user.id;
-  const refuse = (problem: PasswordProblem) =>
-    weakPasswordError(String(problem), {
-      password_regex_description: describePasswordProblem(problem, context.company.policy, user),
-    });
-  // Identity writes only for this session, claimed for the change (docs/security.md, "Trust between
-  // the services"): it asks the session service whose change the token was claimed for.
-  const setPassword = async (validateOnly: boolean) =>
-    (
-      await context.backends.identity.setPassword({
-        companyId: context.company.id,
-        userId,
-        newPassword: context.body.new_password,
-        validateOnly,
-        sessionToken: context.token,
-      })
-    ).problem;
-  const resuming = context.retryKey !== undefined && context.session.changeRetryKey === context.retryKey;
-  const problem = await setPassword(true);
-  // This request's own password, written before its answer was lost.
-  const writtenBefore = resuming && problem === PasswordProblem.SAME_AS_CURRENT;
-  if (problem !== undefined && !writtenBefore) throw refuse(problem);
-  await context.backends.session.claimCredentialChange({
-    sessionToken: context.token,
-    retryKey: context.retryKey,
-  });
-  if (writtenBefore) return;
-  const refused = await setPassword(false);
-  if (refused !== undefined) throw refuse(refused);
 }
