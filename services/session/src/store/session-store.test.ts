@@ -857,7 +857,10 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
           ended: 0,
         });
         const found = await sessions.introspect(token);
-        expect(found.status === "active" && found.session.changeClaim).toEqual({ retryKey: "first", ended: 0 });
+        expect(found.status === "active" && found.session.changeClaim).toEqual({
+          retryKey: "first",
+          ended: 0,
+        });
         expect(await sessions.claimCredentialChange(token, bySystem, "first")).toEqual({
           resumed: true,
           ended: 0,
