@@ -1,17 +1,9 @@
-import { createServiceClient, type ServiceClient } from "@auth/grpc-kit";
-import { TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { TokenStatus } from "@auth/proto/introspection";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call, expectError, expectSuccess } from "./support/api.js";
-import {
-  createCompany,
-  createUser,
-  sharedTransportOf,
-  type TestCompany,
-  type TestUser,
-} from "./support/fixtures.js";
+import { createCompany, createUser, type TestCompany } from "./support/fixtures.js";
 import { startLogin } from "./support/flows.js";
-
-const captcha = "dev-captcha-pass";
+import { passwordLogins, useTokenStatus } from "./support/password-logins.js";
 
 /**
  * docs/api-contract.md, "Changing the password", on the real suite: the signed-in user's change
@@ -20,30 +12,15 @@ const captcha = "dev-captcha-pass";
  */
 describe("a password change while signed in", () => {
   let company: TestCompany;
-  let introspection: ServiceClient<typeof TokenIntrospectionServiceService>;
+  const statusOf = useTokenStatus();
+  const { checkcredentials, logIn } = passwordLogins(() => company);
 
   beforeAll(async () => {
     company = await createCompany();
-    introspection = createServiceClient(TokenIntrospectionServiceService, inject("sessionAddress"), {
-      deadlineMs: 20_000,
-      transport: sharedTransportOf("consumer/e2e"),
-      server: "session",
-    });
   });
-  afterAll(() => introspection?.close());
 
   const post = (operation: string, body: Record<string, unknown>, token?: string) =>
     call(company.code, operation, { apiKey: company.apiKey, body, token });
-  const statusOf = async (token: string) =>
-    (await introspection.introspectToken({ sessionToken: token })).status;
-  // With a captcha: the old password, once changed, counts as a failure like any wrong one.
-  const checkcredentials = (user: TestUser, password: string) =>
-    post("checkcredentials", { login_id: user.loginName, password, captcha_response: captcha });
-  const logIn = async (user: TestUser, password = user.password ?? "") => {
-    const answer = await checkcredentials(user, password);
-    expect(answer.body.session_state, JSON.stringify(answer.body)).toBe("authorized");
-    return String(answer.body.session_token);
-  };
 
   it("ends the user's other sessions in every state, keeps this one under a new token, and only the new password logs in", async () => {
     const user = await createUser(company, { password: "old-password-1" });

@@ -1,16 +1,10 @@
-import { createServiceClient, type ServiceClient } from "@auth/grpc-kit";
-import { TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { TokenStatus } from "@auth/proto/introspection";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call, expectError, expectSuccess } from "./support/api.js";
-import {
-  createCompany,
-  createUser,
-  sharedTransportOf,
-  type TestCompany,
-  type TestUser,
-} from "./support/fixtures.js";
+import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
 import { recoverToSetpassword, startLogin } from "./support/flows.js";
 import { linkToken, mailTo } from "./support/outbox.js";
+import { passwordLogins, useTokenStatus } from "./support/password-logins.js";
 
 const captcha = "dev-captcha-pass";
 const linkBase = "https://app.example.com/recover";
@@ -23,32 +17,18 @@ const linkBase = "https://app.example.com/recover";
  */
 describe("a password change leaves nothing of the old access", () => {
   let company: TestCompany;
-  let introspection: ServiceClient<typeof TokenIntrospectionServiceService>;
+  const statusOf = useTokenStatus();
+  const { checkcredentials, logIn } = passwordLogins(() => company);
 
   beforeAll(async () => {
     company = await createCompany({ recovery: { order: [], disabled: [], disabledByRole: {}, linkBase } });
-    introspection = createServiceClient(TokenIntrospectionServiceService, inject("sessionAddress"), {
-      deadlineMs: 20_000,
-      transport: sharedTransportOf("consumer/e2e"),
-      server: "session",
-    });
   });
-  afterAll(() => introspection?.close());
 
   const post = (operation: string, body: Record<string, unknown>, token?: string) =>
     call(company.code, operation, { apiKey: company.apiKey, body, token });
-  const statusOf = async (token: string) =>
-    (await introspection.introspectToken({ sessionToken: token })).status;
   // With a captcha: the old password, once changed, counts as a failure like any wrong one.
   const checkpassword = (token: string, password: string) =>
     post("checkpassword", { password, captcha_response: captcha }, token);
-  const checkcredentials = (user: TestUser, password: string) =>
-    post("checkcredentials", { login_id: user.loginName, password, captcha_response: captcha });
-  const logIn = async (user: TestUser, password = user.password ?? "") => {
-    const answer = await checkcredentials(user, password);
-    expect(answer.body.session_state, JSON.stringify(answer.body)).toBe("authorized");
-    return String(answer.body.session_token);
-  };
   /** The tokens that came out of a burst of logins, those that reached authorized. */
   const authorizedTokens = (answers: ApiResponse[]) =>
     answers

@@ -8,7 +8,8 @@ import { afterPassword, answerExamples, type SuccessFields } from "../endpoint/r
 import { moveToSecondFactors } from "../factors/second-factors.js";
 import { assertAllAccepted, recordAcceptance, sessionDisclaimers } from "../steps/disclaimers.js";
 import { continueAfterFirstFactor } from "../steps/next-step.js";
-import { afterCheck, loginRefusal, reserveCheck } from "../steps/secret-checks.js";
+import { checkSessionPassword } from "../steps/password-check.js";
+import { loginRefusal, reserveCheck } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -33,13 +34,13 @@ export const checkpassword = defineEndpoint({
   steps: [
     assertAllAccepted,
     loginRefusal,
-    afterCheck,
+    checkSessionPassword,
     assertUserMayLogIn,
     recordAcceptance,
     continueAfterFirstFactor,
     moveToSecondFactors,
   ],
-  errors: ["auth.password.invalid"],
+  errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   handle,
@@ -67,19 +68,10 @@ async function handle(
     throw error;
   }
 
-  const verdict = await context.backends.identity.verifyPassword({
-    companyId: context.company.id,
-    userId,
-    password: context.body.password,
-    captchaResponse,
-    clientAddress: context.clientAddress,
-    sessionToken: context.token,
-  });
-  const answer = await afterCheck(
+  return checkSessionPassword(
     context,
-    verdict.check,
-    verdict.valid ? verdict.user : undefined,
-    async (user, rightCheckId) => {
+    { userId, password: context.body.password, captchaResponse },
+    async (user, rightCheckId, verdict) => {
       // The user as it is now (an administrator may have closed the account since the login).
       assertUserMayLogIn(user);
       await recordAcceptance(context, user.id, disclaimersRequired, context.body.accept_disclaimers);
@@ -94,10 +86,4 @@ async function handle(
       });
     },
   );
-  if (!answer) {
-    throw new AuthError("auth.password.invalid", {
-      fields: { captcha_required: verdict.check?.captchaRequired },
-    });
-  }
-  return answer;
 }

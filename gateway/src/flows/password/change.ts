@@ -1,4 +1,3 @@
-import { AuthError } from "@auth/errors";
 import type { User } from "@auth/proto/identity";
 import { CheckResult } from "@auth/proto/session";
 import { z } from "zod";
@@ -10,7 +9,7 @@ import { assertTransition } from "../../endpoint/transitions.js";
 import { movedBefore, revokedBefore } from "../../steps/ended-by-itself.js";
 import { assertMayChangeFactors } from "../../steps/factor-change.js";
 import { changePassword, resumesChange, weakPassword } from "../../steps/password-change.js";
-import { afterCheck } from "../../steps/secret-checks.js";
+import { checkSessionPassword } from "../../steps/password-check.js";
 import { moveSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
 
@@ -63,8 +62,8 @@ export const passwordChange = defineEndpoint({
     request: { current_password: "correct horse battery staple", new_password: "a new and long passphrase" },
     answers: [{ sessions_ended: 2, session_token: "<session token>" }, { sessions_ended: 3 }],
   },
-  steps: [currentUser, assertMayChangeFactors, afterCheck],
-  errors: ["auth.password.invalid", weakPassword],
+  steps: [currentUser, assertMayChangeFactors, checkSessionPassword],
+  errors: [weakPassword],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   idempotent: true,
@@ -88,26 +87,11 @@ async function handle(context: SessionFlowContext<Body>): Promise<SuccessFields<
     assertMayChangeFactors(context, user);
     return change(context, user);
   }
-  const verdict = await context.backends.identity.verifyPassword({
-    companyId: context.company.id,
-    userId: user.id,
-    password: currentPassword,
-    captchaResponse: context.body.captcha_response,
-    clientAddress: context.clientAddress,
-    sessionToken: context.token,
-  });
-  const answer = await afterCheck(
+  return checkSessionPassword(
     context,
-    verdict.check,
-    verdict.valid ? verdict.user : undefined,
+    { userId: user.id, password: currentPassword, captchaResponse: context.body.captcha_response },
     (_right, rightCheckId) => change(context, user, rightCheckId),
   );
-  if (!answer) {
-    throw new AuthError("auth.password.invalid", {
-      fields: { captcha_required: verdict.check?.captchaRequired },
-    });
-  }
-  return answer;
 }
 
 /**
