@@ -485,22 +485,32 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   });
 
   describe("GetCredentialChange (for identity's SetPassword)", () => {
-    const unclaimed = { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
+    const unclaimed = {
+      claimed: false,
+      companyId: "",
+      userId: "",
+      state: SessionState.UNSPECIFIED,
+      passwordChecked: false,
+      claimId: "",
+    };
     const changeOf = (sessionToken: string) => session.getCredentialChange({ sessionToken });
 
-    it("tells whose change a session in setpassword or recovery-setpassword was claimed for, and nothing before the claim", async () => {
-      for (const [state, rightCheckId] of [
-        [SessionState.SETPASSWORD, await reserve()],
-        [SessionState.RECOVERY_SETPASSWORD, undefined],
+    it("tells whose change a session in setpassword or recovery-setpassword may make, whether it checked the password, and names its claim once claimed", async () => {
+      for (const [state, rightCheckId, passwordChecked] of [
+        [SessionState.SETPASSWORD, await reserve(), true],
+        [SessionState.RECOVERY_SETPASSWORD, undefined, false],
       ] as const) {
         const { sessionToken } = await session.createSession({ ...start, state, rightCheckId });
-        expect(await changeOf(sessionToken)).toEqual(unclaimed);
+        const change = { companyId, userId, state, passwordChecked };
+        expect(await changeOf(sessionToken)).toEqual({ ...change, claimed: false, claimId: "" });
         await session.claimCredentialChange({ sessionToken, retryKey: "first" });
-        expect(await changeOf(sessionToken)).toEqual({ claimed: true, companyId, userId, state });
+        const claimed = await changeOf(sessionToken);
+        expect(claimed).toEqual({ ...change, claimed: true, claimId: expect.any(String) });
+        expect(claimed.claimId).not.toBe("");
       }
     });
 
-    it("tells nothing of an unknown token, nor of a claimed session that moved on", async () => {
+    it("tells nothing of an unknown token, nor a claim of a claimed session that moved on", async () => {
       expect(await changeOf("")).toEqual(unclaimed);
       expect(await changeOf("A".repeat(64))).toEqual(unclaimed);
       const { sessionToken } = await session.createSession({
@@ -516,7 +526,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         renewCredentialGeneration: true,
       });
       expect(await changeOf(sessionToken)).toEqual(unclaimed);
-      expect(await changeOf(moved.sessionToken)).toEqual(unclaimed);
+      expect(await changeOf(moved.sessionToken)).toMatchObject({ claimed: false, claimId: "" });
     });
 
     it("ClaimCredentialChange refuses a session in another state with auth.session.invalid", async () => {

@@ -472,9 +472,17 @@ export function sessionService(
     async getCredentialChange(request) {
       const { sessionToken } = parseRequest(getCredentialChangeRequest, request);
       const change = await sessions.credentialChangeOf(sessionToken);
-      return change
-        ? { claimed: true, ...change }
-        : { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
+      if (!change)
+        return {
+          claimed: false,
+          companyId: "",
+          userId: "",
+          state: SessionState.UNSPECIFIED,
+          passwordChecked: false,
+          claimId: "",
+        };
+      const { claimId, ...session } = change;
+      return { ...session, claimed: claimId !== undefined, claimId: claimId ?? "" };
     },
     async revokeUserSessions(request, context) {
       const input = parseRequest(revokeUserSessionsRequest, request);

@@ -899,20 +899,19 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       });
 
       it.each([
-        ["setpassword", setpassword],
-        ["recovery-setpassword", recovery],
-        ["authorized", signedIn],
+        ["setpassword", setpassword, true],
+        ["recovery-setpassword", recovery, false],
+        ["authorized", signedIn, true],
       ])(
-        "tells whose change a session in %s was claimed for, from the claim until it moves on",
-        async (_, session) => {
+        "tells whose change a session in %s may make, whether it checked the password, and its claim from the claim until it moves on",
+        async (_, session, passwordChecked) => {
           const { token } = await sessions.create(session, bySystem);
-          expect(await sessions.credentialChangeOf(token)).toBeUndefined();
+          const change = { companyId: "c1", userId: "u1", state: session.state, passwordChecked };
+          expect(await sessions.credentialChangeOf(token)).toEqual({ ...change, claimId: undefined });
           await sessions.claimCredentialChange(token, bySystem, "first");
-          expect(await sessions.credentialChangeOf(token)).toEqual({
-            companyId: "c1",
-            userId: "u1",
-            state: session.state,
-          });
+          const claimed = await sessions.credentialChangeOf(token);
+          expect(claimed).toEqual({ ...change, claimId: expect.any(String) });
+          expect(claimed?.claimId).not.toBe("");
           expect(await sessions.credentialChangeOf("A".repeat(64))).toBeUndefined();
           now += lifetimes.of(session.state);
           expect(await sessions.credentialChangeOf(token)).toBeUndefined();
@@ -932,7 +931,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
           bySystem,
         );
         expect(await sessions.credentialChangeOf(token)).toBeUndefined();
-        expect(await sessions.credentialChangeOf(moved.token)).toBeUndefined();
+        expect((await sessions.credentialChangeOf(moved.token))?.claimId).toBeUndefined();
         const recovering = await sessions.create(recovery, bySystem);
         await sessions.claimCredentialChange(recovering.token, bySystem);
         await sessions.revokeUser("c1", "u1", ended);

@@ -60,6 +60,16 @@ export interface SessionLimits {
   idleTimeoutSeconds?: number;
 }
 
+/** A session's password change as identity asks for it (credentialChangeOf). */
+export interface CredentialChange {
+  companyId: string;
+  userId: string;
+  state: SessionState;
+  passwordChecked: boolean;
+  /** Absent until the session is claimed. */
+  claimId?: string;
+}
+
 /**
  * Who claimed a session for a password change: a retry key, or none (then no request may resume it);
  * and how many other sessions of the user the claim ended, told again to a request that resumes it.
@@ -538,20 +548,25 @@ export class SessionStore {
   }
 
   /**
-   * The password change the token's session was claimed for (claimCredentialChange): whose it is,
-   * while the session is active, claimed and in a state of changeStates; undefined for
-   * any other token. Identity writes a password only for such a session (docs/security.md, "Trust
-   * between the services"). Reads only: no use is recorded.
+   * The password change the token's session may make: whose it is, whether it checked the password
+   * itself, and its claim (claimCredentialChange, named by the generation it took), while the
+   * session is active and in a state of changeStates; undefined for any other token. Identity
+   * writes a password only for a claimed session (docs/security.md, "Trust between the services"),
+   * and compares it with the current one only for a session that checked that (docs/decisions.md,
+   * "Passwords"). Reads only: no use is recorded.
    */
-  async credentialChangeOf(
-    token: string,
-  ): Promise<{ companyId: string; userId: string; state: SessionState } | undefined> {
+  async credentialChangeOf(token: string): Promise<CredentialChange | undefined> {
     const found = await this.#find(token);
     if (!found) return undefined;
     const { record } = found;
-    if (endOf(record) <= this.clock.now() || !record.changeClaim || !changeStates.has(record.state))
-      return undefined;
-    return { companyId: record.companyId, userId: record.userId, state: record.state };
+    if (endOf(record) <= this.clock.now() || !changeStates.has(record.state)) return undefined;
+    return {
+      companyId: record.companyId,
+      userId: record.userId,
+      state: record.state,
+      passwordChecked: (record.factors ?? []).some((factor) => factor.kind === "password"),
+      claimId: record.changeClaim ? (record.credentialGeneration ?? "") : undefined,
+    };
   }
 
   /** The user's credential generation now ("" until the first change). */
