@@ -28,6 +28,7 @@ import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { identityAccess } from "../access.js";
 import {
+  claimedCredentialChange,
   FakePasskeySessions,
   seedCompany,
   seedUser,
@@ -67,7 +68,7 @@ beforeAll(async () => {
       // A session claimed for a password change of the user its token names ("company/user").
       getCredentialChange: async ({ sessionToken }) => {
         const [companyId = "", userId = ""] = sessionToken.split("/");
-        return { claimed: true, companyId, userId, state: SessionState.SETPASSWORD };
+        return claimedCredentialChange(sessionToken, { companyId, userId });
       },
     },
     logger: createLogger("identity", "silent"),

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OAuthProviderRow } from "../schema.js";
 import {
   FakePasskeySessions,
+  noCredentialChange,
   providerSettings,
   seedCompany,
   seedUser,
@@ -294,12 +295,7 @@ describe("ExchangeOAuthCode records a linked user's login at the session service
           return { checkId: `federated-${recorded.length}` };
         },
         ...new FakePasskeySessions().calls,
-        getCredentialChange: async () => ({
-          claimed: false,
-          companyId: "",
-          userId: "",
-          state: SessionState.UNSPECIFIED,
-        }),
+        getCredentialChange: async () => noCredentialChange,
       },
       logger: createLogger("identity", "silent"),
     });
