@@ -65,10 +65,14 @@ beforeAll(async () => {
       revokeUserSessions: async () => ({ revoked: 0 }),
       recordFederatedLogin: async () => ({ checkId: "federated-check" }),
       ...new FakePasskeySessions().calls,
-      // A session claimed for a password change of the user its token names ("company/user").
+      // A session claimed for a password change of the user its token names ("company/user"), each
+      // call another claim: every change here is a new one.
       getCredentialChange: async ({ sessionToken }) => {
         const [companyId = "", userId = ""] = sessionToken.split("/");
-        return claimedCredentialChange(sessionToken, { companyId, userId });
+        return claimedCredentialChange(`${sessionToken}/${randomBytes(8).toString("hex")}`, {
+          companyId,
+          userId,
+        });
       },
     },
     logger: createLogger("identity", "silent"),
