@@ -180,7 +180,7 @@ describe("auth/password/change", () => {
         body: { ...answer.body, session_token: typeof answer.body.session_token },
       });
       const before = await compared("password");
-      const right = await changes(owner, () => owner.password);
+      const right = await changes(owner, () => String(owner.password));
       const wrong = await changes(other, (round) => `a wrong guess of the password ${round}`);
       expect((await compared("password")) - before).toBe(2);
       expect(right.map(shapeOf)).toEqual(wrong.map(shapeOf));

@@ -20,7 +20,7 @@ import {
   type NotificationTemplate,
 } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
-import { CheckOutcome, SessionState } from "@auth/proto/session";
+import { CheckOutcome } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { testBudgets } from "@auth/testing";

@@ -9,7 +9,7 @@ import {
   type ServiceClient,
 } from "@auth/grpc-kit";
 import { IdentityServiceService } from "@auth/proto/identity";
-import { CheckOutcome, type RecordFederatedLoginRequest, SessionState } from "@auth/proto/session";
+import { CheckOutcome, type RecordFederatedLoginRequest } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
