@@ -99,6 +99,8 @@ const budget = {
   },
 };
 
+type SessionOfChange = Partial<Pick<GetCredentialChangeResponse, "state" | "passwordChecked">>;
+
 /**
  * The session service as identity asks it whose password change a session may make
  * (GetCredentialChange): the tokens `claim` names are claimed for their user, those `open` names
@@ -108,26 +110,14 @@ const credentialChanges = {
   sessions: new Map<string, GetCredentialChangeResponse>(),
   asked: [] as GetCredentialChangeRequest[],
   /** A session of the user, by default in setpassword after a check of the password. */
-  open(
-    companyId: string,
-    userId: string,
-    session: Partial<Pick<GetCredentialChangeResponse, "state" | "passwordChecked">> = {},
-  ): string {
+  open: (companyId: string, userId: string, session: SessionOfChange = {}) =>
+    credentialChanges.add({ companyId, userId }, session, false),
+  claim: (companyId: string, userId: string, session: SessionOfChange = {}) =>
+    credentialChanges.add({ companyId, userId }, session, true),
+  add(of: { companyId: string; userId: string }, session: SessionOfChange, claimed: boolean): string {
     const sessionToken = `session-${randomBytes(8).toString("hex")}`;
-    const change = claimedCredentialChange(sessionToken, { companyId, userId }, session);
-    credentialChanges.sessions.set(sessionToken, { ...change, claimed: false, claimId: "" });
-    return sessionToken;
-  },
-  claim(
-    companyId: string,
-    userId: string,
-    session: Partial<Pick<GetCredentialChangeResponse, "state" | "passwordChecked">> = {},
-  ): string {
-    const sessionToken = `claimed-${randomBytes(8).toString("hex")}`;
-    credentialChanges.sessions.set(
-      sessionToken,
-      claimedCredentialChange(sessionToken, { companyId, userId }, session),
-    );
+    const change = claimedCredentialChange(sessionToken, of, session);
+    credentialChanges.sessions.set(sessionToken, claimed ? change : { ...change, claimed, claimId: "" });
     return sessionToken;
   },
   async getCredentialChange(request: GetCredentialChangeRequest): Promise<GetCredentialChangeResponse> {

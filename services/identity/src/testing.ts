@@ -21,7 +21,7 @@ import {
   UserStatus,
 } from "@auth/proto/identity";
 import {
-  type GetCredentialChangeResponse,
+  GetCredentialChangeResponse,
   type IssuePasskeyChallengeRequest,
   PasskeyCeremony,
   type PasskeySession,
@@ -49,14 +49,7 @@ import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
 
 /** The session service's GetCredentialChange for a token of no session that may change a password. */
-export const noCredentialChange: GetCredentialChangeResponse = {
-  claimed: false,
-  companyId: "",
-  userId: "",
-  state: SessionState.UNSPECIFIED,
-  passwordChecked: false,
-  claimId: "",
-};
+export const noCredentialChange = GetCredentialChangeResponse.fromJSON({});
 
 /**
  * GetCredentialChange for a session of the user claimed for a password change, named after its

@@ -13,6 +13,7 @@ import { FactorKind, TokenIntrospectionServiceService, TokenStatus } from "@auth
 import {
   CheckOutcome,
   CheckResult,
+  GetCredentialChangeResponse,
   PasskeyCeremony,
   SecretKind,
   SessionServiceService,
@@ -485,14 +486,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   });
 
   describe("GetCredentialChange (for identity's SetPassword)", () => {
-    const unclaimed = {
-      claimed: false,
-      companyId: "",
-      userId: "",
-      state: SessionState.UNSPECIFIED,
-      passwordChecked: false,
-      claimId: "",
-    };
+    const unclaimed = GetCredentialChangeResponse.fromJSON({});
     const changeOf = (sessionToken: string) => session.getCredentialChange({ sessionToken });
 
     it("tells whose change a session in setpassword or recovery-setpassword may make, whether it checked the password, and names its claim once claimed", async () => {

@@ -19,6 +19,7 @@ import {
   type ForgetFailedChecksRequest,
   type GetCheckBudgetRequest,
   type GetCredentialChangeRequest,
+  GetCredentialChangeResponse,
   type IntrospectSessionRequest,
   type IssuePasskeyChallengeRequest,
   type ListOwnSessionsRequest,
@@ -472,15 +473,8 @@ export function sessionService(
     async getCredentialChange(request) {
       const { sessionToken } = parseRequest(getCredentialChangeRequest, request);
       const change = await sessions.credentialChangeOf(sessionToken);
-      if (!change)
-        return {
-          claimed: false,
-          companyId: "",
-          userId: "",
-          state: SessionState.UNSPECIFIED,
-          passwordChecked: false,
-          claimId: "",
-        };
+      // Nothing told: every field its default.
+      if (!change) return GetCredentialChangeResponse.fromJSON({});
       const { claimId, ...session } = change;
       return { ...session, claimed: claimId !== undefined, claimId: claimId ?? "" };
     },
