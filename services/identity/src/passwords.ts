@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { type Algorithm, hash, parseOptions, verify } from "@node-rs/argon2";
+import { parsePasswordHash } from "./imported-hashes/index.js";
 import { Semaphore } from "./semaphore.js";
 
 // The binding declares Algorithm as an ambient const enum, which isolated modules cannot read.
@@ -57,11 +58,20 @@ export class PasswordHasher {
   }
 
   /**
-   * One verification of a password against its stored hash: of the password's NFKC form, or of
-   * the password as typed for a hash made before normalisation (`passwordNfkc` false).
+   * One verification of a password against its stored hash, in the hash's own scheme (an imported
+   * one may be bcrypt, scrypt or PBKDF2: docs/decisions.md, "Imported password hashes"): of the
+   * password's NFKC form, or of the password as typed for a hash made before normalisation or
+   * elsewhere (`passwordNfkc` false).
    */
-  verifyPassword(stored: StoredPassword, password: string): Promise<boolean> {
-    return this.verify(stored.passwordHash, stored.passwordNfkc ? password.normalize("NFKC") : password);
+  async verifyPassword(stored: StoredPassword, password: string): Promise<boolean> {
+    const parsed = parsePasswordHash(stored.passwordHash);
+    if (!parsed.ok) return false;
+    const typed = stored.passwordNfkc ? password.normalize("NFKC") : password;
+    try {
+      return await this.#semaphore.run(() => parsed.verify(typed));
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -94,7 +104,7 @@ export class PasswordHasher {
     return false;
   }
 
-  /** True when the hash was made with weaker parameters than the configured ones. */
+  /** True when the hash is not argon2id (an imported one) or was made with weaker parameters than the configured ones. */
   needsRehash(passwordHash: string): boolean {
     try {
       const used = parseOptions(passwordHash);
