@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { type Algorithm, hash, parseOptions, verify } from "@node-rs/argon2";
+import { type Algorithm, hash, parseOptions } from "@node-rs/argon2";
 import { parsePasswordHash } from "./imported-hashes/index.js";
 import { Semaphore } from "./semaphore.js";
 
@@ -44,9 +44,15 @@ export class PasswordHasher {
     return this.#semaphore.run(() => hash(password, { algorithm: argon2id, ...this.#parameters }));
   }
 
+  /**
+   * A verification in the hash's own scheme: argon2id as the product makes, or one an import brought
+   * (docs/decisions.md, "Imported password hashes"); a hash of no known scheme verifies nothing.
+   */
   async verify(passwordHash: string, password: string): Promise<boolean> {
+    const parsed = parsePasswordHash(passwordHash);
+    if (!parsed.ok) return false;
     try {
-      return await this.#semaphore.run(() => verify(passwordHash, password));
+      return await this.#semaphore.run(() => parsed.verify(password));
     } catch {
       return false;
     }
@@ -58,20 +64,11 @@ export class PasswordHasher {
   }
 
   /**
-   * One verification of a password against its stored hash, in the hash's own scheme (an imported
-   * one may be bcrypt, scrypt or PBKDF2: docs/decisions.md, "Imported password hashes"): of the
-   * password's NFKC form, or of the password as typed for a hash made before normalisation or
-   * elsewhere (`passwordNfkc` false).
+   * One verification of a password against its stored hash: of the password's NFKC form, or of
+   * the password as typed for a hash made before normalisation or elsewhere (`passwordNfkc` false).
    */
-  async verifyPassword(stored: StoredPassword, password: string): Promise<boolean> {
-    const parsed = parsePasswordHash(stored.passwordHash);
-    if (!parsed.ok) return false;
-    const typed = stored.passwordNfkc ? password.normalize("NFKC") : password;
-    try {
-      return await this.#semaphore.run(() => parsed.verify(typed));
-    } catch {
-      return false;
-    }
+  verifyPassword(stored: StoredPassword, password: string): Promise<boolean> {
+    return this.verify(stored.passwordHash, stored.passwordNfkc ? password.normalize("NFKC") : password);
   }
 
   /**

@@ -15,7 +15,8 @@ export const parseArgon2: SchemeParser = (passwordHash): ParsedHash | undefined 
   }
   for (const bound of ["memoryCost", "timeCost", "parallelism"] as const) {
     const used = options[bound] ?? 0;
-    if (used > argon2Bounds[bound]) return refused(`argon2: ${bound} ${used} is above ${argon2Bounds[bound]}`);
+    if (used > argon2Bounds[bound])
+      return refused(`argon2: ${bound} ${used} is above ${argon2Bounds[bound]}`);
   }
   return { ok: true, scheme: "argon2", verify: (password) => verify(passwordHash, password) };
 };

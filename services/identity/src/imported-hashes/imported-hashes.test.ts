@@ -7,9 +7,15 @@ const vectors = {
   bcrypt2a: { hash: "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", password: "U*U" },
   bcrypt2b: { hash: "$2b$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", password: "U*U" },
   // PHP's manual, password_verify.
-  bcrypt2y: { hash: "$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a", password: "rasmuslerdorf" },
+  bcrypt2y: {
+    hash: "$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a",
+    password: "rasmuslerdorf",
+  },
   // The reference implementation's README.
-  argon2i: { hash: "$argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG", password: "password" },
+  argon2i: {
+    hash: "$argon2i$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG",
+    password: "password",
+  },
   scryptPasslib: {
     hash: "$scrypt$ln=10,r=8,p=16$TmFDbA$/bq.HJ00cgB4VucZDQHp/nxq18vII3gw53N2Y0s3MWIurzDZLiKjiG/xCSedmDDaxyevuUqD7m2DYMvfoswGQA",
     password: "password",
@@ -68,7 +74,11 @@ describe("imported password hashes: each scheme verifies the right password and 
     ["argon2d", 0],
   ] as const)("%s PHC", async (_name, algorithm) => {
     const passwordHash = await hash("correct horse", { algorithm, memoryCost: 4096, timeCost: 1 });
-    expect(await verdicts(passwordHash, "correct horse")).toEqual({ scheme: "argon2", right: true, wrong: false });
+    expect(await verdicts(passwordHash, "correct horse")).toEqual({
+      scheme: "argon2",
+      right: true,
+      wrong: false,
+    });
   });
 });
 
@@ -78,7 +88,11 @@ describe("imported password hashes: what is refused, with the reason", () => {
     ["MD5-crypt", "$1$saltsalt$qjXMvbEw8oaL.CzflDugX/", "unknown format"],
     ["a plain password", "correct horse", "unknown format"],
     ["a bcrypt hash cut short", "$2b$10$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0Xou", "bcrypt: malformed"],
-    ["a scrypt hash with N not a power of two", "scrypt:1000:8:1$NaCl$00112233445566778899aabbccddeeff", "scrypt: malformed"],
+    [
+      "a scrypt hash with N not a power of two",
+      "scrypt:1000:8:1$NaCl$00112233445566778899aabbccddeeff",
+      "scrypt: malformed",
+    ],
     ["an argon2 hash that is not PHC", "$argon2id$v=19$m=x$abc", "argon2: malformed"],
     ["a Django hash whose key is not base64", "pbkdf2_sha256$80000$NaCl$***", "pbkdf2-sha256: malformed"],
   ])("%s", (_name, passwordHash, reason) => {
@@ -88,7 +102,11 @@ describe("imported password hashes: what is refused, with the reason", () => {
 
 describe("imported password hashes: cost bounds, so that one login cannot burn the CPU", () => {
   it.each([
-    ["bcrypt cost 16", "$2b$16$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", "bcrypt: cost 16 is outside 4 to 15"],
+    [
+      "bcrypt cost 16",
+      "$2b$16$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW",
+      "bcrypt: cost 16 is outside 4 to 15",
+    ],
     [
       "argon2 memory above 256 MiB",
       "$argon2id$v=19$m=524288,t=2,p=1$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG",
