@@ -11,6 +11,8 @@ import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
   type CompanyPolicy,
   IdentityServiceService,
+  type ImportedUser,
+  type ImportResult,
   type OAuthProviderSettings,
   type UserStatus,
 } from "@auth/proto/identity";
@@ -125,6 +127,16 @@ export async function createUser(company: TestCompany, options: UserOptions = {}
   const client = identity(company.operator);
   try {
     return await seedUser(client, company.id, options);
+  } finally {
+    client.close();
+  }
+}
+
+/** Imports a batch of users through the identity gRPC API, as `authctl user import` does; the results in order. */
+export async function importUsers(company: TestCompany, users: ImportedUser[]): Promise<ImportResult[]> {
+  const client = identity(company.operator);
+  try {
+    return (await client.importUsers({ companyId: company.id, users })).results;
   } finally {
     client.close();
   }
