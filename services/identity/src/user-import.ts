@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import { ImportOutcome, type ImportResult } from "@auth/proto/identity";
+import { type ImportedUser, ImportOutcome, type ImportResult } from "@auth/proto/identity";
 import type { EventOrigin } from "./events.js";
 import type { PasswordHasher } from "./passwords.js";
 import { importedUser } from "./requests.js";
@@ -19,11 +19,6 @@ const fileFieldNames = (detail: string) =>
       `${start}${field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}:`,
   );
 
-const externalIdOf = (user: unknown) =>
-  typeof user === "object" && user !== null && "externalId" in user && typeof user.externalId === "string"
-    ? user.externalId
-    : "";
-
 /**
  * ImportUsers: each user of the batch on its own, in order (docs/api-contract.md, "Importing
  * users"). A user whose external id the company has is skipped untouched, also when another import
@@ -34,16 +29,19 @@ export async function importUsers(
   store: IdentityStore,
   hasher: PasswordHasher,
   company: CompanyRow,
-  users: unknown[],
+  users: ImportedUser[],
   origin: EventOrigin,
 ): Promise<ImportResult[]> {
-  const known = await store.userIdsByExternalId(company.id, users.map(externalIdOf).filter(Boolean));
+  const known = await store.userIdsByExternalId(
+    company.id,
+    users.map((user) => user.externalId).filter(Boolean),
+  );
   const results: ImportResult[] = [];
   for (const user of users) results.push(await importOne(user, known));
   return results;
 
-  async function importOne(user: unknown, known: Map<string, string>): Promise<ImportResult> {
-    const externalId = externalIdOf(user);
+  async function importOne(user: ImportedUser, known: Map<string, string>): Promise<ImportResult> {
+    const { externalId } = user;
     const knownUserId = known.get(externalId);
     const result = { externalId, userId: "", errorCode: "", detail: "" };
     if (knownUserId) return { ...result, outcome: ImportOutcome.SKIPPED, userId: knownUserId };
@@ -57,9 +55,10 @@ export async function importUsers(
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       const raced =
-        error.code === "resource.exists" && (await store.userIdsByExternalId(company.id, [externalId]));
-      const userId = raced && raced.get(externalId);
-      if (userId) return { ...result, outcome: ImportOutcome.SKIPPED, userId };
+        error.code === "resource.exists"
+          ? (await store.userIdsByExternalId(company.id, [externalId])).get(externalId)
+          : undefined;
+      if (raced) return { ...result, outcome: ImportOutcome.SKIPPED, userId: raced };
       return {
         ...result,
         outcome: ImportOutcome.FAILED,
