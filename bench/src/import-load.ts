@@ -1,5 +1,5 @@
 import { createServiceClient } from "@auth/grpc-kit";
-import { type ImportedFormat, importedHashesOf } from "@auth/identity/testing";
+import { type ImportedFormat, importedFormats, importedHashesOf } from "@auth/identity/testing";
 import { IdentityServiceService, ImportOutcome, UserStatus } from "@auth/proto/identity";
 import type { RunningSuite } from "@auth/suite";
 import { callLoad } from "./grpc-load.js";
@@ -25,7 +25,6 @@ export async function importLoad(
     server: "identity",
   });
   const hashes = await importedHashesOf("imported-password-1");
-  const formats = Object.keys(hashes) as ImportedFormat[];
   try {
     return await callLoad(
       async (batch) => {
@@ -36,7 +35,7 @@ export async function importLoad(
             role: "customer",
             profileMnemocode: `bench-import-${id}`,
             loginName: `bench-import-${id}`,
-            passwordHash: hashes[formats[index % formats.length] as ImportedFormat],
+            passwordHash: hashes[importedFormats[index % importedFormats.length] as ImportedFormat],
             status: UserStatus.ACTIVE,
             secondFactorRequired: false,
             passwordChangeRequired: false,

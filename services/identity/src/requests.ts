@@ -116,19 +116,23 @@ export const listCompaniesRequest = messageSchema<ListCompaniesRequest>()(
 export const authenticateApiKeyRequest = messageSchema<AuthenticateApiKeyRequest>()(
   z.object({ companyCode: text(100), apiKey: text(256) }),
 );
+/** What every new user has, whether CreateUser or ImportUsers makes it. */
+const newUserFields = {
+  role: text(100).min(1, "is required"),
+  profileMnemocode: text(200).min(1, "is required"),
+  loginName: text(200).trim().min(1).optional(),
+  phone: text(50).optional(),
+  email: z.email("must be an e-mail address").max(320).optional(),
+  password: password.optional(),
+  status,
+  secondFactorRequired: z.boolean(),
+  passwordChangeRequired: z.boolean(),
+};
 export const createUserRequest = messageSchema<CreateUserRequest>()(
   z
     .object({
       companyId: id,
-      role: text(100).min(1, "is required"),
-      profileMnemocode: text(200).min(1, "is required"),
-      loginName: text(200).trim().min(1).optional(),
-      phone: text(50).optional(),
-      email: z.email("must be an e-mail address").max(320).optional(),
-      password: password.optional(),
-      status,
-      secondFactorRequired: z.boolean(),
-      passwordChangeRequired: z.boolean(),
+      ...newUserFields,
       controlQuestion: text(500).trim().min(1).optional(),
       controlAnswer: text(500)
         .refine(controlAnswerRules.answer.check, controlAnswerRules.answer.message)
@@ -154,21 +158,13 @@ export const importedUser = messageSchema<ImportedUser>()(
   z
     .object({
       externalId: text(200).min(1, "is required"),
-      role: text(100).min(1, "is required"),
-      profileMnemocode: text(200).min(1, "is required"),
-      loginName: text(200).trim().min(1).optional(),
-      phone: text(50).optional(),
-      email: z.email("must be an e-mail address").max(320).optional(),
-      password: password.optional(),
+      ...newUserFields,
       passwordHash: text(1_024)
         .superRefine((passwordHash, context) => {
           const parsed = parsePasswordHash(passwordHash);
           if (!parsed.ok) context.addIssue({ code: "custom", message: parsed.reason });
         })
         .optional(),
-      status,
-      secondFactorRequired: z.boolean(),
-      passwordChangeRequired: z.boolean(),
     })
     .refine((user) => user.password === undefined || user.passwordHash === undefined, {
       message: "give a password or its hash, not both",

@@ -52,7 +52,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { identityAccess } from "./access.js";
 import { normalizeBackupCode } from "./backup-codes.js";
 import { captchaCheck } from "./captcha/captcha-check.js";
-import { importedHashesOf } from "./imported-hashes/samples.testing.js";
+import { importedFormats, importedHashesOf } from "./imported-hashes/samples.testing.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 import { owaspMinimum, PasswordHasher } from "./passwords.js";
 import { type IdentitySchema, schema } from "./schema.js";
@@ -492,15 +492,10 @@ describe("ImportUsers", () => {
     (await identity.importUsers({ companyId: company.id, users })).results.map(
       ({ externalId, outcome, errorCode, detail }) => ({ externalId, outcome, errorCode, detail }),
     );
-  const created = (externalId: string) => ({
+  const created = (externalId: string) => failed(externalId, "", "", ImportOutcome.CREATED);
+  const failed = (externalId: string, errorCode: string, detail: string, outcome = ImportOutcome.FAILED) => ({
     externalId,
-    outcome: ImportOutcome.CREATED,
-    errorCode: "",
-    detail: "",
-  });
-  const failed = (externalId: string, errorCode: string, detail: string) => ({
-    externalId,
-    outcome: ImportOutcome.FAILED,
+    outcome,
     errorCode,
     detail,
   });
@@ -618,15 +613,7 @@ describe("imported password hashes at the first login (docs/decisions.md, Import
     hashes = await importedHashesOf(password);
   });
 
-  it.each([
-    "bcrypt",
-    "argon2i",
-    "scryptPasslib",
-    "scryptWerkzeug",
-    "pbkdf2Phc",
-    "pbkdf2Passlib",
-    "pbkdf2Django",
-  ] as const)(
+  it.each(importedFormats)(
     "%s: verified in its own scheme, then replaced by argon2id; the password still works, the old hash is gone",
     async (format) => {
       const { results } = await identity.importUsers({

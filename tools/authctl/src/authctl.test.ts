@@ -271,8 +271,8 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
       minPasswordLength: 8,
     });
     const [header, row] = tableRows((await authctl(["user", "get", code, user.id])).stdout);
-    expect(header?.slice(-2)).toEqual(["second factor", "min password"]);
-    expect(row?.slice(-2)).toEqual(["sms (required)", "8"]);
+    expect(header?.slice(-3)).toEqual(["second factor", "min password", "external id"]);
+    expect(row?.slice(-3)).toEqual(["sms (required)", "8", ""]);
   });
 
   it("sets an OpenID Connect slot's trust in the provider's multi-factor logins and its max_age by options, and refuses them for plain OAuth 2.0", async () => {
@@ -420,7 +420,7 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
       ],
       [
         ["user", "list", "<code>"],
-        ["id", "login ID", "role", "status", "second factor", "min password"],
+        ["id", "login ID", "role", "status", "second factor", "min password", "external id"],
       ],
       [
         ["disclaimer", "list", "<code>"],

@@ -3,14 +3,16 @@ import { hash as argon2 } from "@node-rs/argon2";
 import { hash as bcrypt } from "@node-rs/bcrypt";
 
 /** The formats an import takes (docs/operations.md, "Importing users"). */
-export type ImportedFormat =
-  | "bcrypt"
-  | "argon2i"
-  | "scryptPasslib"
-  | "scryptWerkzeug"
-  | "pbkdf2Phc"
-  | "pbkdf2Passlib"
-  | "pbkdf2Django";
+export const importedFormats = [
+  "bcrypt",
+  "argon2i",
+  "scryptPasslib",
+  "scryptWerkzeug",
+  "pbkdf2Phc",
+  "pbkdf2Passlib",
+  "pbkdf2Django",
+] as const;
+export type ImportedFormat = (typeof importedFormats)[number];
 
 const base64 = (bytes: Buffer) => bytes.toString("base64").replace(/=+$/, "");
 const adaptedBase64 = (bytes: Buffer) => base64(bytes).replaceAll("+", ".");
