@@ -52,9 +52,9 @@ export function operatorOf(suite: RunningSuite): Operator {
   };
 }
 
-const identity = (operator: Operator) =>
+const identity = (operator: Operator, deadlineMs = 10_000) =>
   createServiceClient(IdentityServiceService, operator.identityAddress, {
-    deadlineMs: 10_000,
+    deadlineMs,
     adminToken: operator.adminToken,
     transport: operator.transport,
     server: "identity",
@@ -134,7 +134,8 @@ export async function createUser(company: TestCompany, options: UserOptions = {}
 
 /** Imports a batch of users through the identity gRPC API, as `authctl user import` does; the results in order. */
 export async function importUsers(company: TestCompany, users: ImportedUser[]): Promise<ImportResult[]> {
-  const client = identity(company.operator);
+  // A batch of 500 inserts takes seconds on a loaded machine.
+  const client = identity(company.operator, 120_000);
   try {
     return (await client.importUsers({ companyId: company.id, users })).results;
   } finally {
