@@ -15,6 +15,7 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   revokeApiKey: ["operator"],
   rotateApiKey: ["operator"],
   createUser: ["operator"],
+  importUsers: ["operator"],
   updateUser: ["operator"],
   listUsers: ["operator"],
   // The signed-in user's new set too (auth/backupcodes/generate).

@@ -80,6 +80,8 @@ export const users = pgTable(
     totpPendingSecret: text("totp_pending_secret"),
     /** The last time step whose code was accepted: only a later one is (each code works once). */
     totpLastStep: bigint("totp_last_step", { mode: "number" }).notNull().default(-1),
+    /** The user's id in the system it was imported from (ImportUsers): a re-run skips the user. */
+    externalId: text("external_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -88,6 +90,7 @@ export const users = pgTable(
     unique("users_phone_key").on(table.companyId, table.phone),
     unique("users_email_key").on(table.companyId, table.email),
     unique("users_profile_key").on(table.companyId, table.profileMnemocode),
+    unique("users_external_id_key").on(table.companyId, table.externalId),
   ],
 );
 

@@ -35,6 +35,7 @@ import type { SessionCalls } from "./guess-budget.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 
 export type { SessionCalls } from "./guess-budget.js";
+export { type ImportedFormat, importedFormats, importedHashesOf } from "./imported-hashes/samples.testing.js";
 /** The notices' e-mails as the notifier builds them: for the previews of test-e2e. */
 export { noticeMail } from "./notifications/notice-mail.js";
 export { eventNames, type KnownEvent } from "./notifications/templates.js";

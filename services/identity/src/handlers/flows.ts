@@ -65,9 +65,9 @@ export function flowHandlers(
   notifier: Notifier,
 ) {
   /**
-   * One argon2id verification whatever the case; a hash with weaker parameters, or made before
-   * normalisation, is replaced by one of the password's NFKC form (docs/security.md, "Passwords").
-   * The user is given for the right password only.
+   * One verification whatever the case, in the stored hash's scheme; a hash with weaker parameters,
+   * made before normalisation or imported in another scheme, is replaced by an argon2id one of the
+   * password's NFKC form (docs/security.md, "Passwords"). The user is given for the right password only.
    */
   async function checkPassword(row: StoredUser | undefined, company: CompanyRow, password: string) {
     metrics.secretsCompared.inc({ kind: "password" });

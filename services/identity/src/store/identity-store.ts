@@ -3,7 +3,20 @@ import { recordEvents } from "@auth/events/pg";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import { Factor } from "@auth/proto/events";
 import type { CompanyPolicy } from "@auth/proto/identity";
-import { and, asc, count, eq, getTableColumns, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+} from "drizzle-orm";
 import {
   adminChange,
   checkFailed,
@@ -346,6 +359,15 @@ export class IdentityStore {
       }),
       "a user with this login name, phone, e-mail or profile",
     );
+  }
+
+  /** The ids of the company's users that have these external ids (ImportUsers), by external id. */
+  async userIdsByExternalId(companyId: string, externalIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.db
+      .select({ id: users.id, externalId: users.externalId })
+      .from(users)
+      .where(and(eq(users.companyId, companyId), inArray(users.externalId, externalIds)));
+    return new Map(rows.map((row) => [row.externalId ?? "", row.id]));
   }
 
   async findUser(companyId: string, userId: string): Promise<StoredUser | undefined> {
