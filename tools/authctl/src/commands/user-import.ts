@@ -9,7 +9,11 @@ import { parse } from "csv-parse";
 import { statuses } from "./user-table.js";
 
 /** What ImportUsers takes at once. */
-export const batchSize = 500;
+/**
+ * Users per ImportUsers call: identity takes 500, but a batch of plain passwords costs an argon2id
+ * hash each, and 500 of them outlast the default --deadline (10 s) on a busy host.
+ */
+export const batchSize = 100;
 
 export type ImportFormat = "jsonl" | "csv";
 
@@ -158,7 +162,7 @@ export function progressOf(fileBytes: number, terminal: boolean): Progress {
 }
 
 /**
- * Reads the file streamed and sends its users in batches of 500 (ImportUsers): the summary of what
+ * Reads the file streamed and sends its users in batches of `batchSize` (ImportUsers): the summary of what
  * identity answered for each, and of the lines that held no user, by line number.
  */
 export async function importFile(
