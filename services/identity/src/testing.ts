@@ -176,7 +176,7 @@ export interface TestUser {
 const areaCodes = ["201", "202", "212", "213", "305", "312", "415", "617", "702", "713"];
 
 /** A random valid US number (80 million of them), so that tests never read each other's SMS. */
-function randomPhone(): string {
+export function randomPhone(): string {
   const area = areaCodes[randomInt(areaCodes.length)];
   const exchange = String(randomInt(200, 1000)).replace(/11$/, "55");
   return `+1${area}${exchange}${String(randomInt(0, 10_000)).padStart(4, "0")}`;

@@ -81,7 +81,7 @@ export function contactChangeHandlers(
         { companyId: company.id, userId: user.id, kind, address },
         contactChangeLifetimeSeconds,
       );
-      return { userId: user.id };
+      return { userId: user.id, address };
     },
 
     async applyContactChange(request) {
