@@ -8,6 +8,7 @@ import {
   expectError,
   expectSuccess,
   lastOtp,
+  mailTo,
   noticesTo,
   smsTo,
   type TestCompany,
@@ -18,6 +19,14 @@ import {
 
 const suite = useInProcessSuite();
 
+const linkBase = "https://app.example.com/recover";
+
+/** The token of the link in an e-mail, under its query parameter. */
+function tokenIn(text: string, query: string): string {
+  const link = /https?:\/\/\S+/.exec(text)?.[0];
+  return (link && new URL(link).searchParams.get(query)) ?? "";
+}
+
 /** docs/api-contract.md, "Changing the phone or the e-mail". */
 describe("changing the phone or the e-mail while signed in", () => {
   let company: TestCompany;
@@ -25,7 +34,10 @@ describe("changing the phone or the e-mail while signed in", () => {
     call(company.code, operation, { apiKey: company.apiKey, body, token });
 
   beforeAll(async () => {
-    company = await createCompany({ recoveryMessagesPerHour: 3 });
+    company = await createCompany({
+      recoveryMessagesPerHour: 3,
+      recovery: { order: [], disabled: [], disabledByRole: {}, linkBase },
+    });
   });
 
   /** A new user signed in with the password: the user and the token of a fresh session. */
@@ -158,6 +170,108 @@ describe("changing the phone or the e-mail while signed in", () => {
       ]);
       const statuses = answers.map((answer) => answer.status).sort();
       expect(statuses).toEqual([200, 409]);
+      expect(answers.find((answer) => answer.status === 409)?.body.error_code).toBe("auth.contact.unavailable");
+    });
+  });
+
+  describe("auth/email/change", () => {
+    it("e-mails a link to the new address only, answers it masked, and changes nothing yet", async () => {
+      const { user, token } = await signedIn();
+      const email = `new-${user.loginName}@example.org`;
+      const answer = await post("email/change", { email: ` ${email.toUpperCase()} ` }, token);
+      expectSuccess(answer, ["user_email"]);
+      expect(answer.body.user_email).toBe(`n${"*".repeat(email.indexOf("@") - 1)}@example.org`);
+      const [mail] = mailTo(company.id, email);
+      expect(mail?.subject).toMatch(/^Confirm your new e-mail address/);
+      expect(mail?.text).toContain(`${linkBase}?email_token=`);
+      expect(mailTo(company.id, user.email)).toEqual([]);
+    });
+
+    it("refuses another user's e-mail with 409 auth.contact.unavailable, and the user's own with 400", async () => {
+      const other = await createUser(company);
+      const { user, token } = await signedIn();
+      const refused = await post("email/change", { email: other.email }, token);
+      expectError(refused, 409, "auth.contact.unavailable");
+      expect(JSON.stringify(refused.body)).not.toContain(other.loginName);
+      expectError(await post("email/change", { email: user.email }, token), 400, "request.validation.failed");
+      expect(mailTo(company.id, other.email)).toEqual([]);
+    });
+
+    it("asks for a fresh authentication: 403 auth.reauthentication.required 10 minutes after it", async () => {
+      const { token } = await signedIn();
+      suite().clock.advance((freshAuthenticationSeconds + 1) * 1000);
+      expectError(await post("email/change", { email: "late@example.org" }, token), 403, "auth.reauthentication.required");
+    });
+
+    it("refuses with 409 recovery.email.notset in a company without a recovery page: the link has nowhere to go", async () => {
+      const bare = await createCompany();
+      const user = await createUser(bare);
+      const answer = await call(bare.code, "checkcredentials", {
+        apiKey: bare.apiKey,
+        body: { login_id: user.loginName, password: user.password },
+      });
+      const refused = await call(bare.code, "email/change", {
+        apiKey: bare.apiKey,
+        token: String(answer.body.session_token),
+        body: { email: "somewhere@example.org" },
+      });
+      expectError(refused, 409, "recovery.email.notset");
+    });
+  });
+
+  describe("auth/email/confirm", () => {
+    /** A user who asked for a new e-mail: the user, the new address and the link's token. */
+    async function changing(): Promise<{ user: TestUser; email: string; emailToken: string }> {
+      const { user, token } = await signedIn();
+      const email = `new-${user.loginName}@example.org`;
+      expectSuccess(await post("email/change", { email }, token), ["user_email"]);
+      return { user, email, emailToken: tokenIn(mailTo(company.id, email).at(-1)?.text ?? "", "email_token") };
+    }
+
+    it("with the API key alone makes the new e-mail the user's, once; the old one is told, and recovery mails the new", async () => {
+      const { user, email, emailToken } = await changing();
+      expectSuccess(await post("email/confirm", { token: emailToken }), []);
+      expectError(await post("email/confirm", { token: emailToken }), 401, "auth.token.invalid");
+      await expect
+        .poll(() => noticesTo(company.id, user.email), { timeout: 20_000 })
+        .toEqual([expect.stringMatching(/^The e-mail address of your .* account was changed$/)]);
+      const byNew = await post("checkcredentials", { login_id: email, password: user.password });
+      expect(byNew.body.session_state).toBe("authorized");
+      const recovery = await post("recovery/recover", {
+        login_id: user.loginName,
+        captcha_response: "dev-captcha-pass",
+        method: "MAIL",
+      });
+      expectSuccess(recovery, ["verification", "user_email"]);
+      expect(tokenIn(mailTo(company.id, email).at(-1)?.text ?? "", "token")).not.toBe("");
+      expect(mailTo(company.id, user.email)).toEqual([]);
+    });
+
+    it("an old link is 401 auth.token.expired, and nothing changes", async () => {
+      const { user, emailToken } = await changing();
+      suite().clock.advance(16 * 60_000);
+      expectError(await post("email/confirm", { token: emailToken }), 401, "auth.token.expired");
+      const byOld = await post("checkcredentials", { login_id: user.email, password: user.password });
+      expect(byOld.body.session_state).toBe("authorized");
+    });
+
+    it("a recovery link is no e-mail change's: 401 auth.token.invalid", async () => {
+      const user = await createUser(company);
+      await post("recovery/recover", { login_id: user.loginName, captcha_response: "dev-captcha-pass", method: "MAIL" });
+      const recoveryToken = tokenIn(mailTo(company.id, user.email).at(-1)?.text ?? "", "token");
+      expectError(await post("email/confirm", { token: recoveryToken }), 401, "auth.token.invalid");
+      expectError(await post("email/confirm", { token: "nonsense" }), 401, "auth.token.invalid");
+    });
+
+    it("of two users racing for one e-mail, one gets it and the other 409 auth.contact.unavailable", async () => {
+      const [first, second] = [await signedIn(), await signedIn()];
+      const email = `race-${first.user.loginName}@example.org`;
+      await post("email/change", { email }, first.token);
+      await post("email/change", { email }, second.token);
+      const tokens = mailTo(company.id, email).map((mail) => tokenIn(mail.text, "email_token"));
+      expect(tokens).toHaveLength(2);
+      const answers = await Promise.all(tokens.map((token) => post("email/confirm", { token })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
       expect(answers.find((answer) => answer.status === 409)?.body.error_code).toBe("auth.contact.unavailable");
     });
   });
