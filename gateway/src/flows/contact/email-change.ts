@@ -39,10 +39,10 @@ async function handle(
 ): Promise<SuccessFields<typeof responses>> {
   if (!context.company.policy.recovery?.linkBase)
     throw new AuthError("recovery.email.notset", { detail: "the company has no recovery page to link to" });
-  const { userId, address } = await beginContactChange(context, ContactKind.EMAIL, context.body.email);
+  const { user, address } = await beginContactChange(context, ContactKind.EMAIL, context.body.email);
   await context.backends.recovery.sendRecoveryLink({
     companyId: context.company.id,
-    userId,
+    userId: user.id,
     loginId: "",
     language: context.language,
     purpose: LinkPurpose.EMAIL_CHANGE,

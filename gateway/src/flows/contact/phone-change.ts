@@ -5,6 +5,7 @@ import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { type SuccessFields, success, userPhone } from "../../endpoint/responses.js";
 import { beginContactChange } from "../../steps/contact-change.js";
+import { sendOtp } from "../../steps/otp-delivery.js";
 
 const body = z.object({
   phone: z
@@ -28,8 +29,8 @@ export const phoneChange = defineEndpoint({
   body,
   responses,
   examples: { request: { phone: "+4915112345678" }, answers: [{ user_phone: "+49*********78" }] },
-  steps: [beginContactChange],
-  errors: ["request.ratelimit.exceeded"],
+  steps: [beginContactChange, sendOtp],
+  errors: [],
   rateLimit: "address and login ID",
   whileSuspended: "auth.restricted",
   handle,
@@ -38,13 +39,8 @@ export const phoneChange = defineEndpoint({
 async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
-  const { userId } = await beginContactChange(context, ContactKind.PHONE, context.body.phone);
-  const { maskedPhone } = await context.backends.otp.sendOtp({
-    companyId: context.company.id,
-    userId,
-    sessionId: context.session.sessionId,
-    purpose: OtpPurpose.PHONE_CHANGE,
-    language: context.language,
-  });
-  return { user_phone: maskedPhone };
+  const { user } = await beginContactChange(context, ContactKind.PHONE, context.body.phone);
+  return {
+    user_phone: await sendOtp(context, user, context.session.sessionId, OtpPurpose.PHONE_CHANGE),
+  };
 }
