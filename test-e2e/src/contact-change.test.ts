@@ -49,7 +49,10 @@ describe("changing the phone or the e-mail while signed in", () => {
       { timeout: waitMs, interval: 100 },
     );
     const recovery = await recover(user, "PHONE");
-    expect(recovery.body).toMatchObject({ verification: "PHONE", user_phone: `+1********${phone.slice(-2)}` });
+    expect(recovery.body).toMatchObject({
+      verification: "PHONE",
+      user_phone: `+1********${phone.slice(-2)}`,
+    });
     expect(smsTo(company.id, phone).at(-1)).toMatch(/access recovery code is \d{6}/);
     expect(smsTo(company.id, user.phone)).toEqual([]);
   });
@@ -60,9 +63,9 @@ describe("changing the phone or the e-mail while signed in", () => {
     const email = `new-${user.loginName}@example.org`;
     expect((await post("email/change", { email }, token)).body.status).toBe("success");
     const [link] = mailTo(company.id, email);
-    const emailToken = new URL(/https?:\/\/\S+/.exec(link?.text ?? "")?.[0] ?? "https://none/").searchParams.get(
-      "email_token",
-    );
+    const emailToken = new URL(
+      /https?:\/\/\S+/.exec(link?.text ?? "")?.[0] ?? "https://none/",
+    ).searchParams.get("email_token");
     expect(emailToken).toBeTruthy();
     expect((await post("email/confirm", { token: emailToken })).body).toEqual({ status: "success" });
     await vi.waitFor(

@@ -65,7 +65,11 @@ describe("changing the phone or the e-mail while signed in", () => {
     it("asks for a fresh authentication: 403 auth.reauthentication.required 10 minutes after it", async () => {
       const { token } = await signedIn();
       suite().clock.advance((freshAuthenticationSeconds + 1) * 1000);
-      expectError(await post("phone/change", { phone: randomPhone() }, token), 403, "auth.reauthentication.required");
+      expectError(
+        await post("phone/change", { phone: randomPhone() }, token),
+        403,
+        "auth.reauthentication.required",
+      );
     });
 
     it("refuses another user's phone with 409 auth.contact.unavailable, never saying whose", async () => {
@@ -111,7 +115,11 @@ describe("changing the phone or the e-mail while signed in", () => {
       const phone = randomPhone();
       await post("phone/change", { phone }, token);
       const code = lastOtp(company.id, phone);
-      expectError(await post("phone/confirm", { code: code === "000000" ? "111111" : "000000" }, token), 401, "auth.otp.invalid");
+      expectError(
+        await post("phone/confirm", { code: code === "000000" ? "111111" : "000000" }, token),
+        401,
+        "auth.otp.invalid",
+      );
       expectError(await post("phone/confirm", { code }, token), 401, "auth.otp.invalid");
       const byNew = await post("checkcredentials", { login_id: phone, password: user.password });
       expect([byNew.status, byNew.body.error_code]).toEqual([401, "auth.credentials.invalid"]);
@@ -170,7 +178,9 @@ describe("changing the phone or the e-mail while signed in", () => {
       ]);
       const statuses = answers.map((answer) => answer.status).sort();
       expect(statuses).toEqual([200, 409]);
-      expect(answers.find((answer) => answer.status === 409)?.body.error_code).toBe("auth.contact.unavailable");
+      expect(answers.find((answer) => answer.status === 409)?.body.error_code).toBe(
+        "auth.contact.unavailable",
+      );
     });
   });
 
@@ -200,7 +210,11 @@ describe("changing the phone or the e-mail while signed in", () => {
     it("asks for a fresh authentication: 403 auth.reauthentication.required 10 minutes after it", async () => {
       const { token } = await signedIn();
       suite().clock.advance((freshAuthenticationSeconds + 1) * 1000);
-      expectError(await post("email/change", { email: "late@example.org" }, token), 403, "auth.reauthentication.required");
+      expectError(
+        await post("email/change", { email: "late@example.org" }, token),
+        403,
+        "auth.reauthentication.required",
+      );
     });
 
     it("refuses with 409 recovery.email.notset in a company without a recovery page: the link has nowhere to go", async () => {
@@ -225,7 +239,11 @@ describe("changing the phone or the e-mail while signed in", () => {
       const { user, token } = await signedIn();
       const email = `new-${user.loginName}@example.org`;
       expectSuccess(await post("email/change", { email }, token), ["user_email"]);
-      return { user, email, emailToken: tokenIn(mailTo(company.id, email).at(-1)?.text ?? "", "email_token") };
+      return {
+        user,
+        email,
+        emailToken: tokenIn(mailTo(company.id, email).at(-1)?.text ?? "", "email_token"),
+      };
     }
 
     it("with the API key alone makes the new e-mail the user's, once; the old one is told, and recovery mails the new", async () => {
@@ -257,7 +275,11 @@ describe("changing the phone or the e-mail while signed in", () => {
 
     it("a recovery link is no e-mail change's: 401 auth.token.invalid", async () => {
       const user = await createUser(company);
-      await post("recovery/recover", { login_id: user.loginName, captcha_response: "dev-captcha-pass", method: "MAIL" });
+      await post("recovery/recover", {
+        login_id: user.loginName,
+        captcha_response: "dev-captcha-pass",
+        method: "MAIL",
+      });
       const recoveryToken = tokenIn(mailTo(company.id, user.email).at(-1)?.text ?? "", "token");
       expectError(await post("email/confirm", { token: recoveryToken }), 401, "auth.token.invalid");
       expectError(await post("email/confirm", { token: "nonsense" }), 401, "auth.token.invalid");
@@ -272,7 +294,9 @@ describe("changing the phone or the e-mail while signed in", () => {
       expect(tokens).toHaveLength(2);
       const answers = await Promise.all(tokens.map((token) => post("email/confirm", { token })));
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-      expect(answers.find((answer) => answer.status === 409)?.body.error_code).toBe("auth.contact.unavailable");
+      expect(answers.find((answer) => answer.status === 409)?.body.error_code).toBe(
+        "auth.contact.unavailable",
+      );
     });
   });
 });

@@ -23,4 +23,3 @@ export const beginContactChange = step(
     return { user, address: begun.address };
   },
 );
-

@@ -149,7 +149,9 @@ describe("BeginContactChange", () => {
     const company = await newCompany();
     const user = await seedUser(clients.operator, company.id);
     const atLogin = sessions.open(company.id, user.id, SessionState.CHECKOTP);
-    expect(await codeOf(begin(company, atLogin, ContactKind.EMAIL, "a@example.org"))).toBe("auth.token.invalid");
+    expect(await codeOf(begin(company, atLogin, ContactKind.EMAIL, "a@example.org"))).toBe(
+      "auth.token.invalid",
+    );
     expect(await codeOf(begin(company, "unknown", ContactKind.EMAIL, "a@example.org"))).toBe(
       "auth.token.invalid",
     );
@@ -200,20 +202,31 @@ describe("ApplyContactChange", () => {
     const phone = randomPhone();
     await begin(company, sessionToken, ContactKind.PHONE, phone);
     const apply = (address: string) =>
-      clients.otp.applyContactChange({ companyId: company.id, userId: user.id, kind: ContactKind.PHONE, address });
+      clients.otp.applyContactChange({
+        companyId: company.id,
+        userId: user.id,
+        kind: ContactKind.PHONE,
+        address,
+      });
     expect(await apply(randomPhone())).toEqual({ applied: false });
     expect(await apply(phone)).toEqual({ applied: true });
     expect(await apply(phone)).toEqual({ applied: false });
     expect((await userOf(company, user.id))?.phone).toBe(phone);
     await expect
-      .poll(() => sms.messages.filter((message) => message.to === user.phone).map((message) => message.text), {
-        timeout: waitMs,
-      })
+      .poll(
+        () => sms.messages.filter((message) => message.to === user.phone).map((message) => message.text),
+        {
+          timeout: waitMs,
+        },
+      )
       .toEqual([expect.stringMatching(/phone number of your account was changed/)]);
     await expect
-      .poll(() => mail.messages.filter((message) => message.to === user.email).map((message) => message.subject), {
-        timeout: waitMs,
-      })
+      .poll(
+        () => mail.messages.filter((message) => message.to === user.email).map((message) => message.subject),
+        {
+          timeout: waitMs,
+        },
+      )
       .toEqual([expect.stringMatching(/^The phone number of your .* account was changed$/)]);
     expect(sms.messages.filter((message) => message.to === phone)).toEqual([]);
   });
@@ -232,9 +245,12 @@ describe("ApplyContactChange", () => {
       }),
     ).toEqual({ applied: true });
     await expect
-      .poll(() => mail.messages.filter((message) => message.to === user.email).map((message) => message.subject), {
-        timeout: waitMs,
-      })
+      .poll(
+        () => mail.messages.filter((message) => message.to === user.email).map((message) => message.subject),
+        {
+          timeout: waitMs,
+        },
+      )
       .toEqual([expect.stringMatching(/^The e-mail address of your .* account was changed$/)]);
     expect(mail.messages.filter((message) => message.to === email)).toEqual([]);
     expect(sms.messages.filter((message) => message.to === user.phone)).toEqual([]);
@@ -243,19 +259,23 @@ describe("ApplyContactChange", () => {
   it.each([
     ["phone", ContactKind.PHONE],
     ["e-mail", ContactKind.EMAIL],
-  ])("of two users racing for one %s, exactly one gets it; the other is auth.contact.unavailable", async (_, kind) => {
-    const company = await newCompany();
-    const racers = [await signedIn(company), await signedIn(company)];
-    const address = kind === ContactKind.PHONE ? randomPhone() : `race-${randomBytes(4).toString("hex")}@example.org`;
-    for (const racer of racers) await begin(company, racer.sessionToken, kind, address);
-    const results = await Promise.all(
-      racers.map(({ user }) =>
-        codeOf(clients.otp.applyContactChange({ companyId: company.id, userId: user.id, kind, address })),
-      ),
-    );
-    expect(results.sort()).toEqual(["auth.contact.unavailable", "ok"]);
-    const holders = await Promise.all(racers.map(({ user }) => userOf(company, user.id)));
-    const field = kind === ContactKind.PHONE ? "phone" : "email";
-    expect(holders.filter((holder) => holder?.[field] === address)).toHaveLength(1);
-  });
+  ])(
+    "of two users racing for one %s, exactly one gets it; the other is auth.contact.unavailable",
+    async (_, kind) => {
+      const company = await newCompany();
+      const racers = [await signedIn(company), await signedIn(company)];
+      const address =
+        kind === ContactKind.PHONE ? randomPhone() : `race-${randomBytes(4).toString("hex")}@example.org`;
+      for (const racer of racers) await begin(company, racer.sessionToken, kind, address);
+      const results = await Promise.all(
+        racers.map(({ user }) =>
+          codeOf(clients.otp.applyContactChange({ companyId: company.id, userId: user.id, kind, address })),
+        ),
+      );
+      expect(results.sort()).toEqual(["auth.contact.unavailable", "ok"]);
+      const holders = await Promise.all(racers.map(({ user }) => userOf(company, user.id)));
+      const field = kind === ContactKind.PHONE ? "phone" : "email";
+      expect(holders.filter((holder) => holder?.[field] === address)).toHaveLength(1);
+    },
+  );
 });

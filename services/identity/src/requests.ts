@@ -1,8 +1,8 @@
 import { messageSchema } from "@auth/grpc-kit";
 import type {
   ApplyContactChangeRequest,
-  BeginContactChangeRequest,
   AuthenticateApiKeyRequest,
+  BeginContactChangeRequest,
   BeginPasskeyLoginRequest,
   BeginPasskeyRegistrationRequest,
   BeginTotpEnrolmentRequest,
@@ -306,10 +306,12 @@ export const mailDeliveryRequest = messageSchema<GetMailDeliveryRequest>()(
   z.object({
     companyId: id,
     userId: id,
-    purpose: z.enum(
-      [LinkPurpose.UNSPECIFIED, LinkPurpose.RECOVERY, LinkPurpose.EMAIL_CHANGE],
-      "must be RECOVERY or EMAIL_CHANGE",
-    ).optional(),
+    purpose: z
+      .enum(
+        [LinkPurpose.UNSPECIFIED, LinkPurpose.RECOVERY, LinkPurpose.EMAIL_CHANGE],
+        "must be RECOVERY or EMAIL_CHANGE",
+      )
+      .optional(),
   }),
 );
 const contactKind = z.enum([ContactKind.PHONE, ContactKind.EMAIL], "must be PHONE or EMAIL");

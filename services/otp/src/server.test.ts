@@ -109,16 +109,28 @@ describe("VerifyOtp of a phone change's code (docs/api-contract.md, Changing the
     pending = true;
     const { sessionId, code } = await sessionOf(OtpPurpose.PHONE_CHANGE);
     expect(outbox.messages.at(-1)?.text).toMatch(/^Your code to confirm this phone number/);
-    const verified = await otp.verifyOtp({ companyId: "c1", sessionId, otp: code, purpose: OtpPurpose.PHONE_CHANGE });
+    const verified = await otp.verifyOtp({
+      companyId: "c1",
+      sessionId,
+      otp: code,
+      purpose: OtpPurpose.PHONE_CHANGE,
+    });
     expect(verified.valid).toBe(true);
-    expect(applied).toEqual([{ companyId: "c1", userId: "u1", kind: ContactKind.PHONE, address: answer.phone }]);
+    expect(applied).toEqual([
+      { companyId: "c1", userId: "u1", kind: ContactKind.PHONE, address: answer.phone },
+    ]);
   });
 
   it("is not right when identity no longer holds the change pending", async () => {
     applied.length = 0;
     pending = false;
     const { sessionId, code } = await sessionOf(OtpPurpose.PHONE_CHANGE);
-    const verified = await otp.verifyOtp({ companyId: "c1", sessionId, otp: code, purpose: OtpPurpose.PHONE_CHANGE });
+    const verified = await otp.verifyOtp({
+      companyId: "c1",
+      sessionId,
+      otp: code,
+      purpose: OtpPurpose.PHONE_CHANGE,
+    });
     expect(verified.valid).toBe(false);
     expect(applied).toHaveLength(1);
   });

@@ -183,9 +183,9 @@ describe("an e-mail change's link (docs/api-contract.md, Changing the phone or t
     await send();
     const recoveryToken = tokenIn(outbox.messages[0]?.text ?? "", "token");
     await sendChange();
-    expect(await codeOf(redeem(tokenIn(outbox.messages[1]?.text ?? "", "email_token"), LinkPurpose.EMAIL_CHANGE))).toBe(
-      "ok",
-    );
+    expect(
+      await codeOf(redeem(tokenIn(outbox.messages[1]?.text ?? "", "email_token"), LinkPurpose.EMAIL_CHANGE)),
+    ).toBe("ok");
     expect(await codeOf(redeem(recoveryToken))).toBe("auth.token.invalid");
   });
 });

@@ -11,7 +11,9 @@ import { maskEmail } from "../../steps/mask-email.js";
 const body = z.object({ email: z.string().min(1).max(320).describe("The new e-mail address") });
 
 const responses = success({
-  user_email: z.string().describe("The new e-mail, masked, which the link went to: the first character and the domain"),
+  user_email: z
+    .string()
+    .describe("The new e-mail, masked, which the link went to: the first character and the domain"),
 });
 
 /**
@@ -26,7 +28,10 @@ export const emailChange = defineEndpoint({
   summary: "Ask to change the user's e-mail: a link goes to the new one",
   body,
   responses,
-  examples: { request: { email: "ann.new@acme.example" }, answers: [{ user_email: "a*******@acme.example" }] },
+  examples: {
+    request: { email: "ann.new@acme.example" },
+    answers: [{ user_email: "a*******@acme.example" }],
+  },
   steps: [beginContactChange],
   errors: ["recovery.email.notset", "request.ratelimit.exceeded"],
   rateLimit: "address and login ID",

@@ -15,7 +15,9 @@ const body = z.object({
     .describe("The new phone: E.164, or national in the company's default region"),
 });
 
-const responses = success({ user_phone: userPhone.describe("The new phone, masked, which the code went to") });
+const responses = success({
+  user_phone: userPhone.describe("The new phone, masked, which the code went to"),
+});
 
 /**
  * Beyond the spec (docs/api-contract.md, "Changing the phone or the e-mail"): the signed-in user,

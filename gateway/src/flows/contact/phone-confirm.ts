@@ -42,13 +42,18 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   const user = await currentUser(context, context.session.userId);
-  const check = await reserveCheck(context, { subject: { userId: user.id }, kind: SecretKind.SMS_CODE }, wrongCode);
+  const check = await reserveCheck(
+    context,
+    { subject: { userId: user.id }, kind: SecretKind.SMS_CODE },
+    wrongCode,
+  );
   const valid = await check.run(
     () => otpValid(context, context.body.code, OtpPurpose.PHONE_CHANGE),
     (right) => right,
   );
   if (!valid) throw new AuthError("auth.otp.invalid");
   await context.backends.recovery.revokeRecoveryLinks({ companyId: context.company.id, userId: user.id });
-  if (owns(user, smsCode)) await context.backends.session.endOwnSessions({ sessionToken: context.token, others: true });
+  if (owns(user, smsCode))
+    await context.backends.session.endOwnSessions({ sessionToken: context.token, others: true });
   return {};
 }

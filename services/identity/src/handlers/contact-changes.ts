@@ -63,7 +63,9 @@ export function contactChangeHandlers(
       found.companyId !== companyId ||
       found.state !== SessionState.AUTHORIZED
     )
-      throw new AuthError("auth.token.invalid", { detail: "the token is of no authorized session of the company" });
+      throw new AuthError("auth.token.invalid", {
+        detail: "the token is of no authorized session of the company",
+      });
     return (await recipient(companyId, found.userId)).user;
   }
 

@@ -11,7 +11,12 @@ export const contactUnavailable = () =>
 type Reader = Database<any>;
 
 /** Whether another user of the company signs in with the address: as a phone, an e-mail or a login name. */
-async function takenByOther(db: Reader, companyId: string, userId: string, address: string): Promise<boolean> {
+async function takenByOther(
+  db: Reader,
+  companyId: string,
+  userId: string,
+  address: string,
+): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
@@ -78,9 +83,12 @@ export class ContactChangeStore {
    * between users racing for one address: the later write fails, and is auth.contact.unavailable.
    * Returns the user's row before the change; undefined when nothing of the kind was pending.
    */
-  async apply(
-    change: { companyId: string; userId: string; kind: ContactKindName; address: string },
-  ): Promise<UserRow | undefined> {
+  async apply(change: {
+    companyId: string;
+    userId: string;
+    kind: ContactKindName;
+    address: string;
+  }): Promise<UserRow | undefined> {
     const { companyId, userId, kind, address } = change;
     try {
       return await this.db.transaction(async (tx) => {

@@ -24,8 +24,11 @@ export interface RedeemedLink {
 }
 
 /** A recovery link's events (an e-mail change's link is no recovery: none). */
-const eventsOf = (ticket: LinkTicket | Omit<LinkTicket, "tokenHash" | "expiresAt">, type: Parameters<typeof recoveryEvents>[0], origin: EventOrigin) =>
-  ticket.newEmail === undefined ? recoveryEvents(type, ticket, origin) : undefined;
+const eventsOf = (
+  ticket: LinkTicket | Omit<LinkTicket, "tokenHash" | "expiresAt">,
+  type: Parameters<typeof recoveryEvents>[0],
+  origin: EventOrigin,
+) => (ticket.newEmail === undefined ? recoveryEvents(type, ticket, origin) : undefined);
 
 /** How long a used-up link is told apart from an unknown one: as long as expired session tokens. */
 const expiredLinkMemoryMs = 24 * 60 * 60_000;
