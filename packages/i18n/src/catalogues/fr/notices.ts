@@ -62,10 +62,10 @@ export const notices = {
   "phone_changed.body":
     "Le numéro de téléphone de votre compte {company} a été modifié le {time, date, long} à {time, time, ::jmmz} ; les codes et les messages de récupération sont désormais envoyés au nouveau numéro.\n\nSi ce n’était pas vous, lancez la récupération d’accès sur la page de connexion de {company} ou contactez immédiatement votre administrateur.",
   "phone_changed.sms":
-    "{company} : le numéro de téléphone de votre compte a été modifié le {time, date, medium} à {time, time, ::jmmz} ; ce numéro ne recevra plus de codes. Pas vous ? Contactez immédiatement votre administrateur.",
+    "{company} : le numéro de téléphone de votre compte a été modifié le {time, date, ::ddMMyyyy} à {time, time, ::jmmz} ; ce numéro ne recevra plus de codes. Ce n'était pas vous ? Contactez immédiatement votre administrateur.",
   "email_changed.subject": "L’adresse e-mail de votre compte {company} a été modifiée",
   "email_changed.body":
     "L’adresse e-mail de votre compte {company} a été modifiée le {time, date, long} à {time, time, ::jmmz} ; les messages concernant votre compte sont désormais envoyés à la nouvelle adresse, et non plus à celle-ci.\n\nSi ce n’était pas vous, contactez immédiatement votre administrateur.",
   "email_changed.sms":
-    "{company} : l’adresse e-mail de votre compte a été modifiée le {time, date, medium} à {time, time, ::jmmz}. Pas vous ? Contactez immédiatement votre administrateur.",
+    "{company} : l'adresse e-mail de votre compte a été modifiée le {time, date, ::ddMMyyyy} à {time, time, ::jmmz}. Ce n'était pas vous ? Contactez immédiatement votre administrateur.",
 } satisfies Messages<"notices">;
