@@ -1,6 +1,4 @@
-import { AuthError } from "@auth/errors";
 import { OtpPurpose } from "@auth/proto/otp";
-import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
@@ -8,8 +6,8 @@ import { fields } from "../../endpoint/fields.js";
 import { type SuccessFields, success } from "../../endpoint/responses.js";
 import { owns } from "../../factors/second-factors.js";
 import { smsCode } from "../../factors/sms-code.js";
-import { otpValid } from "../../steps/otp-check.js";
-import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
+import { assertOtpInSession } from "../../steps/otp-check.js";
+import { wrongSecret } from "../../steps/secret-checks.js";
 import { currentUser } from "../../steps/user-status.js";
 
 const body = z.object({ code: fields.secret().describe("The code the SMS to the new phone carries") });
@@ -42,16 +40,7 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   const user = await currentUser(context, context.session.userId);
-  const check = await reserveCheck(
-    context,
-    { subject: { userId: user.id }, kind: SecretKind.SMS_CODE },
-    wrongCode,
-  );
-  const valid = await check.run(
-    () => otpValid(context, context.body.code, OtpPurpose.PHONE_CHANGE),
-    (right) => right,
-  );
-  if (!valid) throw new AuthError("auth.otp.invalid");
+  await assertOtpInSession(context, user.id, context.body.code, wrongCode, OtpPurpose.PHONE_CHANGE);
   await context.backends.recovery.revokeRecoveryLinks({ companyId: context.company.id, userId: user.id });
   if (owns(user, smsCode))
     await context.backends.session.endOwnSessions({ sessionToken: context.token, others: true });
