@@ -51,6 +51,9 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   listPasskeys: ["gateway", "operator"],
   renamePasskey: ["gateway", "operator"],
   removePasskey: ["gateway", "operator"],
+  beginContactChange: ["gateway"],
+  // The owners of the code and the link that went to the new address apply it, never the gateway.
+  applyContactChange: ["otp", "recovery"],
 };
 
 /**

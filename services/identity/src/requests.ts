@@ -1,6 +1,8 @@
 import { messageSchema } from "@auth/grpc-kit";
 import type {
+  ApplyContactChangeRequest,
   AuthenticateApiKeyRequest,
+  BeginContactChangeRequest,
   BeginPasskeyLoginRequest,
   BeginPasskeyRegistrationRequest,
   BeginTotpEnrolmentRequest,
@@ -46,8 +48,9 @@ import type {
   VerifyPasswordRequest,
   VerifyTotpRequest,
 } from "@auth/proto/identity";
-import { NotificationEvent, UserStatus } from "@auth/proto/identity";
+import { ContactKind, NotificationEvent, UserStatus } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
+import { LinkPurpose } from "@auth/proto/recovery";
 import { passwordLength } from "@auth/runtime";
 import { z } from "zod";
 import { companyCode, policyInput } from "./companies.js";
@@ -327,12 +330,31 @@ export const smsDeliveryRequest = messageSchema<GetSmsDeliveryRequest>()(
   z.object({
     companyId: id,
     userId: id,
-    purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
+    purpose: z.enum(
+      [OtpPurpose.LOGIN, OtpPurpose.RECOVERY, OtpPurpose.PHONE_CHANGE],
+      "must be LOGIN, RECOVERY or PHONE_CHANGE",
+    ),
   }),
 );
-/** A recovery link's delivery: the recovery service sends nothing else. */
+/** A link's delivery: a recovery's, or an e-mail change's. */
 export const mailDeliveryRequest = messageSchema<GetMailDeliveryRequest>()(
-  z.object({ companyId: id, userId: id }),
+  z.object({
+    companyId: id,
+    userId: id,
+    purpose: z
+      .enum(
+        [LinkPurpose.UNSPECIFIED, LinkPurpose.RECOVERY, LinkPurpose.EMAIL_CHANGE],
+        "must be RECOVERY or EMAIL_CHANGE",
+      )
+      .optional(),
+  }),
+);
+const contactKind = z.enum([ContactKind.PHONE, ContactKind.EMAIL], "must be PHONE or EMAIL");
+export const beginContactChangeRequest = messageSchema<BeginContactChangeRequest>()(
+  z.object({ companyId: id, sessionToken: text(512), kind: contactKind, address: text(320) }),
+);
+export const applyContactChangeRequest = messageSchema<ApplyContactChangeRequest>()(
+  z.object({ companyId: id, userId: id, kind: contactKind, address: text(320) }),
 );
 /** The events the session service sees; identity reports the others itself. */
 export const notifyUserRequest = messageSchema<NotifyUserRequest>()(

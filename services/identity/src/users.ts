@@ -62,7 +62,7 @@ export const controlAnswerRules = {
 };
 
 /** The phone as stored, E.164; a number that is not one is a bad request. */
-function storedPhone(phone: string, policy: CompanyPolicy): string {
+export function storedPhone(phone: string, policy: CompanyPolicy): string {
   const normalized = normalizePhone(phone, policy.defaultPhoneRegion);
   if (!normalized) {
     throw new AuthError("request.validation.failed", { detail: "phone: must be a valid phone number" });

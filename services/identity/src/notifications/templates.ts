@@ -20,6 +20,8 @@ export const eventNames = {
   [NotificationEvent.PASSKEY_RENAMED]: "passkey_renamed",
   [NotificationEvent.PASSKEY_REMOVED]: "passkey_removed",
   [NotificationEvent.PASSKEY_CLONE_SUSPECTED]: "passkey_clone_suspected",
+  [NotificationEvent.PHONE_CHANGED]: "phone_changed",
+  [NotificationEvent.EMAIL_CHANGED]: "email_changed",
 } as const satisfies Record<KnownEvent, string>;
 
 /** The placeholders of a notice's template: the company's name and when it happened. */

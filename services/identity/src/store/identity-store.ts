@@ -50,6 +50,7 @@ import {
   providerFields,
   userFields,
 } from "./changed-fields.js";
+import { ContactChangeStore } from "./contact-change-store.js";
 import { PasskeyStore } from "./passkey-store.js";
 
 export interface NewCompany {
@@ -203,14 +204,19 @@ function preparedLookups(db: Database<IdentitySchema>) {
   };
 }
 
-/** The identity service's tables: companies, API keys and users (and their passkeys, `passkeys`). */
+/**
+ * The identity service's tables: companies, API keys and users (and their passkeys, `passkeys`, and
+ * pending changes of address, `contactChanges`).
+ */
 export class IdentityStore {
   readonly #lookups: ReturnType<typeof preparedLookups>;
   readonly passkeys: PasskeyStore;
+  readonly contactChanges: ContactChangeStore;
 
   constructor(private readonly db: Database<IdentitySchema>) {
     this.#lookups = preparedLookups(db);
     this.passkeys = new PasskeyStore(db);
+    this.contactChanges = new ContactChangeStore(db);
   }
 
   async createCompany(company: NewCompany, origin: EventOrigin): Promise<CompanyRow> {
