@@ -1,3 +1,4 @@
+export { clientAddressKey } from "./address-prefix.js";
 export { ConfigError, env, loadConfig, parseConfig } from "./config.js";
 export { hasControlCharacter, pathOfString } from "./control-characters.js";
 export {

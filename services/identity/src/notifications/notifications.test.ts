@@ -347,7 +347,7 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
     [
       "an unknown placeholder",
       [{ event: NotificationEvent.LOCKED_OUT, body: "Your code {code}" }],
-      "{company} and {time}",
+      "may use only the placeholders {company}, {time}",
     ],
     [
       "an event twice",

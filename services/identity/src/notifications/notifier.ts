@@ -30,6 +30,11 @@ export interface NotifierOptions {
   logger: Logger;
 }
 
+/** What a notice tells besides its event: the user agent of a new device's session. */
+export interface NoticeFacts {
+  userAgent?: string;
+}
+
 /**
  * Tells users of what happened to their accounts (docs/security.md, "Notifications"): by e-mail,
  * by SMS when the user has no e-mail, not at all without either; at most `noticesPerWindow` of a
@@ -46,8 +51,8 @@ export class Notifier {
   ) {}
 
   /** Starts the notice; returns at once. */
-  notify(companyId: string, userId: string, event: KnownEvent): void {
-    const delivery = this.#deliver(companyId, userId, event).finally(() => this.#inFlight.delete(delivery));
+  notify(companyId: string, userId: string, event: KnownEvent, facts: NoticeFacts = {}): void {
+    const delivery = this.#deliver(companyId, userId, event, facts).finally(() => this.#inFlight.delete(delivery));
     this.#inFlight.add(delivery);
   }
 
@@ -56,7 +61,7 @@ export class Notifier {
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
   }
 
-  async #deliver(companyId: string, userId: string, event: KnownEvent): Promise<void> {
+  async #deliver(companyId: string, userId: string, event: KnownEvent, facts: NoticeFacts): Promise<void> {
     const name = eventNames[event];
     let channel = "none";
     try {
@@ -69,7 +74,7 @@ export class Notifier {
         defaultLanguage: policy.defaultLanguage,
         texts: companyTextsOf(policy),
       });
-      const wording = wordingOf(event, words, { company: company.name, time: new Date() });
+      const wording = wordingOf(event, words, { ...facts, company: company.name, time: new Date() });
       if (!user.email && !user.phone) {
         metrics.notifications.inc({ event: name, channel, outcome: "skipped" });
         return;

@@ -56,4 +56,9 @@ export const notices = {
     "Am {time, date, long} um {time, time, ::jmmz} hat sich ein Passkey Ihres Kontos bei {company} mit einem Zähler angemeldet, der nicht gestiegen ist, wie es bei einem kopierten Schlüssel vorkommt. Der Passkey wird ab jetzt abgelehnt; melden Sie sich auf andere Weise an und bitten Sie Ihren Administrator, ihn zu entfernen.\n\nFalls Sie sich zu dieser Zeit nicht anmelden wollten, wenden Sie sich sofort an Ihren Administrator.",
   "passkey_clone_suspected.sms":
     "{company}: Ein Passkey Ihres Kontos wurde möglicherweise kopiert ({time, date, medium}, {time, time, ::jmmz}) und wird ab jetzt abgelehnt. Wenden Sie sich an Ihren Administrator.",
+  "new_device.subject": "Neue Anmeldung bei Ihrem Konto bei {company}",
+  "new_device.body":
+    "Bei Ihrem Konto bei {company} hat sich am {time, date, long} um {time, time, ::jmmz} jemand von {device} angemeldet, einem Gerät oder Netz, von dem es zuletzt nicht genutzt wurde.\n\nWaren Sie das, ist nichts zu tun. Falls nicht, beenden Sie diese Sitzung in der Liste Ihrer Sitzungen auf der Anmeldeseite von {company}, ändern Sie Ihr Passwort und wenden Sie sich an Ihren Administrator.",
+  "new_device.sms":
+    "{company}: Neue Anmeldung von {device} am {time, date, medium} um {time, time, ::jmmz}. Nicht Sie? Sitzung beenden, Passwort ändern, Administrator informieren.",
 } satisfies Messages<"notices">;

@@ -58,4 +58,9 @@ export const notices = {
     "Le {time, date, long} à {time, time, ::jmmz}, une clé d’accès de votre compte {company} s’est connectée avec un compteur qui n’avait pas augmenté, ce qui arrive avec une clé copiée. Cette clé d’accès est désormais refusée\u202f; connectez-vous autrement et demandez à votre administrateur de la supprimer.\n\nSi vous n’avez pas tenté de vous connecter à ce moment-là, contactez immédiatement votre administrateur.",
   "passkey_clone_suspected.sms":
     "{company} : une clé d'accès de votre compte semble avoir été copiée ({time, date, ::ddMMyyyy}, {time, time, ::jmmz}) et est désormais refusée. Contactez votre administrateur.",
+  "new_device.subject": "Nouvelle connexion à votre compte {company}",
+  "new_device.body":
+    "Une connexion à votre compte {company} a eu lieu depuis {device} le {time, date, long} à {time, time, ::jmmz}, un appareil ou un réseau depuis lequel il n’avait pas été utilisé récemment.\n\nSi c’était vous, il n’y a rien à faire. Sinon, mettez fin à cette session dans la liste de vos sessions sur la page de connexion de {company}, changez votre mot de passe et contactez votre administrateur.",
+  "new_device.sms":
+    "{company} : nouvelle connexion depuis {device} le {time, date, ::ddMMyyyy} à {time, time, ::jmmz}. Ce n'était pas vous ? Mettez fin à la session, changez votre mot de passe et contactez votre administrateur.",
 } satisfies Messages<"notices">;
