@@ -3,6 +3,7 @@ export { ConfigError, env, loadConfig, parseConfig } from "./config.js";
 export { hasControlCharacter, pathOfString } from "./control-characters.js";
 export {
   companyCodeShape,
+  deviceIdOf,
   minPasswordLengthFloor,
   minPasswordLengthOf,
   passwordLength,

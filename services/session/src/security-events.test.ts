@@ -28,6 +28,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CompanyRules } from "./check-policies.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
+import { KnownDevices } from "./store/known-devices.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
 import { UserNotices } from "./user-notices.js";
@@ -50,6 +51,7 @@ const start: CreateSessionRequest = {
   userAgent: "Mozilla/5.0",
   clientAddress: "192.0.2.1",
   passkeyDiscovery: false,
+  deviceId: "",
 };
 const identity = {
   getCheckPolicy: async () => ({
@@ -57,6 +59,8 @@ const identity = {
     lockoutAfterFailures: 10,
     failureWindowSeconds: 900,
     suspended: false,
+    newDeviceNoticeDays: 90,
+    maxSessionsPerUser: 0,
   }),
   verifyCaptcha: async () => ({ valid: true }),
   notifyUser: async () => ({}),
@@ -99,6 +103,7 @@ describe("Security events", () => {
             sessions,
             budget: new CheckBudget(kv, clock),
             challenges: new PasskeyChallenges(kv, sessions),
+            devices: new KnownDevices(kv, clock),
             rules: new CompanyRules(identity, new TtlCache(0)),
             notices: new UserNotices(identity, logger),
             adminTokenSha256: hashAdminToken(adminToken),

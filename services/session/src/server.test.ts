@@ -24,6 +24,7 @@ import { CompanyRules } from "./check-policies.js";
 import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
+import { KnownDevices } from "./store/known-devices.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
 import { UserNotices } from "./user-notices.js";
@@ -35,6 +36,8 @@ const policy = {
   lockoutAfterFailures: 10,
   failureWindowSeconds: 900,
   suspended: false,
+  newDeviceNoticeDays: 90,
+  maxSessionsPerUser: 0,
 };
 const terms = { code: "terms", title: "Terms", description: "The terms", link: "https://example.com/terms" };
 const companyId = "c1";
@@ -53,6 +56,7 @@ const start = {
   userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
   clientAddress: "192.0.2.1",
   passkeyDiscovery: false,
+  deviceId: "",
 };
 
 /**
@@ -97,6 +101,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
             sessions,
             budget: new CheckBudget(kv, clock),
             challenges: new PasskeyChallenges(kv, sessions),
+            devices: new KnownDevices(kv, clock),
             rules: new CompanyRules(identity, new TtlCache(0)),
             notices: new UserNotices(identity, logger),
             adminTokenSha256: hashAdminToken(adminToken),
@@ -210,7 +215,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   });
 
   describe('the notices the user is sent (docs/security.md, "Notifications")', () => {
-    const told = (event: NotificationEvent) => ({ companyId, userId, event });
+    const told = (event: NotificationEvent) => ({ companyId, userId, event, userAgent: "" });
 
     it("asks identity to tell the user when a recovery by control question starts, and only then: a code's or link's send tells of the others", async () => {
       await session.createSession(start);
