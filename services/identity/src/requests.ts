@@ -314,7 +314,7 @@ export const notifyUserRequest = messageSchema<NotifyUserRequest>()(
       "must be RECOVERY_STARTED, RECOVERY_COMPLETED, LOCKED_OUT or NEW_DEVICE",
     ),
     // As the session store keeps it (shownUserAgent): at most 256 characters.
-    userAgent: z.string().max(1_024),
+    userAgent: z.string().max(1_024).optional(),
   }),
 );
 export const checkPolicyRequest = messageSchema<GetCheckPolicyRequest>()(z.object({ companyId: id }));

@@ -218,7 +218,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   });
 
   describe('the notices the user is sent (docs/security.md, "Notifications")', () => {
-    const told = (event: NotificationEvent) => ({ companyId, userId, event, userAgent: "" });
+    const told = (event: NotificationEvent) => ({ companyId, userId, event });
 
     it("asks identity to tell the user when a recovery by control question starts, and only then: a code's or link's send tells of the others", async () => {
       await session.createSession(start);

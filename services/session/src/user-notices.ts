@@ -17,7 +17,7 @@ export class UserNotices {
   ) {}
 
   /** `userAgent`: a new device's session's, which the notice names the device by. */
-  tell(companyId: string, userId: string, event: NotificationEvent, userAgent = ""): void {
+  tell(companyId: string, userId: string, event: NotificationEvent, userAgent?: string): void {
     this.identity.notifyUser({ companyId, userId, event, userAgent }).catch((error: unknown) => {
       this.logger.warn(
         { companyId, userId, event, code: error instanceof AuthError ? error.code : undefined },

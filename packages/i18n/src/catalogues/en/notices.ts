@@ -61,7 +61,7 @@ export const notices = {
     "{company}: a passkey of your account may have been copied ({time, date, medium}, {time, time, ::jmmz}) and is refused from now on. Contact your administrator.",
   "new_device.subject": "New sign-in to your {company} account",
   "new_device.body":
-    "Your {company} account was signed in to from {device} on {time, date, long} at {time, time, ::jmmz}, a device or network it was not used from lately.\n\nIf this was you, there is nothing to do. If it was not, end that session in the list of your sessions on the {company} login page, change your password, and contact your administrator.",
+    "Your {company} account was signed in to from {device} on {time, date, long} at {time, time, ::jmmz}, a device or network it was not used from lately.\n\nIf this was not you, end that session in the list of your sessions on the {company} login page, change your password, and contact your administrator.",
   "new_device.sms":
     "{company}: new sign-in from {device} on {time, date, medium} at {time, time, ::jmmz}. Not you? End the session, change your password and contact your administrator.",
 } as const;
