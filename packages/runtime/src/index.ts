@@ -4,6 +4,7 @@ export { hasControlCharacter, pathOfString } from "./control-characters.js";
 export {
   companyCodeShape,
   deviceIdOf,
+  deviceIdShape,
   minPasswordLengthFloor,
   minPasswordLengthOf,
   passwordLength,

@@ -52,7 +52,9 @@ export class Notifier {
 
   /** Starts the notice; returns at once. */
   notify(companyId: string, userId: string, event: KnownEvent, facts: NoticeFacts = {}): void {
-    const delivery = this.#deliver(companyId, userId, event, facts).finally(() => this.#inFlight.delete(delivery));
+    const delivery = this.#deliver(companyId, userId, event, facts).finally(() =>
+      this.#inFlight.delete(delivery),
+    );
     this.#inFlight.add(delivery);
   }
 
