@@ -53,6 +53,8 @@ const start: CreateSessionRequest = {
   passkeyDiscovery: false,
   deviceId: "",
 };
+/** The company's cap of sessions per user, as identity answers it in the test. */
+let maxSessionsPerUser = 0;
 const identity = {
   getCheckPolicy: async () => ({
     captchaAfterFailures: 3,
@@ -60,7 +62,7 @@ const identity = {
     failureWindowSeconds: 900,
     suspended: false,
     newDeviceNoticeDays: 90,
-    maxSessionsPerUser: 0,
+    maxSessionsPerUser,
   }),
   verifyCaptcha: async () => ({ valid: true }),
   notifyUser: async () => ({}),
@@ -87,6 +89,7 @@ describe("Security events", () => {
   let secrets: string[];
 
   beforeEach(async () => {
+    maxSessionsPerUser = 0;
     kv = new MemoryKeyValueStore();
     secrets = [loginId];
     const logger = createLogger("session", "silent");
@@ -329,6 +332,30 @@ describe("Security events", () => {
           actor: { kind: ActorKind.SYSTEM, id: "", certificateSubject: "", certificateSha256: "" },
         }),
       ]);
+    });
+
+    it("is recorded, by the user whose sign-in reached the cap, for each session the cap ends", async () => {
+      maxSessionsPerUser = 2;
+      const signedIn = [];
+      for (let i = 0; i < 4; i++) {
+        const checkId = await rightCheck(SecretKind.PASSWORD);
+        const { session, sessionToken } = await gateway().createSession({
+          ...start,
+          state: SessionState.AUTHORIZED,
+          rightCheckId: checkId,
+        });
+        await remember(sessionToken, session?.sessionId ?? "");
+        signedIn.push({ id: session?.sessionId ?? "", at: session?.createdAt?.getTime() ?? 0 });
+      }
+      // The two oldest by authorization, of two in one millisecond the lower id.
+      const [oldest, older] = signedIn.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
+      expect(await ofType("auth.session.revoked")).toEqual(
+        expect.arrayContaining([
+          revoked("session_cap", false, oldest?.id),
+          revoked("session_cap", false, older?.id),
+        ]),
+      );
+      expect(await ofType("auth.session.revoked")).toHaveLength(2);
     });
 
     it("is recorded as a recovery session's last wrong control answer ends it", async () => {
