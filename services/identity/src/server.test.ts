@@ -1944,6 +1944,32 @@ describe("messages to a user", () => {
     }
   });
 
+  it('keep a device known 90 days and cap no user\'s sessions by default, and answer both to the session service (docs/decisions.md, "Known devices", "Session cap")', async () => {
+    const { company: created } = await identity.createCompany({
+      code: code(),
+      name: "Default",
+      policy: companyPolicy(),
+    });
+    expect(created?.policy).toMatchObject({ newDeviceNoticeDays: 90, maxSessionsPerUser: 0 });
+    const own = companyPolicy({ newDeviceNoticeDays: 30, maxSessionsPerUser: 3 });
+    const { company: strict } = await identity.createCompany({ code: code(), name: "Strict", policy: own });
+    expect(await identity.getCheckPolicy({ companyId: strict?.id ?? "" })).toMatchObject({
+      newDeviceNoticeDays: 30,
+      maxSessionsPerUser: 3,
+    });
+    expect(await identity.getCheckPolicy({ companyId: created?.id ?? "" })).toMatchObject({
+      newDeviceNoticeDays: 90,
+      maxSessionsPerUser: 0,
+    });
+    for (const policy of [
+      companyPolicy({ newDeviceNoticeDays: 401 }),
+      companyPolicy({ maxSessionsPerUser: 1_001 }),
+    ])
+      expect(await codeOf(identity.createCompany({ code: code(), name: "Too many", policy }))).toBe(
+        "request.validation.failed",
+      );
+  });
+
   it("answer a policy stored before its limits existed with the defaults, in every answer", async () => {
     const { company } = await identity.createCompany({ code: code(), name: "Older" });
     if (!company?.policy) throw new Error("no company");

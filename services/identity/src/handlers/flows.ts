@@ -322,6 +322,8 @@ export function flowHandlers(
         lockoutAfterFailures: policy.lockoutAfterFailures,
         failureWindowSeconds: policy.failureWindowSeconds,
         suspended,
+        newDeviceNoticeDays: policy.newDeviceNoticeDays,
+        maxSessionsPerUser: policy.maxSessionsPerUser,
       };
     },
 
@@ -367,7 +369,7 @@ export function flowHandlers(
 
     async notifyUser(request) {
       const input = parseStorableRequest(notifyUserRequest, request);
-      notifier.notify(input.companyId, input.userId, input.event);
+      notifier.notify(input.companyId, input.userId, input.event, { userAgent: input.userAgent });
       return {};
     },
   } satisfies Partial<AsyncService<typeof IdentityServiceService>>;
