@@ -10,6 +10,7 @@ import { measureEventsCost, natsServerName } from "./events-cost.js";
 import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures.js";
 import { callLoad } from "./grpc-load.js";
 import { httpLoad, type LoadResult } from "./http-load.js";
+import { importBatchSize, importLoad } from "./import-load.js";
 import { expressLimit, hashLimit, transportCost } from "./limits.js";
 import { startNatsGate } from "./nats-gate.js";
 import { countOperations, perRequest } from "./operations.js";
@@ -342,6 +343,12 @@ try {
     introspection.close();
     measured.push(await measure("logout", () => once("logout", authorized, () => ({}))));
   }
+
+  // Its req/s are users imported per second; its latencies those of a batch of 500.
+  const imported = await measure("import users (gRPC, a batch of 500 a request)", () =>
+    importLoad(suite, company.id, durationSeconds),
+  );
+  measured.push(imported && { ...imported, rps: imported.rps * importBatchSize });
 
   const scenarios = measured.filter((scenario): scenario is Scenario => scenario !== undefined);
   const report: Report = {

@@ -6,6 +6,10 @@ import { checkcredentials } from "./flows/checkcredentials.js";
 import { checkotp } from "./flows/checkotp.js";
 import { checkpasskey } from "./flows/checkpasskey.js";
 import { checkpassword } from "./flows/checkpassword.js";
+import { emailChange } from "./flows/contact/email-change.js";
+import { emailConfirm } from "./flows/contact/email-confirm.js";
+import { phoneChange } from "./flows/contact/phone-change.js";
+import { phoneConfirm } from "./flows/contact/phone-confirm.js";
 import { events } from "./flows/events.js";
 import { login } from "./flows/login.js";
 import { logout } from "./flows/logout.js";
@@ -33,8 +37,9 @@ import { totpEnrol } from "./flows/totp/enrol.js";
  * Every endpoint of the spec, plus auth/recovery/checklink (docs/api-contract.md, "Recovery"), the
  * user's own session management, security events and authenticator app (docs/api-contract.md,
  * "Session management", "The user's security events", "Authenticator app"), and passkeys and
- * backup codes (docs/api-contract.md, "Passkeys"), the user's own change of password
- * (docs/api-contract.md, "Changing the password"), and the company's brand (docs/api-contract.md,
+ * backup codes (docs/api-contract.md, "Passkeys"), the user's own change of password, phone and
+ * e-mail (docs/api-contract.md, "Changing the password", "Changing the phone or the e-mail"), and
+ * the company's brand (docs/api-contract.md,
  * "Brand"): the routes and the OpenAPI document are made from this list, in its order.
  */
 export const endpoints = [
@@ -66,5 +71,9 @@ export const endpoints = [
   passkeysRemove,
   backupcodesGenerate,
   passwordChange,
+  phoneChange,
+  phoneConfirm,
+  emailChange,
+  emailConfirm,
   brand,
 ] as const satisfies readonly Endpoint[];

@@ -30,6 +30,10 @@ describe("the transition table (spec section 3)", () => {
     ["passkeys/rename", ["authorized"]],
     ["passkeys/remove", ["authorized"]],
     ["backupcodes/generate", ["authorized"]],
+    ["phone/change", ["authorized"]],
+    ["phone/confirm", ["authorized"]],
+    ["email/change", ["authorized"]],
+    ["email/confirm", []],
   ])("%s takes a token in %j", (operation, states) => {
     expect([...statesFor(operation)].sort()).toEqual(states);
   });

@@ -148,6 +148,17 @@ export const transitions = [
     condition: "password changed, this session ended",
     to: null,
   },
+  // Beyond the spec (docs/api-contract.md, "Changing the phone or the e-mail"): the token stays as
+  // it is; the e-mail's link is confirmed with the API key alone, and makes no session.
+  { from: "authorized", operation: "phone/change", condition: "always", to: "authorized" },
+  {
+    from: "authorized",
+    operation: "phone/confirm",
+    condition: "code sent to the new phone",
+    to: "authorized",
+  },
+  { from: "authorized", operation: "email/change", condition: "always", to: "authorized" },
+  { from: null, operation: "email/confirm", condition: "link valid", to: null },
 ] as const satisfies readonly TransitionOf<string>[];
 
 /**

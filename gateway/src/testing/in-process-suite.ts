@@ -173,6 +173,7 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
     issuePasskeyChallenge: (request, options) => sessionOfIdentity().issuePasskeyChallenge(request, options),
     takePasskeyChallenge: (request, options) => sessionOfIdentity().takePasskeyChallenge(request, options),
     recordPasskeyProof: (request, options) => sessionOfIdentity().recordPasskeyProof(request, options),
+    introspectSession: (request, options) => sessionOfIdentity().introspectSession(request, options),
   };
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
@@ -181,7 +182,8 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
       databaseUrl: stores.identity,
       session: sessionCalls,
       logger,
-      notices: { mail: notices },
+      // A notice by SMS goes where the codes go: smsTo shows both.
+      notices: { mail: notices, sms },
     }).then(started),
     startDisclaimerForTests({ env: envOf("disclaimer"), databaseUrl: stores.disclaimer, logger }).then(
       started,

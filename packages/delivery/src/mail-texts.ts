@@ -6,11 +6,13 @@ import type { MessageKey } from "@auth/i18n";
  */
 export const actionLabels = {
   setPassword: "layout.action.setPassword",
+  confirmEmail: "layout.action.confirmEmail",
 } as const satisfies Record<string, MessageKey<"mail">>;
 
 export const footers = {
   recovery: "layout.footer.recovery",
   notice: "layout.footer.notice",
+  emailChange: "layout.footer.emailChange",
 } as const satisfies Record<string, MessageKey<"mail">>;
 
 /** What a button in an e-mail does: its label's key. */

@@ -39,6 +39,9 @@ export const errorCodes = {
   // A passkey's assertion or registration that did not verify (docs/decisions.md, "Passkeys").
   "auth.passkey.invalid": { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
   "auth.passkey.notfound": { http: 404, grpc: GrpcStatus.NOT_FOUND },
+  // A new phone or e-mail that is another user's login ID (docs/api-contract.md, "Changing the
+  // phone or the e-mail"): never says whose.
+  "auth.contact.unavailable": { http: 409, grpc: GrpcStatus.FAILED_PRECONDITION },
   "request.ratelimit.exceeded": { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   "request.route.notfound": { http: 404, grpc: GrpcStatus.UNIMPLEMENTED },
   "request.method.notallowed": { http: 405, grpc: GrpcStatus.UNIMPLEMENTED },

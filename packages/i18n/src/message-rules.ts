@@ -48,8 +48,8 @@ function valueTypesOfMessage<N extends Namespace>(namespace: N, key: MessageKey<
 
 /** Placeholders without which a message fails its purpose: the code of an SMS, the link of the recovery e-mail. */
 const requiredPlaceholders: { [N in Namespace]?: Partial<Record<MessageKey<N>, readonly string[]>> } = {
-  sms: { login: ["code"], recovery: ["code"] },
-  mail: { "recovery.body": ["link"] },
+  sms: { login: ["code"], recovery: ["code"], phoneChange: ["code"] },
+  mail: { "recovery.body": ["link"], "emailChange.body": ["link"] },
 };
 
 export const isNamespace = (value: string): value is Namespace => Object.hasOwn(source, value);

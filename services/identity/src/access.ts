@@ -15,6 +15,7 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   revokeApiKey: ["operator"],
   rotateApiKey: ["operator"],
   createUser: ["operator"],
+  importUsers: ["operator"],
   updateUser: ["operator"],
   listUsers: ["operator"],
   // The signed-in user's new set too (auth/backupcodes/generate).
@@ -50,6 +51,9 @@ export const identityAccess: AccessTable<typeof IdentityServiceService> = {
   listPasskeys: ["gateway", "operator"],
   renamePasskey: ["gateway", "operator"],
   removePasskey: ["gateway", "operator"],
+  beginContactChange: ["gateway"],
+  // The owners of the code and the link that went to the new address apply it, never the gateway.
+  applyContactChange: ["otp", "recovery"],
 };
 
 /**

@@ -5,8 +5,8 @@ import type { SessionServiceService } from "@auth/proto/session";
  * What identity asks of the session service: to spend budgets of guesses before it compares a
  * password, an app code or a passkey's assertion, to end a user's sessions when the user's
  * authenticators change, to record a login an OAuth provider verified, whose password change a
- * session was claimed for (SetPassword writes for no other), and the passkey ceremonies' challenges,
- * their sessions and what a right assertion proved.
+ * session was claimed for (SetPassword writes for no other), the passkey ceremonies' challenges,
+ * their sessions and what a right assertion proved, and whose a session changing an address is.
  */
 export type SessionCalls = GuessBudget &
   Pick<
@@ -17,4 +17,5 @@ export type SessionCalls = GuessBudget &
     | "issuePasskeyChallenge"
     | "takePasskeyChallenge"
     | "recordPasskeyProof"
+    | "introspectSession"
   >;

@@ -45,6 +45,7 @@ beforeAll(async () => {
     issuePasskeyChallenge: (request) => session.issuePasskeyChallenge(request),
     takePasskeyChallenge: (request) => session.takePasskeyChallenge(request),
     recordPasskeyProof: (request) => session.recordPasskeyProof(request),
+    introspectSession: (request) => session.introspectSession(request),
   };
   identityServer = await startIdentityForTests({ env, session: sessionCalls, logger });
   sessionServer = await startSessionForTests({
@@ -83,6 +84,7 @@ async function loginSession(companyId: string, user: TestUser | undefined) {
     userAgent: "tests",
     clientAddress,
     passkeyDiscovery: user === undefined,
+    deviceId: "",
   });
   return sessionToken;
 }

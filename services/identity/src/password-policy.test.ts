@@ -43,6 +43,7 @@ const user = (overrides: Partial<StoredUser> = {}): StoredUser => ({
   totpSecret: null,
   totpPendingSecret: null,
   totpLastStep: -1,
+  externalId: null,
   createdAt: new Date(),
   updatedAt: new Date(),
   hasBackupCodes: false,

@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
-import { type Algorithm, hash, parseOptions, verify } from "@node-rs/argon2";
+import { type Algorithm, hash, parseOptions } from "@node-rs/argon2";
+import { parsePasswordHash } from "./imported-hashes/index.js";
 import { Semaphore } from "./semaphore.js";
 
 // The binding declares Algorithm as an ambient const enum, which isolated modules cannot read.
@@ -43,9 +44,15 @@ export class PasswordHasher {
     return this.#semaphore.run(() => hash(password, { algorithm: argon2id, ...this.#parameters }));
   }
 
+  /**
+   * A verification in the hash's own scheme: argon2id as the product makes, or one an import brought
+   * (docs/decisions.md, "Imported password hashes"); a hash of no known scheme verifies nothing.
+   */
   async verify(passwordHash: string, password: string): Promise<boolean> {
+    const parsed = parsePasswordHash(passwordHash);
+    if (!parsed.ok) return false;
     try {
-      return await this.#semaphore.run(() => verify(passwordHash, password));
+      return await this.#semaphore.run(() => parsed.verify(password));
     } catch {
       return false;
     }
@@ -58,7 +65,7 @@ export class PasswordHasher {
 
   /**
    * One verification of a password against its stored hash: of the password's NFKC form, or of
-   * the password as typed for a hash made before normalisation (`passwordNfkc` false).
+   * the password as typed for a hash made before normalisation or elsewhere (`passwordNfkc` false).
    */
   verifyPassword(stored: StoredPassword, password: string): Promise<boolean> {
     return this.verify(stored.passwordHash, stored.passwordNfkc ? password.normalize("NFKC") : password);
@@ -94,7 +101,7 @@ export class PasswordHasher {
     return false;
   }
 
-  /** True when the hash was made with weaker parameters than the configured ones. */
+  /** True when the hash is not argon2id (an imported one) or was made with weaker parameters than the configured ones. */
   needsRehash(passwordHash: string): boolean {
     try {
       const used = parseOptions(passwordHash);

@@ -1,6 +1,8 @@
 import { messageSchema } from "@auth/grpc-kit";
 import type {
+  ApplyContactChangeRequest,
   AuthenticateApiKeyRequest,
+  BeginContactChangeRequest,
   BeginPasskeyLoginRequest,
   BeginPasskeyRegistrationRequest,
   BeginTotpEnrolmentRequest,
@@ -19,6 +21,8 @@ import type {
   GetMailDeliveryRequest,
   GetSmsDeliveryRequest,
   GetUserRequest,
+  ImportedUser,
+  ImportUsersRequest,
   LinkOAuthIdentityRequest,
   ListApiKeysRequest,
   ListCompaniesRequest,
@@ -44,11 +48,13 @@ import type {
   VerifyPasswordRequest,
   VerifyTotpRequest,
 } from "@auth/proto/identity";
-import { NotificationEvent, UserStatus } from "@auth/proto/identity";
+import { ContactKind, NotificationEvent, UserStatus } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
+import { LinkPurpose } from "@auth/proto/recovery";
 import { passwordLength } from "@auth/runtime";
 import { z } from "zod";
 import { companyCode, policyInput } from "./companies.js";
+import { parsePasswordHash } from "./imported-hashes/index.js";
 import { providerSettings } from "./oauth/providers.js";
 import { text, withoutControlCharacters } from "./text-fields.js";
 import { controlAnswerRules } from "./users.js";
@@ -113,19 +119,23 @@ export const listCompaniesRequest = messageSchema<ListCompaniesRequest>()(
 export const authenticateApiKeyRequest = messageSchema<AuthenticateApiKeyRequest>()(
   z.object({ companyCode: text(100), apiKey: text(256) }),
 );
+/** What every new user has, whether CreateUser or ImportUsers makes it. */
+const newUserFields = {
+  role: text(100).min(1, "is required"),
+  profileMnemocode: text(200).min(1, "is required"),
+  loginName: text(200).trim().min(1).optional(),
+  phone: text(50).optional(),
+  email: z.email("must be an e-mail address").max(320).optional(),
+  password: password.optional(),
+  status,
+  secondFactorRequired: z.boolean(),
+  passwordChangeRequired: z.boolean(),
+};
 export const createUserRequest = messageSchema<CreateUserRequest>()(
   z
     .object({
       companyId: id,
-      role: text(100).min(1, "is required"),
-      profileMnemocode: text(200).min(1, "is required"),
-      loginName: text(200).trim().min(1).optional(),
-      phone: text(50).optional(),
-      email: z.email("must be an e-mail address").max(320).optional(),
-      password: password.optional(),
-      status,
-      secondFactorRequired: z.boolean(),
-      passwordChangeRequired: z.boolean(),
+      ...newUserFields,
       controlQuestion: text(500).trim().min(1).optional(),
       controlAnswer: text(500)
         .refine(controlAnswerRules.answer.check, controlAnswerRules.answer.message)
@@ -134,6 +144,34 @@ export const createUserRequest = messageSchema<CreateUserRequest>()(
     .refine(controlAnswerRules.ofNewUser.check, {
       message: controlAnswerRules.ofNewUser.message,
       path: ["controlAnswer"],
+    }),
+);
+/** The batch of ImportUsers; each user is checked on its own (importedUser), so that one bad user fails alone. */
+export const importUsersRequest = messageSchema<ImportUsersRequest>()(
+  z.object({
+    companyId: id,
+    users: z
+      .array(z.custom<ImportedUser>())
+      .min(1, "must not be empty")
+      .max(500, "must have at most 500 users"),
+  }),
+);
+/** A user of an import: CreateUser's fields (no control question), its external id, and its password or the hash of it. */
+export const importedUser = messageSchema<ImportedUser>()(
+  z
+    .object({
+      externalId: text(200).min(1, "is required"),
+      ...newUserFields,
+      passwordHash: text(1_024)
+        .superRefine((passwordHash, context) => {
+          const parsed = parsePasswordHash(passwordHash);
+          if (!parsed.ok) context.addIssue({ code: "custom", message: parsed.reason });
+        })
+        .optional(),
+    })
+    .refine((user) => user.password === undefined || user.passwordHash === undefined, {
+      message: "give a password or its hash, not both",
+      path: ["passwordHash"],
     }),
 );
 export const getUserRequest = messageSchema<GetUserRequest>()(z.object({ companyId: id, userId: id }));
@@ -292,12 +330,31 @@ export const smsDeliveryRequest = messageSchema<GetSmsDeliveryRequest>()(
   z.object({
     companyId: id,
     userId: id,
-    purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
+    purpose: z.enum(
+      [OtpPurpose.LOGIN, OtpPurpose.RECOVERY, OtpPurpose.PHONE_CHANGE],
+      "must be LOGIN, RECOVERY or PHONE_CHANGE",
+    ),
   }),
 );
-/** A recovery link's delivery: the recovery service sends nothing else. */
+/** A link's delivery: a recovery's, or an e-mail change's. */
 export const mailDeliveryRequest = messageSchema<GetMailDeliveryRequest>()(
-  z.object({ companyId: id, userId: id }),
+  z.object({
+    companyId: id,
+    userId: id,
+    purpose: z
+      .enum(
+        [LinkPurpose.UNSPECIFIED, LinkPurpose.RECOVERY, LinkPurpose.EMAIL_CHANGE],
+        "must be RECOVERY or EMAIL_CHANGE",
+      )
+      .optional(),
+  }),
+);
+const contactKind = z.enum([ContactKind.PHONE, ContactKind.EMAIL], "must be PHONE or EMAIL");
+export const beginContactChangeRequest = messageSchema<BeginContactChangeRequest>()(
+  z.object({ companyId: id, sessionToken: text(512), kind: contactKind, address: text(320) }),
+);
+export const applyContactChangeRequest = messageSchema<ApplyContactChangeRequest>()(
+  z.object({ companyId: id, userId: id, kind: contactKind, address: text(320) }),
 );
 /** The events the session service sees; identity reports the others itself. */
 export const notifyUserRequest = messageSchema<NotifyUserRequest>()(
@@ -309,9 +366,12 @@ export const notifyUserRequest = messageSchema<NotifyUserRequest>()(
         NotificationEvent.RECOVERY_STARTED,
         NotificationEvent.RECOVERY_COMPLETED,
         NotificationEvent.LOCKED_OUT,
+        NotificationEvent.NEW_DEVICE,
       ],
-      "must be RECOVERY_STARTED, RECOVERY_COMPLETED or LOCKED_OUT",
+      "must be RECOVERY_STARTED, RECOVERY_COMPLETED, LOCKED_OUT or NEW_DEVICE",
     ),
+    // As the session store keeps it (shownUserAgent): at most 256 characters.
+    userAgent: z.string().max(1_024).optional(),
   }),
 );
 export const checkPolicyRequest = messageSchema<GetCheckPolicyRequest>()(z.object({ companyId: id }));
@@ -328,3 +388,4 @@ export const exchangeOAuthCodeRequest = messageSchema<ExchangeOAuthCodeRequest>(
 
 export type CreateUserInput = z.infer<typeof createUserRequest>;
 export type UpdateUserInput = z.infer<typeof updateUserRequest>;
+export type ImportedUserInput = z.infer<typeof importedUser>;

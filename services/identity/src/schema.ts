@@ -85,6 +85,8 @@ export const users = pgTable(
     totpPendingSecret: text("totp_pending_secret"),
     /** The last time step whose code was accepted: only a later one is (each code works once). */
     totpLastStep: bigint("totp_last_step", { mode: "number" }).notNull().default(-1),
+    /** The user's id in the system it was imported from (ImportUsers): a re-run skips the user. */
+    externalId: text("external_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -93,6 +95,7 @@ export const users = pgTable(
     unique("users_phone_key").on(table.companyId, table.phone),
     unique("users_email_key").on(table.companyId, table.email),
     unique("users_profile_key").on(table.companyId, table.profileMnemocode),
+    unique("users_external_id_key").on(table.companyId, table.externalId),
   ],
 );
 
@@ -194,6 +197,27 @@ export const noticesSent = pgTable(
   (table) => [primaryKey({ columns: [table.companyId, table.userId, table.event] })],
 );
 
+export type ContactKindName = "phone" | "email";
+
+/**
+ * A user's new phone or e-mail, pending until the code or the link sent to it comes back
+ * (docs/decisions.md, "Changing an address"): one a user and kind, the later replacing the earlier.
+ */
+export const contactChanges = pgTable(
+  "contact_changes",
+  {
+    companyId: uuid("company_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    kind: text("kind").$type<ContactKindName>().notNull(),
+    /** Normalised as a login ID of its kind: E.164, or a trimmed lower-case e-mail. */
+    address: text("address").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.companyId, table.userId, table.kind] })],
+);
+
 /** Bytes as PostgreSQL's bytea; both drivers (node-postgres, PGlite) read it as a Uint8Array or a Buffer. */
 const bytea = customType<{ data: Uint8Array<ArrayBuffer>; driverData: Uint8Array }>({
   dataType: () => "bytea",
@@ -247,6 +271,7 @@ export const schema = {
   recoveryMessages,
   noticesSent,
   passkeys,
+  contactChanges,
   eventOutbox,
 };
 export type OAuthProviderRow = typeof oauthProviders.$inferSelect;
@@ -255,3 +280,4 @@ export type CompanyRow = typeof companies.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type PasskeyRow = typeof passkeys.$inferSelect;
+export type ContactChangeRow = typeof contactChanges.$inferSelect;

@@ -20,6 +20,8 @@ import {
   type Company,
   type CompanyPolicy,
   IdentityServiceService,
+  type ImportedUser,
+  ImportOutcome,
   LoginIdKind,
   type OAuthProviderSettings,
   PasswordProblem,
@@ -48,8 +50,10 @@ import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { identityAccess } from "./access.js";
 import { normalizeBackupCode } from "./backup-codes.js";
 import { captchaCheck } from "./captcha/captcha-check.js";
+import { importedFormats, importedHashesOf } from "./imported-hashes/samples.testing.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 import { owaspMinimum, PasswordHasher } from "./passwords.js";
 import { type IdentitySchema, schema } from "./schema.js";
@@ -473,6 +477,191 @@ describe("FindUser", () => {
       (await identity.findUser({ companyId: company.id, loginId: "sam@example.com" })).user?.loginName,
     ).toBe("sam");
   });
+});
+
+describe("ImportUsers", () => {
+  let company: Company;
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "Imports" })).company as Company;
+  });
+
+  const imported = (externalId: string, overrides: Partial<ImportedUser> = {}): ImportedUser => ({
+    externalId,
+    role: "customer",
+    profileMnemocode: `P-${++sequence}`,
+    loginName: `imported-${externalId}`,
+    status: UserStatus.ACTIVE,
+    secondFactorRequired: false,
+    passwordChangeRequired: false,
+    ...overrides,
+  });
+  const outcomesOf = async (users: ImportedUser[]) =>
+    (await identity.importUsers({ companyId: company.id, users })).results.map(
+      ({ externalId, outcome, errorCode, detail }) => ({ externalId, outcome, errorCode, detail }),
+    );
+  const created = (externalId: string) => failed(externalId, "", "", ImportOutcome.CREATED);
+  const failed = (externalId: string, errorCode: string, detail: string, outcome = ImportOutcome.FAILED) => ({
+    externalId,
+    outcome,
+    errorCode,
+    detail,
+  });
+
+  it("answers each user in order: one bad user fails alone, with the reason", async () => {
+    const hashes = await importedHashesOf("imported-password-1");
+    expect(
+      await outcomesOf([
+        imported("a-1", { passwordHash: hashes.bcrypt }),
+        imported("a-2", { passwordHash: "{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=" }),
+        imported("a-3", { password: "password-1" }),
+        imported("a-4", { passwordHash: "$2b$16$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW" }),
+        imported("a-5", { password: "password-1", passwordHash: hashes.pbkdf2Django }),
+        imported("a-6", { loginName: "imported-a-1", passwordHash: hashes.scryptWerkzeug }),
+        imported("", { passwordHash: hashes.argon2i }),
+        imported("a-7", { loginName: undefined, email: "not-an-email", passwordHash: hashes.argon2i }),
+        imported("a-8", { loginName: "nobody-without-password" }),
+      ]),
+    ).toEqual([
+      created("a-1"),
+      failed("a-2", "request.validation.failed", "password_hash: unknown format"),
+      created("a-3"),
+      failed("a-4", "request.validation.failed", "password_hash: bcrypt: cost 16 is outside 4 to 15"),
+      failed("a-5", "request.validation.failed", "password_hash: give a password or its hash, not both"),
+      failed(
+        "a-6",
+        "resource.exists",
+        "a user with this login name, phone, e-mail or profile already exists",
+      ),
+      failed("", "request.validation.failed", "external_id: is required"),
+      failed("a-7", "request.validation.failed", "email: must be an e-mail address"),
+      failed(
+        "a-8",
+        "request.validation.failed",
+        "a user needs a password or a phone to receive one-time passwords",
+      ),
+    ]);
+  });
+
+  it("is idempotent by external id: a re-run skips every user it created and changes nothing", async () => {
+    const hashes = await importedHashesOf("imported-password-2");
+    const batch = [
+      imported("b-1", { passwordHash: hashes.pbkdf2Phc }),
+      imported("b-2", { passwordHash: hashes.scryptPasslib, passwordChangeRequired: true }),
+    ];
+    const first = await identity.importUsers({ companyId: company.id, users: batch });
+    expect(first.results.map((result) => result.outcome)).toEqual([
+      ImportOutcome.CREATED,
+      ImportOutcome.CREATED,
+    ]);
+    const again = await identity.importUsers({
+      companyId: company.id,
+      users: batch.map((user) => ({ ...user, role: "employee", profileMnemocode: `P-${++sequence}` })),
+    });
+    expect(again.results.map(({ outcome, userId }) => ({ outcome, userId }))).toEqual(
+      first.results.map(({ userId }) => ({ outcome: ImportOutcome.SKIPPED, userId })),
+    );
+    const { user } = await identity.getUser({
+      companyId: company.id,
+      userId: first.results[1]?.userId ?? "",
+    });
+    expect(user).toMatchObject({
+      externalId: "b-2",
+      role: "customer",
+      hasPassword: true,
+      passwordChangeRequired: true,
+    });
+  });
+
+  it("skips a user given twice in one batch, as the second time", async () => {
+    const results = await outcomesOf([
+      imported("c-1", { password: "password-1" }),
+      imported("c-1", { password: "password-1", loginName: "imported-c-1-again" }),
+    ]);
+    expect(results.map((result) => result.outcome)).toEqual([ImportOutcome.CREATED, ImportOutcome.SKIPPED]);
+  });
+
+  it("refuses a batch of more than 500 users, or none, as a whole", async () => {
+    const many = Array.from({ length: 501 }, (_, index) =>
+      imported(`many-${index}`, { password: "password-1" }),
+    );
+    expect(await codeOf(identity.importUsers({ companyId: company.id, users: many }))).toBe(
+      "request.validation.failed",
+    );
+    expect(await codeOf(identity.importUsers({ companyId: company.id, users: [] }))).toBe(
+      "request.validation.failed",
+    );
+  });
+
+  it("is an operator's call only", async () => {
+    expect(identityAccess.importUsers).toEqual(["operator"]);
+    const anonymous = createServiceClient(IdentityServiceService, `127.0.0.1:${servers[0]?.port}`, {
+      deadlineMs: 5_000,
+      transport: { kind: "plaintext" },
+      server: "identity",
+    });
+    clients.push(anonymous);
+    expect(
+      await codeOf(
+        anonymous.importUsers({
+          companyId: company.id,
+          users: [imported("d-1", { password: "password-1" })],
+        }),
+      ),
+    ).toBe("admin.unauthenticated");
+  });
+});
+
+describe("imported password hashes at the first login (docs/decisions.md, Imported password hashes)", () => {
+  let company: Company;
+  let hashes: Awaited<ReturnType<typeof importedHashesOf>>;
+  const password = "cafe\u0301-imported-1";
+  beforeAll(async () => {
+    company = (await identity.createCompany({ code: code(), name: "Imported logins" })).company as Company;
+    hashes = await importedHashesOf(password);
+  });
+
+  it.each(importedFormats)(
+    "%s: verified in its own scheme, then replaced by argon2id; the password still works, the old hash is gone",
+    async (format) => {
+      const { results } = await identity.importUsers({
+        companyId: company.id,
+        users: [
+          {
+            externalId: `login-${format}`,
+            role: "customer",
+            profileMnemocode: `P-${++sequence}`,
+            loginName: `login-${format}`,
+            passwordHash: hashes[format],
+            status: UserStatus.ACTIVE,
+            secondFactorRequired: false,
+            passwordChangeRequired: false,
+          },
+        ],
+      });
+      const userId = results[0]?.userId ?? "";
+      const store = new IdentityStore(database.db);
+      const verify = (typed: string) =>
+        identity.verifyPassword({ companyId: company.id, userId, password: typed, clientAddress });
+      expect((await verify(`${password}x`)).valid).toBe(false);
+      expect((await store.findUser(company.id, userId))?.passwordHash).toBe(hashes[format]);
+      expect((await verify(password)).valid).toBe(true);
+      const after = await store.findUser(company.id, userId);
+      expect(after?.passwordHash).toMatch(/^\$argon2id\$/);
+      expect(after?.passwordNfkc).toBe(true);
+      expect(after?.passwordHash).not.toBe(hashes[format]);
+      expect((await verify(password)).valid).toBe(true);
+      expect(
+        (
+          await identity.verifyCredentials({
+            companyId: company.id,
+            loginId: `login-${format}`,
+            password,
+            clientAddress,
+          })
+        ).user?.id,
+      ).toBe(userId);
+    },
+  );
 });
 
 describe("password checks", () => {
@@ -1855,6 +2044,32 @@ describe("messages to a user", () => {
         "request.validation.failed",
       );
     }
+  });
+
+  it('keep a device known 90 days and cap no user\'s sessions by default, and answer both to the session service (docs/decisions.md, "Known devices", "Session cap")', async () => {
+    const { company: created } = await identity.createCompany({
+      code: code(),
+      name: "Default",
+      policy: companyPolicy(),
+    });
+    expect(created?.policy).toMatchObject({ newDeviceNoticeDays: 90, maxSessionsPerUser: 0 });
+    const own = companyPolicy({ newDeviceNoticeDays: 30, maxSessionsPerUser: 3 });
+    const { company: strict } = await identity.createCompany({ code: code(), name: "Strict", policy: own });
+    expect(await identity.getCheckPolicy({ companyId: strict?.id ?? "" })).toMatchObject({
+      newDeviceNoticeDays: 30,
+      maxSessionsPerUser: 3,
+    });
+    expect(await identity.getCheckPolicy({ companyId: created?.id ?? "" })).toMatchObject({
+      newDeviceNoticeDays: 90,
+      maxSessionsPerUser: 0,
+    });
+    for (const policy of [
+      companyPolicy({ newDeviceNoticeDays: 401 }),
+      companyPolicy({ maxSessionsPerUser: 1_001 }),
+    ])
+      expect(await codeOf(identity.createCompany({ code: code(), name: "Too many", policy }))).toBe(
+        "request.validation.failed",
+      );
   });
 
   it("answer a policy stored before its limits existed with the defaults, in every answer", async () => {

@@ -7,6 +7,7 @@ import { identityAccess } from "./access.js";
 import type { CaptchaCheck } from "./captcha/captcha-check.js";
 import type { SessionCalls } from "./guess-budget.js";
 import { adminHandlers } from "./handlers/admin.js";
+import { contactChangeHandlers } from "./handlers/contact-changes.js";
 import { flowHandlers } from "./handlers/flows.js";
 import { lookups } from "./handlers/lookups.js";
 import { passkeyHandlers } from "./handlers/passkeys.js";
@@ -28,8 +29,9 @@ export interface IdentityDependencies {
   /**
    * The session service: its budgets of guesses are spent before a password, an app code or a
    * passkey's assertion is compared, it ends a user's sessions when the user's authenticators
-   * change, it records the logins OAuth providers verified and what passkeys proved, and it binds
-   * the passkey ceremonies' challenges to sessions.
+   * change, it records the logins OAuth providers verified and what passkeys proved, it binds
+   * the passkey ceremonies' challenges to sessions, and it tells whose a session changing an
+   * address is.
    */
   session: SessionCalls;
   /** The SHA-256 (hex) of the admin token operators present. */
@@ -61,6 +63,7 @@ export function identityService(dependencies: IdentityDependencies, logger: Logg
         ...flowHandlers(dependencies, shared, notifier),
         ...totpHandlers(dependencies, shared, notifier),
         ...passkeyHandlers(dependencies, shared, notifier),
+        ...contactChangeHandlers(dependencies, shared, notifier),
       },
       {
         logger,

@@ -22,12 +22,14 @@ import {
 } from "@auth/proto/identity";
 import {
   GetCredentialChangeResponse,
+  type IntrospectSessionRequest,
   type IssuePasskeyChallengeRequest,
   PasskeyCeremony,
   type PasskeySession,
   type RecordPasskeyProofRequest,
   SessionState,
   type TakePasskeyChallengeRequest,
+  TokenStatus,
 } from "@auth/proto/session";
 import { type Logger, TtlCache } from "@auth/runtime";
 import { captchaCheck } from "./captcha/captcha-check.js";
@@ -36,6 +38,7 @@ import type { SessionCalls } from "./guess-budget.js";
 import { OAuthExchange } from "./oauth/exchange.js";
 
 export type { SessionCalls } from "./guess-budget.js";
+export { type ImportedFormat, importedFormats, importedHashesOf } from "./imported-hashes/samples.testing.js";
 /** The notices' e-mails as the notifier builds them: for the previews of test-e2e. */
 export { noticeMail } from "./notifications/notice-mail.js";
 export { eventNames, type KnownEvent } from "./notifications/templates.js";
@@ -197,7 +200,7 @@ export interface TestUser {
 const areaCodes = ["201", "202", "212", "213", "305", "312", "415", "617", "702", "713"];
 
 /** A random valid US number (80 million of them), so that tests never read each other's SMS. */
-function randomPhone(): string {
+export function randomPhone(): string {
   const area = areaCodes[randomInt(areaCodes.length)];
   const exchange = String(randomInt(200, 1000)).replace(/11$/, "55");
   return `+1${area}${exchange}${String(randomInt(0, 10_000)).padStart(4, "0")}`;
@@ -272,7 +275,7 @@ const ceremonyStates: Record<PasskeyCeremony, readonly SessionState[]> = {
 
 /**
  * The session service's passkey calls as identity sees them (session.proto: IssuePasskeyChallenge,
- * TakePasskeyChallenge, RecordPasskeyProof), over sessions a test opens (`open`, `move`): one
+ * TakePasskeyChallenge, RecordPasskeyProof), and IntrospectSession, over sessions a test opens (`open`, `move`): one
  * challenge per session, replaced by a newer one, taken once, and only for its ceremony in the state
  * it was issued in; every proof recorded is kept. The real service's rules are tested there
  * (services/session) and with the flows (gateway/src/flow-tests).
@@ -333,9 +336,30 @@ export class FakePasskeySessions {
     return {};
   };
 
-  /** The three calls, for a test's SessionCalls. */
-  get calls(): Pick<SessionCalls, "issuePasskeyChallenge" | "takePasskeyChallenge" | "recordPasskeyProof"> {
-    const { issuePasskeyChallenge, takePasskeyChallenge, recordPasskeyProof } = this;
-    return { issuePasskeyChallenge, takePasskeyChallenge, recordPasskeyProof };
+  /** Whose an open session is, as IntrospectSession answers it: an unknown token is invalid. */
+  readonly introspectSession = async ({ sessionToken }: IntrospectSessionRequest) => {
+    const session = this.#sessions.get(sessionToken);
+    if (!session) return { status: TokenStatus.INVALID };
+    return {
+      status: TokenStatus.ACTIVE,
+      session: {
+        ...session,
+        loginId: "",
+        passwordChangeRequired: false,
+        disclaimersRequired: [],
+        userAgent: "",
+        clientAddress: "",
+        ageSeconds: 0,
+      },
+    };
+  };
+
+  /** The calls, for a test's SessionCalls. */
+  get calls(): Pick<
+    SessionCalls,
+    "issuePasskeyChallenge" | "takePasskeyChallenge" | "recordPasskeyProof" | "introspectSession"
+  > {
+    const { issuePasskeyChallenge, takePasskeyChallenge, recordPasskeyProof, introspectSession } = this;
+    return { issuePasskeyChallenge, takePasskeyChallenge, recordPasskeyProof, introspectSession };
   }
 }

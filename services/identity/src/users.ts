@@ -62,7 +62,7 @@ export const controlAnswerRules = {
 };
 
 /** The phone as stored, E.164; a number that is not one is a bad request. */
-function storedPhone(phone: string, policy: CompanyPolicy): string {
+export function storedPhone(phone: string, policy: CompanyPolicy): string {
   const normalized = normalizePhone(phone, policy.defaultPhoneRegion);
   if (!normalized) {
     throw new AuthError("request.validation.failed", { detail: "phone: must be a valid phone number" });
@@ -70,14 +70,24 @@ function storedPhone(phone: string, policy: CompanyPolicy): string {
   return normalized;
 }
 
-/** A user of the company's policy, as the store keeps it. */
+/**
+ * A user to create: CreateUser's, or an imported one (ImportUsers) with its external id and maybe
+ * the hash its password had elsewhere, a scheme the request schema has checked.
+ */
+export type UserInput = CreateUserInput & { externalId?: string; passwordHash?: string };
+
+/**
+ * A user of the company's policy, as the store keeps it. An imported hash is of the password as
+ * the user typed it elsewhere (`passwordNfkc` false), replaced at the first login (docs/decisions.md,
+ * "Imported password hashes").
+ */
 export async function newUser(
-  input: CreateUserInput,
+  input: UserInput,
   policy: CompanyPolicy,
   hasher: PasswordHasher,
 ): Promise<NewUser> {
   const phone = input.phone === undefined ? undefined : storedPhone(input.phone, policy);
-  if (input.password === undefined && phone === undefined) {
+  if (input.password === undefined && input.passwordHash === undefined && phone === undefined) {
     throw new AuthError("request.validation.failed", {
       detail: "a user needs a password or a phone to receive one-time passwords",
     });
@@ -90,7 +100,8 @@ export async function newUser(
     loginName: input.loginName === undefined ? null : normalizeLoginName(input.loginName),
     phone: phone ?? null,
     email: input.email === undefined ? null : normalizeEmail(input.email),
-    passwordHash: input.password === undefined ? null : await hasher.hashPassword(input.password),
+    passwordHash:
+      input.password === undefined ? (input.passwordHash ?? null) : await hasher.hashPassword(input.password),
     passwordNfkc: input.password !== undefined,
     secondFactorRequired: input.secondFactorRequired,
     passwordChangeRequired: input.passwordChangeRequired,
@@ -99,6 +110,7 @@ export async function newUser(
       input.controlAnswer === undefined
         ? null
         : await hasher.hash(normalizeControlAnswer(input.controlAnswer)),
+    externalId: input.externalId ?? null,
   };
 }
 
@@ -177,6 +189,7 @@ export function toUser(row: StoredUser, policy: CompanyPolicy): User {
     passwordChangeRequired: row.passwordChangeRequired,
     controlQuestion: row.controlQuestion ?? undefined,
     authenticators: authenticatorsOf(row, policy),
+    externalId: row.externalId ?? undefined,
   };
 }
 

@@ -6,10 +6,16 @@ import { OtpPurpose } from "@auth/proto/otp";
 import type { SmsRefusal } from "./sms-pumping/guard.js";
 
 /** The purposes a code is sent for. */
-export type SendPurpose = OtpPurpose.LOGIN | OtpPurpose.RECOVERY;
+export type SendPurpose = OtpPurpose.LOGIN | OtpPurpose.RECOVERY | OtpPurpose.PHONE_CHANGE;
+
+const purposeNames = {
+  [OtpPurpose.LOGIN]: "login",
+  [OtpPurpose.RECOVERY]: "recovery",
+  [OtpPurpose.PHONE_CHANGE]: "phone_change",
+} as const satisfies Record<SendPurpose, string>;
 
 /** A purpose as events and metrics name it. */
-export const purposeName = (purpose: SendPurpose) => (purpose === OtpPurpose.RECOVERY ? "recovery" : "login");
+export const purposeName = (purpose: SendPurpose) => purposeNames[purpose];
 
 /** A session's code: whose it is, and the session it was sent for. */
 export interface CodeOf {

@@ -2,13 +2,14 @@ import type { SmsSender } from "@auth/delivery";
 import { AuthError } from "@auth/errors";
 import type { EventOrigin, OriginOf } from "@auth/events";
 import type { Counter } from "@auth/kv";
+import { OtpPurpose } from "@auth/proto/otp";
 import { metrics } from "@auth/telemetry";
 import { generateOtp, type OtpHasher } from "./otp-codes.js";
 import { checkEvents, type SendPurpose, sentEvents, smsRefusedEvents } from "./otp-events.js";
 import { smsDestinationOf } from "./sms-pumping/destination.js";
 import { SmsPumpingGuard, type SmsRefusal } from "./sms-pumping/guard.js";
 import type { SmsPumpingLimits } from "./sms-pumping/limits.js";
-import type { OtpStore } from "./store/otp-store.js";
+import type { OtpStore, StoredOtp } from "./store/otp-store.js";
 
 export interface OtpRules {
   lifetimeMs: number;
@@ -105,10 +106,11 @@ export class Otps {
       await sender.send({ companyId, to: phone, text: text(otp) });
       // Kept once it went out, by the write that records the send: a send that failed records
       // nothing, and leaves the earlier code as it was.
+      const newPhone = request.purpose === OtpPurpose.PHONE_CHANGE ? phone : undefined;
       await this.store.saveOtp(
         companyId,
         sessionId,
-        { hash: this.hasher.hash(otp), userId: request.userId, prefix: destination.prefix },
+        { hash: this.hasher.hash(otp), userId: request.userId, prefix: destination.prefix, newPhone },
         this.rules.lifetimeMs,
         sentEvents(request, request.purpose, origin),
       );
@@ -136,22 +138,46 @@ export class Otps {
     });
   }
 
-  /**
-   * True only for the session's current, unexpired OTP. Any attempt burns the code it was compared
-   * with, by the write that records the check; a code replaced or burnt meanwhile (a resend, a
-   * parallel attempt) is not burnt: the attempt is compared again with the code current then.
-   */
+  /** True only for the session's current, unexpired OTP of a login or a recovery (#check). */
   async verify(companyId: string, sessionId: string, otp: string, originOf: OriginOf): Promise<boolean> {
+    return (await this.#check({ companyId, sessionId, otp, phoneChange: false }, originOf)) !== undefined;
+  }
+
+  /** The user and the new phone of the session's current, unexpired code of a phone change (#check). */
+  async verifyPhoneChange(
+    companyId: string,
+    sessionId: string,
+    otp: string,
+    originOf: OriginOf,
+  ): Promise<{ userId: string; newPhone: string } | undefined> {
+    const right = await this.#check({ companyId, sessionId, otp, phoneChange: true }, originOf);
+    return right?.newPhone === undefined ? undefined : { userId: right.userId, newPhone: right.newPhone };
+  }
+
+  /**
+   * The code, when the attempt is the session's current, unexpired OTP, sent for a phone change or
+   * not as `phoneChange` says (a code of the other kind is wrong). Any attempt burns the code it was
+   * compared with, by the write that records the check; a code replaced or burnt meanwhile (a
+   * resend, a parallel attempt) is not burnt: the attempt is compared again with the code current
+   * then.
+   */
+  async #check(
+    check: { companyId: string; sessionId: string; otp: string; phoneChange: boolean },
+    originOf: OriginOf,
+  ): Promise<StoredOtp | undefined> {
+    const { companyId, sessionId, otp } = check;
     for (;;) {
       const current = await this.store.readOtp(companyId, sessionId);
-      if (current === null) return false;
-      const right = this.hasher.matches(otp, current.otp.hash);
+      if (current === null) return undefined;
+      const right =
+        (current.otp.newPhone !== undefined) === check.phoneChange &&
+        this.hasher.matches(otp, current.otp.hash);
       const code = { companyId, sessionId, userId: current.otp.userId };
       const events = checkEvents(code, right, originOf(code.userId));
       if (await this.store.burnOtp(companyId, sessionId, current.raw, events)) {
         metrics.secretsCompared.inc({ kind: "otp" });
         if (right && current.otp.prefix) await this.#pumping.countEntered(companyId, current.otp.prefix);
-        return right;
+        return right ? current.otp : undefined;
       }
     }
   }

@@ -59,6 +59,7 @@ describe("Security events", () => {
     const logger = createLogger("otp", "silent");
     const identity = {
       getSmsDelivery: async () => ({ phone, homeRegion, defaultLanguage: "en", texts: [] }),
+      applyContactChange: async () => ({ applied: true }),
     };
     server = await startGrpcServer({
       host: "127.0.0.1",

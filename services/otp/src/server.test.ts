@@ -7,7 +7,8 @@ import {
   startGrpcServer,
 } from "@auth/grpc-kit";
 import { MemoryKeyValueStore, systemClock } from "@auth/kv";
-import type { GetSmsDeliveryResponse } from "@auth/proto/identity";
+import type { ApplyContactChangeRequest, GetSmsDeliveryResponse } from "@auth/proto/identity";
+import { ContactKind } from "@auth/proto/identity";
 import { OtpPurpose, OtpServiceService } from "@auth/proto/otp";
 import { createLogger } from "@auth/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +25,9 @@ const answer: GetSmsDeliveryResponse = {
   texts: [{ language: "de", namespace: "sms", key: "login", text: "ACME: {code}" }],
 };
 const outbox = new MemoryOutbox<SmsMessage>();
+/** The changes of phone identity was asked to apply, and what it answers. */
+const applied: ApplyContactChangeRequest[] = [];
+let pending = true;
 let server: RunningGrpcServer;
 let otp: ServiceClient<typeof OtpServiceService>;
 
@@ -44,7 +48,13 @@ beforeAll(async () => {
         otps,
         designRules,
         {
-          identity: { getSmsDelivery: async () => answer },
+          identity: {
+            getSmsDelivery: async () => answer,
+            applyContactChange: async (request) => {
+              applied.push(request);
+              return { applied: pending };
+            },
+          },
           fallback: outbox,
           http: { timeoutMs: 1_000, retries: 0 },
         },
@@ -84,5 +94,60 @@ describe('SendOtp words the SMS in the request\'s language (docs/decisions.md, "
 
   it("in the company's default language identity answers when the request names none", async () => {
     expect(await smsOf(OtpPurpose.LOGIN, "")).toMatch(/^Votre code de connexion est \d{6}\./);
+  });
+});
+
+describe("VerifyOtp of a phone change's code (docs/api-contract.md, Changing the phone or the e-mail)", () => {
+  const sessionOf = async (purpose: OtpPurpose) => {
+    const sessionId = randomBytes(8).toString("hex");
+    await otp.sendOtp({ companyId: "c1", userId: "u1", sessionId, purpose, language: "en" });
+    return { sessionId, code: /\d{6}/.exec(outbox.messages.at(-1)?.text ?? "")?.[0] ?? "" };
+  };
+
+  it("sends the code worded for the new phone, and a right code has identity apply the phone it went to", async () => {
+    applied.length = 0;
+    pending = true;
+    const { sessionId, code } = await sessionOf(OtpPurpose.PHONE_CHANGE);
+    expect(outbox.messages.at(-1)?.text).toMatch(/^Your code to confirm this phone number/);
+    const verified = await otp.verifyOtp({
+      companyId: "c1",
+      sessionId,
+      otp: code,
+      purpose: OtpPurpose.PHONE_CHANGE,
+    });
+    expect(verified.valid).toBe(true);
+    expect(applied).toEqual([
+      { companyId: "c1", userId: "u1", kind: ContactKind.PHONE, address: answer.phone },
+    ]);
+  });
+
+  it("is not right when identity no longer holds the change pending", async () => {
+    applied.length = 0;
+    pending = false;
+    const { sessionId, code } = await sessionOf(OtpPurpose.PHONE_CHANGE);
+    const verified = await otp.verifyOtp({
+      companyId: "c1",
+      sessionId,
+      otp: code,
+      purpose: OtpPurpose.PHONE_CHANGE,
+    });
+    expect(verified.valid).toBe(false);
+    expect(applied).toHaveLength(1);
+  });
+
+  it("never takes a login's code for a phone change's, nor the reverse, and applies nothing", async () => {
+    applied.length = 0;
+    pending = true;
+    const login = await sessionOf(OtpPurpose.LOGIN);
+    const asChange = await otp.verifyOtp({
+      companyId: "c1",
+      sessionId: login.sessionId,
+      otp: login.code,
+      purpose: OtpPurpose.PHONE_CHANGE,
+    });
+    const change = await sessionOf(OtpPurpose.PHONE_CHANGE);
+    const asLogin = await otp.verifyOtp({ companyId: "c1", sessionId: change.sessionId, otp: change.code });
+    expect([asChange.valid, asLogin.valid]).toEqual([false, false]);
+    expect(applied).toEqual([]);
   });
 });

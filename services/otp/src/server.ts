@@ -8,7 +8,7 @@ import {
   parseRequest,
   type ServiceClient,
 } from "@auth/grpc-kit";
-import type { IdentityServiceService } from "@auth/proto/identity";
+import { ContactKind, type IdentityServiceService } from "@auth/proto/identity";
 import { OtpPurpose, OtpServiceService, type SendOtpRequest, type VerifyOtpRequest } from "@auth/proto/otp";
 import type { Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
@@ -23,8 +23,11 @@ import { smsPumpingLimitsOf } from "./sms-pumping/limits.js";
 const id = z.string().min(1, "is required").max(200);
 
 export interface SmsDelivery {
-  /** The owner of users' phones and companies' SMS settings, asked on every send. */
-  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getSmsDelivery">;
+  /**
+   * The owner of users' phones and companies' SMS settings, asked on every send, and told of a
+   * right phone change's code.
+   */
+  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getSmsDelivery" | "applyContactChange">;
   /** The deployment's sender, for companies without their own. */
   fallback: SmsSender;
   http: HttpDefaults;
@@ -36,12 +39,20 @@ const sendOtpRequest = messageSchema<SendOtpRequest>()(
     companyId: id,
     userId: id,
     sessionId: id,
-    purpose: z.enum([OtpPurpose.LOGIN, OtpPurpose.RECOVERY], "must be LOGIN or RECOVERY"),
+    purpose: z.enum(
+      [OtpPurpose.LOGIN, OtpPurpose.RECOVERY, OtpPurpose.PHONE_CHANGE],
+      "must be LOGIN, RECOVERY or PHONE_CHANGE",
+    ),
     language: z.string().max(35).default(""),
   }),
 );
 const verifyOtpRequest = messageSchema<VerifyOtpRequest>()(
-  z.object({ companyId: id, sessionId: id, otp: z.string().max(100) }),
+  z.object({
+    companyId: id,
+    sessionId: id,
+    otp: z.string().max(100),
+    purpose: z.enum(OtpPurpose).optional(),
+  }),
 );
 
 export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, logger: Logger) {
@@ -51,7 +62,8 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
       const { phone } = await otps.send(
         {
           ...input,
-          // A recovery code's delivery spends one of the user's recovery messages at identity.
+          // A recovery or phone change code's delivery spends one of the user's recovery messages at
+          // identity; a phone change's goes to the user's pending phone.
           delivery: async () => {
             const { phone, sms, homeRegion, defaultLanguage, texts } = await delivery.identity.getSmsDelivery(
               {
@@ -83,10 +95,19 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
 
     async verifyOtp(request, context) {
       const input = parseRequest(verifyOtpRequest, request);
-      const valid = await otps.verify(input.companyId, input.sessionId, input.otp, (userId) =>
-        eventOriginOf(context, userId),
-      );
-      return { valid };
+      const originOf = (userId: string) => eventOriginOf(context, userId);
+      if (input.purpose !== OtpPurpose.PHONE_CHANGE)
+        return { valid: await otps.verify(input.companyId, input.sessionId, input.otp, originOf) };
+      const right = await otps.verifyPhoneChange(input.companyId, input.sessionId, input.otp, originOf);
+      if (!right) return { valid: false };
+      // The owner of the code applies the change it confirms: the caller never says it was right.
+      const { applied } = await delivery.identity.applyContactChange({
+        companyId: input.companyId,
+        userId: right.userId,
+        kind: ContactKind.PHONE,
+        address: right.newPhone,
+      });
+      return { valid: applied };
     },
   };
 

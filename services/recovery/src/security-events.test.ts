@@ -39,6 +39,7 @@ describe("Security events", () => {
     mail = new MemoryOutbox<MailMessage>();
     refuse = false;
     const identity = {
+      applyContactChange: async () => ({ applied: true }),
       getMailDelivery: async () => {
         if (refuse) throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 600 });
         return {

@@ -7,8 +7,13 @@ import {
   startGrpcServer,
 } from "@auth/grpc-kit";
 import { MemoryKeyValueStore, systemClock } from "@auth/kv";
-import type { GetMailDeliveryRequest, GetMailDeliveryResponse } from "@auth/proto/identity";
-import { RecoveryServiceService } from "@auth/proto/recovery";
+import {
+  type ApplyContactChangeRequest,
+  ContactKind,
+  type GetMailDeliveryRequest,
+  type GetMailDeliveryResponse,
+} from "@auth/proto/identity";
+import { LinkPurpose, RecoveryServiceService } from "@auth/proto/recovery";
 import { createLogger } from "@auth/runtime";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recoveryService } from "./server.js";
@@ -34,6 +39,13 @@ const identity = {
     if (identity.refuse)
       throw new AuthError("request.ratelimit.exceeded", { retryAfterSeconds: 600, detail: "spent" });
     return identity.answer;
+  },
+  /** The changes of e-mail identity was asked to apply; it applies each while `pending`. */
+  applied: [] as ApplyContactChangeRequest[],
+  pending: true,
+  async applyContactChange(request: ApplyContactChangeRequest) {
+    identity.applied.push(request);
+    return { applied: identity.pending };
   },
 };
 
@@ -70,6 +82,8 @@ afterAll(async () => {
 
 beforeEach(() => {
   identity.asked = [];
+  identity.applied = [];
+  identity.pending = true;
   identity.refuse = false;
   outbox.messages.length = 0;
 });
@@ -117,5 +131,61 @@ describe("SendRecoveryLink", () => {
     expect(await codeOf(send())).toBe("request.ratelimit.exceeded");
     expect(identity.asked).toHaveLength(1);
     expect(outbox.messages).toEqual([]);
+  });
+});
+
+describe("an e-mail change's link (docs/api-contract.md, Changing the phone or the e-mail)", () => {
+  const sendChange = () =>
+    recovery.sendRecoveryLink({
+      companyId: "c1",
+      userId: "u1",
+      loginId: "",
+      language: "en",
+      purpose: LinkPurpose.EMAIL_CHANGE,
+    });
+  const tokenIn = (text: string, query: string) =>
+    new URL(/https?:\/\/\S+/.exec(text)?.[0] ?? "https://none/").searchParams.get(query) ?? "";
+  const redeem = (linkToken: string, purpose?: LinkPurpose) =>
+    recovery.redeemRecoveryLink({ companyId: "c1", linkToken, purpose });
+
+  it("goes to the address identity answers for the purpose, as email_token, worded to confirm it", async () => {
+    await sendChange();
+    expect(identity.asked).toEqual([{ companyId: "c1", userId: "u1", purpose: LinkPurpose.EMAIL_CHANGE }]);
+    const [message] = outbox.messages;
+    expect(message?.subject).toBe("Confirm your new e-mail address for Acme");
+    expect(message?.text).toContain("within 15 minutes");
+    expect(tokenIn(message?.text ?? "", "email_token")).not.toBe("");
+    expect(tokenIn(message?.text ?? "", "token")).toBe("");
+  });
+
+  it("is redeemed once, as an e-mail change only, and has identity apply the address it went to", async () => {
+    await sendChange();
+    const token = tokenIn(outbox.messages[0]?.text ?? "", "email_token");
+    expect(await codeOf(redeem(token))).toBe("auth.token.invalid");
+    expect(await codeOf(redeem(token, LinkPurpose.EMAIL_CHANGE))).toBe("ok");
+    expect(identity.applied).toEqual([
+      { companyId: "c1", userId: "u1", kind: ContactKind.EMAIL, address: "ann@example.com" },
+    ]);
+    expect(await codeOf(redeem(token, LinkPurpose.EMAIL_CHANGE))).toBe("auth.token.invalid");
+  });
+
+  it("a recovery link is never an e-mail change's, and one identity no longer holds pending is invalid", async () => {
+    await send();
+    const recoveryToken = tokenIn(outbox.messages[0]?.text ?? "", "token");
+    expect(await codeOf(redeem(recoveryToken, LinkPurpose.EMAIL_CHANGE))).toBe("auth.token.invalid");
+    identity.pending = false;
+    await sendChange();
+    const token = tokenIn(outbox.messages[1]?.text ?? "", "email_token");
+    expect(await codeOf(redeem(token, LinkPurpose.EMAIL_CHANGE))).toBe("auth.token.invalid");
+  });
+
+  it("ends the user's recovery links once applied", async () => {
+    await send();
+    const recoveryToken = tokenIn(outbox.messages[0]?.text ?? "", "token");
+    await sendChange();
+    expect(
+      await codeOf(redeem(tokenIn(outbox.messages[1]?.text ?? "", "email_token"), LinkPurpose.EMAIL_CHANGE)),
+    ).toBe("ok");
+    expect(await codeOf(redeem(recoveryToken))).toBe("auth.token.invalid");
   });
 });

@@ -8,8 +8,9 @@ import {
   parseRequest,
   type ServiceClient,
 } from "@auth/grpc-kit";
-import type { IdentityServiceService } from "@auth/proto/identity";
+import { ContactKind, type IdentityServiceService } from "@auth/proto/identity";
 import {
+  LinkPurpose,
   RecoveryServiceService,
   type RedeemRecoveryLinkRequest,
   type RevokeRecoveryLinksRequest,
@@ -19,13 +20,16 @@ import type { Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { z } from "zod";
 import { recoveryAccess } from "./access.js";
-import { linkLifetimeMs, recoveryLink, recoveryMail } from "./links.js";
+import { type LinkKind, linkKinds, linkMail, linkOf } from "./links.js";
 import type { RecoveryStore } from "./store/recovery-store.js";
 
 const id = z.string().min(1, "is required").max(200);
 export interface MailDelivery {
-  /** The owner of users' e-mails and companies' mail settings, asked on every send. */
-  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getMailDelivery">;
+  /**
+   * The owner of users' e-mails and companies' mail settings, asked on every send, and told of a
+   * redeemed e-mail change's link.
+   */
+  identity: Pick<ServiceClient<typeof IdentityServiceService>, "getMailDelivery" | "applyContactChange">;
   /** The deployment's sender, for companies without their own SMTP server. */
   fallback: MailSender;
   timeoutMs: number;
@@ -38,10 +42,11 @@ const sendRecoveryLinkRequest = messageSchema<SendRecoveryLinkRequest>()(
     userId: id,
     loginId: z.string().max(512),
     language: z.string().max(35).default(""),
+    purpose: z.enum(LinkPurpose).optional(),
   }),
 );
 const redeemRecoveryLinkRequest = messageSchema<RedeemRecoveryLinkRequest>()(
-  z.object({ companyId: id, linkToken: z.string().max(512) }),
+  z.object({ companyId: id, linkToken: z.string().max(512), purpose: z.enum(LinkPurpose).optional() }),
 );
 const revokeRecoveryLinksRequest = messageSchema<RevokeRecoveryLinksRequest>()(
   z.object({ companyId: id, userId: id }),
@@ -51,37 +56,64 @@ export function recoveryService(store: RecoveryStore, delivery: MailDelivery, lo
   const methods: AsyncService<typeof RecoveryServiceService> = {
     async sendRecoveryLink(request, context) {
       const input = parseRequest(sendRecoveryLinkRequest, request);
+      const kind: LinkKind = input.purpose === LinkPurpose.EMAIL_CHANGE ? "emailChange" : "recovery";
       // Identity spends one of the user's recovery messages as it answers, when the link can go
       // out (an e-mail and a recovery page): beyond the cap, request.ratelimit.exceeded and nothing
-      // is issued (docs/decisions.md, "Recovery").
+      // is issued (docs/decisions.md, "Recovery"). An e-mail change's goes to the pending e-mail.
       const { email, companyName, linkBase, mail, brand, defaultLanguage, texts } =
         await delivery.identity.getMailDelivery({
           companyId: input.companyId,
           userId: input.userId,
+          purpose: input.purpose,
         });
       if (!email) throw new AuthError("recovery.email.notset");
       if (!linkBase)
-        throw new AuthError("recovery.method.restricted", { detail: "the company has no recovery page" });
+        throw new AuthError(kind === "recovery" ? "recovery.method.restricted" : "recovery.email.notset", {
+          detail: "the company has no recovery page",
+        });
       const token = await store.issueLink(
-        { companyId: input.companyId, userId: input.userId, loginId: input.loginId },
-        linkLifetimeMs,
+        {
+          companyId: input.companyId,
+          userId: input.userId,
+          loginId: input.loginId,
+          newEmail: kind === "emailChange" ? email : undefined,
+        },
+        linkKinds[kind].lifetimeMs,
         eventOriginOf(context, input.userId),
       );
-      const link = recoveryLink(linkBase, token);
-      const message = recoveryMail(input.companyId, email, { name: companyName, brand }, link, {
+      const link = linkOf(kind, linkBase, token);
+      const message = linkMail(kind, input.companyId, email, { name: companyName, brand }, link, {
         requested: input.language,
         defaultLanguage,
         texts,
       });
       await sendMail(message, mail, delivery.fallback, delivery.timeoutMs);
       metrics.emailsSent.inc();
-      logger.info({ companyId: input.companyId, userId: input.userId }, "recovery link sent");
+      logger.info({ companyId: input.companyId, userId: input.userId, kind }, "link sent");
       return {};
     },
 
     async redeemRecoveryLink(request, context) {
       const input = parseRequest(redeemRecoveryLinkRequest, request);
-      return store.redeemLink(input.companyId, input.linkToken, (userId) => eventOriginOf(context, userId));
+      const emailChange = input.purpose === LinkPurpose.EMAIL_CHANGE;
+      const redeemed = await store.redeemLink(
+        input.companyId,
+        input.linkToken,
+        (userId) => eventOriginOf(context, userId),
+        emailChange,
+      );
+      if (redeemed.newEmail === undefined) return redeemed;
+      // The owner of the link applies the change it confirms; the user's other links end with it
+      // (a recovery link went to the old address).
+      const { applied } = await delivery.identity.applyContactChange({
+        companyId: input.companyId,
+        userId: redeemed.userId,
+        kind: ContactKind.EMAIL,
+        address: redeemed.newEmail,
+      });
+      if (!applied) throw new AuthError("auth.token.invalid", { detail: "the change is no longer pending" });
+      await store.revokeUserLinks(input.companyId, redeemed.userId);
+      return { userId: redeemed.userId, loginId: "" };
     },
 
     async revokeRecoveryLinks(request) {

@@ -10,7 +10,8 @@ import type { SecretKind } from "./store/check-budget.js";
  */
 export const sessionAccess: AccessTable<typeof SessionServiceService> = {
   createSession: ["gateway"],
-  introspectSession: ["gateway"],
+  // Identity too: a change of address is the token's user's (BeginContactChange).
+  introspectSession: ["gateway", "identity"],
   advanceSession: ["gateway"],
   revokeSession: ["gateway", "operator"],
   // Identity too: a change of a user's second factor ends the user's sessions.

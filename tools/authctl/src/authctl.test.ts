@@ -271,8 +271,8 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
       minPasswordLength: 8,
     });
     const [header, row] = tableRows((await authctl(["user", "get", code, user.id])).stdout);
-    expect(header?.slice(-2)).toEqual(["second factor", "min password"]);
-    expect(row?.slice(-2)).toEqual(["sms (required)", "8"]);
+    expect(header?.slice(-3)).toEqual(["second factor", "min password", "external id"]);
+    expect(row?.slice(-3)).toEqual(["sms (required)", "8", ""]);
   });
 
   it("sets an OpenID Connect slot's trust in the provider's multi-factor logins and its max_age by options, and refuses them for plain OAuth 2.0", async () => {
@@ -420,7 +420,7 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
       ],
       [
         ["user", "list", "<code>"],
-        ["id", "login ID", "role", "status", "second factor", "min password"],
+        ["id", "login ID", "role", "status", "second factor", "min password", "external id"],
       ],
       [
         ["disclaimer", "list", "<code>"],
@@ -487,6 +487,115 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
       } finally {
         silentPeer.close();
       }
+    });
+  });
+
+  describe("user import", () => {
+    // Known vectors (PHP's manual; RFC 7914's PBKDF2-HMAC-SHA256 in Django's form).
+    const bcrypt = "$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a";
+    const django =
+      "pbkdf2_sha256$80000$NaCl$TdzY9guYviGDDO5e8icB+WQaRBjQTAQUrv8Ih2s0q1ah1CWhIlgzVJrbhBtRybMXaicr3ruh0HhHj2Kzl/M8jQ==";
+    const fileOf = (name: string, text: string) => {
+      const file = join(dataDir, name);
+      writeFileSync(file, text);
+      return file;
+    };
+    const jsonl = (prefix: string) =>
+      [
+        {
+          external_id: `${prefix}-1`,
+          role: "customer",
+          profile_mnemocode: `${prefix}-P1`,
+          login_name: `${prefix}-ann`,
+          password_hash: bcrypt,
+        },
+        {
+          external_id: `${prefix}-2`,
+          role: "customer",
+          profile_mnemocode: `${prefix}-P2`,
+          email: `${prefix}@example.com`,
+          password_hash: django,
+          password_change_required: true,
+        },
+        {
+          external_id: `${prefix}-3`,
+          role: "customer",
+          profile_mnemocode: `${prefix}-P3`,
+          login_name: `${prefix}-bob`,
+          password_hash: "{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=",
+        },
+        "",
+        {
+          external_id: `${prefix}-4`,
+          role: "customer",
+          profile_mnemocode: `${prefix}-P4`,
+          login_name: `${prefix}-eve`,
+          password: "password-1",
+          status: "restricted",
+        },
+      ]
+        .map((line) => (line === "" ? "" : JSON.stringify(line)))
+        .concat("{not json", "")
+        .join("\n");
+
+    it("imports JSON Lines: a summary of created, skipped and failed, each failed line with its number and reason, exit code 1", async () => {
+      await authctl(["company", "create", code, "--name", "Imports"]);
+      const file = fileOf("users.jsonl", jsonl("j"));
+      const report = join(dataDir, "report.jsonl");
+      const result = await authctl(["user", "import", code, file, "--report", report]);
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout.trim().split("\n")).toEqual([
+        "created: 3",
+        "skipped: 0",
+        "failed: 2",
+        "line 3 (j-3): request.validation.failed: password_hash: unknown format",
+        "line 6: request.validation.failed: not a JSON object",
+      ]);
+      expect(
+        readFileSync(report, "utf8")
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line).line),
+      ).toEqual([3, 6]);
+      const users = await json(["user", "list", code]);
+      expect(
+        users
+          .filter((user: { externalId?: string }) => user.externalId?.startsWith("j-"))
+          .map((user: { externalId: string; hasPassword: boolean }) => [user.externalId, user.hasPassword])
+          .sort(),
+      ).toEqual([
+        ["j-1", true],
+        ["j-2", true],
+        ["j-4", true],
+      ]);
+    });
+
+    it("is idempotent: a re-run skips every user it created, and tells its progress in plain lines off a terminal", async () => {
+      const file = fileOf("again.jsonl", jsonl("j"));
+      const result = await authctl(["--json", "user", "import", code, file]);
+      expect(JSON.parse(result.stdout)).toMatchObject({ created: 0, skipped: 3, failed: 2 });
+      // Not a terminal: a plain line of progress per batch.
+      expect(result.stderr).toBe("0 created, 3 skipped, 2 failed\n");
+    });
+
+    it("imports CSV with a header row naming the fields, the format from the extension or --format", async () => {
+      const csv = [
+        "external_id,role,profile_mnemocode,login_name,password_hash,second_factor_required",
+        `c-1,customer,c-P1,c-ann,${bcrypt},false`,
+        `c-2,customer,c-P2,c-bob,"${django}",true`,
+        "c-3,customer,c-P3,c-eve,$1$saltsalt$qjXMvbEw8oaL.CzflDugX/,",
+      ].join("\n");
+      const first = await authctl(["user", "import", code, fileOf("users.csv", csv)]);
+      expect(first.stdout.trim().split("\n")).toEqual([
+        "created: 2",
+        "skipped: 0",
+        "failed: 1",
+        "line 4 (c-3): request.validation.failed: password_hash: unknown format",
+      ]);
+      const again = await authctl(["user", "import", code, fileOf("users.txt", csv), "--format", "csv"]);
+      expect(again.stdout).toMatch(/^created: 0\nskipped: 2\nfailed: 1\n/);
+      const unknown = await authctl(["user", "import", code, fileOf("users.txt", csv)]);
+      expect(unknown.stderr).toMatch(/--format: jsonl or csv/);
     });
   });
 

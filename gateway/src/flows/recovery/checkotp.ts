@@ -1,13 +1,11 @@
-import { AuthError } from "@auth/errors";
-import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import type { SessionFlowContext } from "../../endpoint/context.js";
 import { defineEndpoint } from "../../endpoint/define.js";
 import { fields } from "../../endpoint/fields.js";
 import { answerExamples, type SuccessFields, toRecoverySetpassword } from "../../endpoint/responses.js";
 import { passwordFields } from "../../steps/next-step.js";
-import { otpValid } from "../../steps/otp-check.js";
-import { reserveCheck, wrongSecret } from "../../steps/secret-checks.js";
+import { assertOtpInSession } from "../../steps/otp-check.js";
+import { wrongSecret } from "../../steps/secret-checks.js";
 import { moveSession } from "../../steps/session-moves.js";
 import { currentUser } from "../../steps/user-status.js";
 
@@ -35,16 +33,7 @@ async function handle(
   context: SessionFlowContext<z.infer<typeof body>>,
 ): Promise<SuccessFields<typeof responses>> {
   const user = await currentUser(context, context.session.userId);
-  const check = await reserveCheck(
-    context,
-    { subject: { userId: user.id }, kind: SecretKind.SMS_CODE },
-    wrongOtp,
-  );
-  const valid = await check.run(
-    () => otpValid(context, context.body.otp),
-    (right) => right,
-  );
-  if (!valid) throw new AuthError("auth.otp.invalid");
+  await assertOtpInSession(context, user.id, context.body.otp, wrongOtp);
   const moved = await moveSession(context, "recovery-setpassword");
   return {
     session_token: moved.token,

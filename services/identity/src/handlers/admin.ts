@@ -14,6 +14,7 @@ import {
   deleteOAuthProviderRequest,
   generateBackupCodesRequest,
   getCompanyRequest,
+  importUsersRequest,
   linkOAuthIdentityRequest,
   listApiKeysRequest,
   listCompaniesRequest,
@@ -28,6 +29,7 @@ import {
 } from "../requests.js";
 import type { IdentityDependencies } from "../server.js";
 import { parseStorableRequest } from "../text-fields.js";
+import { importUsers } from "../user-import.js";
 import { authenticationChanges, newUser, toUser, userChanges } from "../users.js";
 import { backupCodeIssuing } from "./backup-code-issuing.js";
 import type { Lookups } from "./lookups.js";
@@ -147,6 +149,12 @@ export function adminHandlers(
         eventOriginOf(context),
       );
       return { user: toUser(row, company.policy) };
+    },
+
+    async importUsers(request, context) {
+      const input = parseStorableRequest(importUsersRequest, request);
+      const company = await companyById(input.companyId);
+      return { results: await importUsers(store, hasher, company, input.users, eventOriginOf(context)) };
     },
 
     async updateUser(request, context) {

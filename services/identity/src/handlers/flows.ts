@@ -9,6 +9,7 @@ import {
 import { Factor } from "@auth/proto/events";
 import { type IdentityServiceService, NotificationEvent, PasswordProblem } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
+import { LinkPurpose } from "@auth/proto/recovery";
 import {
   CheckOutcome,
   type CheckSubject,
@@ -71,9 +72,9 @@ export function flowHandlers(
   notifier: Notifier,
 ) {
   /**
-   * One argon2id verification whatever the case; a hash with weaker parameters, or made before
-   * normalisation, is replaced by one of the password's NFKC form (docs/security.md, "Passwords").
-   * The user is given for the right password only.
+   * One verification whatever the case, in the stored hash's scheme; a hash with weaker parameters,
+   * made before normalisation or imported in another scheme, is replaced by an argon2id one of the
+   * password's NFKC form (docs/security.md, "Passwords"). The user is given for the right password only.
    */
   async function checkPassword(row: StoredUser | undefined, company: CompanyRow, password: string) {
     metrics.secretsCompared.inc({ kind: "password" });
@@ -148,9 +149,8 @@ export function flowHandlers(
   });
 
   /**
-   * Spends one of the user's recovery messages as a recovery's code or link is handed out for
-   * sending, and tells the user the recovery started once it is spent (docs/decisions.md,
-   * "Recovery"; docs/security.md, "Notifications"): no notice for a send the cap refused.
+   * Spends one of the user's recovery messages as a recovery's code or link, or a change of
+   * address's, is handed out for sending (docs/decisions.md, "Recovery", "Changing an address").
    */
   async function spendRecoveryMessage(company: CompanyRow, user: UserRow) {
     const limit = company.policy.recoveryMessagesPerHour;
@@ -161,6 +161,14 @@ export function flowHandlers(
         detail: "no more recovery messages for this user this hour",
       });
     }
+  }
+
+  /**
+   * A recovery's message, once spent, tells the user the recovery started (docs/security.md,
+   * "Notifications"): no notice for a send the cap refused.
+   */
+  async function spendRecoveryStart(company: CompanyRow, user: UserRow) {
+    await spendRecoveryMessage(company, user);
     notifier.notify(company.id, user.id, NotificationEvent.RECOVERY_STARTED);
   }
 
@@ -346,15 +354,23 @@ export function flowHandlers(
         lockoutAfterFailures: policy.lockoutAfterFailures,
         failureWindowSeconds: policy.failureWindowSeconds,
         suspended,
+        newDeviceNoticeDays: policy.newDeviceNoticeDays,
+        maxSessionsPerUser: policy.maxSessionsPerUser,
       };
     },
 
     async getSmsDelivery(request) {
       const input = parseStorableRequest(smsDeliveryRequest, request);
       const { company, user } = await recipient(input.companyId, input.userId);
-      if (user.phone && input.purpose === OtpPurpose.RECOVERY) await spendRecoveryMessage(company, user);
+      // A phone change's code goes to the pending phone.
+      const change = input.purpose === OtpPurpose.PHONE_CHANGE;
+      const phone = change
+        ? await store.contactChanges.pending(company.id, user.id, "phone")
+        : (user.phone ?? undefined);
+      if (phone && change) await spendRecoveryMessage(company, user);
+      if (phone && input.purpose === OtpPurpose.RECOVERY) await spendRecoveryStart(company, user);
       return {
-        phone: user.phone ?? undefined,
+        phone,
         sms: openPolicySecrets(company.policy, secrets).sms,
         homeRegion: company.policy.defaultPhoneRegion,
         defaultLanguage: company.policy.defaultLanguage,
@@ -366,9 +382,14 @@ export function flowHandlers(
       const input = parseStorableRequest(mailDeliveryRequest, request);
       const { company, user } = await recipient(input.companyId, input.userId);
       const linkBase = company.policy.recovery?.linkBase ?? "";
-      if (user.email && linkBase) await spendRecoveryMessage(company, user);
+      // An e-mail change's link goes to the pending e-mail.
+      const change = input.purpose === LinkPurpose.EMAIL_CHANGE;
+      const email = change
+        ? await store.contactChanges.pending(company.id, user.id, "email")
+        : (user.email ?? undefined);
+      if (email && linkBase) await (change ? spendRecoveryMessage : spendRecoveryStart)(company, user);
       return {
-        email: user.email ?? undefined,
+        email,
         companyName: company.name,
         linkBase,
         mail: openPolicySecrets(company.policy, secrets).mail,
@@ -380,7 +401,7 @@ export function flowHandlers(
 
     async notifyUser(request) {
       const input = parseStorableRequest(notifyUserRequest, request);
-      notifier.notify(input.companyId, input.userId, input.event);
+      notifier.notify(input.companyId, input.userId, input.event, { userAgent: input.userAgent });
       return {};
     },
   } satisfies Partial<AsyncService<typeof IdentityServiceService>>;

@@ -30,9 +30,23 @@ export interface NotifierOptions {
   logger: Logger;
 }
 
+/** Where a notice goes instead of the user's addresses: each one given (a change's old address). */
+export interface NoticeAddresses {
+  email?: string | undefined;
+  phone?: string | undefined;
+}
+
+/** What a notice tells besides its event, and where it goes when not to the user's addresses. */
+export interface NoticeOptions {
+  to?: NoticeAddresses;
+  /** The user agent of a new device's session, named in its notice. */
+  userAgent?: string;
+}
+
 /**
  * Tells users of what happened to their accounts (docs/security.md, "Notifications"): by e-mail,
- * by SMS when the user has no e-mail, not at all without either; at most `noticesPerWindow` of a
+ * by SMS when the user has no e-mail, not at all without either (or to each of the addresses a
+ * change of address names: the old one); at most `noticesPerWindow` of a
  * kind to one user in `noticeWindowSeconds`, whoever asks (caps.ts). Best-effort: a notice is sent
  * after what it tells of is done, in the background, and a failure is counted and logged (without
  * address or login ID), never the caller's.
@@ -46,8 +60,10 @@ export class Notifier {
   ) {}
 
   /** Starts the notice; returns at once. */
-  notify(companyId: string, userId: string, event: KnownEvent): void {
-    const delivery = this.#deliver(companyId, userId, event).finally(() => this.#inFlight.delete(delivery));
+  notify(companyId: string, userId: string, event: KnownEvent, options: NoticeOptions = {}): void {
+    const delivery = this.#deliver(companyId, userId, event, options).finally(() =>
+      this.#inFlight.delete(delivery),
+    );
     this.#inFlight.add(delivery);
   }
 
@@ -56,7 +72,12 @@ export class Notifier {
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
   }
 
-  async #deliver(companyId: string, userId: string, event: KnownEvent): Promise<void> {
+  async #deliver(
+    companyId: string,
+    userId: string,
+    event: KnownEvent,
+    { to, ...facts }: NoticeOptions,
+  ): Promise<void> {
     const name = eventNames[event];
     let channel = "none";
     try {
@@ -69,8 +90,10 @@ export class Notifier {
         defaultLanguage: policy.defaultLanguage,
         texts: companyTextsOf(policy),
       });
-      const wording = wordingOf(event, words, { company: company.name, time: new Date() });
-      if (!user.email && !user.phone) {
+      const wording = wordingOf(event, words, { ...facts, company: company.name, time: new Date() });
+      const { email, phone }: NoticeAddresses =
+        to ?? (user.email ? { email: user.email } : { phone: user.phone ?? undefined });
+      if (!email && !phone) {
         metrics.notifications.inc({ event: name, channel, outcome: "skipped" });
         return;
       }
@@ -82,12 +105,12 @@ export class Notifier {
         this.options.logger.debug({ companyId, userId, event: name }, "no notice: its kind's cap holds");
         return;
       }
-      if (user.email) {
+      if (email) {
         channel = "email";
         await sendMail(
           {
             companyId,
-            to: user.email,
+            to: email,
             ...noticeMail({ name: company.name, brand: policy.brand }, wording, words),
             notification: name,
           },
@@ -95,11 +118,12 @@ export class Notifier {
           this.options.mail,
           this.options.smtpTimeoutMs,
         );
-      } else if (user.phone) {
-        channel = "sms";
+      }
+      if (phone) {
+        channel = email ? "email+sms" : "sms";
         await senderFor(policy.sms, this.options.sms, this.options.smsHttp).send({
           companyId,
-          to: user.phone,
+          to: phone,
           text: wording.smsText,
           notification: name,
         });

@@ -3,7 +3,20 @@ import { recordEvents } from "@auth/events/pg";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import { Factor } from "@auth/proto/events";
 import type { CompanyPolicy } from "@auth/proto/identity";
-import { and, asc, count, eq, getTableColumns, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+} from "drizzle-orm";
 import {
   adminChange,
   checkFailed,
@@ -37,6 +50,7 @@ import {
   providerFields,
   userFields,
 } from "./changed-fields.js";
+import { ContactChangeStore } from "./contact-change-store.js";
 import { PasskeyStore } from "./passkey-store.js";
 
 export interface NewCompany {
@@ -190,14 +204,19 @@ function preparedLookups(db: Database<IdentitySchema>) {
   };
 }
 
-/** The identity service's tables: companies, API keys and users (and their passkeys, `passkeys`). */
+/**
+ * The identity service's tables: companies, API keys and users (and their passkeys, `passkeys`, and
+ * pending changes of address, `contactChanges`).
+ */
 export class IdentityStore {
   readonly #lookups: ReturnType<typeof preparedLookups>;
   readonly passkeys: PasskeyStore;
+  readonly contactChanges: ContactChangeStore;
 
   constructor(private readonly db: Database<IdentitySchema>) {
     this.#lookups = preparedLookups(db);
     this.passkeys = new PasskeyStore(db);
+    this.contactChanges = new ContactChangeStore(db);
   }
 
   async createCompany(company: NewCompany, origin: EventOrigin): Promise<CompanyRow> {
@@ -346,6 +365,15 @@ export class IdentityStore {
       }),
       "a user with this login name, phone, e-mail or profile",
     );
+  }
+
+  /** The ids of the company's users that have these external ids (ImportUsers), by external id. */
+  async userIdsByExternalId(companyId: string, externalIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.db
+      .select({ id: users.id, externalId: users.externalId })
+      .from(users)
+      .where(and(eq(users.companyId, companyId), inArray(users.externalId, externalIds)));
+    return new Map(rows.map((row) => [row.externalId ?? "", row.id]));
   }
 
   async findUser(companyId: string, userId: string): Promise<StoredUser | undefined> {

@@ -17,6 +17,11 @@ export interface StoredOtp {
   userId: string;
   /** Absent from codes stored before the limits against SMS pumping. */
   prefix?: string;
+  /**
+   * A phone change's code: the new phone it went to, which a right code makes the user's; absent
+   * from the codes of logins and recoveries.
+   */
+  newPhone?: string;
 }
 
 /** The hour's codes of a company and of one region, and when their window ends. */

@@ -18,15 +18,18 @@ const rowWith = (printed: string, text: string) =>
     .filter(Boolean);
 
 describe("authctl's table of users (text)", () => {
-  it("has a header, and shows the user's second factors, whether one is required, and the least password length", () => {
+  it("has a header, and shows the user's second factors, whether one is required, the least password length and the external id of an imported user", () => {
     const printed = table(
       [
-        user({
-          secondFactors: [SecondFactorKind.AUTHENTICATOR_APP, SecondFactorKind.BACKUP_CODES],
-          secondFactorRequired: true,
-          minPasswordLength: 8,
-          passkeyReplacesPassword: false,
-        }),
+        {
+          ...user({
+            secondFactors: [SecondFactorKind.AUTHENTICATOR_APP, SecondFactorKind.BACKUP_CODES],
+            secondFactorRequired: true,
+            minPasswordLength: 8,
+            passkeyReplacesPassword: false,
+          }),
+          externalId: "legacy-7",
+        },
       ],
       userRecords,
     );
@@ -37,6 +40,7 @@ describe("authctl's table of users (text)", () => {
       "status",
       "second factor",
       "min password",
+      "external id",
     ]);
     expect(rowWith(printed, "u-1")).toEqual([
       "u-1",
@@ -45,6 +49,7 @@ describe("authctl's table of users (text)", () => {
       "active",
       "app,backup-codes (required)",
       "8",
+      "legacy-7",
     ]);
   });
 

@@ -34,6 +34,7 @@ export const userRecords: Records<User> = {
     },
     { header: "second factor", cell: (user) => secondFactors(user.authenticators) },
     { header: "min password", cell: (user) => String(user.authenticators?.minPasswordLength ?? "") },
+    { header: "external id", cell: (user) => user.externalId ?? "" },
   ],
   none: "no users",
   toJSON: (user) => User.toJSON(user),

@@ -3,6 +3,7 @@ import { type User, UserStatus } from "@auth/proto/identity";
 import { passwordLength } from "@auth/runtime";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
+import { fileBytes, formatOf, importFile, progressOf, summaryText, writeReport } from "./user-import.js";
 import { statuses, userRecords } from "./user-table.js";
 
 function status(name: string | undefined): UserStatus | undefined {
@@ -102,6 +103,27 @@ export function userCommands(program: Command, cli: () => Cli): void {
           controlAnswer: options.answer,
         });
       cli().printRecord(updated as User, userRecords);
+    });
+
+  user
+    .command("import <company> <file>")
+    .description(
+      "create users from a JSON Lines or CSV file, with their passwords or the hashes they had (bcrypt, scrypt, PBKDF2-SHA256, argon2); a user whose external_id exists is skipped",
+    )
+    .option("--format <format>", "jsonl or csv (else the file's extension)")
+    .option("--report <file>", "write the failed lines as JSON Lines")
+    .action(async (company: string, file: string, options: { format?: string; report?: string }) => {
+      const format = formatOf(file, options.format);
+      const companyId = await cli().companyId(company);
+      const summary = await importFile(
+        file,
+        format,
+        async (users) => (await cli().identity().importUsers({ companyId, users })).results,
+        progressOf(fileBytes(file), process.stderr.isTTY === true),
+      );
+      if (options.report) writeReport(options.report, summary);
+      cli().print(summary, summaryText(summary));
+      if (summary.failed > 0) process.exitCode = 1;
     });
 
   user

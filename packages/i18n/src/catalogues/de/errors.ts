@@ -46,6 +46,8 @@ export const errors = {
   "auth.reauthentication.required": "Melden Sie sich zu Ihrer Sicherheit ab und wieder an, um dies zu tun.",
   "auth.passkey.invalid": "Der Passkey wurde nicht akzeptiert.",
   "auth.passkey.notfound": "Dieser Passkey gehört nicht mehr zu Ihrem Konto.",
+  "auth.contact.unavailable":
+    "Diese Telefonnummer oder E-Mail-Adresse kann für Ihr Konto nicht verwendet werden. Bitte wählen Sie eine andere.",
   "request.ratelimit.exceeded": "Zu viele Anfragen.",
   "request.route.notfound":
     "Diese Seite konnte den Anmeldedienst nicht erreichen. Bitte wenden Sie sich an den Support der Website.",

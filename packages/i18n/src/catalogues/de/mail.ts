@@ -10,4 +10,10 @@ export const mail = {
     "Sie erhalten diese E-Mail, weil jemand angefordert hat, den Zugang zu Ihrem Konto bei {company} wiederherzustellen.",
   "layout.footer.notice":
     "Sie erhalten diese E-Mail, weil sie die Sicherheit Ihres Kontos bei {company} betrifft.",
+  "emailChange.subject": "Bestätigen Sie Ihre neue E-Mail-Adresse für {company}",
+  "emailChange.body":
+    "Jemand, der bei Ihrem Konto bei {company} angemeldet ist, möchte diese Adresse zur E-Mail-Adresse des Kontos machen.\nÖffnen Sie zur Bestätigung diesen Link innerhalb von {minutes, plural, one {# Minute} other {# Minuten}} (er funktioniert einmal):\n\n{link}\n\nFalls Sie das nicht angefordert haben, ignorieren Sie diese Nachricht: Es ändert sich nichts.",
+  "layout.action.confirmEmail": "Diese E-Mail-Adresse bestätigen",
+  "layout.footer.emailChange":
+    "Sie erhalten diese E-Mail, weil jemand diese Adresse zur E-Mail-Adresse eines Kontos bei {company} machen möchte.",
 } satisfies Messages<"mail">;

@@ -56,4 +56,19 @@ export const notices = {
     "Am {time, date, long} um {time, time, ::jmmz} hat sich ein Passkey Ihres Kontos bei {company} mit einem Zähler angemeldet, der nicht gestiegen ist, wie es bei einem kopierten Schlüssel vorkommt. Der Passkey wird ab jetzt abgelehnt; melden Sie sich auf andere Weise an und bitten Sie Ihren Administrator, ihn zu entfernen.\n\nFalls Sie sich zu dieser Zeit nicht anmelden wollten, wenden Sie sich sofort an Ihren Administrator.",
   "passkey_clone_suspected.sms":
     "{company}: Ein Passkey Ihres Kontos wurde möglicherweise kopiert ({time, date, medium}, {time, time, ::jmmz}) und wird ab jetzt abgelehnt. Wenden Sie sich an Ihren Administrator.",
+  "phone_changed.subject": "Die Telefonnummer Ihres Kontos bei {company} wurde geändert",
+  "phone_changed.body":
+    "Die Telefonnummer Ihres Kontos bei {company} wurde am {time, date, long} um {time, time, ::jmmz} geändert; Codes und Nachrichten zur Wiederherstellung gehen jetzt an die neue Nummer.\n\nFalls Sie das nicht waren, starten Sie die Wiederherstellung des Zugangs auf der Anmeldeseite von {company} oder wenden Sie sich sofort an Ihren Administrator.",
+  "phone_changed.sms":
+    "{company}: Die Telefonnummer Ihres Kontos wurde am {time, date, medium} um {time, time, ::jmmz} geändert; diese Nummer erhält keine Codes mehr. Nicht Sie? Wenden Sie sich sofort an Ihren Administrator.",
+  "email_changed.subject": "Die E-Mail-Adresse Ihres Kontos bei {company} wurde geändert",
+  "email_changed.body":
+    "Die E-Mail-Adresse Ihres Kontos bei {company} wurde am {time, date, long} um {time, time, ::jmmz} geändert; Nachrichten zu Ihrem Konto gehen jetzt an die neue Adresse, nicht mehr an diese.\n\nFalls Sie das nicht waren, wenden Sie sich sofort an Ihren Administrator.",
+  "email_changed.sms":
+    "{company}: Die E-Mail-Adresse Ihres Kontos wurde am {time, date, medium} um {time, time, ::jmmz} geändert. Nicht Sie? Wenden Sie sich sofort an Ihren Administrator.",
+  "new_device.subject": "Neue Anmeldung bei Ihrem Konto bei {company}",
+  "new_device.body":
+    "Bei Ihrem Konto bei {company} hat sich am {time, date, long} um {time, time, ::jmmz} jemand von {device} angemeldet, einem Gerät oder Netz, von dem es zuletzt nicht genutzt wurde.\n\nWaren Sie das, ist nichts zu tun. Falls nicht, beenden Sie diese Sitzung in der Liste Ihrer Sitzungen auf der Anmeldeseite von {company}, ändern Sie Ihr Passwort und wenden Sie sich an Ihren Administrator.",
+  "new_device.sms":
+    "{company}: Neue Anmeldung von {device} am {time, date, medium} um {time, time, ::jmmz}. Nicht Sie? Sitzung beenden, Passwort ändern, Administrator informieren.",
 } satisfies Messages<"notices">;

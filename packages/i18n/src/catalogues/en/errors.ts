@@ -36,6 +36,8 @@ export const errors = {
   "auth.reauthentication.required": "For your security, sign out and sign in again to do this.",
   "auth.passkey.invalid": "The passkey was not accepted.",
   "auth.passkey.notfound": "This passkey is not on your account any more.",
+  "auth.contact.unavailable":
+    "This phone number or e-mail address cannot be used for your account. Please choose another.",
   "request.ratelimit.exceeded": "Too many requests.",
   "request.route.notfound": "This page could not reach the sign-in service. Please tell the site's support.",
   "request.method.notallowed":

@@ -13,4 +13,10 @@ export const mail = {
   "layout.footer.recovery":
     "You got this e-mail because someone asked to recover access to your {company} account.",
   "layout.footer.notice": "You got this e-mail because it concerns the security of your {company} account.",
+  "emailChange.subject": "Confirm your new e-mail address for {company}",
+  "emailChange.body":
+    "Someone signed in to your {company} account asked to make this address the account's e-mail.\nTo confirm it, open this link within {minutes, plural, one {# minute} other {# minutes}} (it works once):\n\n{link}\n\nIf you did not ask for this, ignore this message: nothing changes.",
+  "layout.action.confirmEmail": "Confirm this e-mail address",
+  "layout.footer.emailChange":
+    "You got this e-mail because someone asked to make this address the e-mail of a {company} account.",
 } as const;

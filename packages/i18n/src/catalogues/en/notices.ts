@@ -2,7 +2,7 @@
 // 4.2.3, 4.6); none holds a secret, and no placeholder can bring one in. Keyed by the event's name
 // (services/identity/src/notifications/templates.ts) and the part: subject, body, sms.
 
-/** The notices of security events (services/identity): {company}, and {time} as a date. */
+/** The notices of security events (services/identity): {company}, {time} as a date, and {device} (new_device only). */
 export const notices = {
   "password_changed.subject": "Your {company} password was changed",
   "password_changed.body":
@@ -59,4 +59,19 @@ export const notices = {
     "On {time, date, long} at {time, time, ::jmmz}, a passkey of your {company} account signed in with a counter that did not grow, which a copied key does. The passkey is refused from now on; sign in another way, and ask your administrator to remove it.\n\nIf you did not try to sign in then, contact your administrator at once.",
   "passkey_clone_suspected.sms":
     "{company}: a passkey of your account may have been copied ({time, date, medium}, {time, time, ::jmmz}) and is refused from now on. Contact your administrator.",
+  "phone_changed.subject": "The phone number of your {company} account was changed",
+  "phone_changed.body":
+    "The phone number of your {company} account was changed on {time, date, long} at {time, time, ::jmmz}; codes and recovery messages now go to the new number.\n\nIf this was not you, start access recovery on the {company} login page or contact your administrator at once.",
+  "phone_changed.sms":
+    "{company}: the phone number of your account was changed on {time, date, medium} at {time, time, ::jmmz}; this number gets no more codes. Not you? Contact your administrator at once.",
+  "email_changed.subject": "The e-mail address of your {company} account was changed",
+  "email_changed.body":
+    "The e-mail address of your {company} account was changed on {time, date, long} at {time, time, ::jmmz}; messages about your account now go to the new address, not to this one.\n\nIf this was not you, contact your administrator at once.",
+  "email_changed.sms":
+    "{company}: the e-mail address of your account was changed on {time, date, medium} at {time, time, ::jmmz}. Not you? Contact your administrator at once.",
+  "new_device.subject": "New sign-in to your {company} account",
+  "new_device.body":
+    "Your {company} account was signed in to from {device} on {time, date, long} at {time, time, ::jmmz}, a device or network it was not used from lately.\n\nIf this was not you, end that session in the list of your sessions on the {company} login page, change your password, and contact your administrator.",
+  "new_device.sms":
+    "{company}: new sign-in from {device} on {time, date, medium} at {time, time, ::jmmz}. Not you? End the session, change your password and contact your administrator.",
 } as const;

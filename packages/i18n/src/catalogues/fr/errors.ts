@@ -43,6 +43,8 @@ export const errors = {
     "Pour votre sécurité, déconnectez-vous puis reconnectez-vous pour effectuer cette action.",
   "auth.passkey.invalid": "La clé d’accès n’a pas été acceptée.",
   "auth.passkey.notfound": "Cette clé d’accès n’est plus associée à votre compte.",
+  "auth.contact.unavailable":
+    "Ce numéro de téléphone ou cette adresse e-mail ne peut pas être utilisé pour votre compte. Veuillez en choisir un autre.",
   "request.ratelimit.exceeded": "Trop de demandes.",
   "request.route.notfound":
     "Cette page n’a pas pu joindre le service de connexion. Veuillez prévenir l’assistance du site.",

@@ -58,4 +58,19 @@ export const notices = {
     "Le {time, date, long} à {time, time, ::jmmz}, une clé d’accès de votre compte {company} s’est connectée avec un compteur qui n’avait pas augmenté, ce qui arrive avec une clé copiée. Cette clé d’accès est désormais refusée\u202f; connectez-vous autrement et demandez à votre administrateur de la supprimer.\n\nSi vous n’avez pas tenté de vous connecter à ce moment-là, contactez immédiatement votre administrateur.",
   "passkey_clone_suspected.sms":
     "{company} : une clé d'accès de votre compte semble avoir été copiée ({time, date, ::ddMMyyyy}, {time, time, ::jmmz}) et est désormais refusée. Contactez votre administrateur.",
+  "phone_changed.subject": "Le numéro de téléphone de votre compte {company} a été modifié",
+  "phone_changed.body":
+    "Le numéro de téléphone de votre compte {company} a été modifié le {time, date, long} à {time, time, ::jmmz} ; les codes et les messages de récupération sont désormais envoyés au nouveau numéro.\n\nSi ce n’était pas vous, lancez la récupération d’accès sur la page de connexion de {company} ou contactez immédiatement votre administrateur.",
+  "phone_changed.sms":
+    "{company} : le numéro de téléphone de votre compte a été modifié le {time, date, ::ddMMyyyy} à {time, time, ::jmmz} ; ce numéro ne recevra plus de codes. Ce n'était pas vous ? Contactez immédiatement votre administrateur.",
+  "email_changed.subject": "L’adresse e-mail de votre compte {company} a été modifiée",
+  "email_changed.body":
+    "L’adresse e-mail de votre compte {company} a été modifiée le {time, date, long} à {time, time, ::jmmz} ; les messages concernant votre compte sont désormais envoyés à la nouvelle adresse, et non plus à celle-ci.\n\nSi ce n’était pas vous, contactez immédiatement votre administrateur.",
+  "email_changed.sms":
+    "{company} : l'adresse e-mail de votre compte a été modifiée le {time, date, ::ddMMyyyy} à {time, time, ::jmmz}. Ce n'était pas vous ? Contactez immédiatement votre administrateur.",
+  "new_device.subject": "Nouvelle connexion à votre compte {company}",
+  "new_device.body":
+    "Une connexion à votre compte {company} a eu lieu depuis {device} le {time, date, long} à {time, time, ::jmmz}, un appareil ou un réseau depuis lequel il n’avait pas été utilisé récemment.\n\nSi c’était vous, il n’y a rien à faire. Sinon, mettez fin à cette session dans la liste de vos sessions sur la page de connexion de {company}, changez votre mot de passe et contactez votre administrateur.",
+  "new_device.sms":
+    "{company} : nouvelle connexion depuis {device} le {time, date, ::ddMMyyyy} à {time, time, ::jmmz}. Ce n'était pas vous ? Mettez fin à la session, changez votre mot de passe et contactez votre administrateur.",
 } satisfies Messages<"notices">;
