@@ -18,7 +18,14 @@ import { CheckOutcome, SessionState } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakePasskeySessions, randomPhone, seedCompany, seedUser, startIdentityForTests } from "./testing.js";
+import {
+  FakePasskeySessions,
+  noCredentialChange,
+  randomPhone,
+  seedCompany,
+  seedUser,
+  startIdentityForTests,
+} from "./testing.js";
 
 type Client = ServiceClient<typeof IdentityServiceService>;
 const adminToken = randomBytes(32).toString("base64url");
@@ -49,12 +56,7 @@ beforeAll(async () => {
       reportSecretCheck: async () => ({ sessionEnded: false }),
       revokeUserSessions: async () => ({ revoked: 0 }),
       recordFederatedLogin: async () => ({ checkId: "federated-check" }),
-      getCredentialChange: async () => ({
-        claimed: false,
-        companyId: "",
-        userId: "",
-        state: SessionState.UNSPECIFIED,
-      }),
+      getCredentialChange: async () => noCredentialChange,
       ...sessions.calls,
     },
     logger: createLogger("identity", "silent"),
