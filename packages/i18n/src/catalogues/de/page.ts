@@ -129,8 +129,8 @@ export const page = {
   "sessions.thisSession": "Diese Sitzung.",
   "sessions.details":
     "Von {address}, angemeldet am {createdAt, date, medium} um {createdAt, time, short}, zuletzt aktiv am {lastSeenAt, date, medium} um {lastSeenAt, time, short}.",
-  "sessions.end": "Diese Sitzung beenden",
-  "sessions.endLabel": "Sitzung von {device} beenden",
+  "sessions.end": "Sitzung beenden",
+  "sessions.endLabel": "Sitzung beenden: {device}",
   "sessions.ended": "{count, plural, one {Die Sitzung wurde beendet.} other {# Sitzungen wurden beendet.}}",
 
   "events.heading": "Letzte Sicherheitsaktivitäten",

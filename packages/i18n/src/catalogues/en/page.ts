@@ -124,7 +124,7 @@ export const page = {
   "sessions.thisSession": "This session.",
   "sessions.details":
     "From {address}, signed in {createdAt, date, medium}, {createdAt, time, short}, last active {lastSeenAt, date, medium}, {lastSeenAt, time, short}.",
-  "sessions.end": "End this session",
+  "sessions.end": "End the session",
   "sessions.endLabel": "End the session of {device}",
   "sessions.ended": "{count, plural, one {The session has ended.} other {# sessions have ended.}}",
 

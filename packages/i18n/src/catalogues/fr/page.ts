@@ -126,7 +126,7 @@ export const page = {
   "sessions.thisSession": "Cette session.",
   "sessions.details":
     "Depuis {address}, connexion le {createdAt, date, medium} à {createdAt, time, short}, dernière activité le {lastSeenAt, date, medium} à {lastSeenAt, time, short}.",
-  "sessions.end": "Fermer cette session",
+  "sessions.end": "Fermer la session",
   "sessions.endLabel": "Fermer la session de {device}",
   "sessions.ended": "{count, plural, =1 {La session a pris fin.} other {# sessions ont pris fin.}}",
 
