@@ -1,13 +1,13 @@
 import { catalogues, type Language, type MessageKey, type MessageValues, translator } from "@auth/i18n";
 import { randomPhone } from "@auth/identity/testing";
-import { pageRoutes, type RunningLoginPage, serveLoginPage } from "@auth/login-page";
-import { freePort } from "@auth/runtime";
+import { pageRoutes, type RunningLoginPage } from "@auth/login-page";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/api.js";
 import { chromiumInstalled, launchChromium, Screenshots } from "./support/browser.js";
-import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import { createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import { serveCompanyPage } from "./support/login-page-site.js";
 import { lastOtp, mailTo, recoveryLink } from "./support/outbox.js";
 import { lookAtEveryWidth, screens } from "./support/page-widths.js";
 
@@ -35,25 +35,7 @@ describe.skipIf(!chromiumInstalled())(
     const screenshots = new Screenshots("login-page-account");
 
     beforeAll(async () => {
-      // The page's port first: the e-mail's link names the company's recovery page, which is this page's.
-      pageUrl = `http://127.0.0.1:${await freePort()}`;
-      [browser, company] = await Promise.all([
-        launchChromium(),
-        createCompany({
-          recovery: {
-            order: [],
-            disabled: [],
-            disabledByRole: {},
-            linkBase: `${pageUrl}${pageRoutes.recoveryLink}`,
-          },
-        }),
-      ]);
-      page = await serveLoginPage({
-        gatewayUrl: inject("gatewayUrl"),
-        companyCode: company.code,
-        apiKey: company.apiKey,
-        port: Number(new URL(pageUrl).port),
-      });
+      [browser, { url: pageUrl, company, page }] = await Promise.all([launchChromium(), serveCompanyPage()]);
     });
     afterAll(async () => {
       await Promise.all([page?.close(), browser?.close()]);

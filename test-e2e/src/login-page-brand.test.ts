@@ -1,9 +1,8 @@
 import { catalogues, type Language, type MessageKey, type MessageValues, translator } from "@auth/i18n";
-import { pageRoutes, type RunningLoginPage, serveLoginPage } from "@auth/login-page";
-import { freePort } from "@auth/runtime";
+import { pageRoutes, type RunningLoginPage } from "@auth/login-page";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   accessibilityViolations,
   chromiumInstalled,
@@ -11,7 +10,8 @@ import {
   launchChromium,
   Screenshots,
 } from "./support/browser.js";
-import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import { createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import { serveCompanyPage } from "./support/login-page-site.js";
 import { lastOtp } from "./support/outbox.js";
 import { lookAtEveryWidth as lookAtWidths, screens } from "./support/page-widths.js";
 import { totpCode } from "./support/totp.js";
@@ -51,25 +51,10 @@ describe.skipIf(!chromiumInstalled())(
     const screenshots = new Screenshots("login-page-brand");
 
     beforeAll(async () => {
-      pageUrl = `http://127.0.0.1:${await freePort()}`;
-      [browser, company] = await Promise.all([
+      [browser, { url: pageUrl, company, page }] = await Promise.all([
         launchChromium(),
-        createCompany({
-          brand: { logoUrl, color: "#7a1f5c" },
-          recovery: {
-            order: [],
-            disabled: [],
-            disabledByRole: {},
-            linkBase: `${pageUrl}${pageRoutes.recoveryLink}`,
-          },
-        }),
+        serveCompanyPage({ brand: { logoUrl, color: "#7a1f5c" } }),
       ]);
-      page = await serveLoginPage({
-        gatewayUrl: inject("gatewayUrl"),
-        companyCode: company.code,
-        apiKey: company.apiKey,
-        port: Number(new URL(pageUrl).port),
-      });
     });
     afterAll(async () => {
       await Promise.all([page?.close(), browser?.close()]);
