@@ -40,6 +40,8 @@ const companies: PreviewCompany[] = [
   { flow: "unbranded", name: "Northwind Traders", recoveryPage: "https://northwind.example/auth/recover" },
 ];
 const sentAt = new Date("2026-03-14T09:26:00Z");
+/** The new device's, which its notice names ("Firefox on Linux"). */
+const userAgent = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0";
 const widths = { desktop: 800, phone: 360 } as const;
 type Mail = ReturnType<typeof noticeMail>;
 
@@ -60,7 +62,7 @@ function mailsOf(company: PreviewCompany, language: Language, events: KnownEvent
     ["recovery", recoveryMail("preview", "ann@example.com", company, link, wording)],
     ...events.map((event): [string, Mail] => [
       eventNames[event],
-      noticeMail(company, wordingOf(event, words, { company: company.name, time: sentAt }), words),
+      noticeMail(company, wordingOf(event, words, { company: company.name, time: sentAt, userAgent }), words),
     ]),
   ];
 }

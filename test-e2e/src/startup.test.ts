@@ -465,6 +465,7 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
       try {
         const { session: opened } = await session.createSession({
           passkeyDiscovery: false,
+          deviceId: "",
           companyId: company.id,
           userId: user.id,
           state: SessionState.CHECKPASSWORD,

@@ -294,6 +294,7 @@ describe("the reproductions of the review, each now failing to take the account"
     const request = Buffer.from(
       CreateSessionRequest.encode({
         passkeyDiscovery: false,
+        deviceId: "",
         companyId: company.id,
         userId: victim.id,
         state: SessionState.AUTHORIZED,
@@ -361,6 +362,7 @@ describe("the reproductions of the review, each now failing to take the account"
     const ofAnother = Buffer.from(
       CreateSessionRequest.encode({
         passkeyDiscovery: false,
+        deviceId: "",
         companyId: company.id,
         userId: other.id,
         state: SessionState.AUTHORIZED,
@@ -653,6 +655,7 @@ describe('a session minted with the gateway\'s certificate needs a right check (
   const newSession = (state: SessionState, lifetimeSeconds?: number) =>
     CreateSessionRequest.encode({
       passkeyDiscovery: false,
+      deviceId: "",
       companyId: company.id,
       userId: victim.id,
       state,

@@ -159,13 +159,15 @@ describe("the OpenAPI document", () => {
       }
     });
 
-    it(`takes Accept-Language${endpoint.idempotent ? " and Idempotency-Key" : ""} as headers`, () => {
+    it(`takes Accept-Language, X-Device-Id${endpoint.idempotent ? " and Idempotency-Key" : ""} as headers`, () => {
       const headers = (documented(operation).parameters ?? []).filter(
         (parameter) => parameter.in === "header",
       );
-      expect(headers.map((parameter) => parameter.name)).toEqual(
-        endpoint.idempotent ? ["Accept-Language", "Idempotency-Key"] : ["Accept-Language"],
-      );
+      expect(headers.map((parameter) => parameter.name)).toEqual([
+        "Accept-Language",
+        "X-Device-Id",
+        ...(endpoint.idempotent ? ["Idempotency-Key"] : []),
+      ]);
     });
 
     it("may answer service.unavailable (503) and internal.error (500)", () => {

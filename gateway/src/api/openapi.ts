@@ -1,5 +1,5 @@
 import type { ErrorCode } from "@auth/errors";
-import { companyCodeShape } from "@auth/runtime";
+import { companyCodeShape, deviceIdShape } from "@auth/runtime";
 import { z } from "zod";
 import type { Endpoint, ErrorAnswer } from "../endpoint/define.js";
 import { passkeyRequestOptions } from "../endpoint/passkeys.js";
@@ -129,6 +129,18 @@ const acceptLanguage = {
   schema: { type: "string" },
 };
 
+const deviceId = {
+  name: "X-Device-Id",
+  in: "header",
+  required: false,
+  description: [
+    'An opaque key the client makes once and keeps (docs/api-contract.md, "Known devices"), read where a',
+    "session starts: a sign-in from a device and network the user has not used lately sends the user a notice.",
+    "One of another shape is taken as absent, never refused; without one the User-Agent's browser and system tell the device.",
+  ].join(" "),
+  schema: { type: "string", pattern: deviceIdShape.source },
+};
+
 const idempotencyKey = {
   name: idempotencyHeader,
   in: "header",
@@ -194,7 +206,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): JsonObject {
         summary: endpoint.summary,
         description: describeEndpoint(endpoint),
         security: [endpoint.takesToken ? { apiKey: [], sessionToken: [] } : { apiKey: [] }],
-        parameters: [acceptLanguage, ...(endpoint.idempotent ? [idempotencyKey] : [])],
+        parameters: [acceptLanguage, deviceId, ...(endpoint.idempotent ? [idempotencyKey] : [])],
         requestBody:
           endpoint.method === "GET"
             ? undefined

@@ -28,6 +28,11 @@ export interface FlowContext<Body = unknown> {
   clientAddress: string;
   /** The client's User-Agent header, as sent ("" without one): client input, to record, never to trust. */
   userAgent: string;
+  /**
+   * The client's X-Device-Id header when it has the shape of one, else "" (docs/api-contract.md,
+   * "Known devices"): client input, which tells the user's devices apart, never trusted.
+   */
+  deviceId: string;
   backends: Backends;
   /** Which companies have disclaimers, for the logins that cannot ask the disclaimer service. */
   companiesWithDisclaimers: CompaniesWithDisclaimers;

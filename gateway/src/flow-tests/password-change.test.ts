@@ -161,6 +161,37 @@ describe("auth/password/change", () => {
       expect((await login(user, "a new and long passphrase 6")).body.session_state).toBe("authorized");
     });
 
+    it("is no oracle of the current password: 4 requests with it as the new password are answered as 4 with wrong guesses, and compare nothing", async () => {
+      const rounds = 4;
+      const [owner, other] = [await createUser(company), await createUser(company)];
+      /** The answers to `rounds` changes of one session, each under the token the last one gave. */
+      async function changes(user: TestUser, newPassword: (round: number) => string) {
+        let token = await signIn(user);
+        const answers: ApiResponse[] = [];
+        for (let round = 0; round < rounds; round++) {
+          const answer = await change(token, { new_password: newPassword(round) });
+          answers.push(answer);
+          token = String(answer.body.session_token);
+        }
+        return answers;
+      }
+      const shapeOf = (answer: ApiResponse) => ({
+        status: answer.status,
+        body: { ...answer.body, session_token: typeof answer.body.session_token },
+      });
+      const before = await compared("password");
+      const right = await changes(owner, () => String(owner.password));
+      const wrong = await changes(other, (round) => `a wrong guess of the password ${round}`);
+      expect((await compared("password")) - before).toBe(2);
+      expect(right.map(shapeOf)).toEqual(wrong.map(shapeOf));
+      expect(shapeOf(right[0] as ApiResponse)).toEqual({
+        status: 200,
+        body: { status: "success", sessions_ended: 0, session_token: "string" },
+      });
+      // The owner's password is still the one that logs in, with no failure counted.
+      expect((await login(owner)).body.session_state).toBe("authorized");
+    });
+
     it("answers 403 auth.reauthentication.required once the login is older, and changes and ends nothing", async () => {
       const user = await createUser(company);
       const token = await signIn(user);
@@ -194,11 +225,14 @@ describe("auth/password/change", () => {
         const user = await createUser(company);
         const token = await signIn(user);
         const other = await signIn(user);
+        const before = await compared("password");
         const refused = await change(token, {
           current_password: user.password,
           new_password: newPassword ?? user.password,
         });
         expectError(refused, 422, "request.validation.failed", ["password_regex_description"]);
+        // The current password's check only: "the same" compares the request's two fields.
+        expect((await compared("password")) - before).toBe(1);
         expect(refused.body.password_regex_description).toBe(rule);
         expect(await works(token)).toBe(true);
         expect(await works(other)).toBe(true);

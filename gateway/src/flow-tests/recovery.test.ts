@@ -2,6 +2,7 @@ import { RecoveryMethod, UserStatus } from "@auth/proto/identity";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   call,
+  compared,
   createCompany,
   createUser,
   expectError,
@@ -289,6 +290,31 @@ describe("access recovery", () => {
         password: "recovered-password-2",
       });
       expect(login.body.session_state).toBe("authorized");
+    });
+
+    it("is no oracle of the old password: set again, it is answered as a wrong guess is, and nothing is compared", async () => {
+      const [owner, other] = [await newUser(), await newUser()];
+      const [ownerToken, otherToken] = [await recoverySetpassword(owner), await recoverySetpassword(other)];
+      const before = await compared("password");
+      const again = await post("setpassword", { new_password: owner.password }, ownerToken);
+      const guess = await post("setpassword", { new_password: "a wrong guess of it 1" }, otherToken);
+      expect((await compared("password")) - before).toBe(0);
+      expect({ status: again.status, body: again.body }).toEqual({ status: guess.status, body: guess.body });
+      expectSuccess(again, []);
+      expect(
+        (await post("checkcredentials", { login_id: owner.loginName, password: owner.password })).body
+          .session_state,
+      ).toBe("authorized");
+    });
+
+    it("does not tell the old password's rule in recovery-setpassword", async () => {
+      const started = await recover((await newUser()).loginName, "QUESTION");
+      const checked = await post(
+        "recovery/checkquestion",
+        { control_answer: question.controlAnswer },
+        String(started.body.session_token),
+      );
+      expect(checked.body.password_regex_description).not.toMatch(/current password/);
     });
 
     it("keeps the company's password policy: 422 for a weak password, and the session may try another", async () => {

@@ -5,6 +5,7 @@ import {
   createUser,
   expectError,
   expectSuccess,
+  noticesTo,
   type TestCompany,
   type TestUser,
   updateUserAuthentication,
@@ -12,6 +13,51 @@ import {
 } from "../testing/fixtures.js";
 
 const suite = useInProcessSuite();
+
+/** The device a login comes from (docs/api-contract.md, "Known devices"). */
+describe("X-Device-Id", () => {
+  const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0";
+  /** auth/login and auth/checkpassword with the headers: the answer of the step that authorizes. */
+  const signIn = async (company: TestCompany, user: TestUser, deviceId?: string) => {
+    const headers = { "User-Agent": firefox, ...(deviceId === undefined ? {} : { "X-Device-Id": deviceId }) };
+    const login = await call(company.code, "login", {
+      apiKey: company.apiKey,
+      headers,
+      body: { login_id: user.loginName },
+    });
+    return call(company.code, "checkpassword", {
+      apiKey: company.apiKey,
+      headers,
+      token: String(login.body.session_token),
+      body: { password: user.password },
+    });
+  };
+  const newDeviceNotices = (company: TestCompany, user: TestUser) =>
+    noticesTo(company.id, user.email).filter((subject) => subject.startsWith("New sign-in to your"));
+
+  it("reaches the session service: a device known is not told of, a new one is, once", async () => {
+    const company = await createCompany();
+    const user = await createUser(company);
+    await signIn(company, user, "laptop-0123456789abcdef");
+    await signIn(company, user, "laptop-0123456789abcdef");
+    await signIn(company, user, "phone-0123456789abcdef");
+    await expect.poll(() => newDeviceNotices(company, user), { timeout: 20_000 }).toHaveLength(1);
+  });
+
+  it.each(["short", "has spaces in it, 0123456789", "x".repeat(129), "ünïcödé-0123456789abc"])(
+    "of another shape (%j) is taken as none, never refused: the browser and system tell the device",
+    async (deviceId) => {
+      const company = await createCompany();
+      const user = await createUser(company);
+      await signIn(company, user);
+      const answer = await signIn(company, user, deviceId);
+      expect(answer.body.session_state, JSON.stringify(answer.body)).toBe("authorized");
+      // Known by its browser and system: no notice; a device id of the right shape is a new device.
+      await signIn(company, user, "tablet-0123456789abcdef");
+      await expect.poll(() => newDeviceNotices(company, user), { timeout: 20_000 }).toHaveLength(1);
+    },
+  );
+});
 
 /** The user's own session management, beyond the spec (docs/api-contract.md, "Session management"). */
 describe("auth/sessions and auth/sessions/end", () => {

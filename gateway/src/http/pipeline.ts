@@ -1,6 +1,6 @@
 import { AuthError } from "@auth/errors";
 import { withDeadline, withRequestOrigin } from "@auth/grpc-kit";
-import type { Logger } from "@auth/runtime";
+import { deviceIdOf, type Logger } from "@auth/runtime";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import type { Backends } from "../backends.js";
 import type { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
@@ -130,6 +130,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       },
       clientAddress: response.locals.origin.clientAddress,
       userAgent: request.get("user-agent") ?? "",
+      deviceId: deviceIdOf(request.get("x-device-id")),
       backends,
       companiesWithDisclaimers,
       countLoginId: async (loginId) => {

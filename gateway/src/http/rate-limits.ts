@@ -1,8 +1,8 @@
 import { AuthError } from "@auth/errors";
+import { clientAddressKey } from "@auth/runtime";
 import type { Cluster, Redis } from "ioredis";
 import type { TenantCompany } from "../endpoint/context.js";
 import type { RateLimit } from "../endpoint/define.js";
-import { clientAddressKey } from "./address-prefix.js";
 import type { GatewayReplicas } from "./gateway-replicas.js";
 import type { RedisAvailability } from "./redis-availability.js";
 import { SharedWindows } from "./shared-windows.js";
@@ -122,7 +122,7 @@ export class RateLimits {
   }
 
   /**
-   * Counts a request of the client address (an IPv6 client by its network: address-prefix.ts),
+   * Counts a request of the client address (an IPv6 client by its network: @auth/runtime, address-prefix.ts),
    * whatever the endpoint; request.ratelimit.exceeded beyond the company's limit. The endpoints with
    * a rate-limit class share one count; the others (no secret, no message, no call out) share
    * another, at the same limit, so that a client's own session upkeep (logout, sessions, setpassword)

@@ -18,12 +18,17 @@ import {
 
 /**
  * The fields that come with state setpassword and recovery-setpassword (spec 2.4): the company's
- * regex, and the description of every rule this user's new password must meet.
+ * regex, and the description of every rule this user's new password must meet (`currentRefused`
+ * false in recovery-setpassword, which may set the current password again).
  */
-export function passwordFields(context: FlowContext, user: User): z.output<typeof passwordRules> {
+export function passwordFields(
+  context: FlowContext,
+  user: User,
+  currentRefused = true,
+): z.output<typeof passwordRules> {
   return {
     password_regex: context.company.policy.passwordRegex ?? null,
-    password_regex_description: describePasswordRules(context.company.policy, user),
+    password_regex_description: describePasswordRules(context.company.policy, user, currentRefused),
   };
 }
 

@@ -16,13 +16,16 @@ export function resumesChange(context: SessionFlowContext): boolean {
 }
 
 /**
- * Checks the new password, claims the session and writes the password, unless a retry of the same
- * request finds it written already. The claim makes the session its user's only one, so that no
- * other session, in any state, can set yet another password; returns how many other sessions it
- * ended. A weak password is refused before anything ends, so that the user may try another.
+ * Checks the new password, claims the session and writes the password; identity writes it once per
+ * claim, so that a retry of the same request finds it written. The claim makes the session its
+ * user's only one, so that no other session, in any state, can set yet another password; returns
+ * how many other sessions it ended. A weak password is refused before anything ends, so that the
+ * user may try another. A `current_password` (checked right before, under the user's budget) is the
+ * current one: a new password equal to it is refused as such, the two fields compared, not the
+ * hash (docs/decisions.md, "Passwords").
  */
 export async function changePassword(
-  context: SessionFlowContext<{ new_password: string }>,
+  context: SessionFlowContext<{ new_password: string; current_password?: string }>,
   user: User,
 ): Promise<{ ended: number }> {
   const refuse = (problem: PasswordProblem) =>
@@ -41,16 +44,22 @@ export async function changePassword(
         sessionToken: context.token,
       })
     ).problem;
-  const problem = await setPassword(true);
-  // This request's own password, written before its answer was lost.
-  const writtenBefore = resumesChange(context) && problem === PasswordProblem.SAME_AS_CURRENT;
-  if (problem !== undefined && !writtenBefore) throw refuse(problem);
+  // A retry of a change this request claimed the session for passed these checks before, with this body.
+  if (!resumesChange(context)) {
+    const problem = (await setPassword(true)) ?? sameAsGiven(context.body);
+    if (problem !== undefined) throw refuse(problem);
+  }
   const { ended } = await context.backends.session.claimCredentialChange({
     sessionToken: context.token,
     retryKey: context.retryKey,
   });
-  if (writtenBefore) return { ended };
   const refused = await setPassword(false);
   if (refused !== undefined) throw refuse(refused);
   return { ended };
+}
+
+/** SAME_AS_CURRENT when the request's new password is its current one, as the hashes compare them (NFKC). */
+function sameAsGiven(body: { new_password: string; current_password?: string }): PasswordProblem | undefined {
+  const given = body.current_password?.normalize("NFKC");
+  return given === body.new_password.normalize("NFKC") ? PasswordProblem.SAME_AS_CURRENT : undefined;
 }

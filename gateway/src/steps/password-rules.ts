@@ -34,9 +34,13 @@ const ruleOfProblem: Record<PasswordProblem, Rule | undefined> = {
   [PasswordProblem.SAME_AS_CURRENT]: "notCurrent",
 };
 
-/** Every rule a new password of this user must meet, as `password_regex_description`. */
-export function describePasswordRules(policy: CompanyPolicy, user: User): string {
+/**
+ * Every rule a new password of this user must meet, as `password_regex_description`; a recovery's
+ * may be the current one (`currentRefused` false: docs/decisions.md, "Passwords").
+ */
+export function describePasswordRules(policy: CompanyPolicy, user: User, currentRefused = true): string {
   return (Object.keys(rules) as Rule[])
+    .filter((rule) => currentRefused || rule !== "notCurrent")
     .map((rule) => rules[rule](policy, user))
     .filter((text) => text !== undefined)
     .join(" ");

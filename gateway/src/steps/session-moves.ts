@@ -79,6 +79,7 @@ async function create(
     rightCheckId: start.rightCheckId,
     userAgent: context.userAgent,
     clientAddress: context.clientAddress,
+    deviceId: context.deviceId,
     ...sessionLimits(context),
   });
   if (!created.session) throw new Error("session service returned no session");

@@ -23,6 +23,8 @@ export function companyPolicy(fields: Partial<CompanyPolicy> = {}): CompanyPolic
     minPasswordLengthWithSecondFactor: 0,
     sessionAbsoluteSeconds: 0,
     sessionIdleSeconds: 0,
+    newDeviceNoticeDays: 0,
+    maxSessionsPerUser: 0,
     notificationTemplates: [],
     defaultLanguage: "",
     texts: [],

@@ -68,7 +68,13 @@ describe("the SMS texts", () => {
     (language, namespace, key) => {
       const translate = translator(catalogues[language], { timeZone: "UTC" });
       for (const time of times) {
-        const text = translate.format(namespace, key, { code: "123456", minutes: 10, company: "Acme", time });
+        const text = translate.format(namespace, key, {
+          code: "123456",
+          minutes: 10,
+          company: "Acme",
+          device: "Chrome on Linux",
+          time,
+        });
         expect(new SegmentedMessage(text).encodingName, text).toBe("GSM-7");
       }
     },

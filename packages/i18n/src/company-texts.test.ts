@@ -103,6 +103,15 @@ describe("a company's own text of a message", () => {
     ]);
   });
 
+  it("may use {device} in the new device's notice only", () => {
+    const notice = (key: string, wording: string) =>
+      problemsOf({ language: "en", namespace: "notices", key, text: wording });
+    expect(notice("new_device.sms", "{company}: signed in on {device} at {time, time, short}")).toEqual([]);
+    expect(notice("locked_out.sms", "{company}: locked on {device}")).toEqual([
+      { index: 0, field: "text", reason: "unknown_placeholder" },
+    ]);
+  });
+
   it("may use in a part of a notice or an e-mail the placeholders of its other parts, which are worded from the same values", () => {
     const part = (namespace: string, key: string, value: string) =>
       companyTextProblems([text({ namespace, key, text: value })]);

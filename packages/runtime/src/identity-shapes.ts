@@ -7,6 +7,16 @@
 export const companyCodeShape = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 /**
+ * A client's X-Device-Id (docs/api-contract.md, "Known devices"): 16 to 128 characters of
+ * A-Z a-z 0-9 _ -; one of another shape is taken as absent, never refused.
+ */
+export const deviceIdShape = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The device id as sent when it has the shape, else "" (none). */
+export const deviceIdOf = (header: string | undefined): string =>
+  header !== undefined && deviceIdShape.test(header) ? header : "";
+
+/**
  * docs/api-contract.md, "Passwords": every password has 8 to 256 characters (what an operator may
  * set); one a user sets meets the rules of docs/security.md, "Passwords", as well.
  */

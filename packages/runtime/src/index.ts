@@ -1,7 +1,10 @@
+export { clientAddressKey } from "./address-prefix.js";
 export { ConfigError, env, loadConfig, parseConfig } from "./config.js";
 export { hasControlCharacter, pathOfString } from "./control-characters.js";
 export {
   companyCodeShape,
+  deviceIdOf,
+  deviceIdShape,
   minPasswordLengthFloor,
   minPasswordLengthOf,
   passwordLength,

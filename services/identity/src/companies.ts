@@ -29,6 +29,8 @@ const policyDefaults = {
   // docs/security.md, "Session lifetimes": within NIST SP 800-63B-4's limits for AAL2.
   sessionAbsoluteSeconds: 12 * 3600,
   sessionIdleSeconds: 30 * 60,
+  // docs/decisions.md, "Known devices".
+  newDeviceNoticeDays: 90,
 } as const;
 
 /** A policy's least password length: 0 (the default) or from the floor to 64 (docs/security.md, "Passwords"). */
@@ -240,6 +242,8 @@ export const policyInput = messageSchema<CompanyPolicy>()(
       .union([z.literal(""), z.enum(languages, `must be one of ${languages.join(", ")}`)])
       .default(""),
     texts: companyTextsInput,
+    newDeviceNoticeDays: z.number().int().min(0).max(400).default(0),
+    maxSessionsPerUser: z.number().int().min(0).max(1_000).default(0),
   }),
 );
 
@@ -264,6 +268,8 @@ export function withPolicyDefaults(policy: CompanyPolicy): CompanyPolicy {
     ),
     sessionAbsoluteSeconds: policy.sessionAbsoluteSeconds || policyDefaults.sessionAbsoluteSeconds,
     sessionIdleSeconds: policy.sessionIdleSeconds || policyDefaults.sessionIdleSeconds,
+    newDeviceNoticeDays: policy.newDeviceNoticeDays || policyDefaults.newDeviceNoticeDays,
+    maxSessionsPerUser: policy.maxSessionsPerUser ?? 0,
     notificationTemplates: policy.notificationTemplates ?? [],
     defaultLanguage: policy.defaultLanguage || sourceLanguage,
     texts: policy.texts ?? [],

@@ -84,6 +84,7 @@ async function loginSession(companyId: string, user: TestUser | undefined) {
     userAgent: "tests",
     clientAddress,
     passkeyDiscovery: user === undefined,
+    deviceId: "",
   });
   return sessionToken;
 }

@@ -33,7 +33,13 @@ import type {
 } from "@simplewebauthn/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { identityAccess } from "./access.js";
-import { FakePasskeySessions, seedCompany, seedUser, startIdentityForTests } from "./testing.js";
+import {
+  FakePasskeySessions,
+  noCredentialChange,
+  seedCompany,
+  seedUser,
+  startIdentityForTests,
+} from "./testing.js";
 
 type Client = ServiceClient<typeof IdentityServiceService>;
 const adminToken = randomBytes(32).toString("base64url");
@@ -88,12 +94,7 @@ beforeAll(async () => {
         return { revoked: 1 };
       },
       recordFederatedLogin: async () => ({ checkId: "federated-check" }),
-      getCredentialChange: async () => ({
-        claimed: false,
-        companyId: "",
-        userId: "",
-        state: SessionState.UNSPECIFIED,
-      }),
+      getCredentialChange: async () => noCredentialChange,
       ...sessions.calls,
     },
     logger: createLogger("identity", "silent"),

@@ -35,6 +35,7 @@ const user = (overrides: Partial<StoredUser> = {}): StoredUser => ({
   email: "m.peacock@example.com",
   passwordHash: null,
   passwordNfkc: true,
+  passwordClaimId: null,
   controlQuestion: null,
   controlAnswerHash: null,
   secondFactorRequired: false,

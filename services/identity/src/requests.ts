@@ -366,9 +366,12 @@ export const notifyUserRequest = messageSchema<NotifyUserRequest>()(
         NotificationEvent.RECOVERY_STARTED,
         NotificationEvent.RECOVERY_COMPLETED,
         NotificationEvent.LOCKED_OUT,
+        NotificationEvent.NEW_DEVICE,
       ],
-      "must be RECOVERY_STARTED, RECOVERY_COMPLETED or LOCKED_OUT",
+      "must be RECOVERY_STARTED, RECOVERY_COMPLETED, LOCKED_OUT or NEW_DEVICE",
     ),
+    // As the session store keeps it (shownUserAgent): at most 256 characters.
+    userAgent: z.string().max(1_024).optional(),
   }),
 );
 export const checkPolicyRequest = messageSchema<GetCheckPolicyRequest>()(z.object({ companyId: id }));

@@ -69,6 +69,11 @@ export const users = pgTable(
      * made before normalisation, replaced at the next login (docs/security.md, "Passwords").
      */
     passwordNfkc: boolean("password_nfkc").notNull().default(false),
+    /**
+     * The session's claim (session's ClaimCredentialChange) whose change wrote the password, so that
+     * the change resumed is not written twice; null for a password set otherwise.
+     */
+    passwordClaimId: text("password_claim_id"),
     controlQuestion: text("control_question"),
     /** argon2id of the normalised answer (control-answers.ts). */
     controlAnswerHash: text("control_answer_hash"),

@@ -39,7 +39,9 @@ import { generate } from "otplib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type IdentitySchema, schema } from "./schema.js";
 import {
+  claimedCredentialChange,
   FakePasskeySessions,
+  noCredentialChange,
   providerSettings,
   seedCompany,
   seedUser,
@@ -95,9 +97,7 @@ beforeAll(async () => {
       recordFederatedLogin: async () => ({ checkId: "federated-check" }),
       getCredentialChange: async ({ sessionToken }) => {
         const change = claimed.get(sessionToken);
-        return change
-          ? { claimed: true, ...change, state: SessionState.SETPASSWORD }
-          : { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
+        return change ? claimedCredentialChange(sessionToken, change) : noCredentialChange;
       },
       ...sessions.calls,
     },

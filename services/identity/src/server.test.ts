@@ -43,6 +43,7 @@ import {
   SessionState,
 } from "@auth/proto/session";
 import { createLogger, type Logger, SecretBox, TtlCache } from "@auth/runtime";
+import { metrics } from "@auth/telemetry";
 import { testBudgets } from "@auth/testing";
 import { parseOptions } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
@@ -58,7 +59,7 @@ import { owaspMinimum, PasswordHasher } from "./passwords.js";
 import { type IdentitySchema, schema } from "./schema.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
-import { FakePasskeySessions } from "./testing.js";
+import { claimedCredentialChange, FakePasskeySessions, noCredentialChange } from "./testing.js";
 
 type Client = ServiceClient<typeof IdentityServiceService>;
 const logger = pino({ level: "silent" });
@@ -102,24 +103,30 @@ const budget = {
   },
 };
 
+type SessionOfChange = Partial<Pick<GetCredentialChangeResponse, "state" | "passwordChecked">>;
+
 /**
- * The session service as identity asks it whose password change a session was claimed for
- * (GetCredentialChange): the tokens `claim` names are claimed for their user; every question is kept.
+ * The session service as identity asks it whose password change a session may make
+ * (GetCredentialChange): the tokens `claim` names are claimed for their user, those `open` names
+ * are not yet; every question is kept.
  */
 const credentialChanges = {
-  claimed: new Map<string, { companyId: string; userId: string }>(),
+  sessions: new Map<string, GetCredentialChangeResponse>(),
   asked: [] as GetCredentialChangeRequest[],
-  claim(companyId: string, userId: string): string {
-    const sessionToken = `claimed-${randomBytes(8).toString("hex")}`;
-    credentialChanges.claimed.set(sessionToken, { companyId, userId });
+  /** A session of the user, by default in setpassword after a check of the password. */
+  open: (companyId: string, userId: string, session: SessionOfChange = {}) =>
+    credentialChanges.add({ companyId, userId }, session, false),
+  claim: (companyId: string, userId: string, session: SessionOfChange = {}) =>
+    credentialChanges.add({ companyId, userId }, session, true),
+  add(of: { companyId: string; userId: string }, session: SessionOfChange, claimed: boolean): string {
+    const sessionToken = `session-${randomBytes(8).toString("hex")}`;
+    const change = claimedCredentialChange(sessionToken, of, session);
+    credentialChanges.sessions.set(sessionToken, claimed ? change : { ...change, claimed, claimId: "" });
     return sessionToken;
   },
   async getCredentialChange(request: GetCredentialChangeRequest): Promise<GetCredentialChangeResponse> {
     credentialChanges.asked.push(request);
-    const claimed = credentialChanges.claimed.get(request.sessionToken);
-    return claimed
-      ? { claimed: true, ...claimed, state: SessionState.SETPASSWORD }
-      : { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
+    return credentialChanges.sessions.get(request.sessionToken) ?? noCredentialChange;
   },
 };
 
@@ -963,14 +970,17 @@ describe("SetPassword", () => {
     );
     userId = user?.id ?? "";
   });
-  /** A password of the user's session claimed for the change (validate_only asks for none). */
+  /**
+   * A password of the user's session in setpassword that checked the password, claimed for the
+   * change unless only validating.
+   */
   const set = (newPassword: string, validateOnly = false) =>
     identity.setPassword({
       companyId: company.id,
       userId,
       newPassword,
       validateOnly,
-      sessionToken: validateOnly ? undefined : credentialChanges.claim(company.id, userId),
+      sessionToken: (validateOnly ? credentialChanges.open : credentialChanges.claim)(company.id, userId),
     });
   /** Whether the password logs the user in. */
   const logsIn = async (password: string) =>
@@ -1043,14 +1053,106 @@ describe("SetPassword", () => {
       expect(await logsIn("an-unclaimed-password-4")).toBe(false);
     });
 
-    it("asks the session service about the token it was given, and not when only validating", async () => {
+    it("asks the session service about the token it was given, and nothing without one when only validating", async () => {
       const asked = credentialChanges.asked.length;
-      expect(await set("a-validated-password-5", true)).toEqual({ problem: undefined });
+      expect(
+        await identity.setPassword({
+          companyId: company.id,
+          userId,
+          newPassword: "a-validated-password-5",
+          validateOnly: true,
+        }),
+      ).toEqual({ problem: undefined });
       expect(credentialChanges.asked.length).toBe(asked);
       const sessionToken = credentialChanges.claim(company.id, userId);
       expect(await write(sessionToken)).toBe("ok");
       expect(credentialChanges.asked.slice(asked)).toEqual([{ sessionToken }]);
       expect(await logsIn("an-unclaimed-password-4")).toBe(true);
+    });
+  });
+
+  describe('compares the new password with the current one only for a session in setpassword that checked it (docs/decisions.md, "Passwords")', () => {
+    /** A user of the company whose password is current-password-1. */
+    const seeded = async () =>
+      (
+        await identity.createUser(
+          newUser(company, { loginName: `u${++sequence}`, password: "current-password-1" }),
+        )
+      ).user?.id ?? "";
+    const comparedPasswords = async () =>
+      (await metrics.secretsCompared.get()).values.find((value) => value.labels.kind === "password")?.value ??
+      0;
+    const setAs = (id: string, newPassword: string, validateOnly: boolean, sessionToken: string) =>
+      identity.setPassword({ companyId: company.id, userId: id, newPassword, validateOnly, sessionToken });
+
+    it("refuses the current password from a session in setpassword that checked it: one compare, to the session that proved the password", async () => {
+      const id = await seeded();
+      const before = await comparedPasswords();
+      const session = { state: SessionState.SETPASSWORD, passwordChecked: true };
+      expect(
+        await setAs(id, "current-password-1", true, credentialChanges.open(company.id, id, session)),
+      ).toEqual({ problem: PasswordProblem.SAME_AS_CURRENT });
+      expect(
+        await setAs(id, "current-password-1", false, credentialChanges.claim(company.id, id, session)),
+      ).toEqual({ problem: PasswordProblem.SAME_AS_CURRENT });
+      expect((await comparedPasswords()) - before).toBe(2);
+    });
+
+    it.each([
+      [
+        "recovery-setpassword (a recovery, which replaces a password it never checked)",
+        SessionState.RECOVERY_SETPASSWORD,
+        false,
+      ],
+      [
+        "authorized (the signed-in user's change, its login's check long spent)",
+        SessionState.AUTHORIZED,
+        true,
+      ],
+      ["setpassword that a passkey reached (no password checked)", SessionState.SETPASSWORD, false],
+    ])(
+      "compares nothing for a session in %s: the current password is no problem, and is set",
+      async (_, state, passwordChecked) => {
+        const id = await seeded();
+        const before = await comparedPasswords();
+        const session = { state, passwordChecked };
+        expect(
+          await setAs(id, "current-password-1", true, credentialChanges.open(company.id, id, session)),
+        ).toEqual({ problem: undefined });
+        expect(
+          await setAs(id, "current-password-1", false, credentialChanges.claim(company.id, id, session)),
+        ).toEqual({});
+        expect((await comparedPasswords()) - before).toBe(0);
+        expect(
+          (
+            await identity.verifyPassword({
+              companyId: company.id,
+              userId: id,
+              password: "current-password-1",
+              clientAddress,
+            })
+          ).valid,
+        ).toBe(true);
+      },
+    );
+
+    it("a change resumed after its write (the same claim) is neither compared nor written again", async () => {
+      const id = await seeded();
+      const sessionToken = credentialChanges.claim(company.id, id);
+      expect(await setAs(id, "a-resumed-password-1", false, sessionToken)).toEqual({});
+      const before = await comparedPasswords();
+      expect(await setAs(id, "a-resumed-password-1", false, sessionToken)).toEqual({});
+      expect(await setAs(id, "another-password-2", false, sessionToken)).toEqual({});
+      expect((await comparedPasswords()) - before).toBe(0);
+      const logsInWith = async (password: string) =>
+        (await identity.verifyPassword({ companyId: company.id, userId: id, password, clientAddress })).valid;
+      expect(await logsInWith("a-resumed-password-1")).toBe(true);
+      expect(await logsInWith("another-password-2")).toBe(false);
+      // Another claim of the user writes its own.
+      expect(await setAs(id, "another-password-2", false, credentialChanges.claim(company.id, id))).toEqual(
+        {},
+      );
+      expect(await logsInWith("another-password-2")).toBe(true);
     });
   });
 
@@ -1942,6 +2044,32 @@ describe("messages to a user", () => {
         "request.validation.failed",
       );
     }
+  });
+
+  it('keep a device known 90 days and cap no user\'s sessions by default, and answer both to the session service (docs/decisions.md, "Known devices", "Session cap")', async () => {
+    const { company: created } = await identity.createCompany({
+      code: code(),
+      name: "Default",
+      policy: companyPolicy(),
+    });
+    expect(created?.policy).toMatchObject({ newDeviceNoticeDays: 90, maxSessionsPerUser: 0 });
+    const own = companyPolicy({ newDeviceNoticeDays: 30, maxSessionsPerUser: 3 });
+    const { company: strict } = await identity.createCompany({ code: code(), name: "Strict", policy: own });
+    expect(await identity.getCheckPolicy({ companyId: strict?.id ?? "" })).toMatchObject({
+      newDeviceNoticeDays: 30,
+      maxSessionsPerUser: 3,
+    });
+    expect(await identity.getCheckPolicy({ companyId: created?.id ?? "" })).toMatchObject({
+      newDeviceNoticeDays: 90,
+      maxSessionsPerUser: 0,
+    });
+    for (const policy of [
+      companyPolicy({ newDeviceNoticeDays: 401 }),
+      companyPolicy({ maxSessionsPerUser: 1_001 }),
+    ])
+      expect(await codeOf(identity.createCompany({ code: code(), name: "Too many", policy }))).toBe(
+        "request.validation.failed",
+      );
   });
 
   it("answer a policy stored before its limits existed with the defaults, in every answer", async () => {

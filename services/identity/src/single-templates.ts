@@ -12,8 +12,13 @@ const mailArguments: Arguments = { company: "{company}", link: "{link}", minutes
 // A notice's {time} was filled in as "2026-03-14 09:26 UTC"; the catalogue's is a date, shown in the
 // language's form (docs/decisions.md, "Languages"): with the month's name in an e-mail, in digits in
 // an SMS, where a month's name ("août") could leave the GSM-7 alphabet.
-const noticeMailArguments: Arguments = { company: "{company}", time: "{time, date, ::yyyyMMMdjmmz}" };
-const noticeSmsArguments: Arguments = { company: "{company}", time: "{time, date, ::yyyyMMddjmmz}" };
+// {device} only in NEW_DEVICE's templates, which notificationTemplatesInput checks.
+const noticeMailArguments: Arguments = {
+  company: "{company}",
+  time: "{time, date, ::yyyyMMMdjmmz}",
+  device: "{device}",
+};
+const noticeSmsArguments: Arguments = { ...noticeMailArguments, time: "{time, date, ::yyyyMMddjmmz}" };
 
 /** What the old templates' fillers took for a placeholder; other braces were shown as they are. */
 const placeholder = /\{([^{}]*)\}/g;

@@ -21,6 +21,7 @@ import {
   UserStatus,
 } from "@auth/proto/identity";
 import {
+  GetCredentialChangeResponse,
   type IntrospectSessionRequest,
   type IssuePasskeyChallengeRequest,
   PasskeyCeremony,
@@ -49,6 +50,28 @@ import { PasswordHasher } from "./passwords.js";
 import { type IdentitySchema, schema } from "./schema.js";
 import { identityService } from "./server.js";
 import { IdentityStore } from "./store/identity-store.js";
+
+/** The session service's GetCredentialChange for a token of no session that may change a password. */
+export const noCredentialChange = GetCredentialChangeResponse.fromJSON({});
+
+/**
+ * GetCredentialChange for a session of the user claimed for a password change, named after its
+ * token: by default in setpassword after a check of the password, as a forced change is.
+ */
+export function claimedCredentialChange(
+  sessionToken: string,
+  of: { companyId: string; userId: string },
+  session: Partial<Pick<GetCredentialChangeResponse, "state" | "passwordChecked">> = {},
+): GetCredentialChangeResponse {
+  return {
+    claimed: true,
+    ...of,
+    state: SessionState.SETPASSWORD,
+    passwordChecked: true,
+    claimId: `claim-of-${sessionToken}`,
+    ...session,
+  };
+}
 
 /**
  * Cheaper than the production minimum (config.ts refuses it), so that a test's logins take

@@ -135,6 +135,8 @@ export async function userChanges(
   if (input.password !== undefined) {
     changes.passwordHash = input.password ? await hasher.hashPassword(input.password) : null;
     changes.passwordNfkc = Boolean(input.password);
+    // No user's change wrote it: a change resumed after this writes its own (SetPassword).
+    changes.passwordClaimId = null;
   }
   if (input.controlQuestion !== undefined) {
     changes.controlQuestion = input.controlQuestion || null;

@@ -8,6 +8,7 @@ import { configSchema } from "./config.js";
 import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
+import { KnownDevices } from "./store/known-devices.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
 import { UserNotices } from "./user-notices.js";
@@ -42,6 +43,7 @@ const server = await startGrpcServer({
         sessions,
         budget: new CheckBudget(kv.store, systemClock),
         challenges: new PasskeyChallenges(kv.store, sessions),
+        devices: new KnownDevices(kv.store, systemClock),
         rules,
         notices: new UserNotices(identity, logger),
         adminTokenSha256: config.ADMIN_TOKEN_SHA256,

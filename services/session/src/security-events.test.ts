@@ -28,6 +28,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CompanyRules } from "./check-policies.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
+import { KnownDevices } from "./store/known-devices.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
 import { UserNotices } from "./user-notices.js";
@@ -50,13 +51,18 @@ const start: CreateSessionRequest = {
   userAgent: "Mozilla/5.0",
   clientAddress: "192.0.2.1",
   passkeyDiscovery: false,
+  deviceId: "",
 };
+/** The company's cap of sessions per user, as identity answers it in the test. */
+let maxSessionsPerUser = 0;
 const identity = {
   getCheckPolicy: async () => ({
     captchaAfterFailures: 3,
     lockoutAfterFailures: 10,
     failureWindowSeconds: 900,
     suspended: false,
+    newDeviceNoticeDays: 90,
+    maxSessionsPerUser,
   }),
   verifyCaptcha: async () => ({ valid: true }),
   notifyUser: async () => ({}),
@@ -83,6 +89,7 @@ describe("Security events", () => {
   let secrets: string[];
 
   beforeEach(async () => {
+    maxSessionsPerUser = 0;
     kv = new MemoryKeyValueStore();
     secrets = [loginId];
     const logger = createLogger("session", "silent");
@@ -99,6 +106,7 @@ describe("Security events", () => {
             sessions,
             budget: new CheckBudget(kv, clock),
             challenges: new PasskeyChallenges(kv, sessions),
+            devices: new KnownDevices(kv, clock),
             rules: new CompanyRules(identity, new TtlCache(0)),
             notices: new UserNotices(identity, logger),
             adminTokenSha256: hashAdminToken(adminToken),
@@ -324,6 +332,30 @@ describe("Security events", () => {
           actor: { kind: ActorKind.SYSTEM, id: "", certificateSubject: "", certificateSha256: "" },
         }),
       ]);
+    });
+
+    it("is recorded, by the user whose sign-in reached the cap, for each session the cap ends", async () => {
+      maxSessionsPerUser = 2;
+      const signedIn = [];
+      for (let i = 0; i < 4; i++) {
+        const checkId = await rightCheck(SecretKind.PASSWORD);
+        const { session, sessionToken } = await gateway().createSession({
+          ...start,
+          state: SessionState.AUTHORIZED,
+          rightCheckId: checkId,
+        });
+        await remember(sessionToken, session?.sessionId ?? "");
+        signedIn.push({ id: session?.sessionId ?? "", at: session?.createdAt?.getTime() ?? 0 });
+      }
+      // The two oldest by authorization, of two in one millisecond the lower id.
+      const [oldest, older] = signedIn.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
+      expect(await ofType("auth.session.revoked")).toEqual(
+        expect.arrayContaining([
+          revoked("session_cap", false, oldest?.id),
+          revoked("session_cap", false, older?.id),
+        ]),
+      );
+      expect(await ofType("auth.session.revoked")).toHaveLength(2);
     });
 
     it("is recorded as a recovery session's last wrong control answer ends it", async () => {

@@ -13,6 +13,7 @@ import { FactorKind, TokenIntrospectionServiceService, TokenStatus } from "@auth
 import {
   CheckOutcome,
   CheckResult,
+  GetCredentialChangeResponse,
   PasskeyCeremony,
   SecretKind,
   SessionServiceService,
@@ -24,6 +25,7 @@ import { CompanyRules } from "./check-policies.js";
 import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
+import { KnownDevices } from "./store/known-devices.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
 import { UserNotices } from "./user-notices.js";
@@ -35,6 +37,8 @@ const policy = {
   lockoutAfterFailures: 10,
   failureWindowSeconds: 900,
   suspended: false,
+  newDeviceNoticeDays: 90,
+  maxSessionsPerUser: 0,
 };
 const terms = { code: "terms", title: "Terms", description: "The terms", link: "https://example.com/terms" };
 const companyId = "c1";
@@ -53,6 +57,7 @@ const start = {
   userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
   clientAddress: "192.0.2.1",
   passkeyDiscovery: false,
+  deviceId: "",
 };
 
 /**
@@ -66,13 +71,16 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   let introspection: ServiceClient<typeof TokenIntrospectionServiceService>;
   let notified: NotifyUserRequest[];
   let captchasVerified: number;
+  /** The company's policy as identity answers it in the test. */
+  let companyPolicy: typeof policy;
 
   beforeEach(async () => {
     kv = await kind.open();
     notified = [];
     captchasVerified = 0;
+    companyPolicy = policy;
     const identity = {
-      getCheckPolicy: async () => policy,
+      getCheckPolicy: async () => companyPolicy,
       verifyCaptcha: async ({ captchaResponse }: { captchaResponse: string }) => {
         captchasVerified += 1;
         if (captchaResponse === "unreachable") throw new Error("the captcha provider did not answer");
@@ -97,6 +105,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
             sessions,
             budget: new CheckBudget(kv, clock),
             challenges: new PasskeyChallenges(kv, sessions),
+            devices: new KnownDevices(kv, clock),
             rules: new CompanyRules(identity, new TtlCache(0)),
             notices: new UserNotices(identity, logger),
             adminTokenSha256: hashAdminToken(adminToken),
@@ -241,6 +250,121 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       await report(await reserve(SecretKind.SMS_CODE), CheckResult.RIGHT);
       await fill();
       expect(notified).toEqual(Array(2).fill(told(NotificationEvent.LOCKED_OUT)));
+    });
+  });
+
+  describe('a sign-in from a new device (docs/decisions.md, "Known devices")', () => {
+    const laptop = "lApT0p-0123456789abcdef";
+    const phone = "pH0nE-0123456789abcdef";
+    const phoneAgent =
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36";
+    /** A login through checkpassword to authorized from the device id at the address. */
+    const signIn = async (deviceId: string, address = clientAddress, userAgent = start.userAgent) => {
+      const { sessionToken } = await session.createSession({
+        ...start,
+        deviceId,
+        clientAddress: address,
+        userAgent,
+      });
+      return move(sessionToken, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, await reserve());
+    };
+    const newDevice = (userAgent: string) => ({
+      companyId,
+      userId,
+      event: NotificationEvent.NEW_DEVICE,
+      userAgent,
+    });
+
+    it("tells nothing of the user's first sign-in, nor of the same device again in its network", async () => {
+      await signIn(laptop);
+      await signIn(laptop);
+      await signIn(laptop, "192.0.2.200");
+      expect(notified).toEqual([]);
+    });
+
+    it("tells the user once of a new device, naming it by its user agent", async () => {
+      await signIn(laptop);
+      await signIn(phone, clientAddress, phoneAgent);
+      await signIn(phone, clientAddress, phoneAgent);
+      expect(notified).toEqual([newDevice(phoneAgent)]);
+    });
+
+    it("tells the user of a known device in a new network", async () => {
+      await signIn(laptop);
+      await signIn(laptop, "203.0.113.9");
+      expect(notified).toEqual([newDevice(start.userAgent)]);
+    });
+
+    it("tells of a session started authorized as of one moved to authorized, and of no other start or move", async () => {
+      await signIn(laptop);
+      await session.createSession({ ...start, deviceId: phone, state: SessionState.CHECKOTP });
+      expect(notified).toEqual([]);
+      await session.createSession({
+        ...start,
+        deviceId: phone,
+        state: SessionState.AUTHORIZED,
+        rightCheckId: await reserve(),
+      });
+      expect(notified).toEqual([newDevice(start.userAgent)]);
+    });
+
+    it("takes a device id of another shape as none, never as an error: the browser and system name the device", async () => {
+      await signIn(laptop);
+      expect(await codeOf(signIn("not a device id"))).toBe("ok");
+      expect(await codeOf(signIn("x".repeat(2_000)))).toBe("ok");
+      // Both without an id: the same browser and system, one new device.
+      expect(notified).toEqual([newDevice(start.userAgent)]);
+    });
+  });
+
+  describe('the session cap (max_sessions_per_user, docs/decisions.md "Session cap")', () => {
+    const authorizedNow = async () =>
+      (await session.listUserSessions({ companyId, userId })).sessions.filter(
+        (listed) => listed.state === SessionState.AUTHORIZED,
+      );
+
+    it.each([
+      ["started authorized", false],
+      ["moved to authorized", true],
+    ])("leaves the newest of 12 parallel logins at a cap of 3 (%s)", async (_, moved) => {
+      // Twelve passwords checked at once count as failed until reported: no lock-out in the way.
+      companyPolicy = { ...policy, maxSessionsPerUser: 3, lockoutAfterFailures: 100 };
+      const logins = await Promise.all(
+        Array.from({ length: 12 }, async () => {
+          if (!moved) {
+            const rightCheckId = await reserve();
+            return (await session.createSession({ ...start, state: SessionState.AUTHORIZED, rightCheckId }))
+              .session;
+          }
+          const { sessionToken } = await session.createSession(start);
+          return (
+            await move(sessionToken, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, await reserve())
+          ).session;
+        }),
+      );
+      const left = (await authorizedNow()).map((listed) => listed.sessionId).sort();
+      expect(left).toHaveLength(3);
+      // The newest by authorization (as each login answered it: its last use, its start or its
+      // move to authorized), tie by id.
+      const stamped = await Promise.all(
+        logins.map(async (login) => ({ id: login?.sessionId ?? "", at: login?.lastSeenAt?.getTime() ?? 0 })),
+      );
+      const newest = stamped
+        .sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1))
+        .slice(-3)
+        .map(({ id }) => id)
+        .sort();
+      expect(left).toEqual(newest);
+    });
+
+    it("ends none without a cap", async () => {
+      for (let i = 0; i < 5; i++)
+        await session.createSession({
+          ...start,
+          state: SessionState.AUTHORIZED,
+          rightCheckId: await reserve(),
+        });
+      expect(await authorizedNow()).toHaveLength(5);
     });
   });
 
@@ -485,22 +609,25 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
   });
 
   describe("GetCredentialChange (for identity's SetPassword)", () => {
-    const unclaimed = { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
+    const unclaimed = GetCredentialChangeResponse.fromJSON({});
     const changeOf = (sessionToken: string) => session.getCredentialChange({ sessionToken });
 
-    it("tells whose change a session in setpassword or recovery-setpassword was claimed for, and nothing before the claim", async () => {
-      for (const [state, rightCheckId] of [
-        [SessionState.SETPASSWORD, await reserve()],
-        [SessionState.RECOVERY_SETPASSWORD, undefined],
+    it("tells whose change a session in setpassword or recovery-setpassword may make, whether it checked the password, and names its claim once claimed", async () => {
+      for (const [state, rightCheckId, passwordChecked] of [
+        [SessionState.SETPASSWORD, await reserve(), true],
+        [SessionState.RECOVERY_SETPASSWORD, undefined, false],
       ] as const) {
         const { sessionToken } = await session.createSession({ ...start, state, rightCheckId });
-        expect(await changeOf(sessionToken)).toEqual(unclaimed);
+        const change = { companyId, userId, state, passwordChecked };
+        expect(await changeOf(sessionToken)).toEqual({ ...change, claimed: false, claimId: "" });
         await session.claimCredentialChange({ sessionToken, retryKey: "first" });
-        expect(await changeOf(sessionToken)).toEqual({ claimed: true, companyId, userId, state });
+        const claimed = await changeOf(sessionToken);
+        expect(claimed).toEqual({ ...change, claimed: true, claimId: expect.any(String) });
+        expect(claimed.claimId).not.toBe("");
       }
     });
 
-    it("tells nothing of an unknown token, nor of a claimed session that moved on", async () => {
+    it("tells nothing of an unknown token, nor a claim of a claimed session that moved on", async () => {
       expect(await changeOf("")).toEqual(unclaimed);
       expect(await changeOf("A".repeat(64))).toEqual(unclaimed);
       const { sessionToken } = await session.createSession({
@@ -516,7 +643,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         renewCredentialGeneration: true,
       });
       expect(await changeOf(sessionToken)).toEqual(unclaimed);
-      expect(await changeOf(moved.sessionToken)).toEqual(unclaimed);
+      expect(await changeOf(moved.sessionToken)).toMatchObject({ claimed: false, claimId: "" });
     });
 
     it("ClaimCredentialChange refuses a session in another state with auth.session.invalid", async () => {

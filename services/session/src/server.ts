@@ -19,6 +19,7 @@ import {
   type ForgetFailedChecksRequest,
   type GetCheckBudgetRequest,
   type GetCredentialChangeRequest,
+  GetCredentialChangeResponse,
   type IntrospectSessionRequest,
   type IssuePasskeyChallengeRequest,
   type ListOwnSessionsRequest,
@@ -55,6 +56,7 @@ import type {
   SessionTurn,
   Subject,
 } from "./store/check-budget.js";
+import type { KnownDevices } from "./store/known-devices.js";
 import type { PasskeyChallenges } from "./store/passkey-challenges.js";
 import type { Ending } from "./store/session-events.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
@@ -151,6 +153,8 @@ const createSessionRequest = messageSchema<CreateSessionRequest>()(
       clientAddress: z.string().max(100),
       ...limits,
       passkeyDiscovery: z.boolean(),
+      // Client input: one of another shape is taken as absent (deviceIdHashOf), never refused.
+      deviceId: z.string().max(16_384),
     })
     // A session of no user: the store takes only a start in checkpassword on no check.
     .refine((given) => (given.userId === "") === given.passkeyDiscovery, {
@@ -306,6 +310,8 @@ export interface SessionDependencies {
   sessions: SessionStore;
   budget: CheckBudget;
   challenges: PasskeyChallenges;
+  /** The devices each user signed in from (docs/decisions.md, "Known devices"). */
+  devices: KnownDevices;
   /** The companies' limits and captcha checks, from the identity service. */
   rules: CompanyRules;
   /** Tells users of recoveries and lock-outs, through the identity service. */
@@ -344,7 +350,7 @@ const answersSpent = (context: CallContext): Ending => ({
 });
 
 export function sessionService(
-  { sessions, budget, challenges, rules, notices, adminTokenSha256 }: SessionDependencies,
+  { sessions, budget, challenges, devices, rules, notices, adminTokenSha256 }: SessionDependencies,
   logger: Logger,
 ) {
   /** Whose budgets a subject's checks spend: a user's, in the user's credential generation now. */
@@ -371,6 +377,25 @@ export function sessionService(
     metrics.lockouts.inc();
     if (userId) notices.tell(companyId, userId, NotificationEvent.LOCKED_OUT);
   };
+
+  /**
+   * What follows a session's authorization, however it came (created authorized, moved to it): the
+   * user's oldest sessions beyond the company's cap end (docs/decisions.md, "Session cap"), and the
+   * user is told of a sign-in from a device not known (docs/decisions.md, "Known devices").
+   */
+  const authorized = async (session: SessionRecord, context: CallContext) => {
+    const policy = await rules.policyOf(session.companyId);
+    if (policy.maxSessionsPerUser > 0)
+      await sessions.endOldest(session, policy.maxSessionsPerUser, {
+        reason: "session_cap",
+        originOf: originOf(context),
+      });
+    if ((await devices.recordUse(session, policy.newDeviceNoticeDays)) === "new")
+      notices.tell(session.companyId, session.userId, NotificationEvent.NEW_DEVICE, session.userAgent);
+  };
+  /** Whether the move or start made the session authorized. */
+  const authorizes = (from: SessionState | undefined, session: SessionRecord) =>
+    session.state === SessionState.AUTHORIZED && from !== SessionState.AUTHORIZED;
 
   /** Reserves a check in the turn of its session, when it has one. */
   const reserve = async (
@@ -428,6 +453,7 @@ export function sessionService(
         captchaRequired = status.captchaRequired;
       }
       const created = await sessions.create({ ...input, rightCheck }, originOf(context));
+      if (authorizes(undefined, created.session)) await authorized(created.session, context);
       if (input.state === toldRecoveryState)
         notices.tell(input.companyId, input.userId, NotificationEvent.RECOVERY_STARTED);
       return {
@@ -459,6 +485,7 @@ export function sessionService(
         originOf(context),
         retryKey,
       );
+      if (authorizes(fromState, advanced.session)) await authorized(advanced.session, context);
       return { sessionToken: advanced.token, session: toSession(advanced.session, sessions.now()) };
     },
     async revokeSession(request, context) {
@@ -472,9 +499,10 @@ export function sessionService(
     async getCredentialChange(request) {
       const { sessionToken } = parseRequest(getCredentialChangeRequest, request);
       const change = await sessions.credentialChangeOf(sessionToken);
-      return change
-        ? { claimed: true, ...change }
-        : { claimed: false, companyId: "", userId: "", state: SessionState.UNSPECIFIED };
+      // Nothing told: every field its default.
+      if (!change) return GetCredentialChangeResponse.fromJSON({});
+      const { claimId, ...session } = change;
+      return { ...session, claimed: claimId !== undefined, claimId: claimId ?? "" };
     },
     async revokeUserSessions(request, context) {
       const input = parseRequest(revokeUserSessionsRequest, request);

@@ -13,6 +13,7 @@ import { configSchema } from "./config.js";
 import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
+import { KnownDevices } from "./store/known-devices.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
 import { UserNotices } from "./user-notices.js";
@@ -46,6 +47,7 @@ export async function startSessionForTests(options: {
           sessions,
           budget: new CheckBudget(kv, options.clock),
           challenges: new PasskeyChallenges(kv, sessions),
+          devices: new KnownDevices(kv, options.clock),
           rules,
           notices: new UserNotices(identity, options.logger),
           adminTokenSha256: config.ADMIN_TOKEN_SHA256,

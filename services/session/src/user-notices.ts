@@ -16,8 +16,9 @@ export class UserNotices {
     private readonly logger: Logger,
   ) {}
 
-  tell(companyId: string, userId: string, event: NotificationEvent): void {
-    this.identity.notifyUser({ companyId, userId, event }).catch((error: unknown) => {
+  /** `userAgent`: a new device's session's, which the notice names the device by. */
+  tell(companyId: string, userId: string, event: NotificationEvent, userAgent?: string): void {
+    this.identity.notifyUser({ companyId, userId, event, userAgent }).catch((error: unknown) => {
       this.logger.warn(
         { companyId, userId, event, code: error instanceof AuthError ? error.code : undefined },
         "the user's notice was not asked for",

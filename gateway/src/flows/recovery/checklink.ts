@@ -43,6 +43,6 @@ async function handle(context: FlowContext<z.infer<typeof body>>): Promise<Succe
   return {
     session_token: started.token,
     session_state: "recovery-setpassword",
-    ...passwordFields(context, user),
+    ...passwordFields(context, user, false),
   };
 }

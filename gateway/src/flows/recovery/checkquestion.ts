@@ -62,6 +62,6 @@ async function handle(
   return {
     session_token: moved.token,
     session_state: "recovery-setpassword",
-    ...passwordFields(context, user),
+    ...passwordFields(context, user, false),
   };
 }

@@ -92,7 +92,7 @@ export function contactChangeHandlers(
       const before = await store.contactChanges.apply({ ...input, kind });
       if (!before) return { applied: false };
       const { event, to } = noticeOf(kind, before);
-      notifier.notify(input.companyId, input.userId, event, to);
+      notifier.notify(input.companyId, input.userId, event, { to });
       return { applied: true };
     },
   } satisfies Partial<AsyncService<typeof IdentityServiceService>>;

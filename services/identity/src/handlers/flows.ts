@@ -10,7 +10,13 @@ import { Factor } from "@auth/proto/events";
 import { type IdentityServiceService, NotificationEvent, PasswordProblem } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
 import { LinkPurpose } from "@auth/proto/recovery";
-import { CheckOutcome, type CheckSubject, SecretKind } from "@auth/proto/session";
+import {
+  CheckOutcome,
+  type CheckSubject,
+  type GetCredentialChangeResponse,
+  SecretKind,
+  SessionState,
+} from "@auth/proto/session";
 import { metrics } from "@auth/telemetry";
 import { hashApiKey } from "../api-keys.js";
 import { storedFormOf } from "../backup-codes.js";
@@ -90,19 +96,32 @@ export function flowHandlers(
   }
 
   /**
-   * A password is written only for a session claimed for this change of this very user
-   * (ClaimCredentialChange, in setpassword or recovery-setpassword), as the session service tells;
-   * an operator sets one through UpdateUser (docs/security.md, "Trust between the services").
+   * The session that changes the user's password, as the session service tells
+   * (GetCredentialChange); undefined unless it is of this very company and user. A password is
+   * written only for a session claimed for this change; an operator sets one through UpdateUser
+   * (docs/security.md, "Trust between the services").
    */
-  async function assertClaimedChange(input: { companyId: string; userId: string; sessionToken?: string }) {
-    const change = input.sessionToken
-      ? await session.getCredentialChange({ sessionToken: input.sessionToken })
-      : undefined;
-    if (!change?.claimed || change.companyId !== input.companyId || change.userId !== input.userId) {
-      throw new AuthError("auth.token.invalid", {
-        detail: "no session claimed for a password change of this user",
-      });
-    }
+  async function changeOf(input: { companyId: string; userId: string; sessionToken?: string }) {
+    if (!input.sessionToken) return undefined;
+    const change = await session.getCredentialChange({ sessionToken: input.sessionToken });
+    return change.companyId === input.companyId && change.userId === input.userId ? change : undefined;
+  }
+
+  /**
+   * Whether the new password is the current one, compared with the stored hash only for a session
+   * in setpassword that checked the password itself: the compare tells it nothing it has not
+   * proven. To any other session (a recovery's, the signed-in user's) it would be a check of the
+   * password outside the user's budget, so it is not made (docs/decisions.md, "Passwords").
+   */
+  async function isCurrentPassword(
+    row: UserRow,
+    change: GetCredentialChangeResponse | undefined,
+    password: string,
+  ): Promise<boolean> {
+    const current = storedPassword(row);
+    if (!current || change?.state !== SessionState.SETPASSWORD || !change.passwordChecked) return false;
+    metrics.secretsCompared.inc({ kind: "password" });
+    return hasher.verifyPassword(current, password);
   }
 
   /** A check of the password: a login's first factor, of the user if the password is any user's. */
@@ -233,20 +252,33 @@ export function flowHandlers(
 
     async setPassword(request, context) {
       const input = parseStorableRequest(setPasswordRequest, request);
-      if (!input.validateOnly) await assertClaimedChange(input);
+      const change = await changeOf(input);
+      const claimId = change?.claimed ? change.claimId : undefined;
+      if (!input.validateOnly && !claimId) {
+        throw new AuthError("auth.token.invalid", {
+          detail: "no session claimed for a password change of this user",
+        });
+      }
       const company = await companyById(input.companyId);
       const row = await userById(input.companyId, input.userId);
-      const current = storedPassword(row);
+      // This change wrote the password before its answer was lost: not again, and no compare
+      // (docs/decisions.md, "Idempotency-Key").
+      if (!input.validateOnly && row.passwordClaimId === claimId) return {};
       const problem =
         passwordProblem(input.newPassword, passwordRulesOf(row, company)) ??
-        (current && (await hasher.verifyPassword(current, input.newPassword))
+        ((await isCurrentPassword(row, change, input.newPassword))
           ? PasswordProblem.SAME_AS_CURRENT
           : undefined);
-      if (problem || input.validateOnly) return { problem };
+      if (problem || !claimId || input.validateOnly) return { problem };
       const passwordHash = await hasher.hashPassword(input.newPassword);
       // Not after the gateway has answered 503: the user was told the password did not change.
       assertTimeLeft();
-      await store.changePassword(row.companyId, row.id, passwordHash, eventOriginOf(context, row.id));
+      await store.changePassword(
+        row.companyId,
+        row.id,
+        { passwordHash, claimId },
+        eventOriginOf(context, row.id),
+      );
       notifier.notify(row.companyId, row.id, NotificationEvent.PASSWORD_CHANGED);
       return {};
     },
@@ -322,6 +354,8 @@ export function flowHandlers(
         lockoutAfterFailures: policy.lockoutAfterFailures,
         failureWindowSeconds: policy.failureWindowSeconds,
         suspended,
+        newDeviceNoticeDays: policy.newDeviceNoticeDays,
+        maxSessionsPerUser: policy.maxSessionsPerUser,
       };
     },
 
@@ -367,7 +401,7 @@ export function flowHandlers(
 
     async notifyUser(request) {
       const input = parseStorableRequest(notifyUserRequest, request);
-      notifier.notify(input.companyId, input.userId, input.event);
+      notifier.notify(input.companyId, input.userId, input.event, { userAgent: input.userAgent });
       return {};
     },
   } satisfies Partial<AsyncService<typeof IdentityServiceService>>;

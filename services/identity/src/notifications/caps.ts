@@ -12,7 +12,9 @@ export const noticeWindowSeconds = 15 * 60;
  * authenticator app, passkeys, phone or e-mail, which only the account's holder or an operator can
  * make and each of which the user must hear of: the second change in a quarter of an hour may be
  * the one that was not the user's; and for a passkey suspected of being a clone, told once per
- * credential (it is refused from then on).
+ * credential (it is refused from then on). Three for a sign-in from a new device: each is one the
+ * user must hear of, and only the account's holder (or one who has its password) can cause them;
+ * more in a quarter of an hour would be noise, and the session list shows them all.
  */
 export const noticesPerWindow: Record<KnownEvent, number> = {
   [NotificationEvent.RECOVERY_STARTED]: 1,
@@ -28,4 +30,5 @@ export const noticesPerWindow: Record<KnownEvent, number> = {
   [NotificationEvent.PASSKEY_CLONE_SUSPECTED]: 5,
   [NotificationEvent.PHONE_CHANGED]: 5,
   [NotificationEvent.EMAIL_CHANGED]: 5,
+  [NotificationEvent.NEW_DEVICE]: 3,
 };

@@ -20,7 +20,7 @@ import {
   type NotificationTemplate,
 } from "@auth/proto/identity";
 import { OtpPurpose } from "@auth/proto/otp";
-import { CheckOutcome, SessionState } from "@auth/proto/session";
+import { CheckOutcome } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { testBudgets } from "@auth/testing";
@@ -28,6 +28,7 @@ import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { identityAccess } from "../access.js";
 import {
+  claimedCredentialChange,
   FakePasskeySessions,
   seedCompany,
   seedUser,
@@ -64,10 +65,14 @@ beforeAll(async () => {
       revokeUserSessions: async () => ({ revoked: 0 }),
       recordFederatedLogin: async () => ({ checkId: "federated-check" }),
       ...new FakePasskeySessions().calls,
-      // A session claimed for a password change of the user its token names ("company/user").
+      // A session claimed for a password change of the user its token names ("company/user"), each
+      // call another claim: every change here is a new one.
       getCredentialChange: async ({ sessionToken }) => {
         const [companyId = "", userId = ""] = sessionToken.split("/");
-        return { claimed: true, companyId, userId, state: SessionState.SETPASSWORD };
+        return claimedCredentialChange(`${sessionToken}/${randomBytes(8).toString("hex")}`, {
+          companyId,
+          userId,
+        });
       },
     },
     logger: createLogger("identity", "silent"),
@@ -168,6 +173,31 @@ describe("NotifyUser", () => {
     expect(notice?.text).toContain("If this was not you");
     expect((notice as MailMessage).html).toContain(subject);
     expect((notice as MailMessage).html).toContain("If this was not you");
+  });
+
+  it("tells of a sign-in from a new device, naming the device and the time, never the user agent", async () => {
+    const company = await companyWith();
+    const [byMail, bySms] = [await userOf(company), await userOf(company, { email: null })];
+    const userAgent =
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+    for (const user of [byMail, bySms])
+      await clients.session.notifyUser({
+        companyId: company.id,
+        userId: user.id,
+        event: NotificationEvent.NEW_DEVICE,
+        userAgent,
+      });
+    const [notice] = (await noticesTo(mail, byMail.email)) as MailMessage[];
+    expect(notice?.notification).toBe("new_device");
+    expect(notice?.subject).toBe(`New sign-in to your Test ${company.code} account`);
+    expect(notice?.text).toMatch(
+      /from Chrome on Linux on [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d\s[AP]M UTC, a device or network/,
+    );
+    expect(notice?.text).toContain("end that session in the list of your sessions");
+    expect(notice?.text).toContain("change your password");
+    const [text] = (await noticesTo(sms, bySms.phone)) as SmsMessage[];
+    expect(text?.text).toContain("new sign-in from Chrome on Linux");
+    for (const sent of [notice, text]) expect(JSON.stringify(sent)).not.toContain("AppleWebKit");
   });
 
   it("refuses the events identity tells of itself", async () => {
@@ -347,7 +377,12 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
     [
       "an unknown placeholder",
       [{ event: NotificationEvent.LOCKED_OUT, body: "Your code {code}" }],
-      "{company} and {time}",
+      "may use only the placeholders {company}, {time}",
+    ],
+    [
+      "{device} in another event's template than NEW_DEVICE's",
+      [{ event: NotificationEvent.LOCKED_OUT, smsText: "Locked out on {device}" }],
+      "may use only the placeholders {company}, {time}",
     ],
     [
       "an event twice",
@@ -376,6 +411,23 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
     expect(error.code).toBe("request.validation.failed");
     expect(error.message).toContain("notificationTemplates");
     expect(error.message).toContain(message);
+  });
+});
+
+describe("a new device's template (NotificationTemplate, NEW_DEVICE)", () => {
+  it("words the notice with {device} filled", async () => {
+    const company = await companyWith([
+      { event: NotificationEvent.NEW_DEVICE, subject: "{company}: signed in on {device}" },
+    ]);
+    const user = await userOf(company);
+    await clients.session.notifyUser({
+      companyId: company.id,
+      userId: user.id,
+      event: NotificationEvent.NEW_DEVICE,
+      userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0",
+    });
+    const [notice] = (await noticesTo(mail, user.email)) as MailMessage[];
+    expect(notice?.subject).toBe(`Test ${company.code}: signed in on Firefox on Linux`);
   });
 });
 

@@ -36,6 +36,13 @@ export interface NoticeAddresses {
   phone?: string | undefined;
 }
 
+/** What a notice tells besides its event, and where it goes when not to the user's addresses. */
+export interface NoticeOptions {
+  to?: NoticeAddresses;
+  /** The user agent of a new device's session, named in its notice. */
+  userAgent?: string;
+}
+
 /**
  * Tells users of what happened to their accounts (docs/security.md, "Notifications"): by e-mail,
  * by SMS when the user has no e-mail, not at all without either (or to each of the addresses a
@@ -53,8 +60,8 @@ export class Notifier {
   ) {}
 
   /** Starts the notice; returns at once. */
-  notify(companyId: string, userId: string, event: KnownEvent, to?: NoticeAddresses): void {
-    const delivery = this.#deliver(companyId, userId, event, to).finally(() =>
+  notify(companyId: string, userId: string, event: KnownEvent, options: NoticeOptions = {}): void {
+    const delivery = this.#deliver(companyId, userId, event, options).finally(() =>
       this.#inFlight.delete(delivery),
     );
     this.#inFlight.add(delivery);
@@ -69,7 +76,7 @@ export class Notifier {
     companyId: string,
     userId: string,
     event: KnownEvent,
-    to: NoticeAddresses | undefined,
+    { to, ...facts }: NoticeOptions,
   ): Promise<void> {
     const name = eventNames[event];
     let channel = "none";
@@ -83,7 +90,7 @@ export class Notifier {
         defaultLanguage: policy.defaultLanguage,
         texts: companyTextsOf(policy),
       });
-      const wording = wordingOf(event, words, { company: company.name, time: new Date() });
+      const wording = wordingOf(event, words, { ...facts, company: company.name, time: new Date() });
       const { email, phone }: NoticeAddresses =
         to ?? (user.email ? { email: user.email } : { phone: user.phone ?? undefined });
       if (!email && !phone) {

@@ -22,23 +22,21 @@ export const eventNames = {
   [NotificationEvent.PASSKEY_CLONE_SUSPECTED]: "passkey_clone_suspected",
   [NotificationEvent.PHONE_CHANGED]: "phone_changed",
   [NotificationEvent.EMAIL_CHANGED]: "email_changed",
+  [NotificationEvent.NEW_DEVICE]: "new_device",
 } as const satisfies Record<KnownEvent, string>;
 
-/** The placeholders of a notice's template: the company's name and when it happened. */
+/**
+ * The placeholders of a notice's template: the company's name and when it happened, and for a new
+ * device's notice the device ("Chrome on Linux").
+ */
 const placeholders = ["company", "time"] as const;
+export const eventPlaceholders = (event: NotificationEvent): readonly string[] =>
+  event === NotificationEvent.NEW_DEVICE ? [...placeholders, "device"] : placeholders;
 const placeholder = /\{([^{}]*)\}/g;
 
-const onlyKnownPlaceholders = (text: string) =>
-  [...text.matchAll(placeholder)].every((match) =>
-    (placeholders as readonly string[]).includes(match[1] ?? ""),
-  );
-const templateText = (max: number) =>
-  z
-    .string()
-    .min(1, "must not be empty")
-    .max(max)
-    .refine(onlyKnownPlaceholders, "may use only the placeholders {company} and {time}")
-    .optional();
+const usesOnly = (text: string | undefined, allowed: readonly string[]) =>
+  text === undefined || [...text.matchAll(placeholder)].every((match) => allowed.includes(match[1] ?? ""));
+const templateText = (max: number) => z.string().min(1, "must not be empty").max(max).optional();
 
 const knownEvent = z.enum(NotificationEvent).refine((event) => event in eventNames, {
   message: `must be one of ${Object.values(eventNames)
@@ -46,19 +44,32 @@ const knownEvent = z.enum(NotificationEvent).refine((event) => event in eventNam
     .join(", ")}`,
 });
 
+const parts = ["subject", "body", "smsText"] as const;
+
 /**
  * A company's templates (CompanyPolicy.notification_templates) as an administrator sends them: one
- * per event at most, {company} and {time} their only placeholders. Identity reads them as texts of
- * the company's default language (single-templates.ts).
+ * per event at most, {company} and {time} their only placeholders, and {device} in NEW_DEVICE's.
+ * Identity reads them as texts of the company's default language (single-templates.ts).
  */
 export const notificationTemplatesInput = z
   .array(
-    z.object({
-      event: knownEvent,
-      subject: templateText(200),
-      body: templateText(5_000),
-      smsText: templateText(320),
-    }),
+    z
+      .object({
+        event: knownEvent,
+        subject: templateText(200),
+        body: templateText(5_000),
+        smsText: templateText(320),
+      })
+      .superRefine((template, context) => {
+        const allowed = eventPlaceholders(template.event);
+        for (const part of parts)
+          if (!usesOnly(template[part], allowed))
+            context.addIssue({
+              code: "custom",
+              path: [part],
+              message: `may use only the placeholders ${allowed.map((name) => `{${name}}`).join(", ")}`,
+            });
+      }),
   )
   .max(Object.keys(eventNames).length)
   .refine(

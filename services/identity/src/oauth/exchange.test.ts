@@ -9,7 +9,7 @@ import {
   type ServiceClient,
 } from "@auth/grpc-kit";
 import { IdentityServiceService } from "@auth/proto/identity";
-import { CheckOutcome, type RecordFederatedLoginRequest, SessionState } from "@auth/proto/session";
+import { CheckOutcome, type RecordFederatedLoginRequest } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
@@ -17,6 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OAuthProviderRow } from "../schema.js";
 import {
   FakePasskeySessions,
+  noCredentialChange,
   providerSettings,
   seedCompany,
   seedUser,
@@ -294,12 +295,7 @@ describe("ExchangeOAuthCode records a linked user's login at the session service
           return { checkId: `federated-${recorded.length}` };
         },
         ...new FakePasskeySessions().calls,
-        getCredentialChange: async () => ({
-          claimed: false,
-          companyId: "",
-          userId: "",
-          state: SessionState.UNSPECIFIED,
-        }),
+        getCredentialChange: async () => noCredentialChange,
       },
       logger: createLogger("identity", "silent"),
     });

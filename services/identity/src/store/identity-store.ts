@@ -108,7 +108,7 @@ async function setPasswordHash(
   db: Writer,
   companyId: string,
   userId: string,
-  changes: { passwordHash: string; passwordChangeRequired?: boolean },
+  changes: { passwordHash: string; passwordChangeRequired?: boolean; passwordClaimId?: string | null },
 ): Promise<void> {
   await db
     .update(users)
@@ -424,17 +424,22 @@ export class IdentityStore {
   }
 
   /**
-   * The password the user set (SetPassword), which also ends an administrator's demand for a
-   * change. `passwordHash` is of the password's NFKC form (PasswordHasher.hashPassword).
+   * The password the user set (SetPassword) in the session's change `claimId`, which also ends an
+   * administrator's demand for a change. `passwordHash` is of the password's NFKC form
+   * (PasswordHasher.hashPassword).
    */
   async changePassword(
     companyId: string,
     userId: string,
-    passwordHash: string,
+    change: { passwordHash: string; claimId: string },
     origin: EventOrigin,
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await setPasswordHash(tx, companyId, userId, { passwordHash, passwordChangeRequired: false });
+      await setPasswordHash(tx, companyId, userId, {
+        passwordHash: change.passwordHash,
+        passwordChangeRequired: false,
+        passwordClaimId: change.claimId,
+      });
       await recordEvents(tx, [passwordChanged(origin, companyId, userId)]);
     });
   }

@@ -16,7 +16,9 @@ export type EndReason =
   /** Identity changed the user's password or factors (docs/security.md, "What ends a session"). */
   | "credentials_changed"
   /** A recovery session's last control answer was wrong or refused. */
-  | "answers_spent";
+  | "answers_spent"
+  /** The user's newer sessions reached the company's max_sessions_per_user (docs/decisions.md, "Session cap"). */
+  | "session_cap";
 
 /** Why sessions end, and who asked: an operator's end is admin.session.revoked, whatever the reason. */
 export interface Ending {

@@ -19,6 +19,7 @@ import {
   expiredTokenMemoryMs,
   idleEndOf,
   lastSeenIntervalMs,
+  type SessionRecord,
   SessionStore,
   shownUserAgent,
 } from "./session-store.js";
@@ -665,6 +666,107 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
   });
 
+  describe('the session cap (endOldest, docs/decisions.md "Session cap")', () => {
+    const capped: Ending = { reason: "session_cap", originOf: bySystem };
+    /** A session authorized as it starts, or (moved) as it moves on from checkpassword. */
+    const authorize = async (moved = false, userId = "u1") => {
+      if (!moved)
+        return sessions.create(
+          { ...start, userId, state: SessionState.AUTHORIZED, ...passwordOf(userId) },
+          bySystem,
+        );
+      const { token } = await sessions.create({ ...start, userId }, bySystem);
+      return sessions.advance(
+        token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        passwordOf(userId),
+        bySystem,
+      );
+    };
+    const active = async () =>
+      (await sessions.listUser("c1", "u1")).filter((record) => record.state === SessionState.AUTHORIZED);
+
+    it("records when a session became authorized, as it starts or moves so", async () => {
+      const created = await authorize();
+      const { token, session: waiting } = await sessions.create(start, bySystem);
+      expect(waiting.authorizedAt).toBeUndefined();
+      now += 5_000;
+      const moved = await sessions.advance(
+        token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        password,
+        bySystem,
+      );
+      expect(created.session.authorizedAt).toBe(created.session.createdAt);
+      expect(moved.session.authorizedAt).toBe(now);
+    });
+
+    it("ends the oldest authorized sessions beyond the cap, by authorization time, not start", async () => {
+      const { token } = await sessions.create(start, bySystem);
+      now += 1;
+      const second = await authorize();
+      now += 1;
+      // Started first, authorized last.
+      const last = await sessions.advance(
+        token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        password,
+        bySystem,
+      );
+      const waiting = await sessions.create(start, bySystem);
+      const stranger = await authorize(false, "u2");
+      expect(await sessions.endOldest(last.session, 1, capped)).toBe(1);
+      expect((await sessions.introspect(second.token)).status).toBe("invalid");
+      expect((await sessions.introspect(last.token)).status).toBe("active");
+      // Neither a login under way nor another user's session counts.
+      expect((await sessions.introspect(waiting.token)).status).toBe("active");
+      expect((await sessions.introspect(stranger.token)).status).toBe("active");
+    });
+
+    it("ends none at or below the cap", async () => {
+      await authorize();
+      const newest = await authorize();
+      expect(await sessions.endOldest(newest.session, 2, capped)).toBe(0);
+      expect(await active()).toHaveLength(2);
+    });
+
+    it("tells sessions authorized in one millisecond apart by their ids", async () => {
+      const made = [await authorize(), await authorize(), await authorize()];
+      const byId = made.map(({ session }) => session.sessionId).sort();
+      await sessions.endOldest(made[0]?.session as SessionRecord, 1, capped);
+      expect((await active()).map((record) => record.sessionId)).toEqual([byId[2]]);
+    });
+
+    it.each([
+      ["started authorized", false],
+      ["moved to authorized", true],
+    ])(
+      "leaves exactly the newest cap of parallel authorizations, each ending decided from what it lists (%s)",
+      async (_, moved) => {
+        const cap = 3;
+        const made = await Promise.all(
+          Array.from({ length: 12 }, async (_, index) => {
+            // Some in one millisecond, most not.
+            if (index % 3 === 0) now += 1;
+            const authorized = await authorize(moved);
+            await sessions.endOldest(authorized.session, cap, capped);
+            return authorized.session;
+          }),
+        );
+        const newest = made
+          .sort(
+            (a, b) => (a.authorizedAt ?? 0) - (b.authorizedAt ?? 0) || (a.sessionId < b.sessionId ? -1 : 1),
+          )
+          .slice(-cap)
+          .map((record) => record.sessionId);
+        expect((await active()).map((record) => record.sessionId).sort()).toEqual(newest.sort());
+      },
+    );
+  });
+
   describe("listUser", () => {
     it("lists the user's known sessions, oldest first, and not others'", async () => {
       const first = await sessions.create(start, bySystem);
@@ -899,20 +1001,19 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
       });
 
       it.each([
-        ["setpassword", setpassword],
-        ["recovery-setpassword", recovery],
-        ["authorized", signedIn],
+        ["setpassword", setpassword, true],
+        ["recovery-setpassword", recovery, false],
+        ["authorized", signedIn, true],
       ])(
-        "tells whose change a session in %s was claimed for, from the claim until it moves on",
-        async (_, session) => {
+        "tells whose change a session in %s may make, whether it checked the password, and its claim from the claim until it moves on",
+        async (_, session, passwordChecked) => {
           const { token } = await sessions.create(session, bySystem);
-          expect(await sessions.credentialChangeOf(token)).toBeUndefined();
+          const change = { companyId: "c1", userId: "u1", state: session.state, passwordChecked };
+          expect(await sessions.credentialChangeOf(token)).toEqual({ ...change, claimId: undefined });
           await sessions.claimCredentialChange(token, bySystem, "first");
-          expect(await sessions.credentialChangeOf(token)).toEqual({
-            companyId: "c1",
-            userId: "u1",
-            state: session.state,
-          });
+          const claimed = await sessions.credentialChangeOf(token);
+          expect(claimed).toEqual({ ...change, claimId: expect.any(String) });
+          expect(claimed?.claimId).not.toBe("");
           expect(await sessions.credentialChangeOf("A".repeat(64))).toBeUndefined();
           now += lifetimes.of(session.state);
           expect(await sessions.credentialChangeOf(token)).toBeUndefined();
@@ -932,7 +1033,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
           bySystem,
         );
         expect(await sessions.credentialChangeOf(token)).toBeUndefined();
-        expect(await sessions.credentialChangeOf(moved.token)).toBeUndefined();
+        expect((await sessions.credentialChangeOf(moved.token))?.claimId).toBeUndefined();
         const recovering = await sessions.create(recovery, bySystem);
         await sessions.claimCredentialChange(recovering.token, bySystem);
         await sessions.revokeUser("c1", "u1", ended);

@@ -14,6 +14,7 @@ import {
 import { type RequiredDisclaimer, SessionState } from "@auth/proto/session";
 import type { Factor } from "../authentication.js";
 import type { RightCheck } from "./check-budget.js";
+import { deviceIdHashOf } from "./known-devices.js";
 import { type Ending, endEvents, stateEvents } from "./session-events.js";
 
 export interface SessionRecord {
@@ -50,6 +51,10 @@ export interface SessionRecord {
   idleMs?: number;
   /** The factors the session rests on, in the order passed; absent before the first. */
   factors?: Factor[];
+  /** The SHA-256 of the client's X-Device-Id, when it sent one of the right shape (known-devices.ts). */
+  deviceIdHash?: string;
+  /** When the session became authorized: what the session cap ends the oldest by. */
+  authorizedAt?: number;
 }
 
 /** The company's limits of a session besides its token's lifetime (docs/security.md, "Session lifetimes"). */
@@ -58,6 +63,16 @@ export interface SessionLimits {
   absoluteLifetimeSeconds?: number;
   /** Seconds of no use after which it ends. */
   idleTimeoutSeconds?: number;
+}
+
+/** A session's password change as identity asks for it (credentialChangeOf). */
+export interface CredentialChange {
+  companyId: string;
+  userId: string;
+  state: SessionState;
+  passwordChecked: boolean;
+  /** Absent until the session is claimed. */
+  claimId?: string;
 }
 
 /**
@@ -132,6 +147,8 @@ export interface NewSession extends SessionLimits {
   /** The client's User-Agent header as sent, and address. */
   userAgent?: string;
   clientAddress?: string;
+  /** The client's X-Device-Id header; only its hash is kept, and only of one of the right shape. */
+  deviceId?: string;
   /** The right check the session starts on: the user's, and its first factor. */
   rightCheck?: RightCheck;
 }
@@ -199,6 +216,7 @@ export class SessionStore {
       idleTimeoutSeconds,
       userAgent = "",
       clientAddress = "",
+      deviceId,
       rightCheck,
       ...session
     }: NewSession,
@@ -219,6 +237,7 @@ export class SessionStore {
     const issued = issueToken(sessionId);
     const now = this.clock.now();
     const absoluteExpiresAt = absoluteLifetimeSeconds ? now + absoluteLifetimeSeconds * 1000 : undefined;
+    const deviceIdHash = deviceIdHashOf(deviceId);
     const record: SessionRecord = {
       ...session,
       sessionId,
@@ -233,6 +252,8 @@ export class SessionStore {
       ...(idleTimeoutSeconds ? { idleMs: idleTimeoutSeconds * 1000 } : {}),
       ...(disclaimersRequired.length > 0 ? { disclaimersRequired } : {}),
       ...(rightCheck?.factor ? { factors: [rightCheck.factor] } : {}),
+      ...(deviceIdHash !== undefined ? { deviceIdHash } : {}),
+      ...(session.state === SessionState.AUTHORIZED ? { authorizedAt: now } : {}),
     };
     await this.kv.set(
       sessionKey(sessionId),
@@ -361,6 +382,7 @@ export class SessionStore {
       ...(absoluteExpiresAt !== undefined ? { absoluteExpiresAt } : {}),
       ...(idleMs !== undefined ? { idleMs } : {}),
       ...(factors.length > 0 ? { factors } : {}),
+      ...(to === SessionState.AUTHORIZED && record.state !== to ? { authorizedAt: now } : {}),
       expiresAt: capped(now + this.#lifetime(to, changes.lifetimeSeconds), absoluteExpiresAt),
       profileMnemocode: changes.profileMnemocode ?? record.profileMnemocode,
       passwordChangeRequired: changes.passwordChangeRequired ?? record.passwordChangeRequired,
@@ -538,20 +560,42 @@ export class SessionStore {
   }
 
   /**
-   * The password change the token's session was claimed for (claimCredentialChange): whose it is,
-   * while the session is active, claimed and in a state of changeStates; undefined for
-   * any other token. Identity writes a password only for such a session (docs/security.md, "Trust
-   * between the services"). Reads only: no use is recorded.
+   * The password change the token's session may make: whose it is, whether it checked the password
+   * itself, and its claim (claimCredentialChange, named by the generation it took), while the
+   * session is active and in a state of changeStates; undefined for any other token. Identity
+   * writes a password only for a claimed session (docs/security.md, "Trust between the services"),
+   * and compares it with the current one only for a session that checked that (docs/decisions.md,
+   * "Passwords"). Reads only: no use is recorded.
    */
-  async credentialChangeOf(
-    token: string,
-  ): Promise<{ companyId: string; userId: string; state: SessionState } | undefined> {
+  async credentialChangeOf(token: string): Promise<CredentialChange | undefined> {
     const found = await this.#find(token);
     if (!found) return undefined;
     const { record } = found;
-    if (endOf(record) <= this.clock.now() || !record.changeClaim || !changeStates.has(record.state))
-      return undefined;
-    return { companyId: record.companyId, userId: record.userId, state: record.state };
+    if (endOf(record) <= this.clock.now() || !changeStates.has(record.state)) return undefined;
+    return {
+      companyId: record.companyId,
+      userId: record.userId,
+      state: record.state,
+      passwordChecked: (record.factors ?? []).some((factor) => factor.kind === "password"),
+      claimId: record.changeClaim ? (record.credentialGeneration ?? "") : undefined,
+    };
+  }
+
+  /**
+   * Ends the session's user's oldest authorized sessions, by authorization time (tie by id), beyond
+   * the newest `cap` (docs/decisions.md, "Session cap"); returns how many it ended. Decided from the
+   * sessions listed now, a subset of those that exist: a session among the user's newest `cap` is
+   * never among a listing's oldest. The session that just authorized ends only when `cap` others
+   * authorized after it, in parallel.
+   */
+  async endOldest(session: SessionRecord, cap: number, ending: Ending): Promise<number> {
+    const now = this.clock.now();
+    const authorized = (await this.listUser(session.companyId, session.userId))
+      .filter((record) => record.state === SessionState.AUTHORIZED && endOf(record) > now)
+      .sort(byAuthorization);
+    const oldest = authorized.slice(0, Math.max(0, authorized.length - cap));
+    for (const { sessionId } of oldest) await this.end(sessionId, ending);
+    return oldest.length;
   }
 
   /** The user's credential generation now ("" until the first change). */
@@ -723,6 +767,12 @@ function assertMayStartWithoutUser(
 function assertOfUser(rightCheck: RightCheck | undefined, userId: string): void {
   if (rightCheck && rightCheck.userId !== userId)
     throw new AuthError("auth.token.invalid", { detail: "the right check is not the session user's" });
+}
+
+/** Oldest authorization first; of two at the same millisecond, the lower id. */
+function byAuthorization(a: SessionRecord, b: SessionRecord): number {
+  const at = (record: SessionRecord) => record.authorizedAt ?? record.createdAt;
+  return at(a) - at(b) || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0);
 }
 
 /** A token's end, capped by the session's absolute lifetime. */

@@ -3,6 +3,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser";
 import type { PageConfig } from "../shared/page-config.js";
+import { deviceId } from "./device-id.js";
 
 /** spec section 3. */
 export type SessionState =
@@ -82,7 +83,11 @@ export async function postAuth(
   body: object,
   token: string | undefined,
 ): Promise<Reply> {
-  const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": config.apiKey };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-api-key": config.apiKey,
+    "x-device-id": deviceId(),
+  };
   if (token) headers.authorization = `Bearer ${token}`;
   try {
     const response = await fetch(authPath(config, operation), {

@@ -1,8 +1,8 @@
+import { deviceName } from "@auth/i18n/device-names.js";
 import type { SessionAuthentication } from "./authentication.js";
-import { deviceName } from "./device-name.js";
 import type { Flow } from "./flow.js";
 import { element, type Step } from "./view.js";
-import { text } from "./words.js";
+import { text, words } from "./words.js";
 
 /** One session as auth/sessions lists it (docs/api-contract.md, "Session management"). */
 interface ListedSession {
@@ -61,7 +61,7 @@ export class SessionList {
   }
 
   #item(session: ListedSession): HTMLLIElement {
-    const device = deviceName(session.user_agent);
+    const device = deviceName(session.user_agent, words());
     const details = text("sessions.details", {
       address: session.client_address,
       createdAt: new Date(session.created_at),

@@ -28,6 +28,9 @@ function current(): NonNullable<typeof spoken> {
   return spoken;
 }
 
+/** The page's translator, for the words @auth/i18n's modules say themselves (a device's name). */
+export const words = (): Translator => current().translate;
+
 /** The page's language; undefined before it is chosen. */
 export const spokenLanguage = (): Language | undefined => spoken?.translate.language;
 

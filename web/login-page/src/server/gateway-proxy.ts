@@ -2,7 +2,8 @@ import type { RequestHandler } from "express";
 
 /**
  * Request headers the gateway reads (the User-Agent for the user's list of sessions, the
- * Accept-Language for the language of an SMS or e-mail); anything else the browser sends stays here.
+ * Accept-Language for the language of an SMS or e-mail, the X-Device-Id for the user's known
+ * devices); anything else the browser sends stays here.
  */
 const forwardedRequestHeaders = [
   "content-type",
@@ -10,6 +11,7 @@ const forwardedRequestHeaders = [
   "authorization",
   "user-agent",
   "accept-language",
+  "x-device-id",
 ];
 /**
  * Answer headers the page reads (Retry-After on 429 and auth.restricted) or must keep (no caching,

@@ -66,4 +66,9 @@ export const notices = {
     "Die E-Mail-Adresse Ihres Kontos bei {company} wurde am {time, date, long} um {time, time, ::jmmz} geändert; Nachrichten zu Ihrem Konto gehen jetzt an die neue Adresse, nicht mehr an diese.\n\nFalls Sie das nicht waren, wenden Sie sich sofort an Ihren Administrator.",
   "email_changed.sms":
     "{company}: Die E-Mail-Adresse Ihres Kontos wurde am {time, date, medium} um {time, time, ::jmmz} geändert. Nicht Sie? Wenden Sie sich sofort an Ihren Administrator.",
+  "new_device.subject": "Neue Anmeldung bei Ihrem Konto bei {company}",
+  "new_device.body":
+    "Bei Ihrem Konto bei {company} hat sich am {time, date, long} um {time, time, ::jmmz} jemand von {device} angemeldet, einem Gerät oder Netz, von dem es zuletzt nicht genutzt wurde.\n\nWaren Sie das, ist nichts zu tun. Falls nicht, beenden Sie diese Sitzung in der Liste Ihrer Sitzungen auf der Anmeldeseite von {company}, ändern Sie Ihr Passwort und wenden Sie sich an Ihren Administrator.",
+  "new_device.sms":
+    "{company}: Neue Anmeldung von {device} am {time, date, medium} um {time, time, ::jmmz}. Nicht Sie? Sitzung beenden, Passwort ändern, Administrator informieren.",
 } satisfies Messages<"notices">;

@@ -2,7 +2,7 @@
 // 4.2.3, 4.6); none holds a secret, and no placeholder can bring one in. Keyed by the event's name
 // (services/identity/src/notifications/templates.ts) and the part: subject, body, sms.
 
-/** The notices of security events (services/identity): {company}, and {time} as a date. */
+/** The notices of security events (services/identity): {company}, {time} as a date, and {device} (new_device only). */
 export const notices = {
   "password_changed.subject": "Your {company} password was changed",
   "password_changed.body":
@@ -69,4 +69,9 @@ export const notices = {
     "The e-mail address of your {company} account was changed on {time, date, long} at {time, time, ::jmmz}; messages about your account now go to the new address, not to this one.\n\nIf this was not you, contact your administrator at once.",
   "email_changed.sms":
     "{company}: the e-mail address of your account was changed on {time, date, medium} at {time, time, ::jmmz}. Not you? Contact your administrator at once.",
+  "new_device.subject": "New sign-in to your {company} account",
+  "new_device.body":
+    "Your {company} account was signed in to from {device} on {time, date, long} at {time, time, ::jmmz}, a device or network it was not used from lately.\n\nIf this was not you, end that session in the list of your sessions on the {company} login page, change your password, and contact your administrator.",
+  "new_device.sms":
+    "{company}: new sign-in from {device} on {time, date, medium} at {time, time, ::jmmz}. Not you? End the session, change your password and contact your administrator.",
 } as const;

@@ -68,4 +68,9 @@ export const notices = {
     "L’adresse e-mail de votre compte {company} a été modifiée le {time, date, long} à {time, time, ::jmmz} ; les messages concernant votre compte sont désormais envoyés à la nouvelle adresse, et non plus à celle-ci.\n\nSi ce n’était pas vous, contactez immédiatement votre administrateur.",
   "email_changed.sms":
     "{company} : l'adresse e-mail de votre compte a été modifiée le {time, date, ::ddMMyyyy} à {time, time, ::jmmz}. Ce n'était pas vous ? Contactez immédiatement votre administrateur.",
+  "new_device.subject": "Nouvelle connexion à votre compte {company}",
+  "new_device.body":
+    "Une connexion à votre compte {company} a eu lieu depuis {device} le {time, date, long} à {time, time, ::jmmz}, un appareil ou un réseau depuis lequel il n’avait pas été utilisé récemment.\n\nSi c’était vous, il n’y a rien à faire. Sinon, mettez fin à cette session dans la liste de vos sessions sur la page de connexion de {company}, changez votre mot de passe et contactez votre administrateur.",
+  "new_device.sms":
+    "{company} : nouvelle connexion depuis {device} le {time, date, ::ddMMyyyy} à {time, time, ::jmmz}. Ce n'était pas vous ? Mettez fin à la session, changez votre mot de passe et contactez votre administrateur.",
 } satisfies Messages<"notices">;

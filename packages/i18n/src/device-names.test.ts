@@ -1,10 +1,10 @@
-import { en } from "@auth/i18n/catalogues/en/index.js";
-import { beforeAll, describe, expect, it } from "vitest";
-import { deviceName } from "./device-name.js";
-import { speak } from "./words.js";
+import { describe, expect, it } from "vitest";
+import { catalogues } from "./catalogues.js";
+import { deviceName as named } from "./device-names.js";
+import { translator } from "./translator.js";
 
-// The test browser speaks English.
-beforeAll(() => speak({ catalogue: en }));
+const english = translator(catalogues.en);
+const deviceName = (userAgent: string) => named(userAgent, english);
 
 describe("a session's device, named from its user agent", () => {
   it.each([
@@ -43,5 +43,12 @@ describe("a session's device, named from its user agent", () => {
   it("names an app by its product, and a client by what it knows of it", () => {
     expect(deviceName("MyApp/1.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X)")).toBe("MyApp on iOS");
     expect(deviceName("Mozilla/5.0 (compatible; Googlebot/2.1)")).toBe("Googlebot");
+  });
+
+  it("names the device in the translator's language", () => {
+    const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0";
+    expect(named(firefox, translator(catalogues.de))).toBe("Firefox unter Linux");
+    expect(named(firefox, translator(catalogues.fr))).toBe("Firefox sous Linux");
+    expect(named("curl/8.5.0", translator(catalogues.de))).toBe("Unbekanntes Gerät");
   });
 });

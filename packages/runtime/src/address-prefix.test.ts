@@ -67,4 +67,16 @@ describe("the client an address is counted as", () => {
     expect(clientAddressKey("", 64)).toBe("");
     expect(clientAddressKey("unknown", 64)).toBe("unknown");
   });
+
+  it.each([
+    ["198.51.100.77", 24, "198.51.100.0/24"],
+    ["198.51.100.77", 16, "198.51.0.0/16"],
+    ["198.51.100.77", 20, "198.51.96.0/20"],
+    ["::ffff:198.51.100.77", 24, "198.51.100.0/24"],
+  ])(
+    "is the network of an IPv4 address %s when a prefix shorter than 32 is given: /%i",
+    (address, prefix, key) => {
+      expect(clientAddressKey(address, 48, prefix)).toBe(key);
+    },
+  );
 });
