@@ -1,19 +1,19 @@
 import { catalogues, type Language, type MessageKey, type MessageValues, translator } from "@auth/i18n";
-import { pageRoutes, type RunningLoginPage, serveLoginPage } from "@auth/login-page";
-import { freePort } from "@auth/runtime";
+import { pageRoutes, type RunningLoginPage } from "@auth/login-page";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   accessibilityViolations,
-  cardLayout,
   chromiumInstalled,
   computedStyle,
   launchChromium,
   Screenshots,
 } from "./support/browser.js";
-import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import { createUser, type TestCompany, type TestUser } from "./support/fixtures.js";
+import { serveCompanyPage } from "./support/login-page-site.js";
 import { lastOtp } from "./support/outbox.js";
+import { lookAtEveryWidth as lookAtWidths, screens } from "./support/page-widths.js";
 import { totpCode } from "./support/totp.js";
 
 /**
@@ -30,12 +30,6 @@ const brandColour = "rgb(122, 31, 92)";
 /** The page's own accent, #0b57d0, where a company has none. */
 const pageColour = "rgb(11, 87, 208)";
 const password = "first-Password-1";
-
-/** A screen of each kind: the card as before on a desktop, within the edges on a 360 px phone. */
-const screens = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 360, height: 740 },
-] as const;
 
 /** The languages the page speaks, each the test browser's in one walk (Playwright's `locale`). */
 const walks: Language[] = ["en", "de", "fr"];
@@ -57,25 +51,10 @@ describe.skipIf(!chromiumInstalled())(
     const screenshots = new Screenshots("login-page-brand");
 
     beforeAll(async () => {
-      pageUrl = `http://127.0.0.1:${await freePort()}`;
-      [browser, company] = await Promise.all([
+      [browser, { url: pageUrl, company, page }] = await Promise.all([
         launchChromium(),
-        createCompany({
-          brand: { logoUrl, color: "#7a1f5c" },
-          recovery: {
-            order: [],
-            disabled: [],
-            disabledByRole: {},
-            linkBase: `${pageUrl}${pageRoutes.recoveryLink}`,
-          },
-        }),
+        serveCompanyPage({ brand: { logoUrl, color: "#7a1f5c" } }),
       ]);
-      page = await serveLoginPage({
-        gatewayUrl: inject("gatewayUrl"),
-        companyCode: company.code,
-        apiKey: company.apiKey,
-        port: Number(new URL(pageUrl).port),
-      });
     });
     afterAll(async () => {
       await Promise.all([page?.close(), browser?.close()]);
@@ -108,30 +87,6 @@ describe.skipIf(!chromiumInstalled())(
       return tab;
     }
 
-    /**
-     * Waits for two frames: the page laid out and painted at a new size (a full-page screenshot taken
-     * at once after a resize may miss what lies below the window).
-     */
-    const framesPainted = (tab: Page) =>
-      tab.evaluate(
-        () =>
-          new Promise<void>((resolve) => {
-            const { requestAnimationFrame } = globalThis as unknown as {
-              requestAnimationFrame(callback: () => void): void;
-            };
-            requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
-          }),
-      );
-
-    /** The step as it looks at one width: a screenshot, no axe violation, the card within the screen's edges. */
-    async function look(tab: Page, view: string, step: string): Promise<void> {
-      await screenshots.take(tab, view, step);
-      expect(await accessibilityViolations(tab), `${view}/${step}`).toEqual([]);
-      const { left, right, sideways } = await cardLayout(tab);
-      expect(sideways, `${view}/${step}: sideways scroll`).toBe(0);
-      expect(Math.min(left, right), `${view}/${step}: the card's margin`).toBeGreaterThanOrEqual(8);
-    }
-
     describe.each(walks)("in %s", (language) => {
       const words = translator(catalogues[language]);
       /** The page's text in this walk's language. */
@@ -139,14 +94,8 @@ describe.skipIf(!chromiumInstalled())(
       const heading = (tab: Page, key: MessageKey<"page">) =>
         tab.getByRole("heading", { level: 1, name: say(key) }).waitFor();
 
-      /** The step at every width of `screens`: one walk of the flows serves both, resized at each step. */
-      async function lookAtEveryWidth(tab: Page, step: string): Promise<void> {
-        for (const screen of screens) {
-          await tab.setViewportSize({ width: screen.width, height: screen.height });
-          await framesPainted(tab);
-          await look(tab, `${language}/${screen.width}`, step);
-        }
-      }
+      /** The step at every width of `screens`, under `<language>/<width>/`. */
+      const lookAtEveryWidth = (tab: Page, step: string) => lookAtWidths(tab, screenshots, language, step);
 
       async function identify(tab: Page, who: TestUser): Promise<void> {
         await tab.getByLabel(say("common.loginId"), { exact: true }).fill(who.loginName);

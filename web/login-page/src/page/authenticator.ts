@@ -3,7 +3,7 @@ import type { Flow } from "./flow.js";
 import { secretGroups } from "./otpauth-secret.js";
 import type { OnEnrolled } from "./passkey-settings.js";
 import { clearWhenWrong } from "./typed-secret.js";
-import { element, labelledField, type Step } from "./view.js";
+import { codeField, element, type labelledField, type Step } from "./view.js";
 import { text } from "./words.js";
 
 /**
@@ -144,10 +144,6 @@ export class AuthenticatorSetup {
 }
 
 type CodeField = ReturnType<typeof labelledField>;
-
-/** A labelled field for a 6-digit code, as the login's code fields are, with a hint read with it when given. */
-const codeField = (name: string, label: string, hint?: string): CodeField =>
-  labelledField({ name, label, hint, autocomplete: "one-time-code", inputmode: "numeric" });
 
 /**
  * The secret for typing by hand, in groups of four: each group its own element, spaced by the

@@ -12,7 +12,7 @@ export class Captcha {
   readonly #group: HTMLFieldSetElement;
   readonly #input: HTMLInputElement;
 
-  constructor(step: Step, asked: boolean) {
+  constructor(step: Pick<Step, "add">, asked: boolean) {
     const { box, input } = checkbox(text("captcha.notRobot"));
     this.#input = input;
     this.#group = element(

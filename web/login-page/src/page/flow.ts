@@ -66,8 +66,8 @@ export class Flow {
     else this.fail(step, reply, messages);
   }
 
-  /** Tells why a call failed: on the step, or, when the session is gone, on a new start. */
-  fail(step: Step, reply: Reply, messages?: Messages): void {
+  /** Tells why a call failed: on the step (or a part of it), or, when the session is gone, on a new start. */
+  fail(step: Pick<Step, "error">, reply: Reply, messages?: Messages): void {
     const message = messageFor(reply, messages);
     if (this.endsSession(reply)) this.restart({ error: message });
     else step.error(message);

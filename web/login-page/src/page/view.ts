@@ -31,7 +31,7 @@ export function externalLink(href: string, label: string): HTMLAnchorElement {
 export interface FieldOptions {
   label: string;
   name: string;
-  type?: "text" | "password";
+  type?: "text" | "password" | "tel" | "email";
   autocomplete?: string;
   inputmode?: "numeric" | "text";
   /** Shown under the label and read with the field. */
@@ -64,6 +64,14 @@ export function labelledField(options: FieldOptions): {
   );
   return { box, label, input };
 }
+
+/** A labelled field for a 6-digit code, as the login's code fields are, with a hint read with it when given. */
+export const codeField = (name: string, label: string, hint?: string): ReturnType<typeof labelledField> =>
+  labelledField({ name, label, hint, autocomplete: "one-time-code", inputmode: "numeric" });
+
+/** The login ID as a password form's hidden username, for password managers to save with the password. */
+export const hiddenUsername = (loginId: string): Node[] =>
+  loginId ? [element("input", { type: "text", autocomplete: "username", value: loginId, hidden: "" })] : [];
 
 /** A checkbox with its label and, when given, a description read with it. */
 export function checkbox(
@@ -110,10 +118,9 @@ export class Step {
     return input;
   }
 
-  /** The login ID as the form's hidden username, for password managers to save with the password. */
+  /** The login ID as the form's hidden username (`hiddenUsername`). */
   username(loginId: string): void {
-    if (loginId)
-      this.add(element("input", { type: "text", autocomplete: "username", value: loginId, hidden: "" }));
+    this.add(...hiddenUsername(loginId));
   }
 
   /** Adds to the form, above its buttons. */

@@ -129,8 +129,8 @@ export const page = {
   "sessions.thisSession": "Diese Sitzung.",
   "sessions.details":
     "Von {address}, angemeldet am {createdAt, date, medium} um {createdAt, time, short}, zuletzt aktiv am {lastSeenAt, date, medium} um {lastSeenAt, time, short}.",
-  "sessions.end": "Diese Sitzung beenden",
-  "sessions.endLabel": "Sitzung von {device} beenden",
+  "sessions.end": "Sitzung beenden",
+  "sessions.endLabel": "Sitzung beenden: {device}",
   "sessions.ended": "{count, plural, one {Die Sitzung wurde beendet.} other {# Sitzungen wurden beendet.}}",
 
   "events.heading": "Letzte Sicherheitsaktivitäten",
@@ -225,4 +225,40 @@ export const page = {
     "Bewahren Sie diese Codes jetzt an einem sicheren Ort auf: Sie werden nur dieses eine Mal angezeigt. Jeder funktioniert nur einmal; Ihre bisherigen Codes funktionieren nicht mehr.",
   "backupCodes.reauthenticate":
     "Zu Ihrer Sicherheit ist für neue Backup-Codes eine kürzliche Anmeldung mit allen Ihren Faktoren nötig: Melden Sie sich ab, melden Sie sich wieder an (mit Ihrem Passkey oder Ihrer App, falls vorhanden) und holen Sie sie dann hier ab.",
+
+  "passwordChange.heading": "Passwort ändern",
+  "passwordChange.intro":
+    "Ihre anderen Sitzungen werden beendet, sodass jeder, der das alte Passwort kannte, abgemeldet ist. Bleiben Sie hier angemeldet oder melden Sie sich auch hier ab.",
+  "passwordChange.currentLabel": "Aktuelles Passwort",
+  "passwordChange.currentHint": "Direkt nach der Anmeldung können Sie es leer lassen.",
+  "passwordChange.signOutHere": "Auch hier abmelden",
+  "passwordChange.submit": "Passwort ändern",
+  "passwordChange.reauthenticate":
+    "Geben Sie Ihr aktuelles Passwort ein, oder melden Sie sich ab und wieder an, um es ohne zu ändern.",
+  "passwordChange.done": "Ihr Passwort wurde geändert.",
+
+  "phoneChange.heading": "Telefonnummer ändern",
+  "phoneChange.intro":
+    "Codes, Wiederherstellungsnachrichten und Hinweise gehen an Ihr Telefon. Ein Code an die neue Nummer bestätigt sie, und Ihre bisherige Nummer wird über die Änderung informiert.",
+  "phoneChange.label": "Neue Telefonnummer",
+  "phoneChange.hint": "Zum Beispiel +49 151 12345678.",
+  "phoneChange.send": "Code senden",
+  "phoneChange.sent": "Wir haben einen 6-stelligen Code an {phone} gesendet. Geben Sie ihn unten ein.",
+  "phoneChange.confirm": "Neue Nummer bestätigen",
+  "phoneChange.invalid": "Bitte geben Sie eine andere Telefonnummer als Ihre jetzige ein.",
+  "phoneChange.done": "Ihre Telefonnummer ist jetzt {phone}.",
+
+  "emailChange.heading": "E-Mail-Adresse ändern",
+  "emailChange.intro":
+    "Wiederherstellungslinks und Hinweise gehen an Ihre E-Mail-Adresse. Ein Link an die neue Adresse bestätigt sie, und Ihre bisherige Adresse wird über die Änderung informiert.",
+  "emailChange.label": "Neue E-Mail-Adresse",
+  "emailChange.send": "Link senden",
+  "emailChange.sent":
+    "Wir haben einen Link an {email} gesendet. Öffnen Sie ihn, um Ihre neue Adresse zu bestätigen.",
+  "emailChange.invalid": "Bitte geben Sie eine andere E-Mail-Adresse als Ihre jetzige ein.",
+  "emailChange.notOffered":
+    "Ihre E-Mail-Adresse kann hier nicht geändert werden. Bitte wenden Sie sich an den Support der Website.",
+  "emailLink.title": "Ihre E-Mail-Adresse wurde geändert",
+  "emailLink.intro": "Melden Sie sich ab jetzt mit Ihrer neuen Adresse an.",
+  "emailLink.askNew": "Melden Sie sich an und fordern Sie einen neuen Link an.",
 } satisfies Messages<"page">;

@@ -124,7 +124,7 @@ export const page = {
   "sessions.thisSession": "This session.",
   "sessions.details":
     "From {address}, signed in {createdAt, date, medium}, {createdAt, time, short}, last active {lastSeenAt, date, medium}, {lastSeenAt, time, short}.",
-  "sessions.end": "End this session",
+  "sessions.end": "End the session",
   "sessions.endLabel": "End the session of {device}",
   "sessions.ended": "{count, plural, one {The session has ended.} other {# sessions have ended.}}",
 
@@ -214,4 +214,38 @@ export const page = {
     "Save these codes somewhere safe now: they are shown only this once. Each works once; the codes you had before no longer work.",
   "backupCodes.reauthenticate":
     "For your security, new backup codes need a recent sign-in with all your factors: sign out, sign in again (with your passkey or app, if you have one), then get them here.",
+
+  "passwordChange.heading": "Change your password",
+  "passwordChange.intro":
+    "Your other sessions end, so whoever knew the old password is signed out. Stay signed in here, or sign out here too.",
+  "passwordChange.currentLabel": "Current password",
+  "passwordChange.currentHint": "You may leave it empty right after signing in.",
+  "passwordChange.signOutHere": "Sign out here too",
+  "passwordChange.submit": "Change password",
+  "passwordChange.reauthenticate":
+    "Enter your current password, or sign out and sign in again to change it without.",
+  "passwordChange.done": "Your password is changed.",
+
+  "phoneChange.heading": "Change your phone number",
+  "phoneChange.intro":
+    "Codes, recovery messages and notices go to your phone. A code sent to the new number confirms it, and your current number is told of the change.",
+  "phoneChange.label": "New phone number",
+  "phoneChange.hint": "Like +49 151 12345678.",
+  "phoneChange.send": "Send a code",
+  "phoneChange.sent": "We sent a 6-digit code to {phone}. Enter it below.",
+  "phoneChange.confirm": "Confirm the new number",
+  "phoneChange.invalid": "Please enter a phone number other than the one you have now.",
+  "phoneChange.done": "Your phone number is now {phone}.",
+
+  "emailChange.heading": "Change your e-mail address",
+  "emailChange.intro":
+    "Recovery links and notices go to your e-mail. A link sent to the new address confirms it, and your current address is told of the change.",
+  "emailChange.label": "New e-mail address",
+  "emailChange.send": "Send a link",
+  "emailChange.sent": "We sent a link to {email}. Open it to confirm your new address.",
+  "emailChange.invalid": "Please enter an e-mail address other than the one you have now.",
+  "emailChange.notOffered": "Your e-mail address cannot be changed here. Please ask the site's support.",
+  "emailLink.title": "Your e-mail address is changed",
+  "emailLink.intro": "Sign in with your new address from now on.",
+  "emailLink.askNew": "Sign in and ask for a new link.",
 } as const;

@@ -126,7 +126,7 @@ export const page = {
   "sessions.thisSession": "Cette session.",
   "sessions.details":
     "Depuis {address}, connexion le {createdAt, date, medium} à {createdAt, time, short}, dernière activité le {lastSeenAt, date, medium} à {lastSeenAt, time, short}.",
-  "sessions.end": "Fermer cette session",
+  "sessions.end": "Fermer la session",
   "sessions.endLabel": "Fermer la session de {device}",
   "sessions.ended": "{count, plural, =1 {La session a pris fin.} other {# sessions ont pris fin.}}",
 
@@ -223,4 +223,39 @@ export const page = {
     "Conservez ces codes en lieu sûr dès maintenant\u00a0: ils ne sont affichés que cette fois. Chacun ne fonctionne qu’une seule fois\u202f; vos anciens codes ne fonctionnent plus.",
   "backupCodes.reauthenticate":
     "Pour votre sécurité, de nouveaux codes de secours nécessitent une connexion récente avec tous vos facteurs\u00a0: déconnectez-vous, reconnectez-vous (avec votre clé d’accès ou votre application, si vous en avez une), puis obtenez-les ici.",
+
+  "passwordChange.heading": "Changer votre mot de passe",
+  "passwordChange.intro":
+    "Vos autres sessions prennent fin\u00a0: quiconque connaissait l’ancien mot de passe est déconnecté. Restez connecté ici, ou déconnectez-vous ici aussi.",
+  "passwordChange.currentLabel": "Mot de passe actuel",
+  "passwordChange.currentHint": "Vous pouvez le laisser vide juste après vous être connecté.",
+  "passwordChange.signOutHere": "Me déconnecter ici aussi",
+  "passwordChange.submit": "Changer le mot de passe",
+  "passwordChange.reauthenticate":
+    "Saisissez votre mot de passe actuel, ou déconnectez-vous puis reconnectez-vous pour le changer sans lui.",
+  "passwordChange.done": "Votre mot de passe est changé.",
+
+  "phoneChange.heading": "Changer votre numéro de téléphone",
+  "phoneChange.intro":
+    "Les codes, les messages de récupération et les avis sont envoyés à votre téléphone. Un code envoyé au nouveau numéro le confirme, et votre numéro actuel est informé du changement.",
+  "phoneChange.label": "Nouveau numéro de téléphone",
+  "phoneChange.hint": "Par exemple +33 6 12 34 56 78.",
+  "phoneChange.send": "Envoyer un code",
+  "phoneChange.sent": "Nous avons envoyé un code à 6 chiffres au {phone}. Saisissez-le ci-dessous.",
+  "phoneChange.confirm": "Confirmer le nouveau numéro",
+  "phoneChange.invalid": "Veuillez saisir un numéro de téléphone autre que celui que vous avez.",
+  "phoneChange.done": "Votre numéro de téléphone est maintenant le {phone}.",
+
+  "emailChange.heading": "Changer votre adresse e-mail",
+  "emailChange.intro":
+    "Les liens de récupération et les avis sont envoyés à votre adresse e-mail. Un lien envoyé à la nouvelle adresse la confirme, et votre adresse actuelle est informée du changement.",
+  "emailChange.label": "Nouvelle adresse e-mail",
+  "emailChange.send": "Envoyer un lien",
+  "emailChange.sent": "Nous avons envoyé un lien à {email}. Ouvrez-le pour confirmer votre nouvelle adresse.",
+  "emailChange.invalid": "Veuillez saisir une adresse e-mail autre que celle que vous avez.",
+  "emailChange.notOffered":
+    "Votre adresse e-mail ne peut pas être changée ici. Veuillez contacter le support du site.",
+  "emailLink.title": "Votre adresse e-mail est changée",
+  "emailLink.intro": "Connectez-vous désormais avec votre nouvelle adresse.",
+  "emailLink.askNew": "Connectez-vous et demandez un nouveau lien.",
 } satisfies Messages<"page">;

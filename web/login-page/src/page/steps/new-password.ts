@@ -39,8 +39,8 @@ export function showNewPassword(flow: Flow, answer: Answer): void {
   step.show();
 }
 
-/** After a recovery: no session is left (every session of the user ended); the user signs in anew. */
-function showPasswordChanged(flow: Flow): void {
+/** After a recovery, or a change that ended this session too: no session is left; the user signs in anew. */
+export function showPasswordChanged(flow: Flow): void {
   const step = new Step(text("passwordChanged.title"), text("passwordChanged.intro"));
   step.submit(text("common.signIn"), () => flow.restart());
   step.show();

@@ -2,8 +2,11 @@ import type { Answer } from "../api.js";
 import { signedInWithApp } from "../authentication.js";
 import { AuthenticatorSetup } from "../authenticator.js";
 import { BackupCodes } from "../backup-codes.js";
+import { offerEmailChange } from "../email-change.js";
 import type { Flow } from "../flow.js";
 import { PasskeySettings } from "../passkey-settings.js";
+import { offerPasswordChange } from "../password-change.js";
+import { offerPhoneChange } from "../phone-change.js";
 import { SecurityEvents } from "../security-events.js";
 import { SessionList } from "../sessions.js";
 import { Step } from "../view.js";
@@ -11,8 +14,8 @@ import { text } from "../words.js";
 
 /**
  * authorized: where a client app would take over with the session token; the user's sessions
- * below, their recent security activity, their passkeys, the setup of an authenticator app, and new
- * backup codes.
+ * below, their recent security activity, their passkeys, the setup of an authenticator app, new
+ * backup codes, and the changes of their password, phone and e-mail.
  */
 export function showSignedIn(flow: Flow, answer: Answer): void {
   const step = new Step(
@@ -45,5 +48,9 @@ export function showSignedIn(flow: Flow, answer: Answer): void {
     onEnrolled,
   });
   const backupCodes = new BackupCodes(flow, step);
+  const listAgain = () => sessions.load();
+  offerPasswordChange(flow, step, listAgain);
+  offerPhoneChange(flow, step, listAgain);
+  offerEmailChange(flow, step);
   step.show();
 }
