@@ -42,7 +42,7 @@ const ownEvent = z.strictObject({
   type: z
     .string()
     .describe(
-      "auth.login.succeeded, auth.login.failed, auth.second_factor.failed, auth.account.locked, auth.password.changed, auth.factor.enrolled, auth.factor.removed, auth.recovery.started, auth.recovery.finished, auth.session.revoked, admin.factor.changed, admin.user.changed or admin.session.revoked; more may be added",
+      "auth.login.succeeded, auth.login.failed, auth.second_factor.failed, auth.account.locked, auth.password.changed, auth.contact.changed, auth.factor.enrolled, auth.factor.removed, auth.recovery.started, auth.recovery.finished, auth.session.revoked, admin.factor.changed, admin.user.changed or admin.session.revoked; more may be added",
     ),
   time: z.string().describe("When the change was committed (RFC 3339, UTC)"),
   outcome: enumOf(outcomeNames)
@@ -54,7 +54,7 @@ const ownEvent = z.strictObject({
     .describe("The client's address as the gateway saw it; null for an operator's or the suite's change"),
   factor: enumOf(factorNames)
     .nullable()
-    .describe("The factor the event is about (a login's last, an enrolment's, a lock-out's); null when none"),
+    .describe("The factor the event is about (a login's last, an enrolment's, a lock-out's; sms_code or email_link for a changed phone or e-mail); null when none"),
   actor: enumOf(actorNames)
     .nullable()
     .describe("Who made the change: the user, an operator (never named) or the suite; null when not known"),

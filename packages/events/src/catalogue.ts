@@ -14,6 +14,7 @@ export const detailFields = [
   "lockout",
   "adminChange",
   "smsRefused",
+  "contactChanged",
 ] as const;
 export type DetailField = (typeof detailFields)[number];
 
@@ -73,6 +74,12 @@ export const eventCatalogue = {
   "auth.password.changed": {
     sources: ["identity"],
     meaning: "The user's password was set: changed, reset by recovery, or set on first login.",
+  },
+  "auth.contact.changed": {
+    sources: ["identity"],
+    detail: "contactChanged",
+    meaning:
+      "The user's phone or e-mail was changed by the user, confirmed by a code or a link (which kind is in the event; the address never is).",
   },
   "auth.factor.enrolled": {
     sources: ["identity"],

@@ -22,6 +22,7 @@ const details: Record<DetailField, EventDetail> = {
   lockout: { lockout: { factor: Factor.SMS_CODE, until: new Date(0) } },
   adminChange: { adminChange: { resource: "user", resourceId: "r", action: "updated", fields: ["blocked"] } },
   smsRefused: { smsRefused: { reason: "breaker", region: "GB", prefix: "+44 909" } },
+  contactChanged: { contactChanged: { kind: "email" } },
 };
 
 export const userOrigin = (userId: string): EventOrigin => ({

@@ -12,6 +12,7 @@ export const OWN_EVENT_TYPES = [
   "auth.second_factor.failed",
   "auth.account.locked",
   "auth.password.changed",
+  "auth.contact.changed",
   "auth.factor.enrolled",
   "auth.factor.removed",
   "auth.recovery.started",
@@ -29,13 +30,26 @@ const recoveryFactors: Readonly<Record<string, Factor>> = {
   question: Factor.RECOVERY_QUESTION,
 };
 
-/** The factor the event is about: a check's or enrolment's, a login's last, a lock-out's, a recovery's. */
+/**
+ * A changed address, as the factor it carries: the phone's SMS codes, the e-mail's links (the
+ * page names the change by it; the address itself is in no event).
+ */
+const contactFactors: Readonly<Record<string, Factor>> = {
+  phone: Factor.SMS_CODE,
+  email: Factor.EMAIL_LINK,
+};
+
+/**
+ * The factor the event is about: a check's or enrolment's, a login's last, a lock-out's, a
+ * recovery's, a changed address's.
+ */
 function factorOf(event: Event): Factor {
   return (
     event.factor?.factor ??
     event.login?.methods.at(-1) ??
     event.lockout?.factor ??
     recoveryFactors[event.recovery?.method ?? ""] ??
+    contactFactors[event.contactChanged?.kind ?? ""] ??
     Factor.UNSPECIFIED
   );
 }

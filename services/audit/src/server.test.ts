@@ -318,6 +318,24 @@ describe("ListOwnEvents", () => {
     expect(JSON.stringify(events)).not.toContain("operator");
   });
 
+  it("lists a changed phone or e-mail by the factor it carries (sms_code, email_link), never the address", async () => {
+    const changed = (kind: string, minute: number) =>
+      anEvent("auth.contact.changed", {
+        companyId,
+        userId,
+        time: at(minute),
+        origin: userOrigin(userId),
+        detail: { contactChanged: { kind } },
+      });
+    const [phone, email] = [changed("phone", 40), changed("email", 41)];
+    await server.storeEvents([phone, email]);
+    const { events } = await clients.gateway.listOwnEvents({ sessionToken: token, limit: 2 });
+    expect(events.map((event) => [event.id, event.type, event.factor, event.actor])).toEqual([
+      [email.id, "auth.contact.changed", Factor.EMAIL_LINK, ActorKind.USER],
+      [phone.id, "auth.contact.changed", Factor.SMS_CODE, ActorKind.USER],
+    ]);
+  });
+
   it("lists 20 unless asked, at most 100", async () => {
     const events: Event[] = Array.from({ length: 25 }, (_, minute) =>
       anEvent("auth.password.changed", { companyId, userId, time: at(minute) }),

@@ -1,6 +1,7 @@
 import { type EventOrigin, type EventType, newEvent } from "@auth/events";
 import { ActorKind, type AdminChangeDetail, type Event, Factor, Outcome } from "@auth/proto/events";
 import { CheckOutcome } from "@auth/proto/session";
+import type { ContactKindName } from "./schema.js";
 
 /**
  * The security events identity records (docs/decisions.md, "Security events"), as the catalogue of
@@ -70,6 +71,24 @@ export function passwordChanged(origin: EventOrigin, companyId: string, userId: 
     userId,
     outcome: Outcome.SUCCEEDED,
     origin,
+  });
+}
+
+/**
+ * auth.contact.changed: the user's new phone or e-mail was confirmed and written. The kind only:
+ * an address is a login ID, and no event holds one.
+ */
+export function contactChanged(
+  origin: EventOrigin,
+  change: { companyId: string; userId: string; kind: ContactKindName },
+): Event {
+  return newEvent("identity", {
+    type: "auth.contact.changed",
+    companyId: change.companyId,
+    userId: change.userId,
+    outcome: Outcome.SUCCEEDED,
+    origin,
+    detail: { contactChanged: { kind: change.kind } },
   });
 }
 

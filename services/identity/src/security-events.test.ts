@@ -18,7 +18,14 @@ import {
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import { type OpenedDatabase, openDatabase } from "@auth/pg";
 import { ActorKind, type Event, Factor, Outcome } from "@auth/proto/events";
-import { IdentityServiceService, type PasskeySettings, UserStatus } from "@auth/proto/identity";
+import {
+  ContactKind,
+  type ImportedUser,
+  IdentityServiceService,
+  ImportOutcome,
+  type PasskeySettings,
+  UserStatus,
+} from "@auth/proto/identity";
 import { SmsProvider } from "@auth/proto/otp";
 import {
   CheckOutcome,
@@ -43,6 +50,7 @@ import {
   FakePasskeySessions,
   noCredentialChange,
   providerSettings,
+  randomPhone,
   seedCompany,
   seedUser,
   startIdentityForTests,
@@ -51,7 +59,7 @@ import {
 
 type Client = ServiceClient<typeof IdentityServiceService>;
 const adminToken = randomBytes(32).toString("base64url");
-const holders = ["identity", "gateway", "operator"] as const;
+const holders = ["identity", "gateway", "operator", "otp", "recovery"] as const;
 type Holder = (typeof holders)[number];
 
 const origin = "https://login.example.test";
@@ -191,6 +199,16 @@ function expectOne(events: Event[], expected: Record<string, unknown> & { type: 
 const companyWith = (passkeys: PasskeySettings | undefined = undefined) =>
   seedCompany(clients.operator, { passkeys });
 type Company = Awaited<ReturnType<typeof companyWith>>;
+
+/**
+ * A pending change of the user's address, begun from an authorized session as the gateway begins
+ * it: the ApplyContactChange its code or link leads to (the address as identity keeps it).
+ */
+async function beginChange(companyId: string, userId: string, kind: ContactKind, address: string) {
+  const sessionToken = sessions.open(companyId, userId, SessionState.AUTHORIZED);
+  const begun = await clients.gateway.beginContactChange({ companyId, sessionToken, kind, address });
+  return { companyId, userId, kind, address: begun.address };
+}
 
 /** A code of the secret for a step after every one used so far (the next step's: ±1 allows it). */
 const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
@@ -475,6 +493,34 @@ describe("Security events", () => {
     });
   });
 
+  describe("a change of the user's address whose event cannot be recorded is not made (one transaction)", () => {
+    it("leaves the address and its pending change as they were: applied once the event can be recorded", async () => {
+      const company = await companyWith();
+      const user = await seedUser(clients.operator, company.id);
+      const change = await beginChange(company.id, user.id, ContactKind.EMAIL, `new-${user.email}`);
+      const constraint = `refuse_${randomBytes(4).toString("hex")}`;
+      await database.db.execute(
+        sql.raw(
+          `ALTER TABLE event_outbox ADD CONSTRAINT ${constraint} CHECK (position('${user.id}' in payload) = 0) NOT VALID`,
+        ),
+      );
+      try {
+        const refused = await recordedBy(company.id, async () => {
+          expect(await codeOf(clients.recovery.applyContactChange(change))).not.toBe("ok");
+        });
+        expect(refused).toEqual([]);
+      } finally {
+        await database.db.execute(sql.raw(`ALTER TABLE event_outbox DROP CONSTRAINT ${constraint}`));
+      }
+      const { user: after } = await clients.operator.getUser({ companyId: company.id, userId: user.id });
+      expect(after?.email).toBe(user.email);
+      const applied = await recordedBy(company.id, async () => {
+        expect(await clients.recovery.applyContactChange(change)).toEqual({ applied: true });
+      });
+      expect(applied.map((event) => event.type)).toEqual(["auth.contact.changed"]);
+    });
+  });
+
   describe("a password check records auth.login.failed when the password is compared and wrong", () => {
     let company: Company;
     let user: TestUser;
@@ -570,6 +616,126 @@ describe("Security events", () => {
         ...throughGateway,
       });
       expect(events[0]?.factor).toBeUndefined();
+    });
+  });
+
+  describe("ApplyContactChange records auth.contact.changed by the user, with the kind, never the address", () => {
+    it("for a phone confirmed by its code (otp) and an e-mail by its link (recovery); nothing before, nor for nothing pending", async () => {
+      const company = await companyWith();
+      const user = await seedUser(clients.operator, company.id);
+      const phone = randomPhone();
+      const email = `changed-${user.email}`;
+      const addresses = [phone, phone.slice(1), email, user.phone, user.phone.slice(1), user.email];
+      const phoneChange = await beginChange(company.id, user.id, ContactKind.PHONE, phone);
+      const emailChange = await beginChange(company.id, user.id, ContactKind.EMAIL, email);
+      const byCode = await recordedBy(
+        company.id,
+        async () => expect(await clients.otp.applyContactChange(phoneChange)).toEqual({ applied: true }),
+        addresses,
+      );
+      expectOne(byCode, {
+        type: "auth.contact.changed",
+        subject: user.id,
+        userid: user.id,
+        companyid: company.id,
+        outcome: Outcome.SUCCEEDED,
+        actor: userActor(user.id),
+        contactChanged: { kind: "phone" },
+      });
+      const byLink = await recordedBy(
+        company.id,
+        async () => expect(await clients.recovery.applyContactChange(emailChange)).toEqual({ applied: true }),
+        addresses,
+      );
+      expectOne(byLink, {
+        type: "auth.contact.changed",
+        subject: user.id,
+        actor: userActor(user.id),
+        contactChanged: { kind: "email" },
+      });
+      const again = await recordedBy(company.id, async () =>
+        expect(await clients.recovery.applyContactChange(emailChange)).toEqual({ applied: false }),
+      );
+      expect(again).toEqual([]);
+    });
+
+    it("nothing when the address became another user's meanwhile (auth.contact.unavailable)", async () => {
+      const company = await companyWith();
+      const [user, other] = [
+        await seedUser(clients.operator, company.id),
+        await seedUser(clients.operator, company.id),
+      ];
+      const email = `taken-${user.email}`;
+      const change = await beginChange(company.id, user.id, ContactKind.EMAIL, email);
+      await clients.operator.updateUser({ companyId: company.id, userId: other.id, email });
+      const refused = await recordedBy(company.id, async () =>
+        expect(await codeOf(clients.recovery.applyContactChange(change))).toBe("auth.contact.unavailable"),
+      );
+      expect(refused).toEqual([]);
+    });
+  });
+
+  describe("ImportUsers records admin.user.changed for each user it creates, as CreateUser does", () => {
+    const imported = (externalId: string, overrides: Partial<ImportedUser> = {}): ImportedUser => ({
+      externalId,
+      role: "customer",
+      profileMnemocode: `P-${externalId}`,
+      loginName: `imported-${externalId}`,
+      email: `imported-${externalId}@example.com`,
+      status: UserStatus.ACTIVE,
+      secondFactorRequired: false,
+      passwordChangeRequired: false,
+      password: "an imported password",
+      ...overrides,
+    });
+
+    it("one per created user, by the operator, naming the fields set, never their values; none for a failed user nor on a re-run", async () => {
+      const company = await companyWith();
+      const tag = randomBytes(4).toString("hex");
+      const batch = [
+        imported(`${tag}-1`),
+        imported(`${tag}-2`, { password: undefined, passwordHash: "{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=" }),
+        imported(`${tag}-3`),
+      ];
+      const secrets = batch.flatMap((user) => [user.loginName ?? "", user.email ?? "", "an imported password"]);
+      let results: { outcome: ImportOutcome; userId: string }[] = [];
+      const created = await recordedBy(
+        company.id,
+        async () => {
+          results = (await clients.operator.importUsers({ companyId: company.id, users: batch })).results;
+        },
+        secrets,
+      );
+      expect(results.map((result) => result.outcome)).toEqual([
+        ImportOutcome.CREATED,
+        ImportOutcome.FAILED,
+        ImportOutcome.CREATED,
+      ]);
+      const createdIds = [results[0]?.userId, results[2]?.userId];
+      expect(created).toHaveLength(2);
+      expect(created.map((event) => [event.type, event.subject, event.userid, event.adminChange])).toEqual(
+        createdIds.map((userId) => [
+          "admin.user.changed",
+          userId,
+          userId,
+          {
+            resource: "user",
+            resourceId: userId,
+            action: "created",
+            fields: ["role", "status", "profileMnemocode", "loginName", "email", "password"],
+          },
+        ]),
+      );
+      for (const event of created) expect(event.actor).toEqual(operatorActor());
+      const rerun = await recordedBy(company.id, async () => {
+        const again = await clients.operator.importUsers({ companyId: company.id, users: batch });
+        expect(again.results.map((result) => result.outcome)).toEqual([
+          ImportOutcome.SKIPPED,
+          ImportOutcome.FAILED,
+          ImportOutcome.SKIPPED,
+        ]);
+      });
+      expect(rerun).toEqual([]);
     });
   });
 

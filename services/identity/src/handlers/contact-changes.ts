@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import type { AsyncService } from "@auth/grpc-kit";
+import { type AsyncService, eventOriginOf } from "@auth/grpc-kit";
 import { normalizeEmail } from "@auth/login-ids";
 import { ContactKind, type IdentityServiceService, NotificationEvent } from "@auth/proto/identity";
 import { SessionState, TokenStatus } from "@auth/proto/session";
@@ -86,10 +86,11 @@ export function contactChangeHandlers(
       return { userId: user.id, address };
     },
 
-    async applyContactChange(request) {
+    async applyContactChange(request, context) {
       const input = parseStorableRequest(applyContactChangeRequest, request);
       const kind = kindNames[input.kind];
-      const before = await store.contactChanges.apply({ ...input, kind });
+      // The otp or recovery service calls, for the user whose code or link came back.
+      const before = await store.contactChanges.apply({ ...input, kind }, eventOriginOf(context, input.userId));
       if (!before) return { applied: false };
       const { event, to } = noticeOf(kind, before);
       notifier.notify(input.companyId, input.userId, event, { to });

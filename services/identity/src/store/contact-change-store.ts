@@ -1,6 +1,8 @@
 import { AuthError } from "@auth/errors";
+import { recordEvents } from "@auth/events/pg";
 import { type Database, isUniqueViolation } from "@auth/pg";
 import { and, eq, gt, ne, or, sql } from "drizzle-orm";
+import { contactChanged, type EventOrigin } from "../events.js";
 import { type ContactKindName, contactChanges, type IdentitySchema, type UserRow, users } from "../schema.js";
 
 /** Another user's login ID: refused without saying whose (docs/api-contract.md, "Changing the phone or the e-mail"). */
@@ -81,14 +83,13 @@ export class ContactChangeStore {
    * Writes the pending address to the user's row, once: only while it is pending, unexpired, for
    * this very address, and no other user signs in with it. The unique index of the column decides
    * between users racing for one address: the later write fails, and is auth.contact.unavailable.
-   * Returns the user's row before the change; undefined when nothing of the kind was pending.
+   * The change's auth.contact.changed is recorded in the same transaction. Returns the user's row
+   * before the change; undefined when nothing of the kind was pending.
    */
-  async apply(change: {
-    companyId: string;
-    userId: string;
-    kind: ContactKindName;
-    address: string;
-  }): Promise<UserRow | undefined> {
+  async apply(
+    change: { companyId: string; userId: string; kind: ContactKindName; address: string },
+    origin: EventOrigin,
+  ): Promise<UserRow | undefined> {
     const { companyId, userId, kind, address } = change;
     try {
       return await this.db.transaction(async (tx) => {
@@ -116,6 +117,7 @@ export class ContactChangeStore {
           .update(users)
           .set({ [columnOf[kind]]: address, updatedAt: new Date() })
           .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+        await recordEvents(tx, [contactChanged(origin, { companyId, userId, kind })]);
         return before;
       });
     } catch (error) {

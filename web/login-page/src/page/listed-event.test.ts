@@ -61,6 +61,14 @@ describe("the label of each of the user's events in the signed-in view", () => {
     );
   });
 
+  it.each<[string | null, string]>([
+    ["sms_code", "Phone number changed"],
+    ["email_link", "E-mail address changed"],
+    [null, "Phone number or e-mail address changed"],
+  ])("names a changed address by its factor: %s", (factor, label) => {
+    expect(eventLabel({ ...signedIn, type: "auth.contact.changed", factor })).toBe(label);
+  });
+
   it("shows a type it does not know by its name", () => {
     expect(eventLabel({ ...signedIn, type: "auth.something.new" })).toBe("auth.something.new");
   });

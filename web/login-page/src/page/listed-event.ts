@@ -20,6 +20,7 @@ const labels: Partial<Record<string, MessageKey<"page">>> = {
   "auth.second_factor.failed": "events.secondFactorFailed",
   "auth.account.locked": "events.accountLocked",
   "auth.password.changed": "events.passwordChanged",
+  "auth.contact.changed": "events.contactChanged",
   "auth.factor.enrolled": "events.factorEnrolled",
   "auth.factor.removed": "events.factorRemoved",
   "auth.recovery.started": "events.recoveryStarted",
@@ -32,7 +33,8 @@ const labels: Partial<Record<string, MessageKey<"page">>> = {
 
 /**
  * The event in a few words: one short label per type, the factor added or removed named (one the
- * page has no name for is a sign-in method); a type the page does not know, by its name.
+ * page has no name for is a sign-in method), a changed address by its factor (the phone's codes, the
+ * e-mail's links); a type the page does not know, by its name.
  */
 export function eventLabel(event: ListedEvent): string {
   const label = labels[event.type];

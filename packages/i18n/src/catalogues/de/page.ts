@@ -146,6 +146,8 @@ export const page = {
   "events.secondFactorFailed": "Zweiter Anmeldeschritt fehlgeschlagen",
   "events.accountLocked": "Konto gesperrt",
   "events.passwordChanged": "Passwort geändert",
+  "events.contactChanged":
+    "{factor, select, sms_code {Telefonnummer geändert} email_link {E-Mail-Adresse geändert} other {Telefonnummer oder E-Mail-Adresse geändert}}",
   "events.factorEnrolled":
     "{factor, select, password {Passwort hinzugefügt} sms_code {Telefon für Codes hinzugefügt} app_code {Authenticator-App hinzugefügt} backup_code {Backup-Codes hinzugefügt} passkey {Passkey hinzugefügt} recovery_question {Sicherheitsfrage hinzugefügt} other {Anmeldemethode hinzugefügt}}",
   "events.factorRemoved":

@@ -140,6 +140,8 @@ export const page = {
   "events.secondFactorFailed": "Second sign-in step failed",
   "events.accountLocked": "Account locked",
   "events.passwordChanged": "Password changed",
+  "events.contactChanged":
+    "{factor, select, sms_code {Phone number changed} email_link {E-mail address changed} other {Phone number or e-mail address changed}}",
   "events.factorEnrolled":
     "{factor, select, password {Password added} sms_code {Phone for codes added} app_code {Authenticator app added} backup_code {Backup codes added} passkey {Passkey added} recovery_question {Control question added} other {Sign-in method added}}",
   "events.factorRemoved":

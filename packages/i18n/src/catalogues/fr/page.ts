@@ -143,6 +143,8 @@ export const page = {
   "events.secondFactorFailed": "Échec de la deuxième étape de connexion",
   "events.accountLocked": "Compte verrouillé",
   "events.passwordChanged": "Mot de passe modifié",
+  "events.contactChanged":
+    "{factor, select, sms_code {Numéro de téléphone modifié} email_link {Adresse e-mail modifiée} other {Numéro de téléphone ou adresse e-mail modifié}}",
   "events.factorEnrolled":
     "{factor, select, password {Mot de passe ajouté} sms_code {Téléphone pour les codes ajouté} app_code {Application d’authentification ajoutée} backup_code {Codes de secours ajoutés} passkey {Clé d’accès ajoutée} recovery_question {Question de sécurité ajoutée} other {Méthode de connexion ajoutée}}",
   "events.factorRemoved":
