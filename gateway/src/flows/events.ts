@@ -54,7 +54,9 @@ const ownEvent = z.strictObject({
     .describe("The client's address as the gateway saw it; null for an operator's or the suite's change"),
   factor: enumOf(factorNames)
     .nullable()
-    .describe("The factor the event is about (a login's last, an enrolment's, a lock-out's; sms_code or email_link for a changed phone or e-mail); null when none"),
+    .describe(
+      "The factor the event is about (a login's last, an enrolment's, a lock-out's; sms_code or email_link for a changed phone or e-mail); null when none",
+    ),
   actor: enumOf(actorNames)
     .nullable()
     .describe("Who made the change: the user, an operator (never named) or the suite; null when not known"),

@@ -20,8 +20,8 @@ import { type OpenedDatabase, openDatabase } from "@auth/pg";
 import { ActorKind, type Event, Factor, Outcome } from "@auth/proto/events";
 import {
   ContactKind,
-  type ImportedUser,
   IdentityServiceService,
+  type ImportedUser,
   ImportOutcome,
   type PasskeySettings,
   UserStatus,
@@ -697,7 +697,11 @@ describe("Security events", () => {
         imported(`${tag}-2`, { password: undefined, passwordHash: "{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=" }),
         imported(`${tag}-3`),
       ];
-      const secrets = batch.flatMap((user) => [user.loginName ?? "", user.email ?? "", "an imported password"]);
+      const secrets = batch.flatMap((user) => [
+        user.loginName ?? "",
+        user.email ?? "",
+        "an imported password",
+      ]);
       let results: { outcome: ImportOutcome; userId: string }[] = [];
       const created = await recordedBy(
         company.id,

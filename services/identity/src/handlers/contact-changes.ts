@@ -90,7 +90,10 @@ export function contactChangeHandlers(
       const input = parseStorableRequest(applyContactChangeRequest, request);
       const kind = kindNames[input.kind];
       // The otp or recovery service calls, for the user whose code or link came back.
-      const before = await store.contactChanges.apply({ ...input, kind }, eventOriginOf(context, input.userId));
+      const before = await store.contactChanges.apply(
+        { ...input, kind },
+        eventOriginOf(context, input.userId),
+      );
       if (!before) return { applied: false };
       const { event, to } = noticeOf(kind, before);
       notifier.notify(input.companyId, input.userId, event, { to });
