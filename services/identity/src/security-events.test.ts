@@ -626,8 +626,10 @@ describe("Security events", () => {
       const phone = randomPhone();
       const email = `changed-${user.email}`;
       const addresses = [phone, phone.slice(1), email, user.phone, user.phone.slice(1), user.email];
+      const before = await outboxSize();
       const phoneChange = await beginChange(company.id, user.id, ContactKind.PHONE, phone);
       const emailChange = await beginChange(company.id, user.id, ContactKind.EMAIL, email);
+      expect(await outboxSize()).toBe(before);
       const byCode = await recordedBy(
         company.id,
         async () => expect(await clients.otp.applyContactChange(phoneChange)).toEqual({ applied: true }),
