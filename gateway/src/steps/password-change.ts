@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { weakPasswordError, weakPasswordStatus } from "@auth/errors";
 import { PasswordProblem, type User } from "@auth/proto/identity";
 import type { SessionFlowContext } from "../endpoint/context.js";
@@ -58,8 +59,15 @@ export async function changePassword(
   return { ended };
 }
 
-/** SAME_AS_CURRENT when the request's new password is its current one, as the hashes compare them (NFKC). */
+/**
+ * SAME_AS_CURRENT when the request's new password is its current one, as the hashes compare them
+ * (NFKC). Both are the client's own, but a secret is compared in constant time everywhere
+ * (infra/checks), so that no comparison needs an argument why it may not be.
+ */
 function sameAsGiven(body: { new_password: string; current_password?: string }): PasswordProblem | undefined {
-  const given = body.current_password?.normalize("NFKC");
-  return given === body.new_password.normalize("NFKC") ? PasswordProblem.SAME_AS_CURRENT : undefined;
+  if (body.current_password === undefined) return undefined;
+  const digest = (password: string) => createHash("sha256").update(password.normalize("NFKC")).digest();
+  return timingSafeEqual(digest(body.current_password), digest(body.new_password))
+    ? PasswordProblem.SAME_AS_CURRENT
+    : undefined;
 }
