@@ -18,9 +18,9 @@ describe("GET /openapi.json", () => {
       paths: Record<string, { get?: object; post?: object }>;
     };
     // The spec's 13, recovery/checklink, the user's own sessions and security events,
-    // authenticator app, passkeys (a login's and the user's own), backup codes and the company's
-    // brand (docs/api-contract.md).
-    expect(Object.keys(paths)).toHaveLength(28);
+    // authenticator app, passkeys (a login's and the user's own), backup codes, the user's own
+    // change of password, phone and e-mail, and the company's brand (docs/api-contract.md).
+    expect(Object.keys(paths)).toHaveLength(33);
     for (const [path, operations] of Object.entries(paths)) {
       const response = await fetch(`${gateway()}${path.replace("{company_code}", "acme")}`, {
         method: operations.get ? "GET" : "POST",
