@@ -1,5 +1,4 @@
 import { AuthError } from "@auth/errors";
-import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";
 import type { SessionFlowContext } from "../endpoint/context.js";
 import { defineEndpoint } from "../endpoint/define.js";
@@ -9,7 +8,7 @@ import { moveToSecondFactors } from "../factors/second-factors.js";
 import { assertAllAccepted, recordAcceptance, sessionDisclaimers } from "../steps/disclaimers.js";
 import { continueAfterFirstFactor } from "../steps/next-step.js";
 import { checkSessionPassword } from "../steps/password-check.js";
-import { loginRefusal, reserveCheck } from "../steps/secret-checks.js";
+import { passwordCheckRefusal } from "../steps/secret-checks.js";
 import { moveSession } from "../steps/session-moves.js";
 import { assertUserMayLogIn } from "../steps/user-status.js";
 
@@ -33,7 +32,7 @@ export const checkpassword = defineEndpoint({
   },
   steps: [
     assertAllAccepted,
-    loginRefusal,
+    passwordCheckRefusal,
     checkSessionPassword,
     assertUserMayLogIn,
     recordAcceptance,
@@ -57,14 +56,8 @@ async function handle(
   try {
     assertAllAccepted(disclaimersRequired, context.body.accept_disclaimers);
   } catch (error) {
-    // The order of docs/decisions.md ("Login"): suspension and lock-out, captcha, disclaimers,
-    // password. A check is reserved for the lock-out's and the captcha's refusals, then given back.
-    const check = await reserveCheck(
-      context,
-      { subject: { userId }, kind: SecretKind.PASSWORD, captchaResponse },
-      loginRefusal,
-    );
-    await check.giveBack();
+    // The order of docs/decisions.md ("Login"): suspension and lock-out, captcha, disclaimers, password.
+    await passwordCheckRefusal(context, userId, captchaResponse);
     throw error;
   }
 

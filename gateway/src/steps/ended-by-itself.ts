@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import { companyLimits } from "@auth/grpc-kit";
 import { TokenStatus } from "@auth/proto/session";
 import type { EndedToken } from "../endpoint/context.js";
 import type { AnswerLeadingTo } from "../endpoint/responses.js";
@@ -30,6 +31,7 @@ export async function movedBefore(
       toState: stateOfName[to],
       renewCredentialGeneration: false,
       retryKey: ended.retryKey,
+      limits: companyLimits(ended.company.policy),
     });
     return session?.companyId === ended.company.id ? { token: sessionToken, session } : undefined;
   } catch (error) {

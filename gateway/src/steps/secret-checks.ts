@@ -1,6 +1,8 @@
 import { AuthError } from "@auth/errors";
-import { compareUnderBudget } from "@auth/grpc-kit";
+import { companyLimits, compareUnderBudget, type GuessBudget, tellingLockOuts } from "@auth/grpc-kit";
+import { NotificationEvent } from "@auth/proto/identity";
 import {
+  CaptchaVerdict,
   CheckOutcome,
   CheckResult,
   type CheckSubject,
@@ -8,7 +10,9 @@ import {
   SecretKind,
 } from "@auth/proto/session";
 import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
-import { type Step, step } from "../endpoint/step.js";
+import { codesOf, type Step, step } from "../endpoint/step.js";
+import { identityAcceptsCaptcha } from "./identity-captcha-check.js";
+import { tellUser } from "./user-notices.js";
 
 /**
  * The lock-out of one of the subject's budgets (docs/security.md, "Guesses per hour at one user"),
@@ -23,6 +27,7 @@ export const guardLockout = step(
       companyId: context.company.id,
       subject,
       kind,
+      limits: companyLimits(context.company.policy),
     });
     if (budget.lockedOut) {
       throw new AuthError("auth.restricted", {
@@ -75,6 +80,32 @@ export const wrongSecret = (code: "auth.otp.invalid" | "auth.controlanswer.inval
     outcome === CheckOutcome.SESSION_BUSY ? anotherCheckUnderWay() : new AuthError(code),
   );
 
+/**
+ * What the password's check would answer before its secret is compared, for a login step that
+ * refuses on something the order of checks puts after the lock-out and the captcha
+ * (docs/decisions.md, "Login": checkpassword's disclaimers): the lock-out, then the captcha,
+ * verified with identity only when the budget asks for one. Nothing is spent.
+ */
+export const passwordCheckRefusal = step(
+  codesOf(guardLockout, loginRefusal),
+  async (context: FlowContext, userId: string, captchaResponse: string | undefined): Promise<void> => {
+    if (!(await guardLockout(context, { userId }))) return;
+    if (captchaResponse === undefined) throw loginRefusal(CheckOutcome.CAPTCHA_MISSING, 0);
+    if (!(await identityAcceptsCaptcha(context, captchaResponse)))
+      throw loginRefusal(CheckOutcome.CAPTCHA_INVALID, 0);
+  },
+);
+
+/**
+ * The session service's budgets as the gateway spends them: a wrong secret's report that locks
+ * its user out tells the user (docs/security.md, "Notifications").
+ */
+function budgetOf(context: FlowContext): GuessBudget {
+  return tellingLockOuts(context.backends.session, (_companyId, userId) =>
+    tellUser(context, userId, NotificationEvent.LOCKED_OUT),
+  );
+}
+
 export interface ReservedCheck {
   /**
    * Compares the secret and reports what it found (a right one forgets the failures of its kind). A
@@ -91,19 +122,21 @@ export interface ReservedCheck {
  */
 export async function reserveCheck(
   context: SessionFlowContext,
-  request: { subject: CheckSubject; kind: SecretKind; captchaResponse?: string },
+  request: { subject: CheckSubject; kind: SecretKind },
   refuse: Refusal,
 ): Promise<ReservedCheck> {
   const companyId = context.company.id;
-  const reserved = await context.backends.session.reserveSecretCheck({
+  const budget = budgetOf(context);
+  const reserved = await budget.reserveSecretCheck({
     companyId,
     ...request,
-    clientAddress: context.clientAddress,
+    limits: companyLimits(context.company.policy),
+    captcha: CaptchaVerdict.UNSPECIFIED,
     sessionToken: context.token,
   });
   if (reserved.outcome !== CheckOutcome.ALLOWED) throw refuse(reserved.outcome, reserved.retryAfterSeconds);
   const report = (result: CheckResult) =>
-    context.backends.session.reportSecretCheck({ companyId, checkId: reserved.checkId, result });
+    budget.reportSecretCheck({ companyId, checkId: reserved.checkId, result });
   return {
     async run(compare, isRight) {
       let found: Awaited<ReturnType<typeof compare>>;
@@ -133,12 +166,12 @@ export async function compareInSession(
   compare: () => Promise<boolean>,
 ): Promise<{ valid: boolean; check: ReserveSecretCheckResponse }> {
   const { check, verdict } = await compareUnderBudget(
-    context.backends.session,
+    budgetOf(context),
     {
       companyId: context.company.id,
       subject: { userId: context.session.userId },
       kind,
-      clientAddress: context.clientAddress,
+      limits: companyLimits(context.company.policy),
       sessionToken: context.token,
     },
     async () => ({ valid: await compare() }),
@@ -179,7 +212,11 @@ export const afterCheck = step(
   },
 );
 
-/** Forgets the subject's failures of every kind: a finished recovery proved who the user is. */
+/**
+ * Forgets the subject's failures of every kind: a finished recovery proved who the user is, and a
+ * user is told the recovery completed (docs/security.md, "Notifications").
+ */
 export async function forgetFailedChecks(context: FlowContext, subject: CheckSubject): Promise<void> {
   await context.backends.session.forgetFailedChecks({ companyId: context.company.id, subject });
+  if (subject.userId) tellUser(context, subject.userId, NotificationEvent.RECOVERY_COMPLETED);
 }

@@ -1,9 +1,11 @@
-import type { User } from "@auth/proto/identity";
-import { SecretKind, type Session } from "@auth/proto/session";
+import { companyLimits } from "@auth/grpc-kit";
+import { NotificationEvent, type User } from "@auth/proto/identity";
+import { SecretKind, type Session, SessionState } from "@auth/proto/session";
 import type { FlowContext, SessionFlowContext } from "../endpoint/context.js";
 import { type StateName, stateOfName } from "../endpoint/states.js";
 import { assertTransition } from "../endpoint/transitions.js";
 import type { DisclaimerObject } from "./disclaimers.js";
+import { tellUser } from "./user-notices.js";
 
 export interface MovedSession {
   token: string;
@@ -54,6 +56,19 @@ function sessionLimits(context: FlowContext) {
   };
 }
 
+/**
+ * What the user is told of a session the service started or moved (docs/security.md,
+ * "Notifications"): a sign-in from a device the user's known devices did not hold; the start of a
+ * recovery by control question, which sends nothing (identity tells of a recovery by phone or
+ * e-mail as its code or link is sent).
+ */
+function tellOf(context: FlowContext, answer: { session: Session; newDevice: boolean }, started: boolean) {
+  const { session } = answer;
+  if (answer.newDevice) tellUser(context, session.userId, NotificationEvent.NEW_DEVICE, session.userAgent);
+  if (started && session.state === SessionState.RECOVERY_CHECKQUESTION)
+    tellUser(context, session.userId, NotificationEvent.RECOVERY_STARTED);
+}
+
 /** Whose session starts: a user's, by the login ID presented; or nobody's yet (a login without a login ID). */
 type Starter = { user: User; loginId: string } | { passkeyDiscovery: true };
 
@@ -81,8 +96,10 @@ async function create(
     clientAddress: context.clientAddress,
     deviceId: context.deviceId,
     ...sessionLimits(context),
+    limits: companyLimits(context.company.policy),
   });
   if (!created.session) throw new Error("session service returned no session");
+  tellOf(context, { session: created.session, newDevice: created.newDevice }, true);
   return { token: created.sessionToken, session: created.session, captchaRequired: created.captchaRequired };
 }
 
@@ -155,7 +172,9 @@ export async function moveSession(
     renewCredentialGeneration,
     // A request with an Idempotency-Key is answered the move again should its answer be lost.
     retryKey: context.retryKey,
+    limits: companyLimits(context.company.policy),
   });
   if (!advanced.session) throw new Error("session service returned no session");
+  tellOf(context, { session: advanced.session, newDevice: advanced.newDevice }, false);
   return { token: advanced.sessionToken, session: advanced.session };
 }

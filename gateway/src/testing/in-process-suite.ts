@@ -9,7 +9,6 @@ import { createServiceClient, hashAdminToken, type RunningGrpcServer, transportO
 import { ensureDevPki, mtlsTransport, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import {
   providerSettings,
-  type SessionCalls,
   seedCompany,
   seedUser,
   startIdentityForTests,
@@ -157,30 +156,20 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
     return server;
   };
   const stores = await databases(options.audit !== undefined);
-  // identity and session call each other: identity's client of the session service is made once
-  // the session service listens, before any test calls.
-  let identitysSession: SessionCalls | undefined;
-  const sessionOfIdentity = () => {
-    if (!identitysSession) throw new Error("the session service is not started yet");
-    return identitysSession;
-  };
-  const sessionCalls: SessionCalls = {
-    reserveSecretCheck: (request, options) => sessionOfIdentity().reserveSecretCheck(request, options),
-    reportSecretCheck: (request, options) => sessionOfIdentity().reportSecretCheck(request, options),
-    revokeUserSessions: (request, options) => sessionOfIdentity().revokeUserSessions(request, options),
-    recordFederatedLogin: (request, options) => sessionOfIdentity().recordFederatedLogin(request, options),
-    getCredentialChange: (request, options) => sessionOfIdentity().getCredentialChange(request, options),
-    issuePasskeyChallenge: (request, options) => sessionOfIdentity().issuePasskeyChallenge(request, options),
-    takePasskeyChallenge: (request, options) => sessionOfIdentity().takePasskeyChallenge(request, options),
-    recordPasskeyProof: (request, options) => sessionOfIdentity().recordPasskeyProof(request, options),
-    introspectSession: (request, options) => sessionOfIdentity().introspectSession(request, options),
-  };
+  // The session service calls no other (docs/security.md, "The limits a caller sends"): it starts
+  // first, and identity starts with its client.
+  const session = started(await startSessionForTests({ env: envOf("session"), clock, logger }));
+  const identitysSession = createServiceClient(SessionServiceService, `127.0.0.1:${session.port}`, {
+    deadlineMs: 3_000,
+    transport: mtlsTransport(filesOf("identity")),
+    server: "session",
+  });
   const [identity, disclaimer] = await Promise.all([
     // OAuth providers of the tests listen on plain HTTP on loopback, as in test-e2e.
     startIdentityForTests({
       env: envOf("identity", { OAUTH_ALLOW_INSECURE_HTTP: "true" }),
       databaseUrl: stores.identity,
-      session: sessionCalls,
+      session: identitysSession,
       logger,
       // A notice by SMS goes where the codes go: smsTo shows both.
       notices: { mail: notices, sms },
@@ -190,8 +179,7 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
     ),
   ]);
   const identityAddress = { IDENTITY_ADDR: `127.0.0.1:${identity.port}` };
-  const [session, otp, recovery] = await Promise.all([
-    startSessionForTests({ env: envOf("session", identityAddress), clock, logger }).then(started),
+  const [otp, recovery] = await Promise.all([
     startOtpForTests({ env: envOf("otp", identityAddress), clock, outbox: sms, logger }).then(started),
     startRecoveryForTests({ env: envOf("recovery", identityAddress), clock, outbox: mail, logger }).then(
       started,
@@ -202,12 +190,6 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
     options.audit &&
     started(await options.audit(envOf("audit", { SESSION_ADDR: `127.0.0.1:${session.port}` }), stores.audit));
 
-  const identitysSessionClient = createServiceClient(SessionServiceService, `127.0.0.1:${session.port}`, {
-    deadlineMs: 3_000,
-    transport: mtlsTransport(filesOf("identity")),
-    server: "session",
-  });
-  identitysSession = identitysSessionClient;
   const addresses = {
     identity: `127.0.0.1:${identity.port}`,
     session: `127.0.0.1:${session.port}`,
@@ -451,7 +433,7 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
       health.close();
       operator.identity.close();
       operator.disclaimer.close();
-      identitysSessionClient.close();
+      identitysSession.close();
       await Promise.all(servers.map((running) => running.stop(100)));
       await stores.drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,10 @@
+import type { CompanyPolicy } from "@auth/proto/identity";
 import {
+  CaptchaVerdict,
   CheckOutcome,
   CheckResult,
   type CheckSubject,
+  type CompanyLimits,
   type ReserveSecretCheckResponse,
   type SecretKind,
   type SessionServiceService,
@@ -14,13 +17,47 @@ export type GuessBudget = Pick<
   "reserveSecretCheck" | "reportSecretCheck"
 >;
 
+/**
+ * The limits the session service applies to a company's checks and sessions, as identity resolved
+ * the company's policy: its callers send them (docs/security.md, "The limits a caller sends").
+ */
+export function companyLimits(policy: Pick<CompanyPolicy, keyof CompanyLimits>): CompanyLimits {
+  return {
+    captchaAfterFailures: policy.captchaAfterFailures,
+    lockoutAfterFailures: policy.lockoutAfterFailures,
+    failureWindowSeconds: policy.failureWindowSeconds,
+    newDeviceNoticeDays: policy.newDeviceNoticeDays,
+    maxSessionsPerUser: policy.maxSessionsPerUser,
+  };
+}
+
+/**
+ * The budget whose reports tell the user of the lock-out a wrong secret made: the session service
+ * answers it, and the reporter tells (docs/security.md, "Notifications").
+ */
+export function tellingLockOuts(
+  budget: GuessBudget,
+  tell: (companyId: string, userId: string) => void,
+): GuessBudget {
+  return {
+    reserveSecretCheck: (request) => budget.reserveSecretCheck(request),
+    async reportSecretCheck(request) {
+      const reported = await budget.reportSecretCheck(request);
+      if (reported.lockedOutUserId) tell(request.companyId, reported.lockedOutUserId);
+      return reported;
+    },
+  };
+}
+
 export interface Guess {
   companyId: string;
   subject: CheckSubject;
   /** The budget's kind of secret (each kind has its own). */
   kind: SecretKind;
-  captchaResponse?: string;
-  clientAddress: string;
+  /** The company's limits (companyLimits). */
+  limits: CompanyLimits;
+  /** A password's captcha, as the caller verified it; none sent when absent. */
+  captcha?: CaptchaVerdict;
   /** The session the secret is checked in, which checks one secret at a time. */
   sessionToken?: string;
 }
@@ -38,7 +75,7 @@ export async function compareUnderBudget<T extends { valid: boolean }>(
   guess: Guess,
   compare: () => Promise<T>,
 ): Promise<{ check: ReserveSecretCheckResponse; verdict?: T }> {
-  const check = await budget.reserveSecretCheck(guess);
+  const check = await budget.reserveSecretCheck({ captcha: CaptchaVerdict.UNSPECIFIED, ...guess });
   if (check.outcome !== CheckOutcome.ALLOWED) return { check };
   const report = (result: CheckResult) =>
     budget.reportSecretCheck({ companyId: guess.companyId, checkId: check.checkId, result });

@@ -12,7 +12,13 @@ export { companyPolicy, smsLimitsOutOfTheWay, smsSettings } from "./company-poli
 export { assertTimeLeft, callDeadline, withDeadline } from "./deadline.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { clientAddressKey, eventOriginOf, traceIdKey } from "./event-origin.js";
-export { compareUnderBudget, type Guess, type GuessBudget } from "./guess-budget.js";
+export {
+  companyLimits,
+  compareUnderBudget,
+  type Guess,
+  type GuessBudget,
+  tellingLockOuts,
+} from "./guess-budget.js";
 export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";
 export { checkHealth, type HealthClient, healthClient } from "./health.js";
 export { type RequestOrigin, withRequestOrigin } from "./request-origin.js";

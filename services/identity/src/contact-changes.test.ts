@@ -53,7 +53,7 @@ beforeAll(async () => {
         captchaRequired: false,
         credentialGeneration: "1",
       }),
-      reportSecretCheck: async () => ({ sessionEnded: false }),
+      reportSecretCheck: async () => ({ sessionEnded: false, lockedOutUserId: "" }),
       revokeUserSessions: async () => ({ revoked: 0 }),
       recordFederatedLogin: async () => ({ checkId: "federated-check" }),
       getCredentialChange: async () => noCredentialChange,

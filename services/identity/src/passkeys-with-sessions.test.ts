@@ -9,12 +9,11 @@ import { IdentityServiceService } from "@auth/proto/identity";
 import { FactorKind } from "@auth/proto/introspection";
 import { CheckOutcome, SecretKind, SessionServiceService, SessionState } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
-import { startSessionForTests } from "@auth/session/testing";
+import { startSessionForTests, withLimits } from "@auth/session/testing";
 import { metrics } from "@auth/telemetry";
 import { testBudgets } from "@auth/testing";
 import { SoftAuthenticator } from "@auth/testing/soft-authenticator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionCalls } from "./guess-budget.js";
 import { seedCompany, seedUser, startIdentityForTests, type TestUser } from "./testing.js";
 
 /**
@@ -35,32 +34,27 @@ let identity: ServiceClient<typeof IdentityServiceService>;
 let session: ServiceClient<typeof SessionServiceService>;
 
 beforeAll(async () => {
-  // identity and session call each other: identity's calls go to the session client once it is made.
-  const sessionCalls: SessionCalls = {
-    reserveSecretCheck: (request) => session.reserveSecretCheck(request),
-    reportSecretCheck: (request) => session.reportSecretCheck(request),
-    revokeUserSessions: (request) => session.revokeUserSessions(request),
-    recordFederatedLogin: (request) => session.recordFederatedLogin(request),
-    getCredentialChange: (request) => session.getCredentialChange(request),
-    issuePasskeyChallenge: (request) => session.issuePasskeyChallenge(request),
-    takePasskeyChallenge: (request) => session.takePasskeyChallenge(request),
-    recordPasskeyProof: (request) => session.recordPasskeyProof(request),
-    introspectSession: (request) => session.introspectSession(request),
-  };
-  identityServer = await startIdentityForTests({ env, session: sessionCalls, logger });
-  sessionServer = await startSessionForTests({
-    env: { ...env, IDENTITY_ADDR: `127.0.0.1:${identityServer.port}` },
-    clock: { now: () => Date.now() },
-    logger,
-  });
+  // The session service calls no other: it starts first, and identity calls it.
+  sessionServer = await startSessionForTests({ env, clock: { now: () => Date.now() }, logger });
   const options = { deadlineMs: 10_000, adminToken, transport: { kind: "plaintext" } } as const;
+  session = withLimits(
+    createServiceClient(SessionServiceService, `127.0.0.1:${sessionServer.port}`, {
+      ...options,
+      server: "session",
+    }),
+    // The seeded companies' limits, as the gateway sends them.
+    () => ({
+      captchaAfterFailures: 3,
+      lockoutAfterFailures: 10,
+      failureWindowSeconds: 900,
+      newDeviceNoticeDays: 90,
+      maxSessionsPerUser: 0,
+    }),
+  );
+  identityServer = await startIdentityForTests({ env, session, logger });
   identity = createServiceClient(IdentityServiceService, `127.0.0.1:${identityServer.port}`, {
     ...options,
     server: "identity",
-  });
-  session = createServiceClient(SessionServiceService, `127.0.0.1:${sessionServer.port}`, {
-    ...options,
-    server: "session",
   });
 }, testBudgets.pgliteOpenMs);
 

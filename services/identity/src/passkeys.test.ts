@@ -13,6 +13,7 @@ import {
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import { IdentityServiceService, type PasskeySettings, SecondFactorKind } from "@auth/proto/identity";
 import {
+  CaptchaVerdict,
   CheckOutcome,
   CheckResult,
   PasskeyCeremony,
@@ -72,7 +73,7 @@ const budget = {
   },
   async reportSecretCheck(request: ReportSecretCheckRequest) {
     budget.reported.push(request);
-    return { sessionEnded: false };
+    return { sessionEnded: false, lockedOutUserId: "" };
   },
 };
 const revoked: RevokeUserSessionsRequest[] = [];
@@ -472,7 +473,8 @@ describe("VerifyPasskey", () => {
         companyId: company.id,
         subject: { userId: user.id },
         kind: SecretKind.PASSKEY,
-        clientAddress,
+        limits: expect.objectContaining({ lockoutAfterFailures: 10 }),
+        captcha: CaptchaVerdict.UNSPECIFIED,
         sessionToken,
       },
     ]);

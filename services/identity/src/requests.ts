@@ -16,7 +16,6 @@ import type {
   FindUserRequest,
   FinishPasskeyRegistrationRequest,
   GenerateBackupCodesRequest,
-  GetCheckPolicyRequest,
   GetCompanyRequest,
   GetMailDeliveryRequest,
   GetSmsDeliveryRequest,
@@ -374,7 +373,6 @@ export const notifyUserRequest = messageSchema<NotifyUserRequest>()(
     userAgent: z.string().max(1_024).optional(),
   }),
 );
-export const checkPolicyRequest = messageSchema<GetCheckPolicyRequest>()(z.object({ companyId: id }));
 export const exchangeOAuthCodeRequest = messageSchema<ExchangeOAuthCodeRequest>()(
   z.object({
     companyId: id,

@@ -79,7 +79,7 @@ const budget = {
       credentialGeneration: "1",
     };
   },
-  reportSecretCheck: async () => ({ sessionEnded: false }),
+  reportSecretCheck: async () => ({ sessionEnded: false, lockedOutUserId: "" }),
 };
 /** Sessions claimed for a password change of their user (GetCredentialChange). */
 const claimed = new Map<string, { companyId: string; userId: string }>();

@@ -31,6 +31,7 @@ import {
 } from "@auth/proto/identity";
 import { OtpPurpose, SmsProvider, type SmsSettings } from "@auth/proto/otp";
 import {
+  CaptchaVerdict,
   CheckOutcome,
   CheckResult,
   type GetCredentialChangeRequest,
@@ -99,7 +100,7 @@ const budget = {
   },
   async reportSecretCheck(request: ReportSecretCheckRequest) {
     budget.reported.push(request);
-    return { sessionEnded: false };
+    return { sessionEnded: false, lockedOutUserId: "" };
   },
 };
 
@@ -819,7 +820,7 @@ describe("a password is compared only under the budget of guesses (docs/security
   const credentials = (loginId: string, password: string) =>
     identity.verifyCredentials({ companyId: company.id, loginId, password, clientAddress });
 
-  it("reserves one check of the user's password budget first, with the captcha, the client's address and the session", async () => {
+  it("reserves one check of the user's password budget first, with the company's limits, the captcha as identity verified it, and the session", async () => {
     const before = budget.reserved.length;
     await verify("password-1");
     expect(budget.reserved.slice(before)).toEqual([
@@ -827,19 +828,56 @@ describe("a password is compared only under the budget of guesses (docs/security
         companyId: company.id,
         subject: { userId },
         kind: SecretKind.PASSWORD,
-        captchaResponse: "c",
-        clientAddress,
+        limits: {
+          captchaAfterFailures: 3,
+          lockoutAfterFailures: 10,
+          failureWindowSeconds: 900,
+          newDeviceNoticeDays: 90,
+          maxSessionsPerUser: 0,
+        },
+        // The company has no captcha provider: no response passes.
+        captcha: CaptchaVerdict.FAILED,
         sessionToken: "session-1",
       },
     ]);
+  });
+
+  it("verifies the client's captcha with the company's provider before it reserves, and tells the session service only whether it passed", async () => {
+    const { company: dev } = await identity.createCompany({
+      code: code(),
+      name: "Captcha",
+      policy: companyPolicy({ captcha: { provider: CaptchaProvider.DEV, secret: "" } }),
+    });
+    const { user } = await identity.createUser(
+      newUser(dev as Company, { loginName: "cat", password: "password-1" }),
+    );
+    const verdictOf = async (captchaResponse?: string) => {
+      await identity.verifyPassword({
+        companyId: dev?.id ?? "",
+        userId: user?.id ?? "",
+        password: "password-1",
+        clientAddress,
+        captchaResponse,
+      });
+      return budget.reserved.at(-1)?.captcha;
+    };
+    expect(await verdictOf("dev-captcha-pass")).toBe(CaptchaVerdict.PASSED);
+    expect(await verdictOf("anything else")).toBe(CaptchaVerdict.FAILED);
+    expect(await verdictOf(undefined)).toBe(CaptchaVerdict.UNSPECIFIED);
   });
 
   it("reserves a password check without a session for VerifyCredentials, whose session starts on it", async () => {
     const before = budget.reserved.length;
     await credentials("gus", "password-1");
     expect(budget.reserved.slice(before)).toEqual([
-      { companyId: company.id, subject: { userId }, kind: SecretKind.PASSWORD, clientAddress },
+      expect.objectContaining({
+        companyId: company.id,
+        subject: { userId },
+        kind: SecretKind.PASSWORD,
+        captcha: CaptchaVerdict.UNSPECIFIED,
+      }),
     ]);
+    expect(budget.reserved.at(-1)?.sessionToken).toBeUndefined();
   });
 
   it("spends the budget of the user a login ID names, and of the login ID itself when it names none", async () => {
@@ -1517,7 +1555,8 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
         companyId: company.id,
         subject: { userId },
         kind: SecretKind.APP_CODE,
-        clientAddress,
+        limits: expect.objectContaining({ lockoutAfterFailures: 10 }),
+        captcha: CaptchaVerdict.UNSPECIFIED,
         sessionToken: "session-1",
       },
     ]);
@@ -1581,7 +1620,8 @@ describe("TOTP (docs/decisions.md, TOTP)", () => {
           companyId: company.id,
           subject: { userId },
           kind: SecretKind.APP_CODE,
-          clientAddress,
+          limits: expect.objectContaining({ lockoutAfterFailures: 10 }),
+          captcha: CaptchaVerdict.UNSPECIFIED,
           sessionToken: "session-1",
         },
       ]);
@@ -2046,7 +2086,7 @@ describe("messages to a user", () => {
     }
   });
 
-  it('keep a device known 90 days and cap no user\'s sessions by default, and answer both to the session service (docs/decisions.md, "Known devices", "Session cap")', async () => {
+  it('keep a device known 90 days and cap no user\'s sessions by default, and answer both in the company\'s policy, which the gateway sends on to the session service (docs/decisions.md, "Known devices", "Session cap")', async () => {
     const { company: created } = await identity.createCompany({
       code: code(),
       name: "Default",
@@ -2055,14 +2095,7 @@ describe("messages to a user", () => {
     expect(created?.policy).toMatchObject({ newDeviceNoticeDays: 90, maxSessionsPerUser: 0 });
     const own = companyPolicy({ newDeviceNoticeDays: 30, maxSessionsPerUser: 3 });
     const { company: strict } = await identity.createCompany({ code: code(), name: "Strict", policy: own });
-    expect(await identity.getCheckPolicy({ companyId: strict?.id ?? "" })).toMatchObject({
-      newDeviceNoticeDays: 30,
-      maxSessionsPerUser: 3,
-    });
-    expect(await identity.getCheckPolicy({ companyId: created?.id ?? "" })).toMatchObject({
-      newDeviceNoticeDays: 90,
-      maxSessionsPerUser: 0,
-    });
+    expect(strict?.policy).toMatchObject({ newDeviceNoticeDays: 30, maxSessionsPerUser: 3 });
     for (const policy of [
       companyPolicy({ newDeviceNoticeDays: 401 }),
       companyPolicy({ maxSessionsPerUser: 1_001 }),
@@ -2083,10 +2116,6 @@ describe("messages to a user", () => {
     const { company: read } = await identity.getCompany({ code: company.code });
     expect(read?.policy).toMatchObject({
       recoveryMessagesPerHour: 5,
-      captchaAfterFailures: 3,
-      lockoutAfterFailures: 10,
-    });
-    expect(await identity.getCheckPolicy({ companyId: company.id })).toMatchObject({
       captchaAfterFailures: 3,
       lockoutAfterFailures: 10,
       failureWindowSeconds: 900,

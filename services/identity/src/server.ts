@@ -1,6 +1,6 @@
-import { implement } from "@auth/grpc-kit";
+import { implement, tellingLockOuts } from "@auth/grpc-kit";
 import { translateDatabaseError } from "@auth/pg";
-import { IdentityServiceService } from "@auth/proto/identity";
+import { IdentityServiceService, NotificationEvent } from "@auth/proto/identity";
 import type { CheckSubject } from "@auth/proto/session";
 import type { Logger, SecretBox, TtlCache } from "@auth/runtime";
 import { identityAccess } from "./access.js";
@@ -51,6 +51,14 @@ export function identityService(dependencies: IdentityDependencies, logger: Logg
     { ...dependencies.notices, secrets: dependencies.secrets, store: dependencies.store, logger },
     shared,
   );
+  // The lock-outs its own reports make, identity tells the users of itself (docs/security.md, "Notifications").
+  const session: SessionCalls = {
+    ...dependencies.session,
+    ...tellingLockOuts(dependencies.session, (companyId, userId) =>
+      notifier.notify(companyId, userId, NotificationEvent.LOCKED_OUT),
+    ),
+  };
+  const handlerDependencies = { ...dependencies, session };
   return {
     /** Resolves once every notice started is sent or has failed. */
     noticesSent: () => notifier.idle(),
@@ -59,11 +67,11 @@ export function identityService(dependencies: IdentityDependencies, logger: Logg
     implementation: implement(
       IdentityServiceService,
       {
-        ...adminHandlers(dependencies, shared, notifier),
-        ...flowHandlers(dependencies, shared, notifier),
-        ...totpHandlers(dependencies, shared, notifier),
-        ...passkeyHandlers(dependencies, shared, notifier),
-        ...contactChangeHandlers(dependencies, shared, notifier),
+        ...adminHandlers(handlerDependencies, shared, notifier),
+        ...flowHandlers(handlerDependencies, shared, notifier),
+        ...totpHandlers(handlerDependencies, shared, notifier),
+        ...passkeyHandlers(handlerDependencies, shared, notifier),
+        ...contactChangeHandlers(handlerDependencies, shared, notifier),
       },
       {
         logger,

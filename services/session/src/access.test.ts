@@ -11,7 +11,7 @@ import {
 } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import { systemClock } from "@auth/kv";
-import { PasskeyCeremony, SecretKind, SessionServiceService } from "@auth/proto/session";
+import { CaptchaVerdict, PasskeyCeremony, SecretKind, SessionServiceService } from "@auth/proto/session";
 import { createLogger } from "@auth/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionAccess } from "./access.js";
@@ -127,7 +127,7 @@ describe('the passkeys\' RPCs, over mutual TLS (docs/decisions.md, "Passkeys")',
 
 describe("ReserveSecretCheck, over mutual TLS (docs/security.md, Trust between the services)", () => {
   const reservers = {
-    PASSWORD: ["identity", "gateway"],
+    PASSWORD: ["identity"],
     APP_CODE: ["identity"],
     SMS_CODE: ["gateway"],
     BACKUP_CODE: ["gateway"],
@@ -138,7 +138,14 @@ describe("ReserveSecretCheck, over mutual TLS (docs/security.md, Trust between t
     companyId: "c1",
     subject: { userId: "u-ann" },
     kind,
-    clientAddress: "192.0.2.1",
+    captcha: CaptchaVerdict.UNSPECIFIED,
+    limits: {
+      captchaAfterFailures: 3,
+      lockoutAfterFailures: 10,
+      failureWindowSeconds: 900,
+      newDeviceNoticeDays: 90,
+      maxSessionsPerUser: 0,
+    },
   });
 
   it.each(Object.entries(reservers))(

@@ -37,11 +37,10 @@ export const sessionAccess: AccessTable<typeof SessionServiceService> = {
 /**
  * Who may reserve checks of which kind of secret (ReserveSecretCheck): the service that compares
  * it, so that no caller spends, and so locks out, a budget its flows never check
- * (docs/security.md, "Trust between the services"). The gateway reserves a password's check only
- * to answer the lock-out and the captcha before the disclaimers, and gives it back.
+ * (docs/security.md, "Trust between the services").
  */
 const reserversOf: Record<SecretKind, readonly string[]> = {
-  password: ["identity", "gateway"],
+  password: ["identity"],
   appCode: ["identity"],
   smsCode: ["gateway"],
   backupCode: ["gateway"],

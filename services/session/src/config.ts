@@ -1,5 +1,5 @@
 import { eventsEnvironment } from "@auth/events";
-import { checkTransportSettings, grpcServerEnvironment, identityClientEnvironment } from "@auth/grpc-kit";
+import { checkTransportSettings, grpcServerEnvironment } from "@auth/grpc-kit";
 import { checkRedisSettings, redisEnvironment } from "@auth/kv";
 import { env } from "@auth/runtime";
 import { z } from "zod";
@@ -7,9 +7,6 @@ import { z } from "zod";
 export const configSchema = z
   .object({
     ...grpcServerEnvironment(50052),
-    ...identityClientEnvironment,
-    /** Seconds a company's limits of secret checks are kept; changes made at identity wait this long. */
-    COMPANY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     /** Redis (standalone, Cluster or Sentinel); without any, state lives in the process (the embedded default). */
     ...redisEnvironment,
     REDIS_KEY_PREFIX: z.string().default("auth:session:"),

@@ -1,9 +1,8 @@
 import { keyValueOutboxSource, relayServiceOutbox } from "@auth/events";
-import { connectIdentity, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
+import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
 import { describeTarget, openKeyValueStore, redisOptionsOf, redisTargetOf, systemClock } from "@auth/kv";
 import { SessionState } from "@auth/proto/session";
-import { createLogger, loadConfig, stopOnSignals, TtlCache } from "@auth/runtime";
-import { CompanyRules } from "./check-policies.js";
+import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
@@ -11,7 +10,6 @@ import { CheckBudget } from "./store/check-budget.js";
 import { KnownDevices } from "./store/known-devices.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
-import { UserNotices } from "./user-notices.js";
 
 const config = loadConfig("session", configSchema);
 const logger = createLogger("session", config.LOG_LEVEL);
@@ -32,8 +30,6 @@ const sessions = new SessionStore(kv.store, systemClock, {
       ? config.AUTHORIZED_TOKEN_TTL_SECONDS
       : config.PREAUTH_TOKEN_TTL_SECONDS) * 1000,
 });
-const identity = connectIdentity(config);
-const rules = new CompanyRules(identity, new TtlCache(config.COMPANY_CACHE_SECONDS * 1000));
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
@@ -44,8 +40,6 @@ const server = await startGrpcServer({
         budget: new CheckBudget(kv.store, systemClock),
         challenges: new PasskeyChallenges(kv.store, sessions),
         devices: new KnownDevices(kv.store, systemClock),
-        rules,
-        notices: new UserNotices(identity, logger),
         adminTokenSha256: config.ADMIN_TOKEN_SHA256,
       },
       logger,
@@ -57,7 +51,6 @@ const server = await startGrpcServer({
 
 stopOnSignals(logger, async () => {
   await server.stop();
-  identity.close();
   await relay.stop();
   await kv.close();
 });

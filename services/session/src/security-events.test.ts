@@ -16,22 +16,22 @@ import { ensureDevPki, mtlsTransport, type TlsFiles } from "@auth/grpc-kit/dev-p
 import { MemoryKeyValueStore } from "@auth/kv";
 import { ActorKind, Factor, Outcome } from "@auth/proto/events";
 import {
+  CaptchaVerdict,
   CheckResult,
   type CreateSessionRequest,
   SecretKind,
   SessionServiceService,
   SessionState,
 } from "@auth/proto/session";
-import { createLogger, TtlCache } from "@auth/runtime";
+import { createLogger } from "@auth/runtime";
 import { Metadata } from "@grpc/grpc-js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CompanyRules } from "./check-policies.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
 import { KnownDevices } from "./store/known-devices.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
-import { UserNotices } from "./user-notices.js";
+import { withLimits } from "./testing.js";
 
 type Client = ServiceClient<typeof SessionServiceService>;
 const holders = ["session", "gateway", "identity", "operator"] as const;
@@ -53,20 +53,15 @@ const start: CreateSessionRequest = {
   passkeyDiscovery: false,
   deviceId: "",
 };
-/** The company's cap of sessions per user, as identity answers it in the test. */
+/** The company's cap of sessions per user, as its callers send it in the test. */
 let maxSessionsPerUser = 0;
-const identity = {
-  getCheckPolicy: async () => ({
-    captchaAfterFailures: 3,
-    lockoutAfterFailures: 10,
-    failureWindowSeconds: 900,
-    suspended: false,
-    newDeviceNoticeDays: 90,
-    maxSessionsPerUser,
-  }),
-  verifyCaptcha: async () => ({ valid: true }),
-  notifyUser: async () => ({}),
-};
+const limits = () => ({
+  captchaAfterFailures: 3,
+  lockoutAfterFailures: 10,
+  failureWindowSeconds: 900,
+  newDeviceNoticeDays: 90,
+  maxSessionsPerUser,
+});
 
 const dataDir = mkdtempSync(join(tmpdir(), "session-events-"));
 let pki: Record<Holder, TlsFiles>;
@@ -107,8 +102,6 @@ describe("Security events", () => {
             budget: new CheckBudget(kv, clock),
             challenges: new PasskeyChallenges(kv, sessions),
             devices: new KnownDevices(kv, clock),
-            rules: new CompanyRules(identity, new TtlCache(0)),
-            notices: new UserNotices(identity, logger),
             adminTokenSha256: hashAdminToken(adminToken),
           },
           logger,
@@ -116,12 +109,15 @@ describe("Security events", () => {
       ],
     });
     for (const holder of ["gateway", "identity", "operator"] as const) {
-      clients[holder] = createServiceClient(SessionServiceService, `127.0.0.1:${server.port}`, {
-        deadlineMs: 10_000,
-        adminToken: holder === "operator" ? adminToken : undefined,
-        transport: mtlsTransport(pki[holder]),
-        server: "session",
-      });
+      clients[holder] = withLimits(
+        createServiceClient(SessionServiceService, `127.0.0.1:${server.port}`, {
+          deadlineMs: 10_000,
+          adminToken: holder === "operator" ? adminToken : undefined,
+          transport: mtlsTransport(pki[holder]),
+          server: "session",
+        }),
+        limits,
+      );
     }
   });
   afterEach(async () => {
@@ -144,12 +140,13 @@ describe("Security events", () => {
   };
   /** A right check of the user's secret of this kind, reported by the session move that rests on it. */
   const rightCheck = async (kind: SecretKind, sessionToken?: string) => {
-    const reserved = await gateway().reserveSecretCheck({
+    // A password is identity's to reserve, as it compares it.
+    const reserver = kind === SecretKind.PASSWORD ? clients.identity : gateway();
+    const reserved = await reserver.reserveSecretCheck({
       companyId,
       subject: { userId },
       kind,
-      clientAddress: "192.0.2.1",
-      captchaResponse: kind === SecretKind.PASSWORD ? "solved" : undefined,
+      captcha: kind === SecretKind.PASSWORD ? CaptchaVerdict.PASSED : CaptchaVerdict.UNSPECIFIED,
       sessionToken,
     });
     return reserved.checkId;
@@ -397,8 +394,7 @@ describe("Security events", () => {
         companyId,
         subject,
         kind,
-        clientAddress: "192.0.2.1",
-        captchaResponse: kind === SecretKind.PASSWORD ? "solved" : undefined,
+        captcha: kind === SecretKind.PASSWORD ? CaptchaVerdict.PASSED : CaptchaVerdict.UNSPECIFIED,
         sessionToken,
       });
       if (!reserved.checkId) return false;
@@ -503,7 +499,7 @@ describe("Security events", () => {
         companyId,
         subject: { userId },
         kind: SecretKind.PASSKEY,
-        clientAddress: "192.0.2.1",
+        captcha: CaptchaVerdict.UNSPECIFIED,
       });
       await expect(create(SessionState.AUTHORIZED, checkId)).rejects.toThrow();
       expect(await events()).toEqual([

@@ -1,5 +1,6 @@
 import type { AuthError } from "@auth/errors";
 import {
+  companyLimits,
   createServiceClient,
   hashAdminToken,
   type RunningGrpcServer,
@@ -8,9 +9,9 @@ import {
 } from "@auth/grpc-kit";
 import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
-import { NotificationEvent, type NotifyUserRequest } from "@auth/proto/identity";
 import { FactorKind, TokenIntrospectionServiceService, TokenStatus } from "@auth/proto/introspection";
 import {
+  CaptchaVerdict,
   CheckOutcome,
   CheckResult,
   GetCredentialChangeResponse,
@@ -19,16 +20,15 @@ import {
   SessionServiceService,
   SessionState,
 } from "@auth/proto/session";
-import { createLogger, TtlCache } from "@auth/runtime";
+import { createLogger } from "@auth/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CompanyRules } from "./check-policies.js";
 import { introspectionService } from "./introspection.js";
 import { sessionService } from "./server.js";
 import { CheckBudget } from "./store/check-budget.js";
 import { KnownDevices } from "./store/known-devices.js";
 import { PasskeyChallenges } from "./store/passkey-challenges.js";
 import { SessionStore } from "./store/session-store.js";
-import { UserNotices } from "./user-notices.js";
+import { withLimits } from "./testing.js";
 
 type Client = ServiceClient<typeof SessionServiceService>;
 const adminToken = "admin-token-for-the-session-tests-0123456789";
@@ -44,8 +44,6 @@ const terms = { code: "terms", title: "Terms", description: "The terms", link: "
 const companyId = "c1";
 const userId = "u-ann";
 const clientAddress = "192.0.2.1";
-/** The captcha response the faked identity service accepts; "unreachable" makes it fail. */
-const solved = "solved";
 const start = {
   companyId,
   userId,
@@ -62,35 +60,20 @@ const start = {
 
 /**
  * The service's rules, over plain text (who may call what is the access table's business, tested in
- * test-e2e/src/trust.test.ts), with the identity service's answers faked.
+ * test-e2e/src/trust.test.ts); the calls that take the company's limits are sent those of
+ * `companyPolicy`, as the gateway and identity send them.
  */
 describe.each(keyValueKinds())("the session service on $name", (kind) => {
   let kv: KeyValueStore;
   let server: RunningGrpcServer;
   let session: Client;
   let introspection: ServiceClient<typeof TokenIntrospectionServiceService>;
-  let notified: NotifyUserRequest[];
-  let captchasVerified: number;
-  /** The company's policy as identity answers it in the test. */
+  /** The company's policy as its callers send it in the test. */
   let companyPolicy: typeof policy;
 
   beforeEach(async () => {
     kv = await kind.open();
-    notified = [];
-    captchasVerified = 0;
     companyPolicy = policy;
-    const identity = {
-      getCheckPolicy: async () => companyPolicy,
-      verifyCaptcha: async ({ captchaResponse }: { captchaResponse: string }) => {
-        captchasVerified += 1;
-        if (captchaResponse === "unreachable") throw new Error("the captcha provider did not answer");
-        return { valid: captchaResponse === solved };
-      },
-      notifyUser: async (request: NotifyUserRequest) => {
-        notified.push(request);
-        return {};
-      },
-    };
     const logger = createLogger("session", "silent");
     const clock = { now: () => Date.now() };
     const sessions = new SessionStore(kv, clock, { of: () => 15 * 60_000 });
@@ -106,8 +89,6 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
             budget: new CheckBudget(kv, clock),
             challenges: new PasskeyChallenges(kv, sessions),
             devices: new KnownDevices(kv, clock),
-            rules: new CompanyRules(identity, new TtlCache(0)),
-            notices: new UserNotices(identity, logger),
             adminTokenSha256: hashAdminToken(adminToken),
           },
           logger,
@@ -115,12 +96,15 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         introspectionService(sessions, hashAdminToken(adminToken), logger),
       ],
     });
-    session = createServiceClient(SessionServiceService, `127.0.0.1:${server.port}`, {
-      deadlineMs: 5_000,
-      adminToken,
-      transport: { kind: "plaintext" },
-      server: "session",
-    });
+    session = withLimits(
+      createServiceClient(SessionServiceService, `127.0.0.1:${server.port}`, {
+        deadlineMs: 5_000,
+        adminToken,
+        transport: { kind: "plaintext" },
+        server: "session",
+      }),
+      () => companyLimits(companyPolicy),
+    );
     introspection = createServiceClient(TokenIntrospectionServiceService, `127.0.0.1:${server.port}`, {
       deadlineMs: 5_000,
       adminToken,
@@ -140,14 +124,13 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       () => "ok",
       (error: AuthError) => error.code,
     );
-  /** Reserves a check of one of the user's secrets (a password with a solved captchas). */
+  /** Reserves a check of one of the user's secrets (a password with a captcha that passed). */
   const reserveCheck = (kind: SecretKind, options: { sessionToken?: string; user?: string } = {}) =>
     session.reserveSecretCheck({
       companyId,
       subject: { userId: options.user ?? userId },
       kind,
-      clientAddress,
-      captchaResponse: kind === SecretKind.PASSWORD ? solved : undefined,
+      captcha: kind === SecretKind.PASSWORD ? CaptchaVerdict.PASSED : CaptchaVerdict.UNSPECIFIED,
       sessionToken: options.sessionToken,
     });
   /** The id of a reserved check ("" when refused). */
@@ -218,38 +201,86 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
     });
   });
 
-  describe('the notices the user is sent (docs/security.md, "Notifications")', () => {
-    const told = (event: NotificationEvent) => ({ companyId, userId, event });
-
-    it("asks identity to tell the user when a recovery by control question starts, and only then: a code's or link's send tells of the others", async () => {
-      await session.createSession(start);
-      for (const state of [SessionState.RECOVERY_CHECKOTP, SessionState.RECOVERY_SETPASSWORD])
-        await session.createSession({ ...start, state });
-      expect(notified).toEqual([]);
-      await session.createSession({ ...start, state: SessionState.RECOVERY_CHECKQUESTION });
-      expect(notified).toEqual([told(NotificationEvent.RECOVERY_STARTED)]);
+  describe('the company\'s limits, which the caller sends (docs/security.md, "The limits a caller sends")', () => {
+    it("refuses a call that takes them without them, with request.validation.failed", async () => {
+      const bare = { limits: undefined };
+      expect(await codeOf(session.createSession({ ...start, ...bare }))).toBe("request.validation.failed");
+      expect(
+        await codeOf(
+          session.getCheckBudget({ companyId, subject: { userId }, kind: SecretKind.PASSWORD, ...bare }),
+        ),
+      ).toBe("request.validation.failed");
+      expect(
+        await codeOf(
+          session.reserveSecretCheck({
+            companyId,
+            subject: { userId },
+            kind: SecretKind.SMS_CODE,
+            captcha: CaptchaVerdict.UNSPECIFIED,
+            ...bare,
+          }),
+        ),
+      ).toBe("request.validation.failed");
     });
 
-    it("asks identity to tell the user when a finished recovery forgets the user's failures", async () => {
-      await session.forgetFailedChecks({ companyId, subject: { loginId: "nobody@example.com" } });
-      await session.forgetFailedChecks({ companyId, subject: { userId } });
-      expect(notified).toEqual([told(NotificationEvent.RECOVERY_COMPLETED)]);
+    it("counts each call's checks against the limits it was sent", async () => {
+      companyPolicy = { ...policy, lockoutAfterFailures: 2 };
+      await reserve(SecretKind.APP_CODE);
+      await reserve(SecretKind.APP_CODE);
+      expect((await budget(SecretKind.APP_CODE)).lockedOut).toBe(true);
+      companyPolicy = policy;
+      expect((await budget(SecretKind.APP_CODE)).lockedOut).toBe(false);
+    });
+  });
+
+  describe("a password's captcha, as the caller that checks the password verified it", () => {
+    const password = (captcha: CaptchaVerdict) =>
+      session.reserveSecretCheck({ companyId, subject: { userId }, kind: SecretKind.PASSWORD, captcha });
+
+    it("past the company's captcha threshold, gets a check only with PASSED: FAILED answers CAPTCHA_INVALID, none CAPTCHA_MISSING", async () => {
+      await failThrice();
+      expect((await password(CaptchaVerdict.UNSPECIFIED)).outcome).toBe(CheckOutcome.CAPTCHA_MISSING);
+      expect((await password(CaptchaVerdict.FAILED)).outcome).toBe(CheckOutcome.CAPTCHA_INVALID);
+      expect((await password(CaptchaVerdict.PASSED)).outcome).toBe(CheckOutcome.ALLOWED);
     });
 
-    it("asks identity to tell the user once per filling of a budget, when the wrong check that fills it is reported", async () => {
+    it("below the threshold, is not asked for", async () => {
+      expect((await password(CaptchaVerdict.FAILED)).outcome).toBe(CheckOutcome.ALLOWED);
+    });
+  });
+
+  describe('whose lock-out the caller tells the user of (docs/security.md, "Notifications")', () => {
+    it("answers the user of the wrong check that fills a budget, once per filling", async () => {
+      const lockedOut: string[] = [];
       const fill = async () => {
         for (let i = 0; i < policy.lockoutAfterFailures + 2; i++) {
           const checkId = await reserve(SecretKind.APP_CODE);
-          if (checkId) await report(checkId, CheckResult.WRONG);
+          if (checkId) {
+            const reported = await report(checkId, CheckResult.WRONG);
+            if (reported.lockedOutUserId) lockedOut.push(reported.lockedOutUserId);
+          }
         }
       };
       await fill();
       expect((await budget(SecretKind.APP_CODE)).lockedOut).toBe(true);
-      expect(notified).toEqual([told(NotificationEvent.LOCKED_OUT)]);
-      // A right SMS code forgets the app code's failures: the next filling is told again.
+      expect(lockedOut).toEqual([userId]);
+      // A right SMS code forgets the app code's failures: the next filling is answered again.
       await report(await reserve(SecretKind.SMS_CODE), CheckResult.RIGHT);
       await fill();
-      expect(notified).toEqual(Array(2).fill(told(NotificationEvent.LOCKED_OUT)));
+      expect(lockedOut).toEqual([userId, userId]);
+    });
+
+    it("answers no user for a login ID's budget", async () => {
+      const subject = { loginId: "nobody@example.com" };
+      for (let i = 0; i < policy.lockoutAfterFailures; i++) {
+        const { checkId } = await session.reserveSecretCheck({
+          companyId,
+          subject,
+          kind: SecretKind.PASSWORD,
+          captcha: CaptchaVerdict.PASSED,
+        });
+        expect((await report(checkId, CheckResult.WRONG)).lockedOutUserId).toBe("");
+      }
     });
   });
 
@@ -266,54 +297,50 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         clientAddress: address,
         userAgent,
       });
-      return move(sessionToken, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, await reserve());
+      const moved = await move(
+        sessionToken,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        await reserve(),
+      );
+      return moved.newDevice;
     };
-    const newDevice = (userAgent: string) => ({
-      companyId,
-      userId,
-      event: NotificationEvent.NEW_DEVICE,
-      userAgent,
+
+    it("answers no new device for the user's first sign-in, nor for the same device again in its network", async () => {
+      expect(await signIn(laptop)).toBe(false);
+      expect(await signIn(laptop)).toBe(false);
+      expect(await signIn(laptop, "192.0.2.200")).toBe(false);
     });
 
-    it("tells nothing of the user's first sign-in, nor of the same device again in its network", async () => {
+    it("answers a new device once, for the caller to tell the user, who is named by the session's user agent", async () => {
       await signIn(laptop);
-      await signIn(laptop);
-      await signIn(laptop, "192.0.2.200");
-      expect(notified).toEqual([]);
+      expect(await signIn(phone, clientAddress, phoneAgent)).toBe(true);
+      expect(await signIn(phone, clientAddress, phoneAgent)).toBe(false);
     });
 
-    it("tells the user once of a new device, naming it by its user agent", async () => {
+    it("answers a known device in a new network as new", async () => {
       await signIn(laptop);
-      await signIn(phone, clientAddress, phoneAgent);
-      await signIn(phone, clientAddress, phoneAgent);
-      expect(notified).toEqual([newDevice(phoneAgent)]);
+      expect(await signIn(laptop, "203.0.113.9")).toBe(true);
     });
 
-    it("tells the user of a known device in a new network", async () => {
+    it("answers a session started authorized as one moved to authorized, and no other start or move", async () => {
       await signIn(laptop);
-      await signIn(laptop, "203.0.113.9");
-      expect(notified).toEqual([newDevice(start.userAgent)]);
-    });
-
-    it("tells of a session started authorized as of one moved to authorized, and of no other start or move", async () => {
-      await signIn(laptop);
-      await session.createSession({ ...start, deviceId: phone, state: SessionState.CHECKOTP });
-      expect(notified).toEqual([]);
-      await session.createSession({
+      const otp = await session.createSession({ ...start, deviceId: phone, state: SessionState.CHECKOTP });
+      expect(otp.newDevice).toBe(false);
+      const started = await session.createSession({
         ...start,
         deviceId: phone,
         state: SessionState.AUTHORIZED,
         rightCheckId: await reserve(),
       });
-      expect(notified).toEqual([newDevice(start.userAgent)]);
+      expect(started.newDevice).toBe(true);
     });
 
     it("takes a device id of another shape as none, never as an error: the browser and system name the device", async () => {
       await signIn(laptop);
-      expect(await codeOf(signIn("not a device id"))).toBe("ok");
-      expect(await codeOf(signIn("x".repeat(2_000)))).toBe("ok");
       // Both without an id: the same browser and system, one new device.
-      expect(notified).toEqual([newDevice(start.userAgent)]);
+      expect(await signIn("not a device id")).toBe(true);
+      expect(await signIn("x".repeat(2_000))).toBe(false);
     });
   });
 
@@ -751,7 +778,6 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         [CheckOutcome.ALLOWED]: 1,
         [CheckOutcome.SESSION_BUSY]: 4,
       });
-      expect(captchasVerified).toBe(1);
       for (const busy of answers.filter(({ outcome }) => outcome === CheckOutcome.SESSION_BUSY))
         expect(busy).toMatchObject({ checkId: "", retryAfterSeconds: 0 });
       const checked = answers.find(({ outcome }) => outcome === CheckOutcome.ALLOWED);
@@ -814,15 +840,18 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         CheckOutcome.LOCKED_OUT,
       );
       await failThrice();
-      const withoutCaptcha = { companyId, subject: { userId }, kind: SecretKind.PASSWORD, clientAddress };
+      const withoutCaptcha = {
+        companyId,
+        subject: { userId },
+        kind: SecretKind.PASSWORD,
+        captcha: CaptchaVerdict.UNSPECIFIED,
+      };
       expect((await session.reserveSecretCheck({ ...withoutCaptcha, sessionToken })).outcome).toBe(
         CheckOutcome.CAPTCHA_MISSING,
       );
       expect(
-        await codeOf(
-          session.reserveSecretCheck({ ...withoutCaptcha, sessionToken, captchaResponse: "unreachable" }),
-        ),
-      ).toBe("internal.error");
+        await codeOf(session.reserveSecretCheck({ ...withoutCaptcha, sessionToken, limits: undefined })),
+      ).toBe("request.validation.failed");
       expect((await reserveCheck(SecretKind.PASSWORD, { sessionToken })).outcome).toBe(CheckOutcome.ALLOWED);
     });
 

@@ -8,12 +8,13 @@ import {
   messageSchema,
   parseRequest,
 } from "@auth/grpc-kit";
-import { NotificationEvent } from "@auth/proto/identity";
 import {
   type AdvanceSessionRequest,
+  CaptchaVerdict,
   CheckOutcome,
   CheckResult,
   type ClaimCredentialChangeRequest,
+  type CompanyLimits,
   type CreateSessionRequest,
   type EndOwnSessionsRequest,
   type ForgetFailedChecksRequest,
@@ -45,7 +46,6 @@ import { metrics } from "@auth/telemetry";
 import { z } from "zod";
 import { assertMayReserve, sessionAccess } from "./access.js";
 import { authenticationOf } from "./authentication.js";
-import type { CompanyRules } from "./check-policies.js";
 import type {
   CheckBudget,
   Holder,
@@ -60,7 +60,6 @@ import type { KnownDevices } from "./store/known-devices.js";
 import type { PasskeyChallenges } from "./store/passkey-challenges.js";
 import type { Ending } from "./store/session-events.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
-import type { UserNotices } from "./user-notices.js";
 
 const state = z
   .enum(SessionState)
@@ -98,6 +97,19 @@ const toSession = (record: SessionRecord, now: number): Session => ({
 });
 
 export const optionalDate = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms));
+
+/** The company's limits, as its caller sends them (docs/security.md, "The limits a caller sends"). */
+const count = z.number().int().min(0).max(1_000_000);
+const companyLimits = z.object(
+  {
+    captchaAfterFailures: count,
+    lockoutAfterFailures: count.min(1),
+    failureWindowSeconds: count.min(1),
+    newDeviceNoticeDays: count.min(1),
+    maxSessionsPerUser: count,
+  },
+  "is required",
+) satisfies z.ZodType<CompanyLimits>;
 
 /** The company's absolute lifetime and inactivity timeout, when it sets them. */
 const limits = {
@@ -155,6 +167,7 @@ const createSessionRequest = messageSchema<CreateSessionRequest>()(
       passkeyDiscovery: z.boolean(),
       // Client input: one of another shape is taken as absent (deviceIdHashOf), never refused.
       deviceId: z.string().max(16_384),
+      limits: companyLimits,
     })
     // A session of no user: the store takes only a start in checkpassword on no check.
     .refine((given) => (given.userId === "") === given.passkeyDiscovery, {
@@ -181,6 +194,7 @@ const advanceSessionRequest = messageSchema<AdvanceSessionRequest>()(
     rightCheckId,
     retryKey,
     ...limits,
+    limits: companyLimits,
   }),
 );
 const revokeSessionRequest = messageSchema<RevokeSessionRequest>()(
@@ -226,7 +240,12 @@ const forgetFailedChecksRequest = messageSchema<ForgetFailedChecksRequest>()(
   z.object({ companyId: id, subject }),
 );
 const getCheckBudgetRequest = messageSchema<GetCheckBudgetRequest>()(
-  z.object({ companyId: id, subject, kind: secretKind.transform((kind) => kind ?? "password") }),
+  z.object({
+    companyId: id,
+    subject,
+    kind: secretKind.transform((kind) => kind ?? "password"),
+    limits: companyLimits,
+  }),
 );
 const reserveSecretCheckRequest = messageSchema<ReserveSecretCheckRequest>()(
   z.object({
@@ -236,8 +255,11 @@ const reserveSecretCheckRequest = messageSchema<ReserveSecretCheckRequest>()(
       if (!kind) context.addIssue({ code: "custom", message: "must be a kind of secret" });
       return kind ?? "password";
     }),
-    captchaResponse: z.string().max(8_192).optional(),
-    clientAddress: z.string().max(100),
+    captcha: z.enum(
+      [CaptchaVerdict.UNSPECIFIED, CaptchaVerdict.PASSED, CaptchaVerdict.FAILED],
+      "must be a captcha verdict",
+    ),
+    limits: companyLimits,
     // Not empty: every request with the same token waits for the one check under way.
     sessionToken: token.min(1).optional(),
   }),
@@ -312,20 +334,9 @@ export interface SessionDependencies {
   challenges: PasskeyChallenges;
   /** The devices each user signed in from (docs/decisions.md, "Known devices"). */
   devices: KnownDevices;
-  /** The companies' limits and captcha checks, from the identity service. */
-  rules: CompanyRules;
-  /** Tells users of recoveries and lock-outs, through the identity service. */
-  notices: UserNotices;
   /** The SHA-256 (hex) of the admin token operators present. */
   adminTokenSha256: string;
 }
-
-/**
- * The state whose session's start the user is told of as a recovery's start: a recovery by control
- * question, which sends nothing. A recovery by phone or e-mail is told by identity as its code or
- * link is sent (docs/security.md, "Notifications"); identity caps both.
- */
-const toldRecoveryState = SessionState.RECOVERY_CHECKQUESTION;
 
 /** The call's origin for the events of the sessions it changes (docs/decisions.md, "Security events"). */
 const originOf =
@@ -350,7 +361,7 @@ const answersSpent = (context: CallContext): Ending => ({
 });
 
 export function sessionService(
-  { sessions, budget, challenges, devices, rules, notices, adminTokenSha256 }: SessionDependencies,
+  { sessions, budget, challenges, devices, adminTokenSha256 }: SessionDependencies,
   logger: Logger,
 ) {
   /** Whose budgets a subject's checks spend: a user's, in the user's credential generation now. */
@@ -367,35 +378,40 @@ export function sessionService(
    */
   const reportRight = async (checkId: string, context: CallContext): Promise<RightCheck> => {
     const { right, lockedOut } = await budget.report(checkId, "right", eventOriginOf(context));
-    if (lockedOut) lockOut(lockedOut);
+    // A passkey said right without identity's proof: only a caller's fault can lock out here, and
+    // its call fails, so no one tells the user; the event is recorded all the same.
+    if (lockedOut) metrics.lockouts.inc();
     if (!right) throw new AuthError("auth.token.invalid", { detail: "no reserved check to rest on" });
     return right;
   };
 
-  /** Counts a lock-out a wrong check made, and tells its user. */
-  const lockOut = ({ companyId, userId }: LockOut) => {
+  /** Counts a lock-out a wrong check made; whose user the reporter tells. */
+  const lockOut = (lockedOut: LockOut | undefined): string => {
+    if (!lockedOut) return "";
     metrics.lockouts.inc();
-    if (userId) notices.tell(companyId, userId, NotificationEvent.LOCKED_OUT);
+    return lockedOut.userId ?? "";
   };
 
   /**
-   * What follows a session's authorization, however it came (created authorized, moved to it): the
-   * user's oldest sessions beyond the company's cap end (docs/decisions.md, "Session cap"), and the
-   * user is told of a sign-in from a device not known (docs/decisions.md, "Known devices").
+   * What follows a session's authorization, however it came (created authorized, moved to it, `from`
+   * another state): the user's oldest sessions beyond the company's cap end (docs/decisions.md,
+   * "Session cap"), and the device is recorded among the user's known devices. True when it was
+   * not known, for the caller to tell the user (docs/decisions.md, "Known devices").
    */
-  const authorized = async (session: SessionRecord, context: CallContext) => {
-    const policy = await rules.policyOf(session.companyId);
-    if (policy.maxSessionsPerUser > 0)
-      await sessions.endOldest(session, policy.maxSessionsPerUser, {
+  const authorized = async (
+    from: SessionState | undefined,
+    session: SessionRecord,
+    limits: CompanyLimits,
+    context: CallContext,
+  ): Promise<boolean> => {
+    if (session.state !== SessionState.AUTHORIZED || from === SessionState.AUTHORIZED) return false;
+    if (limits.maxSessionsPerUser > 0)
+      await sessions.endOldest(session, limits.maxSessionsPerUser, {
         reason: "session_cap",
         originOf: originOf(context),
       });
-    if ((await devices.recordUse(session, policy.newDeviceNoticeDays)) === "new")
-      notices.tell(session.companyId, session.userId, NotificationEvent.NEW_DEVICE, session.userAgent);
+    return (await devices.recordUse(session, limits.newDeviceNoticeDays)) === "new";
   };
-  /** Whether the move or start made the session authorized. */
-  const authorizes = (from: SessionState | undefined, session: SessionRecord) =>
-    session.state === SessionState.AUTHORIZED && from !== SessionState.AUTHORIZED;
 
   /** Reserves a check in the turn of its session, when it has one. */
   const reserve = async (
@@ -403,7 +419,6 @@ export function sessionService(
     turn: SessionTurn | undefined,
     context: CallContext,
   ): Promise<{ reserved: ReserveOutcome; credentialGeneration: string }> => {
-    const policy = await rules.policyOf(input.companyId);
     // A control answer spends the budget of its recovery session too.
     let session: { sessionId: string; ttlMs: number } | undefined;
     if (input.kind === "controlAnswer" && input.sessionToken !== undefined) {
@@ -417,13 +432,10 @@ export function sessionService(
     }
     // Read before the secret is compared: a password change after this ends the session it starts.
     const holder = await holderOf(input.companyId, input.subject);
-    const captchaPassed =
-      input.kind === "password" && input.captchaResponse !== undefined
-        ? await rules.captchaPasses(input.companyId, input.captchaResponse, input.clientAddress)
-        : false;
+    const captchaPassed = input.kind === "password" && input.captcha === CaptchaVerdict.PASSED;
     const reserved = await budget.reserve(
       { ...holder, kind: input.kind, captchaPassed, session, turn },
-      policy,
+      input.limits,
     );
     if (reserved.endSession) await sessions.end(reserved.endSession, answersSpent(context));
     return { reserved, credentialGeneration: holder.credentialGeneration };
@@ -431,7 +443,7 @@ export function sessionService(
 
   const methods: AsyncService<typeof SessionServiceService> = {
     async createSession(request, context) {
-      const { lockoutKind, rightCheckId, passkeyDiscovery, ...input } = parseRequest(
+      const { lockoutKind, rightCheckId, passkeyDiscovery, limits, ...input } = parseRequest(
         createSessionRequest,
         request,
       );
@@ -442,7 +454,7 @@ export function sessionService(
         const status = await budget.status(
           await holderOf(input.companyId, { userId: input.userId }),
           lockoutKind,
-          await rules.policyOf(input.companyId),
+          limits,
         );
         if (status.lockedOut) {
           throw new AuthError("auth.restricted", {
@@ -453,13 +465,11 @@ export function sessionService(
         captchaRequired = status.captchaRequired;
       }
       const created = await sessions.create({ ...input, rightCheck }, originOf(context));
-      if (authorizes(undefined, created.session)) await authorized(created.session, context);
-      if (input.state === toldRecoveryState)
-        notices.tell(input.companyId, input.userId, NotificationEvent.RECOVERY_STARTED);
       return {
         sessionToken: created.token,
         session: toSession(created.session, sessions.now()),
         captchaRequired,
+        newDevice: await authorized(undefined, created.session, limits, context),
       };
     },
     async introspectSession(request) {
@@ -475,7 +485,7 @@ export function sessionService(
     },
     async advanceSession(request, context) {
       const input = parseRequest(advanceSessionRequest, request);
-      const { sessionToken, fromState, toState, rightCheckId, retryKey, ...changes } = input;
+      const { sessionToken, fromState, toState, rightCheckId, retryKey, limits, ...changes } = input;
       const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId, context);
       const advanced = await sessions.advance(
         sessionToken,
@@ -485,8 +495,11 @@ export function sessionService(
         originOf(context),
         retryKey,
       );
-      if (authorizes(fromState, advanced.session)) await authorized(advanced.session, context);
-      return { sessionToken: advanced.token, session: toSession(advanced.session, sessions.now()) };
+      return {
+        sessionToken: advanced.token,
+        session: toSession(advanced.session, sessions.now()),
+        newDevice: await authorized(fromState, advanced.session, limits, context),
+      };
     },
     async revokeSession(request, context) {
       const input = parseRequest(revokeSessionRequest, request);
@@ -546,16 +559,12 @@ export function sessionService(
     },
     async getCheckBudget(request) {
       const input = parseRequest(getCheckBudgetRequest, request);
-      return budget.status(
-        await holderOf(input.companyId, input.subject),
-        input.kind,
-        await rules.policyOf(input.companyId),
-      );
+      return budget.status(await holderOf(input.companyId, input.subject), input.kind, input.limits);
     },
     async reserveSecretCheck(request, context) {
       const input = parseRequest(reserveSecretCheckRequest, request);
       assertMayReserve(context, input.kind);
-      const captchaSent = input.captchaResponse !== undefined;
+      const captchaSent = input.captcha !== CaptchaVerdict.UNSPECIFIED;
       // One check at a time per session, taken before anything is spent, a captcha included.
       const turn = input.sessionToken === undefined ? undefined : await budget.takeTurn(input.sessionToken);
       if (input.sessionToken !== undefined && turn === undefined)
@@ -573,8 +582,6 @@ export function sessionService(
     async forgetFailedChecks(request) {
       const input = parseRequest(forgetFailedChecksRequest, request);
       await budget.forget(await holderOf(input.companyId, input.subject));
-      if ("userId" in input.subject)
-        notices.tell(input.companyId, input.subject.userId, NotificationEvent.RECOVERY_COMPLETED);
       return {};
     },
     async reportSecretCheck(request, context) {
@@ -584,9 +591,9 @@ export function sessionService(
         results[input.result],
         eventOriginOf(context),
       );
-      if (lockedOut) lockOut(lockedOut);
+      const lockedOutUserId = lockOut(lockedOut);
       if (endSession) await sessions.end(endSession, answersSpent(context));
-      return { sessionEnded: endSession !== undefined };
+      return { sessionEnded: endSession !== undefined, lockedOutUserId };
     },
     async recordFederatedLogin(request) {
       const { authenticatedAt, ...login } = parseRequest(recordFederatedLoginRequest, request);

@@ -3,6 +3,7 @@ import {
   type AsyncService,
   assertTimeLeft,
   type CallContext,
+  companyLimits,
   compareUnderBudget,
   eventOriginOf,
 } from "@auth/grpc-kit";
@@ -11,6 +12,7 @@ import { type IdentityServiceService, NotificationEvent, PasswordProblem } from 
 import { OtpPurpose } from "@auth/proto/otp";
 import { LinkPurpose } from "@auth/proto/recovery";
 import {
+  CaptchaVerdict,
   CheckOutcome,
   type CheckSubject,
   type GetCredentialChangeResponse,
@@ -29,7 +31,6 @@ import { passwordProblem } from "../password-policy.js";
 import { openPolicySecrets } from "../policy-secrets.js";
 import {
   authenticateApiKeyRequest,
-  checkPolicyRequest,
   exchangeOAuthCodeRequest,
   findUserRequest,
   getUserRequest,
@@ -62,8 +63,8 @@ class LoginIdMoved extends Error {
 
 /**
  * What the other services call in their flows: the gateway (logins, passwords, second factors,
- * OAuth), the session service (its check policy, captchas, the notices of what it saw), otp and
- * recovery (their deliveries, which spend a recovery's messages).
+ * OAuth, the notices of what the session service answered it), otp and recovery (their deliveries,
+ * which spend a recovery's messages).
  * getUser and findUser serve operators too.
  */
 export function flowHandlers(
@@ -137,15 +138,27 @@ export function flowHandlers(
     first: true,
   });
 
-  const passwordGuessOf = (input: {
-    companyId: string;
-    captchaResponse?: string;
-    clientAddress: string;
-  }) => ({
-    companyId: input.companyId,
+  /** Whether the company's captcha provider accepts the client's response (its secret stays here). */
+  const captchaPasses = (company: CompanyRow, response: string, clientAddress: string) =>
+    captcha.verify(openPolicySecrets(company.policy, secrets).captcha, response, clientAddress);
+
+  /**
+   * A check of a password under the user's budget, with the captcha the client sent verified here,
+   * where the company's secret is, before the session service reserves the check.
+   */
+  const passwordGuessOf = async (
+    company: CompanyRow,
+    input: { captchaResponse?: string; clientAddress: string },
+  ) => ({
+    companyId: company.id,
     kind: SecretKind.PASSWORD,
-    captchaResponse: input.captchaResponse,
-    clientAddress: input.clientAddress,
+    limits: companyLimits(company.policy),
+    captcha:
+      input.captchaResponse === undefined
+        ? CaptchaVerdict.UNSPECIFIED
+        : (await captchaPasses(company, input.captchaResponse, input.clientAddress))
+          ? CaptchaVerdict.PASSED
+          : CaptchaVerdict.FAILED,
   });
 
   /**
@@ -200,7 +213,11 @@ export function flowHandlers(
       const company = await companyById(input.companyId);
       const { check, verdict } = await compareUnderBudget(
         session,
-        { ...passwordGuessOf(input), subject: { userId: input.userId }, sessionToken: input.sessionToken },
+        {
+          ...(await passwordGuessOf(company, input)),
+          subject: { userId: input.userId },
+          sessionToken: input.sessionToken,
+        },
         async () =>
           checkPassword(await store.findUser(input.companyId, input.userId), company, input.password),
       );
@@ -220,9 +237,10 @@ export function flowHandlers(
       const input = parseStorableRequest(verifyCredentialsRequest, request);
       const company = await companyById(input.companyId);
       /** Compares the password of the user `read` gives under `subject`'s budget, if it is that user's. */
+      const guess = await passwordGuessOf(company, input);
       const compareAs = async (subject: CheckSubject, read: () => Promise<NamedUser>) => ({
         subject,
-        ...(await compareUnderBudget(session, { ...passwordGuessOf(input), subject }, async () => {
+        ...(await compareUnderBudget(session, { ...guess, subject }, async () => {
           const named = await read();
           if (!isSameSubject(named.subject, subject)) throw new LoginIdMoved(named);
           return checkPassword(named.row, company, input.password);
@@ -342,21 +360,7 @@ export function flowHandlers(
     async verifyCaptcha(request) {
       const input = parseStorableRequest(verifyCaptchaRequest, request);
       const company = await companyById(input.companyId);
-      const settings = openPolicySecrets(company.policy, secrets).captcha;
-      return { valid: await captcha.verify(settings, input.captchaResponse, input.clientAddress) };
-    },
-
-    async getCheckPolicy(request) {
-      const { companyId } = parseStorableRequest(checkPolicyRequest, request);
-      const { policy, suspended } = await companyById(companyId);
-      return {
-        captchaAfterFailures: policy.captchaAfterFailures,
-        lockoutAfterFailures: policy.lockoutAfterFailures,
-        failureWindowSeconds: policy.failureWindowSeconds,
-        suspended,
-        newDeviceNoticeDays: policy.newDeviceNoticeDays,
-        maxSessionsPerUser: policy.maxSessionsPerUser,
-      };
+      return { valid: await captchaPasses(company, input.captchaResponse, input.clientAddress) };
     },
 
     async getSmsDelivery(request) {

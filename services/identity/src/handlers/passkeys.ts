@@ -1,5 +1,11 @@
 import { AuthError } from "@auth/errors";
-import { type AsyncService, assertTimeLeft, compareUnderBudget, eventOriginOf } from "@auth/grpc-kit";
+import {
+  type AsyncService,
+  assertTimeLeft,
+  companyLimits,
+  compareUnderBudget,
+  eventOriginOf,
+} from "@auth/grpc-kit";
 import { Factor } from "@auth/proto/events";
 import {
   type IdentityServiceService,
@@ -92,14 +98,11 @@ export function passkeyHandlers(
     (await store.passkeys.listOfUser(companyId, userId)).filter((passkey) => !passkey.cloneSuspected);
 
   /** A check of an assertion, under the user's budget of passkeys, in the session it is made in. */
-  const assertionGuessOf = (
-    input: { companyId: string; sessionToken: string; clientAddress: string },
-    userId: string,
-  ) => ({
-    companyId: input.companyId,
+  const assertionGuessOf = (company: CompanyRow, input: { sessionToken: string }, userId: string) => ({
+    companyId: company.id,
     subject: { userId },
     kind: SecretKind.PASSKEY,
-    clientAddress: input.clientAddress,
+    limits: companyLimits(company.policy),
     sessionToken: input.sessionToken,
   });
 
@@ -165,7 +168,7 @@ export function passkeyHandlers(
         // answer of this user's, spent as one, and nothing verified.
         const { check } = await compareUnderBudget(
           session,
-          assertionGuessOf(input, sessionUserId),
+          assertionGuessOf(company, input, sessionUserId),
           async () => ({ valid: false }),
         );
         await store.recordCheckFailed(passkeyCheck(sessionUserId), failureOf(check.outcome, false));
@@ -182,7 +185,7 @@ export function passkeyHandlers(
       // The budget first: nothing is verified unless the user's budget of passkeys allows it.
       const { check, verdict } = await compareUnderBudget(
         session,
-        assertionGuessOf(input, userId),
+        assertionGuessOf(company, input, userId),
         async () => {
           metrics.secretsCompared.inc({ kind: "passkey" });
           // As a first factor, only a user-verified passkey counts.

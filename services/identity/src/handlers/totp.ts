@@ -2,6 +2,7 @@ import {
   type AsyncService,
   assertTimeLeft,
   type CallContext,
+  companyLimits,
   compareUnderBudget,
   eventOriginOf,
 } from "@auth/grpc-kit";
@@ -47,11 +48,11 @@ export function totpHandlers(
   const backupCodes = backupCodeIssuing(dependencies, notifier);
 
   /** A check of a code of the user's app, under the user's budget of app codes. */
-  const appCodeGuessOf = (input: AppCodeCheck) => ({
+  const appCodeGuessOf = async (input: AppCodeCheck) => ({
     companyId: input.companyId,
     subject: { userId: input.userId },
     kind: SecretKind.APP_CODE,
-    clientAddress: input.clientAddress,
+    limits: companyLimits((await companyById(input.companyId)).policy),
     sessionToken: input.sessionToken,
   });
 
@@ -75,7 +76,7 @@ export function totpHandlers(
   /** Checks a code of the user's app under the user's budget of app codes, and records a failure. */
   async function checkAppCode(context: CallContext, row: UserRow, input: AppCodeCheck, code: string) {
     const check = appCodeCheck(context, row);
-    const checked = await compareUnderBudget(session, appCodeGuessOf(input), () =>
+    const checked = await compareUnderBudget(session, await appCodeGuessOf(input), () =>
       useAppCode(check, row, code),
     );
     await store.recordCheckFailed(check, failureOf(checked.check.outcome, checked.verdict?.valid));

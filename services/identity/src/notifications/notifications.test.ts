@@ -48,6 +48,8 @@ const sms = new MemoryOutbox<SmsMessage>();
 const dataDir = mkdtempSync(join(tmpdir(), "identity-notices-"));
 let server: RunningGrpcServer;
 const clients = {} as Record<Holder, Client>;
+/** The user the session service answers a wrong check locked out, for the next reports. */
+let lockingOut = "";
 
 beforeAll(async () => {
   const pki = (await ensureDevPki(join(dataDir, "pki"), [...holders])) as Record<Holder, TlsFiles>;
@@ -61,7 +63,7 @@ beforeAll(async () => {
         captchaRequired: false,
         credentialGeneration: "1",
       }),
-      reportSecretCheck: async () => ({ sessionEnded: false }),
+      reportSecretCheck: async () => ({ sessionEnded: false, lockedOutUserId: lockingOut }),
       revokeUserSessions: async () => ({ revoked: 0 }),
       recordFederatedLogin: async () => ({ checkId: "federated-check" }),
       ...new FakePasskeySessions().calls,
@@ -148,11 +150,11 @@ async function settled(event: string, count: number, act: () => Promise<unknown>
 }
 
 describe("NotifyUser", () => {
-  it("is the session service's only: every other caller is refused", () => {
-    expect(identityAccess.notifyUser).toEqual(["session"]);
+  it("is the gateway's only, which tells what the session service answered it: every other caller is refused", () => {
+    expect(identityAccess.notifyUser).toEqual(["gateway"]);
   });
 
-  it.each(["gateway", "otp", "recovery", "operator"] as const)("refuses the %s", async (holder) => {
+  it.each(["session", "otp", "recovery", "operator"] as const)("refuses the %s", async (holder) => {
     const company = await companyWith();
     const user = await userOf(company);
     const request = { companyId: company.id, userId: user.id, event: NotificationEvent.LOCKED_OUT };
@@ -163,10 +165,10 @@ describe("NotifyUser", () => {
     [NotificationEvent.RECOVERY_STARTED, "recovery_started", "Access recovery of your"],
     [NotificationEvent.RECOVERY_COMPLETED, "recovery_completed", "was recovered"],
     [NotificationEvent.LOCKED_OUT, "locked_out", "is locked"],
-  ])("sends one e-mail for the session service's event %s", async (event, name, subject) => {
+  ])("sends one e-mail for the gateway's event %s", async (event, name, subject) => {
     const company = await companyWith();
     const user = await userOf(company);
-    await clients.session.notifyUser({ companyId: company.id, userId: user.id, event });
+    await clients.gateway.notifyUser({ companyId: company.id, userId: user.id, event });
     const [notice] = await noticesTo(mail, user.email);
     expect(notice).toMatchObject({ companyId: company.id, notification: name });
     expect((notice as MailMessage).subject).toContain(subject);
@@ -181,7 +183,7 @@ describe("NotifyUser", () => {
     const userAgent =
       "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
     for (const user of [byMail, bySms])
-      await clients.session.notifyUser({
+      await clients.gateway.notifyUser({
         companyId: company.id,
         userId: user.id,
         event: NotificationEvent.NEW_DEVICE,
@@ -204,11 +206,30 @@ describe("NotifyUser", () => {
     const company = await companyWith();
     const user = await userOf(company);
     const request = { companyId: company.id, userId: user.id, event: NotificationEvent.PASSWORD_CHANGED };
-    expect(await codeOf(clients.session.notifyUser(request))).toBe("request.validation.failed");
+    expect(await codeOf(clients.gateway.notifyUser(request))).toBe("request.validation.failed");
   });
 });
 
 describe("the notices identity sends itself", () => {
+  it("tells of the lock-out its own wrong password made, whose user the session service answers the report", async () => {
+    const company = await companyWith();
+    const user = await userOf(company);
+    lockingOut = user.id;
+    try {
+      const wrong = {
+        companyId: company.id,
+        userId: user.id,
+        password: "not the password",
+        clientAddress: "192.0.2.1",
+      };
+      expect((await clients.gateway.verifyPassword(wrong)).valid).toBe(false);
+    } finally {
+      lockingOut = "";
+    }
+    const [notice] = await noticesTo(mail, user.email);
+    expect(notice?.notification).toBe("locked_out");
+  });
+
   it("tells of a password the user set (SetPassword), without the password", async () => {
     const company = await companyWith();
     const user = await userOf(company);
@@ -286,7 +307,7 @@ describe("the channel of a notice", () => {
   it("is the user's e-mail when the user has one, and only that", async () => {
     const company = await companyWith();
     const user = await userOf(company);
-    await clients.session.notifyUser({
+    await clients.gateway.notifyUser({
       companyId: company.id,
       userId: user.id,
       event: NotificationEvent.LOCKED_OUT,
@@ -298,7 +319,7 @@ describe("the channel of a notice", () => {
   it("is an SMS to the user's phone when the user has no e-mail", async () => {
     const company = await companyWith();
     const user = await userOf(company, { email: null });
-    await clients.session.notifyUser({
+    await clients.gateway.notifyUser({
       companyId: company.id,
       userId: user.id,
       event: NotificationEvent.LOCKED_OUT,
@@ -312,7 +333,7 @@ describe("the channel of a notice", () => {
     const company = await companyWith();
     const user = await userOf(company, { email: null, phone: null });
     const before = await skipped("recovery_completed");
-    await clients.session.notifyUser({
+    await clients.gateway.notifyUser({
       companyId: company.id,
       userId: user.id,
       event: NotificationEvent.RECOVERY_COMPLETED,
@@ -329,7 +350,7 @@ describe('the e-mail\'s layout (docs/decisions.md, "Brand")', () => {
       brand: { logoUrl: "https://acme.example/logo.png", color: "#0b6e4f" },
     });
     const user = await userOf(company);
-    await clients.session.notifyUser({
+    await clients.gateway.notifyUser({
       companyId: company.id,
       userId: user.id,
       event: NotificationEvent.LOCKED_OUT,
@@ -353,7 +374,7 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
       },
     ]);
     const user = await userOf(company);
-    await clients.session.notifyUser({
+    await clients.gateway.notifyUser({
       companyId: company.id,
       userId: user.id,
       event: NotificationEvent.LOCKED_OUT,
@@ -364,7 +385,7 @@ describe("the company's templates (CompanyPolicy.notification_templates)", () =>
     const lockedAt = /Locked at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M UTC\. Call the help desk\./;
     expect(notice?.text).toMatch(new RegExp(`^${lockedAt.source}$`));
     expect(notice?.html).toMatch(new RegExp(`>${lockedAt.source}<`));
-    await clients.session.notifyUser({
+    await clients.gateway.notifyUser({
       companyId: company.id,
       userId: user.id,
       event: NotificationEvent.RECOVERY_STARTED,
@@ -420,7 +441,7 @@ describe("a new device's template (NotificationTemplate, NEW_DEVICE)", () => {
       { event: NotificationEvent.NEW_DEVICE, subject: "{company}: signed in on {device}" },
     ]);
     const user = await userOf(company);
-    await clients.session.notifyUser({
+    await clients.gateway.notifyUser({
       companyId: company.id,
       userId: user.id,
       event: NotificationEvent.NEW_DEVICE,
@@ -433,7 +454,7 @@ describe("a new device's template (NotificationTemplate, NEW_DEVICE)", () => {
 
 describe("the notice's language is the company's default (docs/decisions.md, \"Languages\")", () => {
   const lockOut = (company: { id: string }, user: { id: string }) =>
-    clients.session.notifyUser({
+    clients.gateway.notifyUser({
       companyId: company.id,
       userId: user.id,
       event: NotificationEvent.LOCKED_OUT,
@@ -502,7 +523,7 @@ describe("the notice's language is the company's default (docs/decisions.md, \"L
     });
     const user = await userOf(company);
     await lockOut(company, user);
-    await clients.session.notifyUser({
+    await clients.gateway.notifyUser({
       companyId: company.id,
       userId: user.id,
       event: NotificationEvent.RECOVERY_STARTED,
@@ -517,7 +538,7 @@ describe("the notice's language is the company's default (docs/decisions.md, \"L
 
 describe('the cap on notices (docs/security.md, "Notifications")', () => {
   const tell = (user: { id: string }, company: { id: string }, event: NotificationEvent) =>
-    clients.session.notifyUser({ companyId: company.id, userId: user.id, event });
+    clients.gateway.notifyUser({ companyId: company.id, userId: user.id, event });
 
   it("sends one of 20 parallel NotifyUser calls of one event to one user, and holds back the rest", async () => {
     const company = await companyWith();

@@ -288,7 +288,7 @@ describe("ExchangeOAuthCode records a linked user's login at the session service
           captchaRequired: false,
           credentialGeneration: "1",
         }),
-        reportSecretCheck: async () => ({ sessionEnded: false }),
+        reportSecretCheck: async () => ({ sessionEnded: false, lockedOutUserId: "" }),
         revokeUserSessions: async () => ({ revoked: 0 }),
         recordFederatedLogin: async (request) => {
           recorded.push(request);
