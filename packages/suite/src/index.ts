@@ -1,6 +1,5 @@
 export { type BoundPorts, Child } from "./child.js";
 export { DataDirInUse, type DataLock, lockDataDir, lockFileName } from "./data-lock.js";
-export { type Relay, startRelay } from "./relay.js";
 export {
   type ProcessName,
   type Replica,

@@ -12,7 +12,6 @@ import {
 } from "@auth/grpc-kit/dev-pki";
 import { type BoundPorts, Child } from "./child.js";
 import type { DataLock } from "./data-lock.js";
-import { type Relay, startRelay } from "./relay.js";
 
 export const serviceNames = ["identity", "session", "otp", "recovery", "disclaimer", "audit"] as const;
 export type ServiceName = (typeof serviceNames)[number];
@@ -176,15 +175,6 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
       : {};
   // Set once the services are up: each process reports the ports it bound (port 0 unless fixed).
   const addresses = {} as Record<ServiceName, string>;
-  // identity and audit call the session service, which starts after them: through relays, unless
-  // the session service's port is fixed (npm start).
-  const sessionPort = replicaCount === 1 ? options.ports?.session : undefined;
-  const relays: Relay[] = sessionPort
-    ? []
-    : await Promise.all(Array.from({ length: replicaCount }, () => startRelay()));
-  const sessionOfEarlyCallers = sessionPort
-    ? `127.0.0.1:${sessionPort}`
-    : targetOf(relays.map((relay) => relay.port));
   const secretsKey = randomBytes(32).toString("base64");
   const auditSecretsKey = randomBytes(32).toString("base64");
   // The suite is for npm start, the tests and the benchmark, which read the codes and links from
@@ -199,7 +189,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const environments: Record<ProcessName, () => NodeJS.ProcessEnv> = {
     identity: () => ({
       ADMIN_TOKEN_SHA256: adminTokenSha256,
-      SESSION_ADDR: sessionOfEarlyCallers,
+      SESSION_ADDR: addresses.session,
       // The suite runs on this machine for the demo and the tests, whose companies use the dev captcha.
       ALLOW_DEV_CAPTCHA: "true",
       DATA_DIR: join(options.dataDir, "identity"),
@@ -219,7 +209,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     // commonEnv); it calls the session service only when a user lists their own events.
     audit: () => ({
       ADMIN_TOKEN_SHA256: adminTokenSha256,
-      SESSION_ADDR: sessionOfEarlyCallers,
+      SESSION_ADDR: addresses.session,
       DATA_DIR: join(options.dataDir, "audit"),
       ...(options.databaseUrls
         ? { DATABASE_URL: options.databaseUrls.audit, SECRETS_KEY: auditSecretsKey }
@@ -227,7 +217,6 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     }),
     session: () => ({
       ADMIN_TOKEN_SHA256: adminTokenSha256,
-      IDENTITY_ADDR: addresses.identity,
       ...redis("session"),
     }),
     otp: () => ({
@@ -337,26 +326,22 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   const stop = async () => {
     await each("gateway", (child) => child.stop());
     await Promise.all(serviceNames.map((name) => each(name, (child) => child.stop())));
-    await Promise.all(relays.map((relay) => relay.close()));
   };
   const addressOf = (name: ServiceName) => targetOf(bound[name].map((reported) => reported.port));
 
-  // identity first (session, otp and recovery call it; it calls session through the relays), with
-  // disclaimer and audit (which calls session through the relays too); then session, otp and
-  // recovery; then the gateway, which calls them all.
+  // Every process starts after those it calls: the session service, which calls none, with
+  // disclaimer; identity and audit, which call the session service; otp and recovery, which call
+  // identity; then the gateway, which calls them all.
   try {
     for (const stage of [
-      ["identity", "disclaimer", "audit"],
-      ["session", "otp", "recovery"],
+      ["session", "disclaimer"],
+      ["identity", "audit"],
+      ["otp", "recovery"],
       ["gateway"],
     ] as const) {
       for (const name of stage) makeReplicas(name);
       await Promise.all(stage.map(startReplicas));
       for (const name of stage) if (name !== "gateway") addresses[name] = addressOf(name);
-      relays.forEach((relay, index) => {
-        const port = bound.session?.[index]?.port;
-        if (port !== undefined) relay.passTo(port);
-      });
     }
   } catch (error) {
     await stop();
