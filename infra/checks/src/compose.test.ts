@@ -139,12 +139,16 @@ describe("infra/compose.yaml", () => {
     }
   });
 
-  it("gives identity SESSION_ADDR as the gateway's, and starts it without waiting for session, which calls it in turn", () => {
+  it("gives identity SESSION_ADDR as the gateway's, and starts it without waiting for session (channels connect at the first call)", () => {
     const identity = compose.services.identity;
     expect(identity?.environment?.SESSION_ADDR).toBe("session:50052");
     expect(identity?.environment?.SESSION_ADDR).toBe(compose.services.gateway?.environment?.SESSION_ADDR);
     expect(identity?.depends_on?.session).toBeUndefined();
-    expect(compose.services.session?.environment?.IDENTITY_ADDR).toBe("identity:50051");
+  });
+
+  it('gives the session service no other service\'s address: it calls none (docs/security.md, "The limits a caller sends")', () => {
+    const session = compose.services.session?.environment ?? {};
+    expect(Object.keys(session).filter((variable) => variable.endsWith("_ADDR"))).toEqual([]);
   });
 
   it("keeps Redis's default user behind the admin password", () => {
