@@ -1,4 +1,4 @@
-import { startRelay } from "@auth/suite";
+import { startRelay } from "./loopback-relay.js";
 
 /**
  * A loopback port that passes each connection on to NATS, and that the benchmark can cut: every
