@@ -5,6 +5,7 @@ export {
   type ClientOptions,
   createServiceClient,
   defaultKeepaliveTimeoutMs,
+  forRequest,
   keepaliveTimeMs,
   type ServiceClient,
 } from "./client.js";
@@ -15,7 +16,7 @@ export { clientAddressKey, eventOriginOf, traceIdKey } from "./event-origin.js";
 export { compareUnderBudget, type Guess, type GuessBudget } from "./guess-budget.js";
 export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";
 export { checkHealth, type HealthClient, healthClient } from "./health.js";
-export { type RequestOrigin, withRequestOrigin } from "./request-origin.js";
+export { type RequestOrigin, requestMetadata } from "./request-origin.js";
 export {
   closingAfterStop,
   type GrpcServerOptions,
