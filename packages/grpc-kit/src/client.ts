@@ -113,7 +113,9 @@ export function createServiceClient<D extends ServiceDefinition>(
           method.responseDeserialize,
           request,
           callOptions.metadata ?? ownMetadata,
-          { deadline: callDeadline(callOptions.deadlineMs ?? options.deadlineMs, callOptions.requestDeadline) },
+          {
+            deadline: callDeadline(callOptions.deadlineMs ?? options.deadlineMs, callOptions.requestDeadline),
+          },
           (error: ServiceError | null, response?: unknown) => {
             if (error) {
               const failure = fromServiceError(error);
