@@ -1,7 +1,10 @@
 import {
   createServiceClient,
+  forRequest,
   type GrpcCallSettings,
   type GrpcTransport,
+  type RequestOrigin,
+  requestMetadata,
   type ServiceClient,
 } from "@auth/grpc-kit";
 import { AuditServiceService } from "@auth/proto/audit";
@@ -57,6 +60,23 @@ export function connectBackends(
       server: "disclaimer",
     }),
     audit: createServiceClient(AuditServiceService, addresses.audit, { ...options, server: "audit" }),
+  };
+}
+
+/**
+ * The clients as one request uses them: every call gets at most what is left of the request's
+ * deadline and carries its origin, for the events the services record (docs/decisions.md, "Security
+ * events"). The metadata is made here, once for the request's calls.
+ */
+export function backendsForRequest(backends: Backends, deadline: number, origin: RequestOrigin): Backends {
+  const options = { requestDeadline: deadline, metadata: requestMetadata(origin) };
+  return {
+    identity: forRequest(backends.identity, options),
+    session: forRequest(backends.session, options),
+    otp: forRequest(backends.otp, options),
+    recovery: forRequest(backends.recovery, options),
+    disclaimer: forRequest(backends.disclaimer, options),
+    audit: forRequest(backends.audit, options),
   };
 }
 

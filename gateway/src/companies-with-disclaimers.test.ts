@@ -94,4 +94,21 @@ describe("the companies with disclaimers, which logins go by while the disclaime
     await vi.advanceTimersByTimeAsync(20_000);
     expect(service.reads).toBe(2);
   });
+
+  it("says a company has none, so that a login asks nothing, only while the list is younger than the period", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const companies = new CompaniesWithDisclaimers(
+      disclaimerService(() => [withTerms]),
+      1_000,
+      silent,
+    );
+    expect(companies.hasNone(withNone)).toBe(false);
+    await companies.refresh();
+    expect(companies.hasNone(withNone)).toBe(true);
+    expect(companies.hasNone(withTerms)).toBe(false);
+    vi.setSystemTime(Date.now() + 1_000);
+    expect(companies.hasNone(withNone)).toBe(false);
+    // What a login goes by while the service cannot be reached stands, however old.
+    expect(companies.knownToHaveNone(withNone)).toBe(true);
+  });
 });

@@ -76,11 +76,13 @@ export const configSchema = z
     /** Seconds the company of an API key is kept (revocations, suspensions and policy changes wait this long); 0 keeps nothing. */
     API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     /**
-     * Seconds between two reads of which companies have disclaimers, which logins go by while the
-     * disclaimer service cannot be reached: a company's first disclaimer created less than this long
-     * before is not asked for until it is back (docs/decisions.md, "Disclaimers while their service is down").
+     * Seconds between two reads of which companies have disclaimers: a company the last read did not
+     * list asks the disclaimer service nothing, so its first disclaimer is asked for within this long
+     * (docs/decisions.md, "A company without disclaimers"); while the service cannot be reached, one
+     * created less than this long before is not asked for until it is back (docs/decisions.md,
+     * "Disclaimers while their service is down").
      */
-    DISCLAIMER_COMPANIES_REFRESH_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+    DISCLAIMER_COMPANIES_REFRESH_SECONDS: z.coerce.number().int().min(1).max(300).default(1),
     /** The proxies whose X-Forwarded-For gives the client address: express's `trust proxy` as a list. */
     TRUST_PROXY: trustedProxies,
     /** How the gateway calls the services: mutual TLS with its certificate (spiffe://auth-suite/gateway). */

@@ -33,8 +33,9 @@ export interface FlowContext<Body = unknown> {
    * "Known devices"): client input, which tells the user's devices apart, never trusted.
    */
   deviceId: string;
+  /** The services' clients as this request uses them: each call carries its deadline and origin (backends.ts). */
   backends: Backends;
-  /** Which companies have disclaimers, for the logins that cannot ask the disclaimer service. */
+  /** Which companies have disclaimers: whom a login need not ask, or cannot (steps/disclaimers.ts). */
   companiesWithDisclaimers: CompaniesWithDisclaimers;
   /** Counts the request against a login ID's rate limit: request.ratelimit.exceeded beyond it. */
   countLoginId(loginId: string): Promise<void>;

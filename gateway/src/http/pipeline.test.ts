@@ -68,7 +68,7 @@ function servicesKnowing(
       throw new AuthError("auth.token.invalid");
     },
   };
-  return { identity, session, recovery, otp: {}, disclaimer: {} } as unknown as Backends;
+  return { identity, session, recovery, otp: {}, disclaimer: {}, audit: {} } as unknown as Backends;
 }
 
 interface Gateway {

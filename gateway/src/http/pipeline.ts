@@ -1,8 +1,7 @@
 import { AuthError } from "@auth/errors";
-import { withDeadline, withRequestOrigin } from "@auth/grpc-kit";
 import { deviceIdOf, type Logger } from "@auth/runtime";
 import express, { type Request, type RequestHandler, type Response } from "express";
-import type { Backends } from "../backends.js";
+import { type Backends, backendsForRequest } from "../backends.js";
 import type { CompaniesWithDisclaimers } from "../companies-with-disclaimers.js";
 import type { FlowContext, TenantCompany } from "../endpoint/context.js";
 import type { Endpoint } from "../endpoint/define.js";
@@ -61,22 +60,15 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     answers,
   } = dependencies;
 
-  // One deadline for the whole request, from its arrival: each step runs under it (grpc-kit's
-  // deadline.ts), so a call gets only what the calls before it left. Each call carries the
-  // request's origin too, for the events the services record (grpc-kit's request-origin.ts).
-  const underRequest =
-    (handler: RequestHandler): RequestHandler =>
-    (request, response, next) => {
-      response.locals.deadline ??= Date.now() + requestDeadlineMs;
-      response.locals.origin ??= requestOriginOf(request);
-      return withDeadline(response.locals.deadline, () =>
-        withRequestOrigin(response.locals.origin, () => handler(request, response, next)),
-      );
-    };
-
   const authenticate: RequestHandler = async (request, response, next) => {
     response.locals.operation = endpoint.operation;
-    const company = await authenticateCompany(request, backends, companies);
+    // One deadline for the whole request, from its arrival: each call it makes gets only what the
+    // calls before it left, and carries the request's origin (backendsForRequest).
+    response.locals.deadline = Date.now() + requestDeadlineMs;
+    response.locals.origin = requestOriginOf(request);
+    const calls: Backends = backendsForRequest(backends, response.locals.deadline, response.locals.origin);
+    response.locals.backends = calls;
+    const company = await authenticateCompany(request, calls, companies);
     response.locals.company = company;
     // Every request the API key lets in is counted, before its token is looked at: a made-up token
     // costs the client its limit like any other request.
@@ -86,14 +78,14 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     if (keyed && (await replayed(keyed, response, logger))) return;
     if (endpoint.takesToken) {
       try {
-        response.locals.session = await authenticateSession(request, backends, company, acceptedStates);
+        response.locals.session = await authenticateSession(request, calls, company, acceptedStates);
       } catch (error) {
         if (!(keyed && error instanceof AuthError && error.code === "auth.token.invalid")) throw error;
         // The same request may have ended the token meanwhile (a parallel try) or before (its answer
         // lost): its answer, kept since, or the word of the session service that it was this request.
         if (await replayed(keyed, response, logger)) return;
         const ended = await endpoint.endedByItself?.({
-          backends,
+          backends: calls,
           company,
           token: bearerTokenOf(request),
           retryKey: keyed.request.retryKey,
@@ -131,7 +123,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       clientAddress: response.locals.origin.clientAddress,
       userAgent: request.get("user-agent") ?? "",
       deviceId: deviceIdOf(request.get("x-device-id")),
-      backends,
+      backends: response.locals.backends,
       companiesWithDisclaimers,
       countLoginId: async (loginId) => {
         await rateLimits.byLoginId(company, endpoint.rateLimit, loginId);
@@ -170,8 +162,8 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
 
   return [
     ...(endpoint.idempotent ? [readBodyWhenKeyed] : []),
-    underRequest(authenticate),
+    authenticate,
     ...(endpoint.method === "POST" ? [readBody] : []),
-    underRequest(run),
+    run,
   ];
 }

@@ -110,7 +110,7 @@ function recordingServices(sessions: Map<string, Session>, calls: string[]): Bac
       },
     );
   return Object.fromEntries(
-    ["identity", "session", "otp", "recovery", "disclaimer"].map((name) => [name, service(name)]),
+    ["identity", "session", "otp", "recovery", "disclaimer", "audit"].map((name) => [name, service(name)]),
   ) as unknown as Backends;
 }
 

@@ -20,11 +20,13 @@ function disclaimerInvalid(required: DisclaimerObject[]): AuthError {
 }
 
 /**
- * The company's disclaimers the user still has to accept. While the disclaimer service cannot be
- * reached, none for a company it last listed without disclaimers; service.unavailable for any other
- * (docs/decisions.md, "Disclaimers while their service is down").
+ * The company's disclaimers the user still has to accept: none, without asking, for a company the
+ * last list names without any (docs/decisions.md, "A company without disclaimers"). While the
+ * disclaimer service cannot be reached, none for a company it last listed without disclaimers;
+ * service.unavailable for any other (docs/decisions.md, "Disclaimers while their service is down").
  */
 export async function requiredDisclaimers(context: FlowContext, userId: string): Promise<DisclaimerObject[]> {
+  if (context.companiesWithDisclaimers.hasNone(context.company.id)) return [];
   try {
     const { disclaimers } = await context.backends.disclaimer.listRequiredDisclaimers({
       companyId: context.company.id,

@@ -85,6 +85,9 @@ export async function call(code: string, operation: string, options: CallOptions
 /** How many secrets of a kind the services have compared so far: what the budgets let through. */
 export const compared = (kind: Parameters<InProcessSuite["compared"]>[0]) => suite().compared(kind);
 
+/** How many calls of a method (its name in the service definition) the services have answered so far. */
+export const served = (method: string) => suite().served(method);
+
 /** The authenticator app's code for now, or for a step later (±1 step is accepted). */
 export const totpCode = (secret: string, stepsLater = 0) =>
   generate({ secret, epoch: Math.floor(Date.now() / 1000) + stepsLater * 30 });

@@ -111,6 +111,11 @@ export interface InProcessSuiteOptions {
    * gateway's AUDIT_ADDR: auth/events answers service.unavailable, as with the service down.
    */
   audit?: (env: NodeJS.ProcessEnv, databaseUrl: string | undefined) => Promise<RunningGrpcServer>;
+  /**
+   * How long a list of the companies with disclaimers stands for the logins that ask the disclaimer
+   * service nothing (DISCLAIMER_COMPANIES_REFRESH_SECONDS); 0 by default: every login asks.
+   */
+  disclaimerListRefreshMs?: number;
 }
 
 /**
@@ -230,7 +235,11 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
     },
   };
   // Read when a test asks (readCompaniesWithDisclaimers), not on a timer.
-  const companiesWithDisclaimers = new CompaniesWithDisclaimers(backends.disclaimer, 0, logger);
+  const companiesWithDisclaimers = new CompaniesWithDisclaimers(
+    backends.disclaimer,
+    options.disclaimerListRefreshMs ?? 0,
+    logger,
+  );
   const health = backendHealth(addresses, transport, {
     keepaliveTimeoutMs: config.GRPC_KEEPALIVE_TIMEOUT_MS,
     logger,
@@ -413,6 +422,13 @@ export async function startInProcessSuite(options: InProcessSuiteOptions = {}) {
     ): Promise<number> {
       const { values } = await metrics.secretsCompared.get();
       return values.find((value) => value.labels.kind === kind)?.value ?? 0;
+    },
+    /** How many calls of a method the services have answered so far (auth_grpc_server_calls_total). */
+    async served(method: string): Promise<number> {
+      const { values } = await metrics.grpcServerCalls.get();
+      return values
+        .filter((value) => value.labels.method === method)
+        .reduce((sum, value) => sum + value.value, 0);
     },
     /** The subjects of identity's notices e-mailed to this address of the company, oldest first. */
     noticesTo: (companyId: string, email: string): string[] =>

@@ -4,7 +4,6 @@ import { adminMetadata } from "./admin.js";
 import { callDeadline } from "./deadline.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { idempotentMethods } from "./idempotent-methods.js";
-import { addRequestOrigin } from "./request-origin.js";
 import { fromServiceError } from "./status.js";
 import type { GrpcServiceName } from "./tls/spiffe.js";
 import { channelCredentialsOf, type GrpcTransport } from "./tls/transport.js";
@@ -12,7 +11,9 @@ import { channelCredentialsOf, type GrpcTransport } from "./tls/transport.js";
 export interface CallOptions {
   /** Overrides the client's deadline for this call (a request's deadline still comes first: deadline.ts). */
   deadlineMs?: number;
-  /** In place of the admin token's; the request's origin is added to either (request-origin.ts). */
+  /** The moment (epoch ms) by which the request the call serves must be answered: the call gets no more. */
+  requestDeadline?: number;
+  /** In place of the client's own (the admin token's, or none): a request's origin (request-origin.ts). */
   metadata?: Metadata;
 }
 
@@ -98,8 +99,12 @@ export function createServiceClient<D extends ServiceDefinition>(
     ...channel.options,
     ...channelOptions(options.keepaliveTimeoutMs),
   });
+  // Made once per client, as the label set of each method's successes: grpc-js copies a call's
+  // metadata when the call starts, so every call may be given the same object.
+  const ownMetadata = options.adminToken ? adminMetadata(options.adminToken) : new Metadata();
   const methods: Record<string, unknown> = { close: () => client.close() };
   for (const [name, method] of Object.entries(definition)) {
+    const succeeded = { service: options.server, method: name, outcome: "ok" };
     methods[name] = (request: unknown, callOptions: CallOptions = {}) =>
       new Promise((resolve, reject) => {
         client.makeUnaryRequest(
@@ -107,18 +112,17 @@ export function createServiceClient<D extends ServiceDefinition>(
           method.requestSerialize,
           method.responseDeserialize,
           request,
-          addRequestOrigin(
-            callOptions.metadata?.clone() ??
-              (options.adminToken ? adminMetadata(options.adminToken) : new Metadata()),
-          ),
-          { deadline: callDeadline(callOptions.deadlineMs ?? options.deadlineMs) },
+          callOptions.metadata ?? ownMetadata,
+          {
+            deadline: callDeadline(callOptions.deadlineMs ?? options.deadlineMs, callOptions.requestDeadline),
+          },
           (error: ServiceError | null, response?: unknown) => {
             if (error) {
               const failure = fromServiceError(error);
               metrics.grpcClientCalls.inc({ service: options.server, method: name, outcome: failure.code });
               reject(failure);
             } else {
-              metrics.grpcClientCalls.inc({ service: options.server, method: name, outcome: "ok" });
+              metrics.grpcClientCalls.inc(succeeded);
               resolve(response);
             }
           },
@@ -126,4 +130,21 @@ export function createServiceClient<D extends ServiceDefinition>(
       });
   }
   return methods as ServiceClient<D>;
+}
+
+/**
+ * The client's calls for one request: each with the request's options (its deadline and metadata,
+ * made once for the request) beneath its own. Passed along explicitly rather than found in an
+ * AsyncLocalStorage, which would run a hook on every promise of the process (docs/performance.md,
+ * "The gateway's own overhead").
+ */
+export function forRequest<C extends object>(client: C, requestOptions: CallOptions): C {
+  return new Proxy(client, {
+    get(target, key) {
+      const member: unknown = Reflect.get(target, key);
+      if (typeof member !== "function" || key === "close") return member;
+      return (request: unknown, own?: CallOptions) =>
+        member.call(target, request, own ? { ...requestOptions, ...own } : requestOptions);
+    },
+  });
 }

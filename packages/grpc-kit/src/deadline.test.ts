@@ -1,6 +1,6 @@
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceClient, type ServiceClient } from "./client.js";
+import { createServiceClient, forRequest, type ServiceClient } from "./client.js";
 import { assertTimeLeft, withDeadline } from "./deadline.js";
 import type { RunningGrpcServer } from "./server.js";
 import { startDisclaimerServer } from "./test-servers.testing.js";
@@ -77,6 +77,24 @@ describe("one deadline per request", () => {
     );
     expect(code).toBe("service.unavailable");
     expect(Date.now() - started).toBeLessThan(patientMs / 2);
+  });
+
+  it("gives a call made for a request (forRequest) no more than what is left of it", async () => {
+    const started = Date.now();
+    const calls = forRequest(toHanging, { requestDeadline: Date.now() + requestMs });
+    expect(await codeOf(calls.listRequiredDisclaimers(request))).toBe("service.unavailable");
+    expect(await codeOf(calls.listRequiredDisclaimers(request, { deadlineMs: patientMs }))).toBe(
+      "service.unavailable",
+    );
+    expect(Date.now() - started).toBeLessThan(patientMs / 2);
+  });
+
+  it("passes a request's deadline given with the call on to the calls its handler makes", async () => {
+    relayedCallMs = undefined;
+    const calls = forRequest(toRelay, { requestDeadline: Date.now() + requestMs });
+    expect(await codeOf(calls.listRequiredDisclaimers(request))).toBe("service.unavailable");
+    await expect.poll(() => relayedCallMs, { timeout: patientMs / 2 }).toBeDefined();
+    expect(relayedCallMs).toBeLessThan(patientMs / 2);
   });
 
   it("keeps an outer request's deadline when an inner one is later", async () => {

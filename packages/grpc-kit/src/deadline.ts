@@ -1,7 +1,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { AuthError } from "@auth/errors";
 
-/** The moment (epoch ms) by which the request under way must be answered, where one is set. */
+/**
+ * The moment (epoch ms) by which the call a service is serving must be answered, where one is set
+ * (handlers.ts). The gateway sets none: it passes its request's deadline with each call instead
+ * (CallOptions.requestDeadline, client.ts), so that no hook runs on its every promise.
+ */
 const requestDeadline = new AsyncLocalStorage<number>();
 
 /**
@@ -16,9 +20,12 @@ export function withDeadline<T>(deadline: number, work: () => T): T {
   );
 }
 
-/** The deadline of a call: the client's own, or what is left of the request's, whichever comes first. */
-export function callDeadline(ownMs: number): number {
-  return Math.min(Date.now() + ownMs, requestDeadline.getStore() ?? Number.POSITIVE_INFINITY);
+/**
+ * The deadline of a call: the client's own, or what is left of the request's (the one given, or the
+ * one `withDeadline` set), whichever comes first.
+ */
+export function callDeadline(ownMs: number, given = Number.POSITIVE_INFINITY): number {
+  return Math.min(Date.now() + ownMs, given, requestDeadline.getStore() ?? Number.POSITIVE_INFINITY);
 }
 
 /**

@@ -5,6 +5,7 @@ export {
   type ClientOptions,
   createServiceClient,
   defaultKeepaliveTimeoutMs,
+  forRequest,
   keepaliveTimeMs,
   type ServiceClient,
 } from "./client.js";
@@ -21,7 +22,7 @@ export {
 } from "./guess-budget.js";
 export { type AsyncService, type CallContext, type ImplementOptions, implement } from "./handlers.js";
 export { checkHealth, type HealthClient, healthClient } from "./health.js";
-export { type RequestOrigin, withRequestOrigin } from "./request-origin.js";
+export { type RequestOrigin, requestMetadata } from "./request-origin.js";
 export {
   closingAfterStop,
   type GrpcServerOptions,

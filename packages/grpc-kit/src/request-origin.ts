@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { Metadata } from "@grpc/grpc-js";
+import { Metadata } from "@grpc/grpc-js";
 import { clientAddressKey, traceIdKey } from "./event-origin.js";
 
 /** What the gateway knows of the end user's HTTP request, for the events the services record. */
@@ -10,21 +9,14 @@ export interface RequestOrigin {
   clientAddress: string;
 }
 
-const requestOrigin = new AsyncLocalStorage<RequestOrigin>();
-
 /**
- * Runs `work` as serving one request: every call it makes through a service client, directly or
- * after any number of awaits, carries the request's trace id and client address
- * (docs/decisions.md, "Security events").
+ * The metadata of every call made for one request: its trace id and client address
+ * (docs/decisions.md, "Security events"). Made once per request and given to each of its calls
+ * (CallOptions.metadata); grpc-js copies it when a call starts, so the calls share it.
  */
-export function withRequestOrigin<T>(origin: RequestOrigin, work: () => T): T {
-  return requestOrigin.run(origin, work);
-}
-
-/** Adds the origin of the request under way, when there is one, to a call's metadata. */
-export function addRequestOrigin(metadata: Metadata): Metadata {
-  const origin = requestOrigin.getStore();
-  if (origin?.traceId) metadata.set(traceIdKey, origin.traceId);
-  if (origin?.clientAddress) metadata.set(clientAddressKey, origin.clientAddress);
+export function requestMetadata(origin: RequestOrigin): Metadata {
+  const metadata = new Metadata();
+  if (origin.traceId) metadata.set(traceIdKey, origin.traceId);
+  if (origin.clientAddress) metadata.set(clientAddressKey, origin.clientAddress);
   return metadata;
 }

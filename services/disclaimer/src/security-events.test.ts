@@ -6,10 +6,11 @@ import { fileURLToPath } from "node:url";
 import { type EventOrigin, systemOrigin } from "@auth/events";
 import {
   createServiceClient,
+  forRequest,
   hashAdminToken,
+  requestMetadata,
   type ServiceClient,
   spiffeId,
-  withRequestOrigin,
 } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, type TlsFiles, tlsEnvironment } from "@auth/grpc-kit/dev-pki";
 import type { OpenedDatabase } from "@auth/pg";
@@ -101,14 +102,12 @@ describe("Security events", () => {
     it("names the user of an acceptance, with the trace id and client address the gateway sent", async () => {
       const userId = randomUUID();
       await operator.createDisclaimer({ companyId, ...terms });
-      await withRequestOrigin(request, () =>
-        gateway.acceptDisclaimers({
-          companyId,
-          userId,
-          codes: ["terms"],
-          clientAddress: request.clientAddress,
-        }),
-      );
+      await forRequest(gateway, { metadata: requestMetadata(request) }).acceptDisclaimers({
+        companyId,
+        userId,
+        codes: ["terms"],
+        clientAddress: request.clientAddress,
+      });
       const accepted = ofCompany(await server.recordedEvents(), companyId).filter(
         (event) => event.type === "auth.disclaimer.accepted",
       );
