@@ -22,7 +22,7 @@ const memorySettings = [
   "max_replication_slots=0",
 ];
 
-/** WebAssembly compiled by V8's baseline compiler only: the optimizing tier's code is 50-60 MiB of PGlite. */
+/** WebAssembly compiled by V8's baseline compiler only: the optimizing tier's code for PGlite is 60-65 MiB. */
 const wasmCompiler = "--liftoff-only";
 
 /** Where the PGlite package is, for a process started apart to load it. */
