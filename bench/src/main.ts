@@ -6,6 +6,7 @@ import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import { startSuite } from "@auth/suite";
+import { measureEmbeddedMemory } from "./embedded-memory.js";
 import { measureEventsCost, natsServerName } from "./events-cost.js";
 import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures.js";
 import { callLoad } from "./grpc-load.js";
@@ -27,6 +28,8 @@ interface FlowState {
 const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 /** BENCH_ONLY=identify,logout runs only the scenarios whose names start so (while profiling one). */
 const only = process.env.BENCH_ONLY?.split(",");
+// npm start's memory, before the suite on real stores starts; BENCH_ONLY=embedded measures nothing else.
+if (await measureEmbeddedMemory(only)) process.exit(0);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const databaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/postgres";
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,10 +1,10 @@
-import { mkdirSync } from "node:fs";
 import { type ConnectRetry, connectWithRetry, env, type Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { openPglite } from "./pglite.js";
 
 /** A Drizzle database, the same type on real PostgreSQL and on PGlite. */
 export type Database<S extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, S>;
@@ -95,22 +95,6 @@ async function openPostgres<S extends Record<string, unknown>>(
     throw error;
   }
   return { db: drizzlePg(pool, { schema: options.schema }), kind: "postgres", close: () => pool.end() };
-}
-
-async function openPglite<S extends Record<string, unknown>>(
-  options: OpenDatabaseOptions<S>,
-): Promise<OpenedDatabase<S>> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  // Loaded only for the embedded default: a process on real PostgreSQL never carries PGlite.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("drizzle-orm/pglite"),
-    import("drizzle-orm/pglite/migrator"),
-  ]);
-  const client = new PGlite(options.dataDir);
-  const db = drizzlePglite(client, { schema: options.schema });
-  await migratePglite(db, { migrationsFolder: options.migrationsFolder });
-  return { db, kind: "pglite", close: () => client.close() };
 }
 
 /** node-postgres lets the URL's (empty) password win over a separate one: it goes into the URL. */

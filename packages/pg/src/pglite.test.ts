@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { testBudgets } from "@auth/testing";
+import { sql } from "drizzle-orm";
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { afterAll, describe, expect, it } from "vitest";
+import { openPglite } from "./pglite.js";
+
+const items = pgTable("items", { id: text("id").primaryKey() });
+const schema = { items };
+const migrationsFolder = fileURLToPath(new URL("../test/migrations", import.meta.url));
+
+describe('the embedded store in a data folder (docs/performance.md, "The embedded default\'s memory")', () => {
+  const dataDir = join(mkdtempSync(join(tmpdir(), "pglite-test-")), "store");
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("is made on the first open and found, rows and all, on the next", {
+    timeout: 3 * testBudgets.pgliteOpenMs,
+  }, async () => {
+    const first = await openPglite({ dataDir, schema, migrationsFolder });
+    await first.db.insert(items).values({ id: "kept" });
+    await first.close();
+    const next = await openPglite({ dataDir, schema, migrationsFolder });
+    try {
+      expect(await next.db.select().from(items)).toEqual([{ id: "kept" }]);
+    } finally {
+      await next.close();
+    }
+  });
+
+  it("runs with 1 MB of shared buffers and room for 4 connections, not PostgreSQL's 128 MB and 100", {
+    timeout: testBudgets.pgliteOpenMs,
+  }, async () => {
+    const opened = await openPglite({ dataDir, schema, migrationsFolder });
+    try {
+      // PGlite's driver answers with the rows, as node-postgres does.
+      const setting = async (name: string) => {
+        const answer = (await opened.db.execute(sql.raw(`SHOW ${name}`))) as {
+          rows: Record<string, string>[];
+        };
+        return answer.rows[0]?.[name];
+      };
+      expect(await setting("shared_buffers")).toBe("1MB");
+      expect(await setting("max_connections")).toBe("4");
+    } finally {
+      await opened.close();
+    }
+  });
+});
