@@ -8,6 +8,7 @@ import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import { startSuite } from "@auth/suite";
 import { measureEventsCost, natsServerName } from "./events-cost.js";
 import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures.js";
+import { flowLoads } from "./flows.js";
 import { callLoad } from "./grpc-load.js";
 import { httpLoad, type LoadResult } from "./http-load.js";
 import { importBatchSize, importLoad } from "./import-load.js";
@@ -17,12 +18,6 @@ import { countOperations, perRequest } from "./operations.js";
 import { openOutboxes } from "./outboxes.js";
 import { listeningProcess, ProcessSampler } from "./processes.js";
 import { describeCpu, describeOperations, printReport, type Report, type Scenario } from "./report.js";
-
-/** What one autocannon connection carries from login to checkpassword. */
-interface FlowState {
-  user?: BenchUser;
-  token?: string;
-}
 
 const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 /** BENCH_ONLY=identify,logout runs only the scenarios whose names start so (while profiling one). */
@@ -149,57 +144,18 @@ try {
       ],
     });
 
+  const flows = flowLoads({
+    url: suite.gatewayUrl,
+    companyCode: company.code,
+    apiKey: company.apiKey,
+    users: passwordUsers,
+  });
+  const closedLoop = { connections, durationSeconds };
   const measured: Array<Scenario | undefined> = [];
-  measured.push(
-    await measure("identify", () =>
-      httpLoad({
-        url: `${base}/login`,
-        connections,
-        duration: durationSeconds,
-        requests: [
-          {
-            method: "POST",
-            headers,
-            setupRequest: (r) => ({
-              ...r,
-              body: JSON.stringify({ login_id: nextUser(passwordUsers).loginName }),
-            }),
-          },
-        ],
-      }),
-    ),
-  );
+  measured.push(await measure("identify", () => flows.identify(closedLoop)));
 
   /** Whole password logins (login, then checkpassword) on every connection for the scenario's time. */
-  const passwordLogins = () =>
-    httpLoad({
-      url: `${base}/login`,
-      connections,
-      duration: durationSeconds,
-      requests: [
-        {
-          method: "POST",
-          headers,
-          setupRequest: (request, context) => {
-            const user = nextUser(passwordUsers);
-            (context as FlowState).user = user;
-            return { ...request, body: JSON.stringify({ login_id: user.loginName }) };
-          },
-          onResponse: (_status, body, context) => {
-            (context as FlowState).token = (JSON.parse(body) as { session_token?: string }).session_token;
-          },
-        },
-        {
-          method: "POST",
-          path: `/${company.code}/v2/auth/checkpassword`,
-          setupRequest: (request, context) => ({
-            ...request,
-            headers: { ...headers, authorization: `Bearer ${(context as FlowState).token}` },
-            body: JSON.stringify({ password: (context as FlowState).user?.password }),
-          }),
-        },
-      ],
-    });
+  const passwordLogins = () => flows["password login"](closedLoop);
   const passwordLogin = await measure("password login (login + checkpassword)", passwordLogins);
   // Two requests make one login.
   measured.push(passwordLogin && { ...passwordLogin, rps: passwordLogin.rps / 2 });
@@ -219,28 +175,7 @@ try {
       })
     : undefined;
 
-  measured.push(
-    await measure("checkcredentials", () =>
-      httpLoad({
-        url: `${base}/checkcredentials`,
-        connections,
-        duration: durationSeconds,
-        requests: [
-          {
-            method: "POST",
-            headers,
-            setupRequest: (request) => {
-              const user = nextUser(passwordUsers);
-              return {
-                ...request,
-                body: JSON.stringify({ login_id: user.loginName, password: user.password }),
-              };
-            },
-          },
-        ],
-      }),
-    ),
-  );
+  measured.push(await measure("checkcredentials", () => flows.checkcredentials(closedLoop)));
 
   /**
    * The password logins again, while bursts of 200 wrong passwords at once go to one user after

@@ -7,6 +7,7 @@ export {
   type RunningSuite,
   type ServiceName,
   type SuiteOptions,
+  productionNodeArgs,
   serviceNames,
   startSuite,
 } from "./suite.js";
