@@ -5,11 +5,13 @@ import { createServiceClient } from "@auth/grpc-kit";
 import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
-import { startSuite } from "@auth/suite";
+import { type SuiteOptions, startSuite } from "@auth/suite";
+import { measureAgainst } from "./against.js";
 import { measureEventsCost, natsServerName } from "./events-cost.js";
 import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures.js";
 import { flowLoads } from "./flows.js";
 import { callLoad } from "./grpc-load.js";
+import { measureHalfLoad } from "./half-load.js";
 import { httpLoad, type LoadResult } from "./http-load.js";
 import { importBatchSize, importLoad } from "./import-load.js";
 import { expressLimit, hashLimit, transportCost } from "./limits.js";
@@ -55,7 +57,7 @@ const redisPrefix = `bench-${Date.now().toString(36)}:`;
 const dataDir = mkdtempSync(join(tmpdir(), "auth-bench-"));
 // The relays reach NATS through a gate the benchmark can cut (security events, NATS cut).
 const natsGate = await startNatsGate(natsUrl);
-const suite = await startSuite({
+const suiteOptions: SuiteOptions = {
   dataDir,
   databaseUrls: { identity: identity.url, disclaimer: disclaimer.url, audit: audit.url },
   redisUrl,
@@ -80,7 +82,8 @@ const suite = await startSuite({
       ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : []),
   ],
-});
+};
+const suite = await startSuite(suiteOptions);
 const processes = Object.entries(suite.children).map(([name, child]) => ({ name, pid: child.pid }));
 const sampler = new ProcessSampler(processes, [{ name: natsServerName, pid: natsServerPid }]);
 const metricsUrls = Object.values(suite.metricsUrls).filter((url): url is string => url !== undefined);
@@ -176,6 +179,8 @@ try {
     : undefined;
 
   measured.push(await measure("checkcredentials", () => flows.checkcredentials(closedLoop)));
+  if (wanted("half-load"))
+    measured.push(...(await measureHalfLoad(measure, flows["password login"], closedLoop)));
 
   /**
    * The password logins again, while bursts of 200 wrong passwords at once go to one user after
@@ -285,6 +290,22 @@ try {
   );
   measured.push(imported && { ...imported, rps: imported.rps * importBatchSize });
 
+  const against = await measureAgainst({
+    wanted,
+    suite,
+    suiteOptions,
+    company,
+    users: passwordUsers,
+    databaseUrl,
+    redisUrl,
+    connections,
+    // Each side of each flow runs once a round: half the scenarios' time keeps the default run short.
+    durationSeconds: Number(process.env.BENCH_COMPARE_SECONDS ?? Math.max(3, durationSeconds / 2)),
+    rounds: Number(process.env.BENCH_COMPARE_ROUNDS ?? 3),
+    hashMs: limits.hashMs,
+    peerDir: process.env.PEER_DIR,
+  });
+
   const scenarios = measured.filter((scenario): scenario is Scenario => scenario !== undefined);
   const report: Report = {
     date: new Date().toISOString(),
@@ -293,6 +314,7 @@ try {
     limits,
     scenarios,
     ...(events ? { events } : {}),
+    ...(against ? { against } : {}),
   };
   printReport(report);
   const resultsDir = join(process.cwd(), "bench", "results");
