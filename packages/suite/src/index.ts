@@ -3,11 +3,11 @@ export { DataDirInUse, type DataLock, lockDataDir, lockFileName } from "./data-l
 export { type Relay, startRelay } from "./relay.js";
 export {
   type ProcessName,
+  productionNodeArgs,
   type Replica,
   type RunningSuite,
   type ServiceName,
   type SuiteOptions,
-  productionNodeArgs,
   serviceNames,
   startSuite,
 } from "./suite.js";
