@@ -25,8 +25,6 @@ export interface AgainstOptions {
   connections: number;
   durationSeconds: number;
   rounds: number;
-  /** One argon2id verification, measured in the same run. */
-  hashMs: number;
   /** A better-auth install (PEER_DIR). */
   peerDir: string | undefined;
 }
@@ -156,7 +154,7 @@ export async function measureAgainst(options: AgainstOptions): Promise<AgainstRe
       shape: { connections: options.connections, durationSeconds: options.durationSeconds },
       warmUpSeconds: Math.min(3, options.durationSeconds),
     });
-    printComparison(comparison, product, options.hashMs);
+    printComparison(comparison, product);
     const ratios: AgainstReport["ratios"] = {};
     for (const flow of comparedFlows) {
       const row: Record<string, { median: number; low: number; high: number }> = {};

@@ -110,18 +110,16 @@ const describeRatio = (ratio: RoundRatio | undefined) =>
   ratio ? `${fixed(ratio.median)}× (${fixed(ratio.low)}-${fixed(ratio.high)})` : "";
 
 /** A table per flow: each side's CPU per flow (median of the rounds), rate, p99, operations, and the product's ratio to it. */
-export function printComparison(comparison: Comparison, product: string, hashMs: number): void {
+export function printComparison(comparison: Comparison, product: string): void {
   process.stdout.write(
     `\nCPU per flow, ${comparison.rounds} interleaved rounds of ${comparison.durationSeconds} s (the sides' own processes; PostgreSQL and Redis not counted):\n`,
   );
   for (const [flow, sides] of Object.entries(comparison.flows) as Array<[ComparedFlow, SideOfFlow[]]>) {
-    const hashes = flow === "identify" ? 0 : 1;
     console.table(
       sides.map((entry) => ({
         flow,
         side: entry.side,
         "CPU ms": fixed(median(entry.cpuMs)),
-        "without the hash": fixed(median(entry.cpuMs) - hashes * hashMs),
         "flows/s": fixed(median(entry.flowsPerSecond), 0),
         "p99 ms": fixed(median(entry.p99Ms), 0),
         errors: entry.errors,

@@ -302,7 +302,6 @@ try {
     // Each side of each flow runs once a round: half the scenarios' time keeps the default run short.
     durationSeconds: Number(process.env.BENCH_COMPARE_SECONDS ?? Math.max(3, durationSeconds / 2)),
     rounds: Number(process.env.BENCH_COMPARE_ROUNDS ?? 3),
-    hashMs: limits.hashMs,
     peerDir: process.env.PEER_DIR,
   });
 
