@@ -4,17 +4,16 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { channelCredentialsOf, type GrpcTransport, healthClient, startGrpcServer } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport, type TlsFiles } from "@auth/grpc-kit/dev-pki";
+import { owaspMinimum } from "@auth/identity/passwords";
 import { freePort } from "@auth/runtime";
 import { hash, verify } from "@node-rs/argon2";
 import { pino } from "pino";
 import { httpLoad } from "./http-load.js";
-
-/** The argon2id parameters the identity service hashes with (its defaults). */
-const parameters = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+import { median } from "./ratios.js";
 
 /** Milliseconds of one argon2id verification with the configured parameters, and the logins per second the cores allow. */
 export async function hashLimit(): Promise<{ hashMs: number; cores: number; loginsPerSecond: number }> {
-  const stored = await hash("benchmark-password", { ...parameters, algorithm: 2 });
+  const stored = await hash("benchmark-password", { ...owaspMinimum, algorithm: 2 });
   const rounds = 30;
   await verify(stored, "benchmark-password");
   const started = performance.now();
@@ -122,7 +121,6 @@ export async function transportCost() {
       await server.stop(100);
     }
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   return {
     callUs: { plaintext: median(samples.call.plaintext), mtls: median(samples.call.mtls) },
     connectUs: { plaintext: median(samples.connect.plaintext), mtls: median(samples.connect.mtls) },

@@ -5,11 +5,14 @@ import { createServiceClient } from "@auth/grpc-kit";
 import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
-import { startSuite } from "@auth/suite";
+import { type SuiteOptions, startSuite } from "@auth/suite";
+import { measureAgainst } from "./against.js";
 import { measureEmbeddedMemory } from "./embedded-memory.js";
 import { measureEventsCost, natsServerName } from "./events-cost.js";
 import { type BenchUser, createBenchCompany, createBenchUsers } from "./fixtures.js";
+import { flowLoads } from "./flows.js";
 import { callLoad } from "./grpc-load.js";
+import { measureHalfLoad } from "./half-load.js";
 import { httpLoad, type LoadResult } from "./http-load.js";
 import { importBatchSize, importLoad } from "./import-load.js";
 import { expressLimit, hashLimit, transportCost } from "./limits.js";
@@ -18,12 +21,6 @@ import { countOperations, perRequest } from "./operations.js";
 import { openOutboxes } from "./outboxes.js";
 import { listeningProcess, ProcessSampler } from "./processes.js";
 import { describeCpu, describeOperations, printReport, type Report, type Scenario } from "./report.js";
-
-/** What one autocannon connection carries from login to checkpassword. */
-interface FlowState {
-  user?: BenchUser;
-  token?: string;
-}
 
 const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 /** BENCH_ONLY=identify,logout runs only the scenarios whose names start so (while profiling one). */
@@ -63,7 +60,7 @@ const redisPrefix = `bench-${Date.now().toString(36)}:`;
 const dataDir = mkdtempSync(join(tmpdir(), "auth-bench-"));
 // The relays reach NATS through a gate the benchmark can cut (security events, NATS cut).
 const natsGate = await startNatsGate(natsUrl);
-const suite = await startSuite({
+const suiteOptions: SuiteOptions = {
   dataDir,
   databaseUrls: { identity: identity.url, disclaimer: disclaimer.url, audit: audit.url },
   redisUrl,
@@ -88,7 +85,8 @@ const suite = await startSuite({
       ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : []),
   ],
-});
+};
+const suite = await startSuite(suiteOptions);
 const processes = Object.entries(suite.children).map(([name, child]) => ({ name, pid: child.pid }));
 const sampler = new ProcessSampler(processes, [{ name: natsServerName, pid: natsServerPid }]);
 const metricsUrls = Object.values(suite.metricsUrls).filter((url): url is string => url !== undefined);
@@ -152,57 +150,18 @@ try {
       ],
     });
 
+  const flows = flowLoads({
+    url: suite.gatewayUrl,
+    companyCode: company.code,
+    apiKey: company.apiKey,
+    users: passwordUsers,
+  });
+  const closedLoop = { connections, durationSeconds };
   const measured: Array<Scenario | undefined> = [];
-  measured.push(
-    await measure("identify", () =>
-      httpLoad({
-        url: `${base}/login`,
-        connections,
-        duration: durationSeconds,
-        requests: [
-          {
-            method: "POST",
-            headers,
-            setupRequest: (r) => ({
-              ...r,
-              body: JSON.stringify({ login_id: nextUser(passwordUsers).loginName }),
-            }),
-          },
-        ],
-      }),
-    ),
-  );
+  measured.push(await measure("identify", () => flows.identify(closedLoop)));
 
   /** Whole password logins (login, then checkpassword) on every connection for the scenario's time. */
-  const passwordLogins = () =>
-    httpLoad({
-      url: `${base}/login`,
-      connections,
-      duration: durationSeconds,
-      requests: [
-        {
-          method: "POST",
-          headers,
-          setupRequest: (request, context) => {
-            const user = nextUser(passwordUsers);
-            (context as FlowState).user = user;
-            return { ...request, body: JSON.stringify({ login_id: user.loginName }) };
-          },
-          onResponse: (_status, body, context) => {
-            (context as FlowState).token = (JSON.parse(body) as { session_token?: string }).session_token;
-          },
-        },
-        {
-          method: "POST",
-          path: `/${company.code}/v2/auth/checkpassword`,
-          setupRequest: (request, context) => ({
-            ...request,
-            headers: { ...headers, authorization: `Bearer ${(context as FlowState).token}` },
-            body: JSON.stringify({ password: (context as FlowState).user?.password }),
-          }),
-        },
-      ],
-    });
+  const passwordLogins = () => flows["password login"](closedLoop);
   const passwordLogin = await measure("password login (login + checkpassword)", passwordLogins);
   // Two requests make one login.
   measured.push(passwordLogin && { ...passwordLogin, rps: passwordLogin.rps / 2 });
@@ -222,28 +181,9 @@ try {
       })
     : undefined;
 
-  measured.push(
-    await measure("checkcredentials", () =>
-      httpLoad({
-        url: `${base}/checkcredentials`,
-        connections,
-        duration: durationSeconds,
-        requests: [
-          {
-            method: "POST",
-            headers,
-            setupRequest: (request) => {
-              const user = nextUser(passwordUsers);
-              return {
-                ...request,
-                body: JSON.stringify({ login_id: user.loginName, password: user.password }),
-              };
-            },
-          },
-        ],
-      }),
-    ),
-  );
+  measured.push(await measure("checkcredentials", () => flows.checkcredentials(closedLoop)));
+  if (wanted("half-load"))
+    measured.push(...(await measureHalfLoad(measure, flows["password login"], closedLoop)));
 
   /**
    * The password logins again, while bursts of 200 wrong passwords at once go to one user after
@@ -353,6 +293,21 @@ try {
   );
   measured.push(imported && { ...imported, rps: imported.rps * importBatchSize });
 
+  const against = await measureAgainst({
+    wanted,
+    suite,
+    suiteOptions,
+    company,
+    users: passwordUsers,
+    databaseUrl,
+    redisUrl,
+    connections,
+    // Each side of each flow runs once a round: half the scenarios' time keeps the default run short.
+    durationSeconds: Number(process.env.BENCH_COMPARE_SECONDS ?? Math.max(3, durationSeconds / 2)),
+    rounds: Number(process.env.BENCH_COMPARE_ROUNDS ?? 3),
+    peerDir: process.env.PEER_DIR,
+  });
+
   const scenarios = measured.filter((scenario): scenario is Scenario => scenario !== undefined);
   const report: Report = {
     date: new Date().toISOString(),
@@ -361,6 +316,7 @@ try {
     limits,
     scenarios,
     ...(events ? { events } : {}),
+    ...(against ? { against } : {}),
   };
   printReport(report);
   const resultsDir = join(process.cwd(), "bench", "results");

@@ -1,3 +1,4 @@
+import type { AgainstReport } from "./against.js";
 import type { EventsCost } from "./events-cost.js";
 import type { LoadResult } from "./http-load.js";
 import type { Operations } from "./operations.js";
@@ -44,6 +45,8 @@ export interface Report {
   scenarios: Scenario[];
   /** What the security events cost a password login (BENCH_ONLY=security). */
   events?: EventsCost;
+  /** The product against the skeleton, better-auth and itself in plain text (BENCH_ONLY=skeleton,peer,mtls). */
+  against?: AgainstReport;
 }
 
 /** The targets of the benchmark issue, each as a ratio to the limit it is measured against. */

@@ -2,6 +2,7 @@ export { type BoundPorts, Child } from "./child.js";
 export { DataDirInUse, type DataLock, lockDataDir, lockFileName } from "./data-lock.js";
 export {
   type ProcessName,
+  productionNodeArgs,
   type Replica,
   type RunningSuite,
   type ServiceName,

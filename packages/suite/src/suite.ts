@@ -54,6 +54,11 @@ export interface SuiteOptions {
   certificateHolders?: PkiHolder[];
   /** The lock of dataDir (lockDataDir), which then holds every process started, too. */
   dataLock?: DataLock;
+  /**
+   * gRPC in plain text between every process (GRPC_PLAINTEXT_DEV): only for the benchmark's measure
+   * of what mutual TLS costs (docs/performance.md, "Against a skeleton and better-auth").
+   */
+  plaintext?: boolean;
 }
 
 export interface Replica {
@@ -108,7 +113,7 @@ const require = createRequire(import.meta.url);
  * a young generation of 8 MiB semi-spaces, which spares most scavenges for a little memory; identity
  * keeps 2 MiB ones, as its hashes already take 19 MiB each (docs/performance.md).
  */
-function productionNodeArgs(name: ProcessName): string[] {
+export function productionNodeArgs(name: ProcessName): string[] {
   return [`--max-semi-space-size=${name === "identity" ? 2 : 8}`, "--max-old-space-size=128"];
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -167,6 +172,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     HOME: process.env.HOME,
     LOG_LEVEL: options.logLevel ?? "info",
     EVENTS_FILE: eventsFile,
+    ...(options.plaintext ? { GRPC_PLAINTEXT_DEV: "true" } : {}),
     ...options.commonEnv,
   };
   const redis = (service: string) =>
@@ -359,6 +365,7 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
     adminToken,
     certificates,
     transportOf: (holder) => {
+      if (options.plaintext) return { kind: "plaintext" };
       const files = certificates[holder];
       if (!files) throw new Error(`the suite made no certificate for ${holder}`);
       return mtlsTransport(files);
