@@ -8,9 +8,11 @@ import type { SkeletonMethod } from "./messages.js";
  * "Against a skeleton and better-auth").
  */
 export const gatewayCalls: Record<"login" | "checkpassword" | "checkcredentials", SkeletonMethod[]> = {
-  login: ["findUser", "listRequiredDisclaimers", "createSession"],
+  // The benchmark's company has no disclaimer: the gateway asks the disclaimer service nothing
+  // (docs/decisions.md, "A company without disclaimers").
+  login: ["findUser", "createSession"],
   checkpassword: ["introspectSession", "verifyPassword", "advanceSession"],
-  checkcredentials: ["verifyCredentials", "listRequiredDisclaimers", "createSession"],
+  checkcredentials: ["verifyCredentials", "createSession"],
 };
 
 /** The calls a service makes while it serves one (identity reserves the check of a secret it compares). */

@@ -156,7 +156,18 @@ export const skeletonMethods = {
   reserveSecretCheck: {
     service: "session",
     definition: SessionServiceService.reserveSecretCheck,
-    request: () => filled(ReserveSecretCheckRequest, { companyId, clientAddress: "127.0.0.1", sessionToken }),
+    request: () =>
+      filled(ReserveSecretCheckRequest, {
+        companyId,
+        sessionToken,
+        limits: {
+          captchaAfterFailures: 3,
+          lockoutAfterFailures: 10,
+          failureWindowSeconds: 900,
+          newDeviceNoticeDays: 90,
+          maxSessionsPerUser: 0,
+        },
+      }),
     answer: filled(ReserveSecretCheckResponse, allowed),
   },
   advanceSession: {
