@@ -6,7 +6,7 @@ import { workspaceFolders, workspacePatterns } from "./workspaces.js";
 const dockerfile = readFileSync(new URL("../../../Dockerfile", import.meta.url), "utf8");
 const manifests = workspacePatterns.flatMap(workspaceFolders).map((folder) => `${folder}/package.json`);
 
-describe("the image's layers (docs/operations.md, \"Images\")", () => {
+describe('the image\'s layers (docs/operations.md, "Images")', () => {
   it("install from the lock file and every workspace's package.json before the sources are copied", () => {
     expect(manifests.length).toBeGreaterThan(20);
     expect(layerProblems(dockerfile, manifests)).toEqual([]);
@@ -21,11 +21,14 @@ describe("the image's layers (docs/operations.md, \"Images\")", () => {
 
   it("are refused when the sources come before `npm ci`", () => {
     const manifests = ["a/package.json"];
-    expect(layerProblems(build(lockFile, "COPY a/package.json a/", "COPY . .", "RUN npm ci"), manifests)).toEqual([
-      "the sources are copied before `npm ci`",
-    ]);
     expect(
-      layerProblems(build(lockFile, "COPY a/package.json a/", "COPY a/src a/src", "RUN npm ci", "COPY . ."), manifests),
+      layerProblems(build(lockFile, "COPY a/package.json a/", "COPY . .", "RUN npm ci"), manifests),
+    ).toEqual(["the sources are copied before `npm ci`"]);
+    expect(
+      layerProblems(
+        build(lockFile, "COPY a/package.json a/", "COPY a/src a/src", "RUN npm ci", "COPY . ."),
+        manifests,
+      ),
     ).toEqual(["a/src is copied before `npm ci`, and is not a manifest"]);
   });
 
@@ -39,6 +42,8 @@ describe("the image's layers (docs/operations.md, \"Images\")", () => {
 
   it("are refused when a manifest names a folder that is no workspace", () => {
     const dockerfile = build(lockFile, "COPY old/package.json old/", "RUN npm ci", "COPY . .");
-    expect(layerProblems(dockerfile, [])).toEqual(["old/package.json is copied before `npm ci`, and names no workspace"]);
+    expect(layerProblems(dockerfile, [])).toEqual([
+      "old/package.json is copied before `npm ci`, and names no workspace",
+    ]);
   });
 });

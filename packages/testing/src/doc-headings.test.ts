@@ -51,21 +51,20 @@ describe("reading references to the docs", () => {
       'it("… (docs/c.md, “Three”) and (docs/d.md, Four)")',
       'runbook: "docs/e.md, Five"',
     ].join("\n");
-    expect(referencesIn("a.ts", source).map((reference) => reference.kind === "section" && reference.section)).toEqual([
-      "One",
-      "Two",
-      "Three",
-      "Four",
-      "Five",
-    ]);
+    expect(
+      referencesIn("a.ts", source).map((reference) => reference.kind === "section" && reference.section),
+    ).toEqual(["One", "Two", "Three", "Four", "Five"]);
   });
 
   it("reads a citation with neither quotes nor a parenthesis around its section as unreadable", () => {
-    expect(referencesIn("a.ts", "// docs/a.md, docs/b.md and more")).toMatchObject([{ line: 1, kind: "unreadable" }]);
+    expect(referencesIn("a.ts", "// docs/a.md, docs/b.md and more")).toMatchObject([
+      { line: 1, kind: "unreadable" },
+    ]);
   });
 
   it("reads, in markdown only, a doc beside it by its name and links to an anchor", () => {
-    const markdown = 'As (decisions.md, "Login") says, [see](security.md#passwords), [here](#brand), [all](api.md).';
+    const markdown =
+      'As (decisions.md, "Login") says, [see](security.md#passwords), [here](#brand), [all](api.md).';
     expect(referencesIn("docs/x.md", markdown)).toEqual([
       { line: 1, kind: "section", doc: "docs/decisions.md", section: "Login" },
       { line: 1, kind: "anchor", doc: "docs/security.md", anchor: "passwords" },
@@ -81,13 +80,16 @@ describe("reading references to the docs", () => {
     );
     expect(doc.headings).toEqual(new Set(["Doc", "Figures (2 cores, one machine)"]));
     expect(doc.labels).toEqual(new Set(["Bursts", "Probes"]));
-    expect(doc.anchors).toEqual(new Set(["doc", "figures-2-cores-one-machine", "figures-2-cores-one-machine-1"]));
+    expect(doc.anchors).toEqual(
+      new Set(["doc", "figures-2-cores-one-machine", "figures-2-cores-one-machine-1"]),
+    );
   });
 });
 
 describe("the repository's references to the docs", () => {
   const cited = references.filter(
-    (reference): reference is typeof reference & DocReference & { doc: string } => reference.kind !== "unreadable",
+    (reference): reference is typeof reference & DocReference & { doc: string } =>
+      reference.kind !== "unreadable",
   );
 
   it("are there to check", () => {
@@ -99,16 +101,17 @@ describe("the repository's references to the docs", () => {
   });
 
   it("each name a doc that exists", () => {
-    expect(cited.filter(({ doc }) => placesOfDoc(doc) === undefined).map((r) => `${where(r)}: ${r.doc}`)).toEqual(
-      [],
-    );
+    expect(
+      cited.filter(({ doc }) => placesOfDoc(doc) === undefined).map((r) => `${where(r)}: ${r.doc}`),
+    ).toEqual([]);
   });
 
   it("each cite a heading or a label of their doc", () => {
     const dead = references.flatMap((reference) => {
       if (reference.kind !== "section") return [];
       const doc = placesOfDoc(reference.doc);
-      if (doc === undefined || doc.headings.has(reference.section) || doc.labels.has(reference.section)) return [];
+      if (doc === undefined || doc.headings.has(reference.section) || doc.labels.has(reference.section))
+        return [];
       return [`${where(reference)}: ${reference.doc}, "${reference.section}"`];
     });
     expect(dead).toEqual([]);

@@ -83,7 +83,9 @@ export function referencesIn(path: string, text: string): DocReference[] {
   const markdown = path.endsWith(".md");
   const here = dirname(path);
   const references: DocReference[] = [];
-  const citation = markdown ? /(?<![\w./-])((?:docs\/)?[\w-]+\.md),\s/g : /(?<![\w./-])(docs\/[\w-]+\.md),\s/g;
+  const citation = markdown
+    ? /(?<![\w./-])((?:docs\/)?[\w-]+\.md),\s/g
+    : /(?<![\w./-])(docs\/[\w-]+\.md),\s/g;
   for (const match of joined.matchAll(citation)) {
     const [whole, cited = ""] = match;
     const line = lineAt(starts, match.index);

@@ -11,18 +11,20 @@ import { withPolicyDefaults } from "./companies.js";
 function documentedDefaults(): [string, string][] {
   const contract = readFileSync(new URL("../../../docs/api-contract.md", import.meta.url), "utf8");
   const section = contract.slice(contract.indexOf("## Company policy defaults"));
-  return [...section.matchAll(/^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| (.+) \|$/gm)].flatMap(([, fields = "", cell = ""]) => {
-    const names = [...fields.matchAll(/`([a-z_]+)`/g)].map(([, name = ""]) => name);
-    const values = cell
-      .replace(/\([^)]*\)/g, "")
-      .split(" and ")
-      .map((part) => /^\s*`?([A-Z]{2}|\d+)\b/.exec(part)?.[1]);
-    if (values[0] === undefined) return [];
-    return names.flatMap((name, index) => {
-      const value = values[index];
-      return value === undefined ? [] : [[name, value] as [string, string]];
-    });
-  });
+  return [...section.matchAll(/^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| (.+) \|$/gm)].flatMap(
+    ([, fields = "", cell = ""]) => {
+      const names = [...fields.matchAll(/`([a-z_]+)`/g)].map(([, name = ""]) => name);
+      const values = cell
+        .replace(/\([^)]*\)/g, "")
+        .split(" and ")
+        .map((part) => /^\s*`?([A-Z]{2}|\d+)\b/.exec(part)?.[1]);
+      if (values[0] === undefined) return [];
+      return names.flatMap((name, index) => {
+        const value = values[index];
+        return value === undefined ? [] : [[name, value] as [string, string]];
+      });
+    },
+  );
 }
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
