@@ -6,14 +6,45 @@
 # Images run as the unprivileged `node` user and start with OpenTelemetry's register module, which
 # does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The tag's digest on 2026-04-22 (Node 20.20.2): a rebuild gets the same base until this line changes.
+ARG NODE_IMAGE=node:20-bookworm-slim@sha256:25070a03f077f5860e4f2db8d147380678ed40ead415a21eaffd5a6208f61948
 
+# The layers (docs/operations.md, "Images"): the lock file and every workspace's package.json, then
+# `npm ci`, then the sources; a change of sources alone rebuilds from `COPY . .` on, and installs
+# nothing. infra/checks holds these manifests equal to the root package.json's workspaces.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 ENV NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false NPM_CONFIG_UPDATE_NOTIFIER=false
+COPY package.json package-lock.json ./
+COPY bench/package.json bench/
+COPY gateway/package.json gateway/
+COPY infra/checks/package.json infra/checks/
+COPY infra/local/package.json infra/local/
+COPY packages/delivery/package.json packages/delivery/
+COPY packages/errors/package.json packages/errors/
+COPY packages/events/package.json packages/events/
+COPY packages/grpc-kit/package.json packages/grpc-kit/
+COPY packages/i18n/package.json packages/i18n/
+COPY packages/kv/package.json packages/kv/
+COPY packages/login-ids/package.json packages/login-ids/
+COPY packages/pg/package.json packages/pg/
+COPY packages/runtime/package.json packages/runtime/
+COPY packages/suite/package.json packages/suite/
+COPY packages/telemetry/package.json packages/telemetry/
+COPY packages/testing/package.json packages/testing/
+COPY proto/package.json proto/
+COPY services/audit/package.json services/audit/
+COPY services/disclaimer/package.json services/disclaimer/
+COPY services/identity/package.json services/identity/
+COPY services/otp/package.json services/otp/
+COPY services/recovery/package.json services/recovery/
+COPY services/session/package.json services/session/
+COPY test-e2e/package.json test-e2e/
+COPY tools/authctl/package.json tools/authctl/
+COPY web/login-page/package.json web/login-page/
+RUN npm ci
 COPY . .
-RUN npm ci \
- && npx turbo run build --filter=@auth/gateway... --filter=@auth/identity... --filter=@auth/session... \
+RUN npx turbo run build --filter=@auth/gateway... --filter=@auth/identity... --filter=@auth/session... \
       --filter=@auth/otp... --filter=@auth/recovery... --filter=@auth/disclaimer... --filter=@auth/audit... \
       --filter=@auth/authctl... \
  && npm prune --omit=dev \

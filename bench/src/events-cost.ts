@@ -66,7 +66,7 @@ const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
 
 /**
- * What the security events cost a password login (docs/performance.md, "Security events").
+ * What the security events cost a password login (docs/performance.md, "Security events (2026-11-26)").
  * Password logins in windows where the relays publish to NATS and windows where the gate cuts NATS
  * off (the services still write every event to their outboxes; the relays fail and back off), in
  * the order published, cut, cut, published, after one unmeasured: the suite's and nats-server's

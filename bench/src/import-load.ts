@@ -10,8 +10,8 @@ export const importBatchSize = 500;
 
 /**
  * ImportUsers as `authctl user import` drives it: one batch of 500 new users after the other, each
- * user with a password hash of another scheme (docs/performance.md, "Importing users"). A request
- * is a batch; a batch with a user not created is an error.
+ * user with a password hash of another scheme (docs/performance.md, "Importing users (2026-11-27)").
+ * A request is a batch; a batch with a user not created is an error.
  */
 export async function importLoad(
   suite: RunningSuite,

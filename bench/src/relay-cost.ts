@@ -27,7 +27,7 @@ import pg from "pg";
 import { pino } from "pino";
 import { listeningProcess, threadsCpuNs } from "./processes.js";
 
-/** What one event costs, each part measured alone (docs/performance.md, "Security events"). */
+/** What one event costs, each part measured alone (docs/performance.md, "Security events (2026-11-26)"). */
 export interface RelayUnitCosts {
   /** CPU µs: a service making the event and its JSON. */
   makeUs: number;

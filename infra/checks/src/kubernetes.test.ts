@@ -129,7 +129,8 @@ describe("infra/k8s, rendered with kustomize", () => {
       labels: { "app.kubernetes.io/name": "ingress-nginx", "app.kubernetes.io/component": "controller" },
       namespace: namespace("ingress-nginx"),
     };
-    // kustomize's commonLabels adds part-of to every pod selector of the policies, Prometheus's too.
+    // The kustomization's labels, selectors included, add part-of to every pod selector of the
+    // policies, Prometheus's too.
     const prometheus: Pod = {
       labels: { "app.kubernetes.io/name": "prometheus", "app.kubernetes.io/part-of": "auth-suite" },
       namespace: namespace("monitoring"),

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { configSchemas, processes } from "./config-schemas.js";
+import { workspaceFolders, workspacePatterns } from "./workspaces.js";
 
 const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
 const configuration = readme.slice(readme.indexOf("## Configuration"));
@@ -15,23 +16,14 @@ describe("the README's configuration table", () => {
 });
 
 describe("the README's repository table", () => {
-  const root = new URL("../../../", import.meta.url);
   const repository = readme.slice(
     readme.indexOf("## Repository"),
     readme.indexOf("\n## ", readme.indexOf("## Repository") + 1),
   );
-  const { workspaces } = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as {
-    workspaces: string[];
-  };
   // packages/* and web/* each by name; services/* as `services/<name>`.
-  const listed = workspaces.flatMap((pattern) => {
-    if (pattern === "services/*") return ["services/<name>"];
-    if (!pattern.endsWith("/*")) return [pattern];
-    const folder = pattern.slice(0, -2);
-    return readdirSync(new URL(`${folder}/`, root), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => `${folder}/${entry.name}`);
-  });
+  const listed = workspacePatterns.flatMap((pattern) =>
+    pattern === "services/*" ? ["services/<name>"] : workspaceFolders(pattern),
+  );
 
   it.each(listed)("lists the workspace %s", (workspace) => {
     expect(repository).toMatch(new RegExp(`\\| \`${workspace.replace(/[<>]/g, "\\$&")}/?\``));

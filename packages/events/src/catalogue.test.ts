@@ -21,7 +21,7 @@ function documentedRows(): string[][] {
 }
 
 describe("the catalogue of event types", () => {
-  it("is the table of docs/operations.md, Security events: each type, who records it, its detail, its meaning", () => {
+  it('is the table of docs/operations.md, "Security events": each type, who records it, its detail, its meaning', () => {
     const catalogued = Object.entries(eventCatalogue).map(([type, entry]) => {
       const { sources, meaning, detail } = entry as {
         sources: readonly string[];

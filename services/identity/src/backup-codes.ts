@@ -19,7 +19,7 @@ export function normalizeBackupCode(input: string): string {
 
 /**
  * A new set of codes as stored: argon2id with one random salt of 128 bits for the set, as NIST SP
- * 800-63B-4 3.1.2.2 asks of look-up secrets under 112 bits (docs/security.md, "Backup codes").
+ * 800-63B-4 3.1.2.2 asks of look-up secrets under 112 bits (docs/decisions.md, "Backup codes").
  */
 function hashBackupCodes(hasher: PasswordHasher, codes: string[]): Promise<string[]> {
   const salt = randomBytes(16);
