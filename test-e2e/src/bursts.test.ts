@@ -1,6 +1,18 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { createServiceClient, type ServiceClient, smsLimitsOutOfTheWay, smsSettings } from "@auth/grpc-kit";
-import { CheckOutcome, CheckResult, SecretKind, SessionServiceService } from "@auth/proto/session";
+import {
+  companyLimits,
+  createServiceClient,
+  type ServiceClient,
+  smsLimitsOutOfTheWay,
+  smsSettings,
+} from "@auth/grpc-kit";
+import {
+  CaptchaVerdict,
+  CheckOutcome,
+  CheckResult,
+  SecretKind,
+  SessionServiceService,
+} from "@auth/proto/session";
 import type { RunningSuite } from "@auth/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call } from "./support/api.js";
@@ -54,7 +66,8 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
     suite = own.suite;
     session = createServiceClient(SessionServiceService, suite.addresses.session, {
       deadlineMs: 20_000,
-      transport: suite.transportOf("gateway"),
+      // identity's: it reserves every password check (docs/security.md, "The limits a caller sends").
+      transport: suite.transportOf("identity"),
       server: "session",
     });
     // The default policy (captcha after 3, lock-out after 10), without the rate limits in the way.
@@ -276,12 +289,13 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
     it("while a check of a session is under way, every other request with its token answers auth.token.invalid, compares nothing and spends nothing, the right password included", async () => {
       const user = await createUser(company);
       const token = String((await post("login", { login_id: user.loginName })).body.session_token);
-      // A check under way in the session, reserved as the gateway reserves one before the password is compared.
+      // A check under way in the session, reserved as identity reserves one before it compares the password.
       const held = await session.reserveSecretCheck({
         companyId: company.id,
         subject: { userId: user.id },
         kind: SecretKind.PASSWORD,
-        clientAddress: "192.0.2.90",
+        captcha: CaptchaVerdict.UNSPECIFIED,
+        limits: companyLimits(company.policy),
         sessionToken: token,
       });
       expect(held.outcome).toBe(CheckOutcome.ALLOWED);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkHealth, createServiceClient, type GrpcServiceName } from "@auth/grpc-kit";
+import { checkHealth, companyLimits, createServiceClient, type GrpcServiceName } from "@auth/grpc-kit";
 import { createTestDatabase } from "@auth/pg/testing";
 import { AuditServiceService } from "@auth/proto/audit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
@@ -476,6 +476,7 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
           disclaimersRequired: [],
           userAgent: "",
           clientAddress: "",
+          limits: companyLimits(company.policy),
         });
         expect(opened?.state).toBe(SessionState.CHECKPASSWORD);
         await otp.sendOtp({
