@@ -13,7 +13,6 @@ describe("the methods a caller may send twice, from the contracts' idempotency_l
       expect.arrayContaining([
         "auth.identity.v1.IdentityService/AuthenticateApiKey",
         "auth.identity.v1.IdentityService/FindUser",
-        "auth.identity.v1.IdentityService/GetCheckPolicy",
         "auth.session.v1.SessionService/IntrospectSession",
         "auth.session.v1.SessionService/GetCheckBudget",
         "auth.introspection.v1.TokenIntrospectionService/IntrospectToken",

@@ -12,7 +12,7 @@ const items = pgTable("items", { id: text("id").primaryKey() });
 const schema = { items };
 const migrationsFolder = fileURLToPath(new URL("../test/migrations", import.meta.url));
 
-describe('the embedded store in a data folder (docs/performance.md, "The embedded default\'s memory")', () => {
+describe(`the embedded store in a data folder (docs/performance.md, "The embedded default's memory")`, () => {
   const dataDir = join(mkdtempSync(join(tmpdir(), "pglite-test-")), "store");
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
