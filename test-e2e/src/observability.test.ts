@@ -85,8 +85,16 @@ describe("observability", () => {
   }
 
   it("makes one login request one trace across the gateway, the services it called and their stores", async () => {
-    const user = await createUser(company);
-    const response = await post("login", { login_id: user.loginName });
+    // A company with a disclaimer: its login asks the disclaimer service too (docs/decisions.md,
+    // "Disclaimers while their service is down").
+    const traced = await createCompany({}, operatorOf(suite));
+    await createDisclaimer(traced, "terms");
+    const user = await createUser(traced);
+    const response = await call(traced.code, "login", {
+      apiKey: traced.apiKey,
+      gatewayUrl: suite.gatewayUrl,
+      body: { login_id: user.loginName },
+    });
     expect(response.body.session_state).toBe("checkpassword");
     const store = (span: ReceivedSpan) => span.attributes["db.system.name"] ?? span.attributes["db.system"];
     const spans = await traceOf("login", (trace) =>

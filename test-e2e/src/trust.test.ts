@@ -9,6 +9,7 @@ import {
   type AccessTable,
   type Caller,
   callers,
+  companyLimits,
   type GrpcServiceName,
   type GrpcTransport,
   type ServiceDefinition,
@@ -306,6 +307,7 @@ describe("the reproductions of the review, each now failing to take the account"
         disclaimersRequired: [],
         userAgent: "",
         clientAddress: "",
+        limits: companyLimits(company.policy),
       }).finish(),
     );
     for (const holder of ["consumer/e2e", "otp", "recovery", "operator", "identity"]) {
@@ -373,6 +375,7 @@ describe("the reproductions of the review, each now failing to take the account"
         rightCheckId: checkId,
         userAgent: "",
         clientAddress: "",
+        limits: companyLimits(company.policy),
       }).finish(),
     );
     expect(
@@ -666,6 +669,7 @@ describe('a session minted with the gateway\'s certificate needs a right check (
       disclaimersRequired: [],
       userAgent: "",
       clientAddress: "",
+      limits: companyLimits(company.policy),
     }).finish();
   /** Whether a password logs the user in through the gateway's API (a new session each time). */
   const logsIn = async (user: TestUser, password: string) => {
@@ -700,6 +704,7 @@ describe('a session minted with the gateway\'s certificate needs a right check (
       fromState: SessionState.CHECKOTP,
       toState: SessionState.AUTHORIZED,
       renewCredentialGeneration: false,
+      limits: companyLimits(company.policy),
     }).finish();
     expect((await asGateway(sessionService, "advanceSession", advance)).code).toBe("auth.session.invalid");
     const found = IntrospectSessionResponse.decode(
