@@ -61,8 +61,7 @@ export class KnownDevices {
     const { companyId, userId } = session;
     const now = String(this.clock.now());
     const key = deviceKey(companyId, userId, deviceKeyOf(session));
-    const fresh = await this.kv.setIfAbsent(key, now, days * dayMs);
-    if (!fresh) await this.kv.set(key, now, days * dayMs);
+    const fresh = (await this.kv.exchange(key, now, days * dayMs)) === null;
     // Only a device found new asks whether the user signed in before: of parallel first sign-ins
     // from one device, the one that did not record it is told "known", never "new".
     const first = fresh && (await this.kv.setIfAbsent(userKey(companyId, userId), now, userMemoryMs));
