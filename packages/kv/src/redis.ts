@@ -522,21 +522,21 @@ export class RedisKeyValueStore implements KeyValueStore {
 
   /** incrementEachBelow key by key: each counted below its ceiling, those before a refusal taken back. */
   async #incrementOneByOne(counters: readonly BoundedCounter[]) {
-    const counted: Counter[] = [];
+    const counted: Array<Counter & { key: string }> = [];
     for (const { key, windowMs, ceiling } of counters) {
-      const { counted: below, ...counter } = await this.incrementBelow(key, windowMs, ceiling);
+      const { counted: below, count, ttlMs } = await this.incrementBelow(key, windowMs, ceiling);
       if (!below) {
         const takenBack = await Promise.all(
-          counted.map(async ({ ttlMs }, i) => ({
-            count: await this.decrement(counters[i]?.key ?? ""),
-            ttlMs,
+          counted.map(async (earlier) => ({
+            count: await this.decrement(earlier.key),
+            ttlMs: earlier.ttlMs,
           })),
         );
-        return { counted: false, counters: [...takenBack, counter] };
+        return { counted: false, counters: [...takenBack, { count, ttlMs }] };
       }
-      counted.push(counter);
+      counted.push({ key, count, ttlMs });
     }
-    return { counted: true, counters: counted };
+    return { counted: true, counters: counted.map(({ count, ttlMs }) => ({ count, ttlMs })) };
   }
 
   async getEach(keys: readonly string[]): Promise<Array<string | null>> {
