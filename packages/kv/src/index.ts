@@ -19,12 +19,14 @@ export {
 } from "./redis.js";
 export { keyFromToken, seal, unseal } from "./sealed.js";
 export {
+  type BoundedCounter,
   type Clock,
   type Counter,
   type KeyValueOutbox,
   type KeyValueStore,
   type OutboxEntry,
   systemClock,
+  type Write,
   type WriteEvents,
 } from "./store.js";
 export {

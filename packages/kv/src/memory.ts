@@ -1,4 +1,5 @@
 import {
+  type BoundedCounter,
   type Clock,
   type Counter,
   type Counters,
@@ -6,6 +7,7 @@ import {
   type KeyValueStore,
   type OutboxEntry,
   systemClock,
+  type Write,
   type WriteEvents,
 } from "./store.js";
 
@@ -73,8 +75,13 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   async set(key: string, value: string, ttlMs: number, options?: WriteEvents): Promise<void> {
+    this.#set(key, value, ttlMs, options);
+  }
+
+  #set(key: string, value: string, ttlMs: number, options?: WriteEvents): true {
     this.#entries.set(key, { value, expiresAt: this.#clock.now() + ttlMs });
     this.#append(options);
+    return true;
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number, options?: WriteEvents): Promise<boolean> {
@@ -94,6 +101,10 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   async delete(key: string, options?: WriteEvents): Promise<boolean> {
+    return this.#delete(key, options);
+  }
+
+  #delete(key: string, options?: WriteEvents): boolean {
     const existed = this.#live(key) !== undefined;
     this.#entries.delete(key);
     if (existed) this.#append(options);
@@ -107,6 +118,16 @@ export class MemoryKeyValueStore implements KeyValueStore {
     ttlMs: number,
     options?: WriteEvents,
   ): Promise<boolean> {
+    return this.#compareAndSet(key, expected, next, ttlMs, options);
+  }
+
+  #compareAndSet(
+    key: string,
+    expected: string,
+    next: string | null,
+    ttlMs: number,
+    options?: WriteEvents,
+  ): boolean {
     if (this.#string(key) !== expected) return false;
     if (next === null) this.#entries.delete(key);
     else this.#entries.set(key, { value: next, expiresAt: this.#clock.now() + ttlMs });
@@ -129,6 +150,17 @@ export class MemoryKeyValueStore implements KeyValueStore {
     const count = (current === null ? 0 : Number(current)) + 1;
     this.#entries.set(key, { value: String(count), expiresAt });
     return { count, ttlMs: expiresAt - now };
+  }
+
+  // Synchronous: nothing runs between reading the counters and counting them.
+  async incrementEachBelow(counters: readonly BoundedCounter[]) {
+    const current = counters.map(({ key }) => this.#counter(key));
+    const refusing = counters.findIndex((counter, i) => (current[i]?.count ?? 0) >= counter.ceiling);
+    if (refusing >= 0) return { counted: false, counters: current.slice(0, refusing + 1) };
+    return {
+      counted: true,
+      counters: counters.map(({ key, windowMs }) => this.#increment(key, windowMs)),
+    };
   }
 
   async incrementBelow(key: string, windowMs: number, ceiling: number, options?: WriteEvents) {
@@ -190,7 +222,47 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return { count: Number(entry.value), ttlMs: entry.expiresAt - this.#clock.now() };
   }
 
+  async getEach(keys: readonly string[]): Promise<Array<string | null>> {
+    return keys.map((key) => this.#string(key));
+  }
+
+  // Synchronous: nothing runs between the writes.
+  async writeInOrder(writes: readonly Write[]): Promise<boolean[]> {
+    const changed: boolean[] = [];
+    for (const write of writes) {
+      const made = this.#write(write);
+      changed.push(made);
+      if (!made && write.op === "compareAndSet") break;
+    }
+    return changed;
+  }
+
+  #write(write: Write): boolean {
+    switch (write.op) {
+      case "set":
+        return this.#set(write.key, write.value, write.ttlMs, write);
+      case "compareAndSet":
+        return this.#compareAndSet(write.key, write.expected, write.next, write.ttlMs, write);
+      case "delete":
+        return this.#delete(write.key, write);
+      case "addToSet":
+        return this.#addToSet(write.key, write.member, write.ttlMs);
+      case "removeFromSet":
+        return this.#removeFromSet(write.key, write.member);
+    }
+  }
+
+  async exchange(key: string, value: string, ttlMs: number): Promise<string | null> {
+    const previous = this.#string(key);
+    this.#set(key, value, ttlMs);
+    return previous;
+  }
+
   async addToSet(key: string, member: string, ttlMs: number): Promise<void> {
+    this.#addToSet(key, member, ttlMs);
+  }
+
+  #addToSet(key: string, member: string, ttlMs: number): true {
     const entry = this.#live(key);
     const expiresAt = this.#clock.now() + ttlMs;
     if (entry && "members" in entry) {
@@ -199,13 +271,19 @@ export class MemoryKeyValueStore implements KeyValueStore {
     } else {
       this.#entries.set(key, { members: new Set([member]), expiresAt });
     }
+    return true;
   }
 
   async removeFromSet(key: string, member: string): Promise<void> {
+    this.#removeFromSet(key, member);
+  }
+
+  #removeFromSet(key: string, member: string): boolean {
     const entry = this.#live(key);
-    if (!entry || !("members" in entry)) return;
-    entry.members.delete(member);
+    if (!entry || !("members" in entry)) return false;
+    const removed = entry.members.delete(member);
     if (entry.members.size === 0) this.#entries.delete(key);
+    return removed;
   }
 
   async setMembers(key: string): Promise<string[]> {

@@ -2,7 +2,15 @@ import { AuthError } from "@auth/errors";
 import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { Cluster, Redis } from "ioredis";
-import type { Counter, Counters, KeyValueOutbox, KeyValueStore, WriteEvents } from "./store.js";
+import type {
+  BoundedCounter,
+  Counter,
+  Counters,
+  KeyValueOutbox,
+  KeyValueStore,
+  Write,
+  WriteEvents,
+} from "./store.js";
 import { describeTarget, type RedisTarget } from "./target.js";
 
 /** The stream the writes append their events to; keyPrefix applies to it as to every key. */
@@ -98,6 +106,62 @@ const scripts = {
       if not count then return {0, 0} end
       return {tonumber(count), redis.call('PTTL', KEYS[1])}`,
   },
+  // KEYS: the counters; ARGV: [[windowMs, ceiling], ...] as JSON. Answers {1 or 0, {{count, ttlMs}, ...}}.
+  kvIncrementEachBelow: {
+    lua: `
+      local counters = cjson.decode(ARGV[1])
+      local function read(key)
+        local count = redis.call('GET', key)
+        if not count then return {0, 0} end
+        return {tonumber(count), redis.call('PTTL', key)}
+      end
+      for i, counter in ipairs(counters) do
+        if read(KEYS[i])[1] >= counter[2] then
+          local read_ = {}
+          for j = 1, i do read_[j] = read(KEYS[j]) end
+          return {0, read_}
+        end
+      end
+      local counted = {}
+      for i, counter in ipairs(counters) do
+        if redis.call('INCR', KEYS[i]) == 1 then redis.call('PEXPIRE', KEYS[i], counter[1]) end
+        counted[i] = read(KEYS[i])
+      end
+      return {1, counted}`,
+  },
+  // KEYS: each write's key, then the outbox when a write has events; ARGV: the writes as JSON
+  // ({o, v, x, d, t, e}: op, value or member, expected, delete, ttlMs, events). Answers 1 or 0 per write made.
+  kvWriteInOrder: {
+    lua: `
+      local writes = cjson.decode(ARGV[1])
+      local outbox = KEYS[#writes + 1]
+      local made = {}
+      for i, w in ipairs(writes) do
+        local key, changed = KEYS[i], false
+        if w.o == 'set' then
+          redis.call('SET', key, w.v, 'PX', w.t)
+          changed = true
+        elseif w.o == 'compareAndSet' then
+          changed = redis.call('GET', key) == w.x
+          if changed and w.d then redis.call('DEL', key)
+          elseif changed then redis.call('SET', key, w.v, 'PX', w.t) end
+        elseif w.o == 'delete' then
+          changed = redis.call('DEL', key) > 0
+        elseif w.o == 'addToSet' then
+          redis.call('SADD', key, w.v)
+          if redis.call('PTTL', key) < w.t then redis.call('PEXPIRE', key, w.t) end
+          changed = true
+        elseif w.o == 'removeFromSet' then
+          changed = redis.call('SREM', key, w.v) > 0
+        end
+        if changed and outbox and w.e then
+          for _, event in ipairs(w.e) do redis.call('XADD', outbox, '*', 'event', event) end
+        end
+        made[i] = changed and 1 or 0
+        if not changed and w.o == 'compareAndSet' then break end
+      end
+      return made`,
+  },
   kvReadCounters: {
     numberOfKeys: 1,
     lua: `return {redis.call('HGETALL', KEYS[1]), redis.call('PTTL', KEYS[1])}`,
@@ -130,7 +194,33 @@ type ScriptClient = Record<
   kvReadCounter(key: string): Promise<[number, number]>;
   kvReadCounters(key: string): Promise<HashCounters>;
   kvAddToSet(key: string, member: string, ttlMs: number): Promise<number>;
+  kvIncrementEachBelow(
+    numberOfKeys: number,
+    ...keysAndArgs: string[]
+  ): Promise<[counted: number, counters: Array<[number, number]>]>;
+  kvWriteInOrder(numberOfKeys: number, ...keysAndArgs: string[]): Promise<number[]>;
 };
+
+const eventsOfWrite = (write: Write): readonly string[] => ("events" in write && write.events) || [];
+
+/** A write as kvWriteInOrder reads it. */
+function scriptWrite(write: Write) {
+  const events = eventsOfWrite(write).length > 0 ? { e: eventsOfWrite(write) } : {};
+  switch (write.op) {
+    case "set":
+      return { o: write.op, v: write.value, t: write.ttlMs, ...events };
+    case "compareAndSet":
+      return write.next === null
+        ? { o: write.op, x: write.expected, d: true, ...events }
+        : { o: write.op, x: write.expected, v: write.next, t: write.ttlMs, ...events };
+    case "delete":
+      return { o: write.op, ...events };
+    case "addToSet":
+      return { o: write.op, v: write.member, t: write.ttlMs };
+    case "removeFromSet":
+      return { o: write.op, v: write.member };
+  }
+}
 
 export interface RedisConnectionOptions {
   /** Every key of the store starts with this, so that services sharing a Redis never meet. */
@@ -418,6 +508,85 @@ export class RedisKeyValueStore implements KeyValueStore {
     return { ...countersOf(reply), counted: changed };
   }
 
+  async incrementEachBelow(counters: readonly BoundedCounter[]) {
+    if (this.#redis.isCluster) return this.#incrementOneByOne(counters);
+    const windows = JSON.stringify(counters.map(({ windowMs, ceiling }) => [windowMs, ceiling]));
+    const [counted, read] = await this.#scripts
+      .kvIncrementEachBelow(counters.length, ...counters.map(({ key }) => key), windows)
+      .catch(unavailable);
+    return {
+      counted: counted === 1,
+      counters: read.map(([count, ttlMs]) => ({ count, ttlMs: Math.max(ttlMs, 0) })),
+    };
+  }
+
+  /** incrementEachBelow key by key: each counted below its ceiling, those before a refusal taken back. */
+  async #incrementOneByOne(counters: readonly BoundedCounter[]) {
+    const counted: Array<Counter & { key: string }> = [];
+    for (const { key, windowMs, ceiling } of counters) {
+      const { counted: below, count, ttlMs } = await this.incrementBelow(key, windowMs, ceiling);
+      if (!below) {
+        const takenBack = await Promise.all(
+          counted.map(async (earlier) => ({
+            count: await this.decrement(earlier.key),
+            ttlMs: earlier.ttlMs,
+          })),
+        );
+        return { counted: false, counters: [...takenBack, { count, ttlMs }] };
+      }
+      counted.push({ key, count, ttlMs });
+    }
+    return { counted: true, counters: counted.map(({ count, ttlMs }) => ({ count, ttlMs })) };
+  }
+
+  async getEach(keys: readonly string[]): Promise<Array<string | null>> {
+    if (keys.length === 0) return [];
+    if (this.#redis.isCluster) return Promise.all(keys.map((key) => this.get(key)));
+    return this.#redis.mget(...keys).catch(unavailable);
+  }
+
+  async writeInOrder(writes: readonly Write[]): Promise<boolean[]> {
+    if (this.#redis.isCluster) return this.#writeOneByOne(writes);
+    const appends = writes.some((write) => eventsOfWrite(write).length > 0);
+    const keys = [...writes.map(({ key }) => key), ...(appends ? [outboxKey] : [])];
+    const made = await this.#scripts
+      .kvWriteInOrder(keys.length, ...keys, JSON.stringify(writes.map(scriptWrite)))
+      .catch(unavailable);
+    return made.map((changed) => changed === 1);
+  }
+
+  /** writeInOrder write by write, each its single-key operation. */
+  async #writeOneByOne(writes: readonly Write[]): Promise<boolean[]> {
+    const made: boolean[] = [];
+    for (const write of writes) {
+      const changed = await this.#writeOne(write);
+      made.push(changed);
+      if (!changed && write.op === "compareAndSet") break;
+    }
+    return made;
+  }
+
+  async #writeOne(write: Write): Promise<boolean> {
+    switch (write.op) {
+      case "set":
+        await this.set(write.key, write.value, write.ttlMs, write);
+        return true;
+      case "compareAndSet":
+        return this.compareAndSet(write.key, write.expected, write.next, write.ttlMs, write);
+      case "delete":
+        return this.delete(write.key, write);
+      case "addToSet":
+        await this.addToSet(write.key, write.member, write.ttlMs);
+        return true;
+      case "removeFromSet":
+        return (await this.#redis.srem(write.key, write.member).catch(unavailable)) > 0;
+    }
+  }
+
+  async exchange(key: string, value: string, ttlMs: number): Promise<string | null> {
+    return this.#redis.set(key, value, "PX", ttlMs, "GET").catch(unavailable);
+  }
+
   async readCounters(key: string): Promise<Counters> {
     return countersOf(await this.#scripts.kvReadCounters(key).catch(unavailable));
   }
@@ -436,7 +605,7 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async removeFromSet(key: string, member: string): Promise<void> {
-    await this.#redis.srem(key, member).catch(unavailable);
+    await this.#writeOne({ op: "removeFromSet", key, member });
   }
 
   async setMembers(key: string): Promise<string[]> {

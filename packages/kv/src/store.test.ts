@@ -196,6 +196,123 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
     });
   });
 
+  describe("incrementEachBelow", () => {
+    const both = (ceilingA: number, ceilingB: number) => [
+      { key: "a", windowMs: 60_000, ceiling: ceilingA },
+      { key: "b", windowMs: 600_000, ceiling: ceilingB },
+    ];
+
+    it("counts every counter from one, each in its own window", async () => {
+      const result = await store.incrementEachBelow(both(5, 5));
+      expect(result.counted).toBe(true);
+      expect(result.counters.map((counter) => counter.count)).toEqual([1, 1]);
+      expect(result.counters[0]?.ttlMs).toBeLessThanOrEqual(60_000);
+      expect(result.counters[1]?.ttlMs).toBeGreaterThan(60_000);
+    });
+
+    it("counts none while one is at its ceiling, and answers the counters up to it", async () => {
+      await store.increment("b", 60_000);
+      const refused = await store.incrementEachBelow(both(5, 1));
+      expect(refused.counted).toBe(false);
+      expect(refused.counters.map((counter) => counter.count)).toEqual([0, 1]);
+      expect(refused.counters[1]?.ttlMs).toBeGreaterThan(0);
+      expect((await store.readCounter("a")).count).toBe(0);
+      await store.increment("a", 60_000);
+      expect((await store.incrementEachBelow([...both(1, 5)])).counters).toHaveLength(1);
+    });
+
+    it("never passes any ceiling, and counts every counter alike, under a burst of parallel callers", async () => {
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => store.incrementEachBelow(both(25, 10))),
+      );
+      expect(results.filter((result) => result.counted)).toHaveLength(10);
+      expect((await store.readCounter("a")).count).toBe(10);
+      expect((await store.readCounter("b")).count).toBe(10);
+    });
+  });
+
+  describe("getEach", () => {
+    it("reads each key, null for a missing one", async () => {
+      await store.set("a", "1", 10_000);
+      await store.set("c", "3", 10_000);
+      expect(await store.getEach(["a", "b", "c"])).toEqual(["1", null, "3"]);
+      expect(await store.getEach([])).toEqual([]);
+    });
+  });
+
+  describe("writeInOrder", () => {
+    it("makes each write as its operation does, and tells whether each changed something", async () => {
+      await store.set("old", "x", 10_000);
+      await store.addToSet("s", "gone", 10_000);
+      const made = await store.writeInOrder([
+        { op: "set", key: "a", value: "1", ttlMs: 10_000 },
+        { op: "compareAndSet", key: "old", expected: "x", next: "y", ttlMs: 10_000 },
+        { op: "delete", key: "none" },
+        { op: "addToSet", key: "s", member: "m", ttlMs: 10_000 },
+        { op: "removeFromSet", key: "s", member: "gone" },
+        { op: "compareAndSet", key: "a", expected: "1", next: null, ttlMs: 0 },
+      ]);
+      expect(made).toEqual([true, true, false, true, true, true]);
+      expect(await store.getEach(["a", "old"])).toEqual([null, "y"]);
+      expect(await store.setMembers("s")).toEqual(["m"]);
+    });
+
+    it("stops at a compareAndSet that loses: the writes after it are not made", async () => {
+      await store.set("a", "1", 10_000);
+      const made = await store.writeInOrder([
+        { op: "compareAndSet", key: "a", expected: "0", next: "2", ttlMs: 10_000 },
+        { op: "set", key: "b", value: "1", ttlMs: 10_000 },
+      ]);
+      expect(made).toEqual([false]);
+      expect(await store.get("b")).toBeNull();
+    });
+
+    it("lets one of many parallel callers through a compareAndSet, and makes only its later writes", async () => {
+      await store.set("a", "v0", 10_000);
+      const made = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.writeInOrder([
+            { op: "compareAndSet", key: "a", expected: "v0", next: `v${i + 1}`, ttlMs: 10_000 },
+            { op: "addToSet", key: "winners", member: `v${i + 1}`, ttlMs: 10_000 },
+          ]),
+        ),
+      );
+      expect(made.filter((writes) => writes.length === 2)).toHaveLength(1);
+      expect(await store.setMembers("winners")).toEqual([await store.get("a")]);
+    });
+
+    it("appends each write's events only when it changed something, in the writes' order", async () => {
+      const events = (name: string) => ({ events: [JSON.stringify({ name })] });
+      await store.set("a", "1", 10_000);
+      await store.writeInOrder([
+        { op: "delete", key: "none", ...events("nothing deleted") },
+        { op: "set", key: "b", value: "1", ttlMs: 10_000, ...events("set") },
+        { op: "compareAndSet", key: "a", expected: "1", next: null, ttlMs: 0, ...events("deleted") },
+        { op: "compareAndSet", key: "a", expected: "1", next: "2", ttlMs: 0, ...events("lost") },
+      ]);
+      const appended = (await store.outbox.read(1_000)).map(
+        (entry) => (JSON.parse(entry.payload) as { name: string }).name,
+      );
+      expect(appended).toEqual(["set", "deleted"]);
+    });
+  });
+
+  describe("exchange", () => {
+    it("sets the key and answers the value it had", async () => {
+      expect(await store.exchange("a", "1", 10_000)).toBeNull();
+      expect(await store.exchange("a", "2", 10_000)).toBe("1");
+      expect(await store.get("a")).toBe("2");
+    });
+
+    it("gives each value to exactly one of many parallel callers", async () => {
+      const previous = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.exchange("a", `v${i}`, 10_000)),
+      );
+      expect(previous.filter((value) => value === null)).toHaveLength(1);
+      expect(new Set(previous).size).toBe(20);
+    });
+  });
+
   describe("events a write appends to the outbox", () => {
     const events = (...names: string[]) => ({ events: names.map((name) => JSON.stringify({ name })) });
     const appended = async () =>

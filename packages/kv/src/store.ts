@@ -44,10 +44,32 @@ export interface KeyValueOutbox {
   acknowledge(positions: readonly string[]): Promise<void>;
 }
 
+/** A counter of incrementEachBelow: counted only while below its ceiling, in a window from its first count. */
+export interface BoundedCounter {
+  key: string;
+  windowMs: number;
+  ceiling: number;
+}
+
+/**
+ * One write of writeInOrder, as its single-key operation makes it: events are appended only when
+ * it changes something; an addToSet always does (it keeps the set longer), a removeFromSet when the
+ * member was there.
+ */
+export type Write =
+  | ({ op: "set"; key: string; value: string; ttlMs: number } & WriteEvents)
+  | ({ op: "compareAndSet"; key: string; expected: string; next: string | null; ttlMs: number } & WriteEvents)
+  | ({ op: "delete"; key: string } & WriteEvents)
+  | { op: "addToSet"; key: string; member: string; ttlMs: number }
+  | { op: "removeFromSet"; key: string; member: string };
+
 /**
  * The small set of atomic operations the session, otp and recovery stores are built on. Every
- * operation touches one key, so the stores run unchanged on Redis Cluster. Values are strings;
- * every key has a lifetime.
+ * single-key operation touches one key, so the stores run unchanged on Redis Cluster. The
+ * composite ones (getEach, incrementEachBelow, writeInOrder) save round trips: one step on one
+ * Redis, and on Redis Cluster, whose keys of one call may live on different nodes, key by key with
+ * the outcome the same steps one after another have (docs/performance.md, "Redis round trips per
+ * login"). Values are strings; every key has a lifetime.
  */
 export interface KeyValueStore {
   get(key: string): Promise<string | null>;
@@ -93,6 +115,14 @@ export interface KeyValueStore {
     ceilings?: Readonly<Record<string, number>>,
     options?: WriteEvents,
   ): Promise<Counters & { counted: boolean }>;
+  /**
+   * Adds one to each counter, in order, only when every one is below its ceiling: the first at its
+   * ceiling refuses them all, and none is counted. Of any number of callers at once, no counter ever
+   * passes its ceiling. Answers each counter up to the one that refused (all of them when counted),
+   * as it is after the call. On Redis Cluster the counters are counted one by one, those before a
+   * refusal taken back.
+   */
+  incrementEachBelow(counters: readonly BoundedCounter[]): Promise<{ counted: boolean; counters: Counter[] }>;
   /** Reads the counters of a key without changing them. */
   readCounters(key: string): Promise<Counters>;
   /**
@@ -102,6 +132,16 @@ export interface KeyValueStore {
   decrement(key: string, options?: WriteEvents): Promise<number>;
   /** Reads a counter without changing it. */
   readCounter(key: string): Promise<Counter>;
+  /** Reads several keys; null for each missing one. On Redis Cluster, key by key. */
+  getEach(keys: readonly string[]): Promise<Array<string | null>>;
+  /**
+   * Makes the writes in order, each as its single-key operation does; a compareAndSet that loses
+   * ends them: the writes after it are not made. Answers, for each write made, whether it changed
+   * something (the lost compareAndSet last). One step on one Redis; on Redis Cluster one by one.
+   */
+  writeInOrder(writes: readonly Write[]): Promise<boolean[]>;
+  /** Sets the key and answers the value it had (null when it had none), in one step. */
+  exchange(key: string, value: string, ttlMs: number): Promise<string | null>;
   /** Adds a member to a set, keeping the set at least ttlMs longer. */
   addToSet(key: string, member: string, ttlMs: number): Promise<void>;
   removeFromSet(key: string, member: string): Promise<void>;

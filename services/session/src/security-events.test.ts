@@ -238,11 +238,12 @@ describe("Security events", () => {
 
     it("is recorded once of parallel authorizations of one session: a move that lost the compare-and-set records nothing", async () => {
       let lost = 0;
-      const compareAndSet = kv.compareAndSet.bind(kv);
-      kv.compareAndSet = async (...write) => {
-        const swapped = await compareAndSet(...write);
-        if (!swapped) lost += 1;
-        return swapped;
+      // A move writes the session with a compare-and-set, first of its writes (session-store.ts, advance).
+      const writeInOrder = kv.writeInOrder.bind(kv);
+      kv.writeInOrder = async (writes) => {
+        const made = await writeInOrder(writes);
+        if (writes[0]?.op === "compareAndSet" && made[0] === false) lost += 1;
+        return made;
       };
       const { token } = await create(SessionState.CHECKPASSWORD);
       const password = { rightCheck: { userId, factor: { kind: "password" as const, at: Date.now() } } };

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EventOrigin } from "@auth/events";
-import { type Clock, type KeyValueStore, newRecordId } from "@auth/kv";
+import { type Clock, type KeyValueStore, newRecordId, type Write } from "@auth/kv";
 import type { Factor } from "../authentication.js";
 import { lockoutEvents } from "./session-events.js";
 
@@ -210,7 +210,7 @@ export class CheckBudget {
 
   /** Ends the turn, unless it expired and passed to a later check. */
   async endTurn(turn: SessionTurn): Promise<void> {
-    await this.kv.compareAndSet(turn.key, turn.checkId, null, 0);
+    await this.kv.writeInOrder([turnEnd(turn)]);
   }
 
   async reserve(reservation: Reservation, policy: CheckPolicy): Promise<ReserveOutcome> {
@@ -232,30 +232,34 @@ export class CheckBudget {
     const ceiling = needsCaptchaPast
       ? Math.min(policy.captchaAfterFailures, policy.lockoutAfterFailures)
       : policy.lockoutAfterFailures;
-    // A user's password also spends the run, first: a burst never gets past it either.
+    // A user's password also spends the run, first: a burst never gets past it either. Both are
+    // counted in one step, or neither.
     const run =
       kind === "password" && "userId" in reservation.subject
         ? runKey(reservation.companyId, reservation.subject.userId, reservation.credentialGeneration)
         : undefined;
-    let runEnd: number | undefined;
-    if (run !== undefined) {
-      const inRun = await this.kv.incrementBelow(run, passwordRunLifetimeMs, passwordFailuresInARun);
-      if (inRun.count === passwordFailuresInARun) runEnd = this.clock.now() + inRun.ttlMs;
-      if (!inRun.counted) {
-        return {
-          outcome: "lockedOut",
-          retryAfterSeconds: Math.ceil(inRun.ttlMs / 1000),
-          captchaRequired: await this.#captchaRequired(reservation, policy),
-        };
-      }
+    const window = { key, windowMs: policy.failureWindowSeconds * 1000, ceiling };
+    const spent = await this.kv.incrementEachBelow(
+      run === undefined
+        ? [window]
+        : [{ key: run, windowMs: passwordRunLifetimeMs, ceiling: passwordFailuresInARun }, window],
+    );
+    const [inRun, counted] = run === undefined ? [undefined, spent.counters[0]] : spent.counters;
+    if (counted === undefined) {
+      // The run refused: the window was not counted.
+      return {
+        outcome: "lockedOut",
+        retryAfterSeconds: Math.ceil((inRun?.ttlMs ?? 0) / 1000),
+        captchaRequired: await this.#captchaRequired(reservation, policy),
+      };
     }
-    const counted = await this.kv.incrementBelow(key, policy.failureWindowSeconds * 1000, ceiling);
+    const runEnd =
+      spent.counted && inRun?.count === passwordFailuresInARun ? this.clock.now() + inRun.ttlMs : undefined;
     const captchaRequired =
       kind === "password"
         ? counted.count >= policy.captchaAfterFailures
         : await this.#captchaRequired(reservation, policy);
-    if (!counted.counted) {
-      if (run !== undefined) await this.kv.decrement(run);
+    if (!spent.counted) {
       // A refused answer still spends its session's answer, as a wrong one.
       const endSession =
         session && (await this.#wrongAnswer(session.sessionId, session.ttlMs))
@@ -337,7 +341,7 @@ export class CheckBudget {
 
   /** Forgets the holder's failures of every kind. */
   async forget(holder: Holder): Promise<void> {
-    await Promise.all(secretKinds.map((kind) => this.kv.delete(failuresKey(holder, kind))));
+    await this.kv.writeInOrder(secretKinds.map((kind) => ({ op: "delete", key: failuresKey(holder, kind) })));
   }
 
   /**
@@ -355,9 +359,7 @@ export class CheckBudget {
     const taken = await this.#take(checkId, said, origin);
     if (!taken) return {};
     const { record, result, lockOut } = taken;
-    if (record.turnKey) await this.endTurn({ key: record.turnKey, checkId });
     if (result === "right") {
-      await Promise.all((record.forgets ?? []).map((key) => this.kv.delete(key)));
       return {
         right: {
           userId: record.userId,
@@ -384,7 +386,8 @@ export class CheckBudget {
   /**
    * Takes the reserved check, with what it found and the lock-out a wrong one makes, whose event
    * goes with the write; undefined when there is none to take. Read, then removed only as it was
-   * read: a check its passkey's proof changed meanwhile is read again.
+   * read: a check its passkey's proof changed meanwhile is read again. Once it is taken, the
+   * failures a right one forgets are forgotten and its session's turn ends, in the same call.
    */
   async #take(checkId: string, said: "right" | "wrong" | "unchecked", origin: EventOrigin) {
     for (;;) {
@@ -394,9 +397,20 @@ export class CheckBudget {
       // Only identity verifies an assertion: a passkey check said right without its proof is wrong.
       const result = said === "right" && record.kind === "passkey" && !record.proof ? "wrong" : said;
       const lockOut = result === "wrong" ? lockOutOf(record) : undefined;
-      const events = lockOut && lockoutEvents(lockOut, origin);
-      if (await this.kv.compareAndSet(checkKey(checkId), raw, null, 0, events))
-        return { record, result, lockOut };
+      const forgotten = result === "right" ? (record.forgets ?? []) : [];
+      const [taken] = await this.kv.writeInOrder([
+        {
+          op: "compareAndSet",
+          key: checkKey(checkId),
+          expected: raw,
+          next: null,
+          ttlMs: 0,
+          ...(lockOut && lockoutEvents(lockOut, origin)),
+        },
+        ...forgotten.map((key): Write => ({ op: "delete", key })),
+        ...(record.turnKey ? [turnEnd({ key: record.turnKey, checkId })] : []),
+      ]);
+      if (taken) return { record, result, lockOut };
     }
   }
 
@@ -412,6 +426,15 @@ export class CheckBudget {
     return count >= answersPerRecoverySession;
   }
 }
+
+/** The end of a session's turn: unless it expired and passed to a later check. */
+const turnEnd = ({ key, checkId }: SessionTurn): Write => ({
+  op: "compareAndSet",
+  key,
+  expected: checkId,
+  next: null,
+  ttlMs: 0,
+});
 
 /** The lock-out a check makes, reported wrong: one that took the last failure of its budget. */
 function lockOutOf(record: CheckRecord): LockOut | undefined {

@@ -61,12 +61,14 @@ export class KnownDevices {
     const { companyId, userId } = session;
     const now = String(this.clock.now());
     const key = deviceKey(companyId, userId, deviceKeyOf(session));
-    const fresh = await this.kv.setIfAbsent(key, now, days * dayMs);
-    if (!fresh) await this.kv.set(key, now, days * dayMs);
-    // Only a device found new asks whether the user signed in before: of parallel first sign-ins
-    // from one device, the one that did not record it is told "known", never "new".
-    const first = fresh && (await this.kv.setIfAbsent(userKey(companyId, userId), now, userMemoryMs));
-    if (!first) await this.kv.set(userKey(companyId, userId), now, userMemoryMs);
+    // Both recorded at once, each answering whether it was there: of parallel first sign-ins from
+    // one device, the one that did not record it is told "known", never "new".
+    const [device, user] = await Promise.all([
+      this.kv.exchange(key, now, days * dayMs),
+      this.kv.exchange(userKey(companyId, userId), now, userMemoryMs),
+    ]);
+    const fresh = device === null;
+    const first = user === null;
     if (!fresh) return "known";
     return first ? "first" : "new";
   }

@@ -10,6 +10,7 @@ import {
   sameHash,
   seal,
   unseal,
+  type Write,
 } from "@auth/kv";
 import { type RequiredDisclaimer, SessionState } from "@auth/proto/session";
 import type { Factor } from "../authentication.js";
@@ -255,14 +256,16 @@ export class SessionStore {
       ...(deviceIdHash !== undefined ? { deviceIdHash } : {}),
       ...(session.state === SessionState.AUTHORIZED ? { authorizedAt: now } : {}),
     };
-    await this.kv.set(
-      sessionKey(sessionId),
-      JSON.stringify(record),
-      this.#keyLifetime(record),
-      stateEvents(undefined, record, originOf),
-    );
-    if (!userless)
-      await this.kv.addToSet(userKey(record.companyId, record.userId), sessionId, this.#keyLifetime(record));
+    await this.kv.writeInOrder([
+      {
+        op: "set",
+        key: sessionKey(sessionId),
+        value: JSON.stringify(record),
+        ttlMs: this.#keyLifetime(record),
+        ...stateEvents(undefined, record, originOf),
+      },
+      ...(userless ? [] : [this.#listed(record)]),
+    ]);
     return { token: issued.token, session: record };
   }
 
@@ -396,16 +399,19 @@ export class SessionStore {
           }
         : {}),
     };
-    const swapped = await this.kv.compareAndSet(
-      sessionKey(record.sessionId),
-      raw,
-      JSON.stringify(next),
-      this.#keyLifetime(next),
-      stateEvents(record.state, next, originOf),
-    );
+    const [swapped] = await this.kv.writeInOrder([
+      {
+        op: "compareAndSet",
+        key: sessionKey(record.sessionId),
+        expected: raw,
+        next: JSON.stringify(next),
+        ttlMs: this.#keyLifetime(next),
+        ...stateEvents(record.state, next, originOf),
+      },
+      this.#listed(next),
+    ]);
     // Another request with the same token changed the session first.
     if (!swapped) throw new AuthError("auth.token.invalid");
-    await this.kv.addToSet(userKey(next.companyId, next.userId), next.sessionId, this.#keyLifetime(next));
     return { token: issued.token, session: next };
   }
 
@@ -491,10 +497,18 @@ export class SessionStore {
       const raw = await this.kv.get(sessionKey(sessionId));
       if (raw === null) return;
       const record = JSON.parse(raw) as SessionRecord;
-      if (await this.kv.compareAndSet(sessionKey(sessionId), raw, null, 0, endEvents(record, ending))) {
-        await this.kv.removeFromSet(userKey(record.companyId, record.userId), sessionId);
-        return;
-      }
+      const [ended] = await this.kv.writeInOrder([
+        {
+          op: "compareAndSet",
+          key: sessionKey(sessionId),
+          expected: raw,
+          next: null,
+          ttlMs: 0,
+          ...endEvents(record, ending),
+        },
+        { op: "removeFromSet", key: userKey(record.companyId, record.userId), member: sessionId },
+      ]);
+      if (ended) return;
     }
   }
 
@@ -662,11 +676,8 @@ export class SessionStore {
 
   /** The stored session (`raw`, for compare-and-set) with its last recorded use. */
   async #read(sessionId: string): Promise<{ raw: string; record: SessionRecord } | null> {
-    const [raw, seen] = await Promise.all([
-      this.kv.get(sessionKey(sessionId)),
-      this.kv.get(seenKey(sessionId)),
-    ]);
-    if (raw === null) return null;
+    const [raw, seen] = await this.kv.getEach([sessionKey(sessionId), seenKey(sessionId)]);
+    if (raw === null || raw === undefined) return null;
     const record = JSON.parse(raw) as SessionRecord;
     const lastSeenAt = Math.max(record.lastSeenAt ?? record.createdAt, Number(seen ?? 0));
     return { raw, record: { ...record, lastSeenAt } };
@@ -694,6 +705,16 @@ export class SessionStore {
   async #ofCurrentGeneration(record: SessionRecord): Promise<boolean> {
     if (record.userId === "") return true;
     return (record.credentialGeneration ?? "") === (await this.generationOf(record.companyId, record.userId));
+  }
+
+  /** The session in its user's list, which lives as long as the session's key at least. */
+  #listed(record: SessionRecord): Write {
+    return {
+      op: "addToSet",
+      key: userKey(record.companyId, record.userId),
+      member: record.sessionId,
+      ttlMs: this.#keyLifetime(record),
+    };
   }
 
   #keyLifetime(record: SessionRecord): number {
