@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { defaultCompanyLimits } from "@auth/grpc-kit";
 import {
   DisclaimerServiceService,
   ListRequiredDisclaimersRequest,
@@ -160,13 +161,7 @@ export const skeletonMethods = {
       filled(ReserveSecretCheckRequest, {
         companyId,
         sessionToken,
-        limits: {
-          captchaAfterFailures: 3,
-          lockoutAfterFailures: 10,
-          failureWindowSeconds: 900,
-          newDeviceNoticeDays: 90,
-          maxSessionsPerUser: 0,
-        },
+        limits: defaultCompanyLimits,
       }),
     answer: filled(ReserveSecretCheckResponse, allowed),
   },

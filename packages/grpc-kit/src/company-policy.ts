@@ -1,5 +1,6 @@
 import type { CompanyPolicy } from "@auth/proto/identity";
 import { type SmsLimits, SmsProvider, type SmsSettings } from "@auth/proto/otp";
+import type { CompanyLimits } from "@auth/proto/session";
 
 /**
  * A whole CompanyPolicy for the wire, for tests, fixtures and seeds: what `fields` does not set is
@@ -31,6 +32,18 @@ export function companyPolicy(fields: Partial<CompanyPolicy> = {}): CompanyPolic
     ...fields,
   };
 }
+
+/**
+ * The limits of a company on the default policy, as identity resolves it (docs/api-contract.md,
+ * "Company policy defaults"), for tests and the benchmark to send where the gateway or identity would.
+ */
+export const defaultCompanyLimits: CompanyLimits = {
+  captchaAfterFailures: 3,
+  lockoutAfterFailures: 10,
+  failureWindowSeconds: 900,
+  newDeviceNoticeDays: 90,
+  maxSessionsPerUser: 0,
+};
 
 /**
  * A whole SmsSettings for the wire, for tests, fixtures and seeds: the deployment's sender unless

@@ -9,7 +9,7 @@ export {
   keepaliveTimeMs,
   type ServiceClient,
 } from "./client.js";
-export { companyPolicy, smsLimitsOutOfTheWay, smsSettings } from "./company-policy.js";
+export { companyPolicy, defaultCompanyLimits, smsLimitsOutOfTheWay, smsSettings } from "./company-policy.js";
 export { assertTimeLeft, callDeadline, withDeadline } from "./deadline.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { clientAddressKey, eventOriginOf, traceIdKey } from "./event-origin.js";

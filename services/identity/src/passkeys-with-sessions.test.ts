@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import {
   createServiceClient,
+  defaultCompanyLimits,
   hashAdminToken,
   type RunningGrpcServer,
   type ServiceClient,
@@ -43,13 +44,7 @@ beforeAll(async () => {
       server: "session",
     }),
     // The seeded companies' limits, as the gateway sends them.
-    () => ({
-      captchaAfterFailures: 3,
-      lockoutAfterFailures: 10,
-      failureWindowSeconds: 900,
-      newDeviceNoticeDays: 90,
-      maxSessionsPerUser: 0,
-    }),
+    () => defaultCompanyLimits,
   );
   identityServer = await startIdentityForTests({ env, session, logger });
   identity = createServiceClient(IdentityServiceService, `127.0.0.1:${identityServer.port}`, {

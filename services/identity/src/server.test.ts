@@ -8,6 +8,7 @@ import { systemOrigin } from "@auth/events";
 import {
   companyPolicy,
   createServiceClient,
+  defaultCompanyLimits,
   hashAdminToken,
   type RunningGrpcServer,
   type ServiceClient,
@@ -828,13 +829,7 @@ describe("a password is compared only under the budget of guesses (docs/security
         companyId: company.id,
         subject: { userId },
         kind: SecretKind.PASSWORD,
-        limits: {
-          captchaAfterFailures: 3,
-          lockoutAfterFailures: 10,
-          failureWindowSeconds: 900,
-          newDeviceNoticeDays: 90,
-          maxSessionsPerUser: 0,
-        },
+        limits: defaultCompanyLimits,
         // The company has no captcha provider: no response passes.
         captcha: CaptchaVerdict.FAILED,
         sessionToken: "session-1",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { AuthError } from "@auth/errors";
 import {
   createServiceClient,
+  defaultCompanyLimits,
   hashAdminToken,
   type RunningGrpcServer,
   type ServiceClient,
@@ -139,13 +140,7 @@ describe("ReserveSecretCheck, over mutual TLS (docs/security.md, Trust between t
     subject: { userId: "u-ann" },
     kind,
     captcha: CaptchaVerdict.UNSPECIFIED,
-    limits: {
-      captchaAfterFailures: 3,
-      lockoutAfterFailures: 10,
-      failureWindowSeconds: 900,
-      newDeviceNoticeDays: 90,
-      maxSessionsPerUser: 0,
-    },
+    limits: defaultCompanyLimits,
   });
 
   it.each(Object.entries(reservers))(
