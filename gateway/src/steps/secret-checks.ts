@@ -112,7 +112,6 @@ export interface ReservedCheck {
    * comparison that fails gives the check back.
    */
   run<T>(compare: () => Promise<T>, isRight: (found: T) => boolean): Promise<T>;
-  giveBack(): Promise<void>;
 }
 
 /**
@@ -148,9 +147,6 @@ export async function reserveCheck(
       }
       await report(isRight(found) ? CheckResult.RIGHT : CheckResult.WRONG);
       return found;
-    },
-    giveBack: async () => {
-      await report(CheckResult.UNCHECKED);
     },
   };
 }
