@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { AuthError } from "@auth/errors";
 import { tcpGate, testBudgets } from "@auth/testing";
+import { sql } from "drizzle-orm";
 import { pgTable, text } from "drizzle-orm/pg-core";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
@@ -125,5 +127,36 @@ describe("database errors", () => {
   it("are left alone when they mean something else", () => {
     expect(translateDatabaseError(new Error("syntax error"))).toBeUndefined();
     expect(isUniqueViolation(Object.assign(new Error("x"), { code: "23503" }))).toBe(false);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("a connection that breaks while checked out", () => {
+  it("fails the transaction's next statement, never the process, and the pool goes on", async () => {
+    const target = await createTestDatabase(process.env.TEST_DATABASE_URL ?? "");
+    const database = await openDatabase({ url: target.url, schema, migrationsFolder });
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on("uncaughtException", record);
+    try {
+      const failed = await database.db
+        .transaction(async (tx) => {
+          const { rows } = await tx.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+          // Another connection ends this one while the transaction awaits something else.
+          await database.db.execute(sql`SELECT pg_terminate_backend(${rows[0]?.pid})`);
+          await sleep(200);
+          await tx.execute(sql`SELECT 1`);
+        })
+        .then(
+          () => "committed",
+          () => "failed",
+        );
+      expect(failed).toBe("failed");
+      expect(uncaught).toEqual([]);
+      await database.db.insert(items).values({ id: "after" });
+    } finally {
+      process.off("uncaughtException", record);
+      await database.close();
+      await target.drop();
+    }
   });
 });

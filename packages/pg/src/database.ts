@@ -45,7 +45,14 @@ function postgresPool(url: string, poolSize = 10): pg.Pool {
   pool.on("error", () => {
     // An idle connection broke (for example PostgreSQL restarted); the pool replaces it.
   });
-  pool.on("connect", countQueries);
+  pool.on("connect", (client) => {
+    // The pool listens for errors of idle connections only: one that breaks while it is checked
+    // out between two statements (a transaction awaiting something else: a relay's publish) would
+    // throw an uncaught 'error' and end the process. Its next statement fails instead, and the
+    // pool drops it as it comes back.
+    client.on("error", () => {});
+    countQueries(client);
+  });
   return pool;
 }
 
