@@ -140,9 +140,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)("a connection that breaks while ch
     try {
       const failed = await database.db
         .transaction(async (tx) => {
-          const { rows } = await tx.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
           // Another connection ends this one while the transaction awaits something else.
-          await database.db.execute(sql`SELECT pg_terminate_backend(${rows[0]?.pid})`);
+          const pid = sql`(SELECT pid FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database())`;
+          await tx.execute(sql`SELECT 1`);
+          await database.db.execute(sql`SELECT pg_terminate_backend(${pid})`);
           await sleep(200);
           await tx.execute(sql`SELECT 1`);
         })
