@@ -95,6 +95,17 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
+/**
+ * The embedded default trades some speed for memory (docs/performance.md, "The embedded default's
+ * memory"): 1 MiB semi-spaces and V8's size-first heuristics over the production flags, and glibc
+ * kept from holding freed native memory (argon2's blocks, TLS buffers) in per-thread arenas or below
+ * a moving mmap threshold.
+ */
+const smallFootprint = {
+  nodeArgs: ["--max-semi-space-size=1", "--optimize-for-size"],
+  commonEnv: { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" },
+};
+
 process.stdout.write(`Starting the suite on embedded stores (data in ${dataDir}) ...\n`);
 const suite = await startSuite({
   dataDir,
@@ -111,6 +122,7 @@ const suite = await startSuite({
   logLevel: config.LOG_LEVEL,
   onLine: print,
   dataLock: "lock" in data ? data.lock : undefined,
+  ...smallFootprint,
 }).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
