@@ -1,9 +1,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { TLSSocket } from "node:tls";
 import type { AuthError } from "@auth/errors";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { metrics } from "@auth/telemetry";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { type AccessTable, checkAccessTable } from "./access.js";
 import {
@@ -89,6 +90,34 @@ describe("mutual TLS", () => {
     const confused = clientOf(transports.gateway as GrpcTransport, { server: "session" });
     expect(await codeOf(confused.listRequiredDisclaimers(listRequest))).toBe("service.unavailable");
     confused.close();
+  });
+});
+
+describe("the caller of a connection", () => {
+  it("is read from its certificate once, however many calls the connection carries", async () => {
+    const gateway = clientOf(transports.gateway as GrpcTransport);
+    const operator = clientOf(transports.operator as GrpcTransport, { adminToken });
+    // Each client's connection is up, and its caller known, before the calls counted.
+    expect(await codeOf(gateway.listRequiredDisclaimers(listRequest))).toBe("ok");
+    expect(await codeOf(operator.createDisclaimer(createRequest))).toBe("ok");
+    const reads = vi.spyOn(TLSSocket.prototype, "getPeerCertificate");
+    try {
+      for (let call = 0; call < 5; call++) {
+        expect(await codeOf(gateway.listRequiredDisclaimers(listRequest))).toBe("ok");
+        // Another connection keeps its own caller: the gateway may not do what the operator may.
+        expect(await codeOf(gateway.createDisclaimer(createRequest))).toBe("caller.forbidden");
+        expect(await codeOf(operator.createDisclaimer(createRequest))).toBe("ok");
+      }
+      // The server side of a connection is the socket on the server's port.
+      const serverReads = reads.mock.contexts.filter(
+        (socket) => (socket as TLSSocket).localPort === server.port,
+      );
+      expect(serverReads).toHaveLength(0);
+    } finally {
+      reads.mockRestore();
+      gateway.close();
+      operator.close();
+    }
   });
 });
 

@@ -35,7 +35,7 @@ export interface CallerOfCall {
   /** The caller its verified client certificate names; undefined when it names no known caller. */
   caller: Caller | undefined;
   /** The SPIFFE IDs of its certificate, for the record. */
-  spiffeIds: string[];
+  spiffeIds: readonly string[];
   /** No TLS at all: only a server started with the development flag takes such calls. */
   plaintext: boolean;
   /** The verified certificate's subject and SHA-256 fingerprint, to name an operator in events. */
@@ -50,14 +50,48 @@ function certificateOf(certificate: PeerCertificate | undefined): CallerOfCall["
   return { subject, sha256: certificate.fingerprint256.replaceAll(":", "").toLowerCase() };
 }
 
-export function callerOfCall(call: ServerUnaryCall<unknown, unknown>): CallerOfCall {
+function callerOfAuthContext(call: ServerUnaryCall<unknown, unknown>): CallerOfCall {
   const auth = call.getAuthContext();
-  return {
+  return Object.freeze({
     caller: callerOf(auth.sslPeerCertificate),
     spiffeIds: spiffeIdsOf(auth.sslPeerCertificate),
     plaintext: auth.transportSecurityType === undefined,
     certificate: certificateOf(auth.sslPeerCertificate),
-  };
+  });
+}
+
+/**
+ * The HTTP/2 session (one connection) a call came on, found through grpc-js's call objects (the
+ * call, any interceptors' `nextCall`, the base call's `stream`); undefined where a version of
+ * grpc-js keeps it elsewhere, and then the caller is read for each call.
+ */
+function connectionOf(call: ServerUnaryCall<unknown, unknown>): object | undefined {
+  let inner: unknown = (call as { call?: unknown }).call;
+  for (let depth = 0; depth < 8 && typeof inner === "object" && inner !== null; depth++) {
+    const session: unknown = (inner as { stream?: { session?: unknown } }).stream?.session;
+    if (typeof session === "object" && session !== null) return session;
+    inner = (inner as { nextCall?: unknown }).nextCall;
+  }
+  return undefined;
+}
+
+/** The caller of each connection, read from its certificate by its first call. */
+const callersOfConnections = new WeakMap<object, CallerOfCall>();
+
+/**
+ * Who made a call. Node translates the peer's certificate into a new object on every
+ * `getPeerCertificate`, a tenth of a busy service's CPU when done for each call; a connection's
+ * certificate cannot change while it lasts (HTTP/2 forbids TLS renegotiation, and Node disables it
+ * on every HTTP/2 socket), so it is read once per connection (docs/performance.md, "The gateway's
+ * own overhead").
+ */
+export function callerOfCall(call: ServerUnaryCall<unknown, unknown>): CallerOfCall {
+  const connection = connectionOf(call);
+  const known = connection && callersOfConnections.get(connection);
+  if (known) return known;
+  const who = callerOfAuthContext(call);
+  if (connection) callersOfConnections.set(connection, who);
+  return who;
 }
 
 /**

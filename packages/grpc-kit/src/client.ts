@@ -1,7 +1,7 @@
 import { metrics } from "@auth/telemetry";
 import { Client, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { adminMetadata } from "./admin.js";
-import { callDeadline } from "./deadline.js";
+import { callDeadline, passDeadlinesOn } from "./deadline.js";
 import type { RequestOf, ResponseOf, ServiceDefinition } from "./definition.js";
 import { idempotentMethods } from "./idempotent-methods.js";
 import { fromServiceError } from "./status.js";
@@ -94,6 +94,7 @@ export function createServiceClient<D extends ServiceDefinition>(
   address: string,
   options: ClientOptions,
 ): ServiceClient<D> {
+  passDeadlinesOn();
   const channel = channelCredentialsOf(options.transport, options.server);
   const client = new Client(address, channel.credentials, {
     ...channel.options,

@@ -9,6 +9,24 @@ import { AuthError } from "@auth/errors";
 const requestDeadline = new AsyncLocalStorage<number>();
 
 /**
+ * Whether this process has clients of other services (createServiceClient), whose calls take the
+ * deadline of the call being served from the storage above. A process without any (the session and
+ * disclaimer services) never runs its handlers under the storage, so that Node enables no hook on
+ * its every promise (docs/performance.md, "The gateway's own overhead").
+ */
+let callsOtherServices = false;
+
+/** Notes that this process calls other services: from now on its handlers pass their deadline on. */
+export function passDeadlinesOn(): void {
+  callsOtherServices = true;
+}
+
+/** Whether a handler's work must run under its deadline (withDeadline) for the calls it makes. */
+export function deadlinesPassedOn(): boolean {
+  return callsOtherServices;
+}
+
+/**
  * Runs `work` under one deadline: every call it makes through a service client, directly or after
  * any number of awaits, gets at most what is left of it. A deadline already set (an outer request's)
  * is kept when it comes first.
@@ -29,12 +47,12 @@ export function callDeadline(ownMs: number, given = Number.POSITIVE_INFINITY): n
 }
 
 /**
- * service.unavailable once the request's deadline has passed: its caller has answered 503 already,
- * so a write it asked for must not land now, unseen (a process that was frozen, then thawed).
+ * service.unavailable once the request's deadline (a handler's `context.deadline`) has passed: its
+ * caller has answered 503 already, so a write it asked for must not land now, unseen (a process that
+ * was frozen, then thawed).
  */
-export function assertTimeLeft(): void {
-  const deadline = requestDeadline.getStore();
-  if (deadline !== undefined && Date.now() >= deadline) {
+export function assertTimeLeft(deadline: number): void {
+  if (Date.now() >= deadline) {
     throw new AuthError("service.unavailable", { detail: "the caller's deadline has passed" });
   }
 }

@@ -24,6 +24,7 @@ const operatorCall: CallContext = {
   caller: "operator",
   plaintext: false,
   certificate: { subject: "CN=ops on call", sha256: "cd".repeat(32) },
+  deadline: Number.POSITIVE_INFINITY,
 };
 const hook = { url: "https://hooks.example.com/in", eventTypes: ["auth.login.failed"], description: "SIEM" };
 

@@ -290,7 +290,7 @@ export function flowHandlers(
       if (problem || !claimId || input.validateOnly) return { problem };
       const passwordHash = await hasher.hashPassword(input.newPassword);
       // Not after the gateway has answered 503: the user was told the password did not change.
-      assertTimeLeft();
+      assertTimeLeft(context.deadline);
       await store.changePassword(
         row.companyId,
         row.id,

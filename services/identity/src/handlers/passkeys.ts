@@ -262,7 +262,7 @@ export function passkeyHandlers(
       const user = await userById(company.id, userId);
       const firstSet = user.hasBackupCodes ? undefined : await backupCodes.prepare();
       // Not after the gateway has answered 503: the user was told nothing changed.
-      assertTimeLeft();
+      assertTimeLeft(context.deadline);
       const origin = eventOriginOf(context, userId);
       const row = await store.passkeys.add(
         { ...credential, companyId: company.id, userId, name: input.name ?? "Passkey" },

@@ -130,7 +130,7 @@ export function totpHandlers(
         return { ...refused, currentCodeRefused: true, currentCheck: current.check };
       const firstSet = row.hasBackupCodes ? undefined : await backupCodes.prepare();
       // Not after the gateway has answered 503: the user was told nothing changed.
-      assertTimeLeft();
+      assertTimeLeft(context.deadline);
       const origin = eventOriginOf(context, row.id);
       const enrolled = await store.confirmTotp(row.companyId, row.id, row.totpPendingSecret, step, origin);
       if (!enrolled) return { ...refused, currentCodeRefused: false, currentCheck: current?.check };
