@@ -6,8 +6,9 @@
 # Images run as the unprivileged `node` user and start with OpenTelemetry's register module, which
 # does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
 
-# The tag's digest on 2026-04-22 (Node 20.20.2): a rebuild gets the same base until this line changes.
-ARG NODE_IMAGE=node:20-bookworm-slim@sha256:25070a03f077f5860e4f2db8d147380678ed40ead415a21eaffd5a6208f61948
+# The tag's digest on 2026-08-25 (Node 24.19.0): a rebuild gets the same base until this line changes;
+# its major is the one the root package.json's engines states (docs/operations.md, "Node.js").
+ARG NODE_IMAGE=node:24-bookworm-slim@sha256:a9f5f7c91a432850b2a8a7797adf5eadb6c733ceed61167806cee7ea7fbc29df
 
 # The layers (docs/operations.md, "Images"): the lock file and every workspace's package.json, then
 # `npm ci`, then the sources; a change of sources alone rebuilds from `COPY . .` on, and installs

@@ -232,6 +232,22 @@ describe("BeginPasskeyRegistration", () => {
     expect(options.excludeCredentials).toEqual([]);
   });
 
+  it("offers EdDSA, ES256 and RS256, whatever the runtime's WebCrypto also has (ML-DSA-44 on Node.js 24)", async () => {
+    const company = await companyWith();
+    const user = await userOf(company);
+    const sessionToken = sessions.open(company.id, user.id, SessionState.AUTHORIZED);
+    const { optionsJson } = await clients.gateway.beginPasskeyRegistration({
+      companyId: company.id,
+      sessionToken,
+    });
+    const options = JSON.parse(optionsJson) as PublicKeyCredentialCreationOptionsJSON;
+    expect(options.pubKeyCredParams).toEqual([
+      { alg: -8, type: "public-key" },
+      { alg: -7, type: "public-key" },
+      { alg: -257, type: "public-key" },
+    ]);
+  });
+
   it("excludes the user's passkeys", async () => {
     const company = await companyWith();
     const user = await userOf(company);

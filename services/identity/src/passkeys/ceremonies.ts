@@ -8,7 +8,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import { isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers";
+import { COSEALG, isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers";
 import { z } from "zod";
 import type { PasskeyRow } from "../schema.js";
 
@@ -26,6 +26,13 @@ const descriptorOf = (credential: CredentialDescriptor) => ({
   id: credential.credentialId,
   transports: credential.transports,
 });
+
+/**
+ * The algorithms a new passkey may have, offered and then checked: named here, not left to the
+ * library's default, which adds ML-DSA-44 wherever the runtime's WebCrypto has it
+ * (docs/decisions.md, "Passkeys").
+ */
+const algorithms = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
 
 /** The user handle of a user: the user's id as UTF-8, which holds nothing personal. */
 export const userHandleOf = (userId: string) => isoUint8Array.fromUTF8String(userId);
@@ -67,6 +74,7 @@ export async function registrationOptions(
     attestationType: "none",
     excludeCredentials: existing.map(descriptorOf),
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+    supportedAlgorithmIDs: algorithms,
   });
   return JSON.stringify(options);
 }
@@ -187,6 +195,7 @@ export async function verifyAttestation(
       expectedRPID: relyingParty.rpId,
       // The options prefer user verification; an authenticator that cannot is still a second factor.
       requireUserVerification: false,
+      supportedAlgorithmIDs: algorithms,
     });
     if (!verified) return undefined;
     return {
