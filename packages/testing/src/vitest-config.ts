@@ -3,10 +3,10 @@ import { testBudgets } from "./budgets.js";
 import { FileTimesReporter } from "./file-times-reporter.js";
 
 /**
- * A workspace's vitest configuration: the shared time budgets (sized for a loaded machine), the
- * files run two at a time and the record of each file's time, with the workspace's own settings
- * on top. vitest's default on two cores is one file at a time, but most files wait on a store, a
- * child process or a hash more than they compute (docs/performance.md, "The unit tests' time").
+ * A workspace's vitest configuration: the shared time budgets (sized for a loaded machine) and the
+ * record of each file's time, with the workspace's own settings on top. A workspace runs one file
+ * at a time on two cores (vitest's default): npm test runs workspaces beside each other instead
+ * (docs/performance.md, "The unit tests' time").
  */
 export function defineTestConfig(own: ViteUserConfig = {}): ViteUserConfig {
   return mergeConfig(
@@ -15,7 +15,6 @@ export function defineTestConfig(own: ViteUserConfig = {}): ViteUserConfig {
         testTimeout: testBudgets.testMs,
         hookTimeout: testBudgets.hookMs,
         teardownTimeout: testBudgets.hookMs,
-        maxWorkers: 2,
         reporters: ["default", new FileTimesReporter()],
       },
     }),
