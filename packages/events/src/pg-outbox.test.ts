@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { OutboxEntry } from "@auth/kv";
 import type { OpenedDatabase } from "@auth/pg";
 import { databaseKinds } from "@auth/pg/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eventFromJson } from "./event.js";
 import { eventOutbox, eventOutboxMigration, pgOutboxSource, recordEvents } from "./pg-outbox.js";
 import { someEvents } from "./relay.testing.js";
@@ -32,12 +32,17 @@ describe.each(databaseKinds())("the PostgreSQL outbox on $name", (kind) => {
   let database: OpenedDatabase<typeof schema>;
   let events: string[];
 
-  beforeEach(async () => {
+  // One database per kind (opening PGlite compiles its WebAssembly each time); each test starts
+  // from the same six events.
+  beforeAll(async () => {
     database = await kind.open({ schema, migrationsFolder: migrations });
+  });
+  afterAll(() => database.close());
+  beforeEach(async () => {
+    await database.db.delete(eventOutbox);
     events = someEvents(6);
     for (const event of events) await recordEvents(database.db, [eventFromJson(event)]);
   });
-  afterEach(() => database.close());
 
   const rows = async () =>
     (await database.db.select().from(eventOutbox).orderBy(eventOutbox.position)).map((row) => row.payload);

@@ -8,7 +8,11 @@ import { startDisclaimerServer } from "./test-servers.testing.js";
 const plaintext = { kind: "plaintext" } as const;
 /** A client's own deadline, far beyond any request's in these tests: only the request's can end a call. */
 const patientMs = 60_000;
-const requestMs = 300;
+/**
+ * A request's own deadline: long enough that a call reaches its handler before it passes on a loaded
+ * machine (with 300 ms, a relay's handler was at times never started, the deadline gone on arrival).
+ */
+const requestMs = 2_000;
 
 const clientOf = (server: RunningGrpcServer): ServiceClient<typeof DisclaimerServiceService> =>
   createServiceClient(DisclaimerServiceService, `127.0.0.1:${server.port}`, {

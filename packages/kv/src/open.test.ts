@@ -20,7 +20,11 @@ function logLines() {
   return { logger, failures: () => lines.filter((line) => line.msg === "store not reached, retrying") };
 }
 
-const retry = { attemptTimeoutMs: 300, maxDelayMs: 50 };
+/**
+ * An attempt's time: long enough that a loaded machine's event loop sees a closed port's refusal
+ * before the attempt's timer (with 300 ms, the first failure was at times the timeout).
+ */
+const retry = { attemptTimeoutMs: 2_000, maxDelayMs: 50 };
 const cleanUps: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanUp of cleanUps.splice(0)) await cleanUp();

@@ -68,11 +68,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
         if (state === "frozen") await gate.open("frozen");
         const behindGate = new URL(target.url);
         behindGate.port = String(gate.port);
+        // 2 s an attempt: on a loaded machine a closed port's refusal may come after a shorter timer.
         const database = await openServiceDatabase({
           url: behindGate.toString(),
           schema,
           migrationsFolder,
-          retry: { attemptTimeoutMs: 500, maxDelayMs: 50 },
+          retry: { attemptTimeoutMs: 2_000, maxDelayMs: 50 },
           logger,
         });
         try {
@@ -84,7 +85,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
             error:
               state === "closed"
                 ? expect.stringContaining("ECONNREFUSED")
-                : "Operation timed out after 500ms",
+                : "Operation timed out after 2000ms",
           });
           expect(JSON.stringify(failures)).not.toContain(server.username);
 
