@@ -23,6 +23,7 @@ export {
   type Clock,
   type Counter,
   type KeyValueOutbox,
+  type KeyNamedByValue,
   type KeyValueStore,
   type OutboxEntry,
   systemClock,

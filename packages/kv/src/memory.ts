@@ -3,8 +3,10 @@ import {
   type Clock,
   type Counter,
   type Counters,
+  type KeyNamedByValue,
   type KeyValueOutbox,
   type KeyValueStore,
+  keyNamedBy,
   type OutboxEntry,
   systemClock,
   type Write,
@@ -224,6 +226,13 @@ export class MemoryKeyValueStore implements KeyValueStore {
 
   async getEach(keys: readonly string[]): Promise<Array<string | null>> {
     return keys.map((key) => this.#string(key));
+  }
+
+  // Synchronous: nothing runs between the reads.
+  async getEachNaming(keys: readonly string[], named: KeyNamedByValue) {
+    const values = keys.map((key) => this.#string(key));
+    const key = keyNamedBy(values[named.from] ?? null, named);
+    return { values, named: key === undefined ? null : this.#string(key) };
   }
 
   // Synchronous: nothing runs between the writes.

@@ -6,11 +6,13 @@ import type {
   BoundedCounter,
   Counter,
   Counters,
+  KeyNamedByValue,
   KeyValueOutbox,
   KeyValueStore,
   Write,
   WriteEvents,
 } from "./store.js";
+import { keyNamedBy } from "./store.js";
 import { describeTarget, type RedisTarget } from "./target.js";
 
 /** The stream the writes append their events to; keyPrefix applies to it as to every key. */
@@ -162,6 +164,26 @@ const scripts = {
       end
       return made`,
   },
+  // KEYS: the keys read; ARGV: the key prefix, the index (from 1) of the value naming the key, its
+  // parts as JSON ([[0, literal] or [1, field], ...]). Answers {values, the named key's value}.
+  kvGetEachNaming: {
+    lua: `
+      local values = redis.call('MGET', unpack(KEYS))
+      local source, named = values[tonumber(ARGV[2])], false
+      local ok, fields = false, nil
+      if source then ok, fields = pcall(cjson.decode, source) end
+      if ok and type(fields) == 'table' then
+        local key = ARGV[1]
+        for _, part in ipairs(cjson.decode(ARGV[3])) do
+          local text = part[2]
+          if part[1] == 1 then text = fields[part[2]] end
+          if type(text) ~= 'string' then key = nil break end
+          key = key .. text
+        end
+        if key then named = redis.call('GET', key) end
+      end
+      return {values, named}`,
+  },
   kvReadCounters: {
     numberOfKeys: 1,
     lua: `return {redis.call('HGETALL', KEYS[1]), redis.call('PTTL', KEYS[1])}`,
@@ -199,6 +221,10 @@ type ScriptClient = Record<
     ...keysAndArgs: string[]
   ): Promise<[counted: number, counters: Array<[number, number]>]>;
   kvWriteInOrder(numberOfKeys: number, ...keysAndArgs: string[]): Promise<number[]>;
+  kvGetEachNaming(
+    numberOfKeys: number,
+    ...keysAndArgs: Argument[]
+  ): Promise<[values: Array<string | null>, named: string | null]>;
 };
 
 const eventsOfWrite = (write: Write): readonly string[] => ("events" in write && write.events) || [];
@@ -543,6 +569,25 @@ export class RedisKeyValueStore implements KeyValueStore {
     if (keys.length === 0) return [];
     if (this.#redis.isCluster) return Promise.all(keys.map((key) => this.get(key)));
     return this.#redis.mget(...keys).catch(unavailable);
+  }
+
+  async getEachNaming(keys: readonly string[], named: KeyNamedByValue) {
+    if (this.#redis.isCluster) {
+      const values = await this.getEach(keys);
+      const key = keyNamedBy(values[named.from] ?? null, named);
+      return { values, named: key === undefined ? null : await this.get(key) };
+    }
+    const parts = named.parts.map((part) => (typeof part === "string" ? [0, part] : [1, part.field]));
+    const [values, value] = await this.#scripts
+      .kvGetEachNaming(
+        keys.length,
+        ...keys,
+        this.#redis.options.keyPrefix ?? "",
+        named.from + 1,
+        JSON.stringify(parts),
+      )
+      .catch(unavailable);
+    return { values, named: value };
   }
 
   async writeInOrder(writes: readonly Write[]): Promise<boolean[]> {

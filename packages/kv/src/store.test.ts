@@ -240,6 +240,40 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
     });
   });
 
+  describe("getEachNaming", () => {
+    const ofUser = { from: 0, parts: ["generation:", { field: "companyId" }, ":", { field: "userId" }] };
+
+    it("reads the keys, then the key named by fields of one's JSON value", async () => {
+      await store.set("session", JSON.stringify({ companyId: "c1", userId: "u1", n: 1 }), 10_000);
+      await store.set("seen", "5", 10_000);
+      await store.set("generation:c1:u1", "g1", 10_000);
+      expect(await store.getEachNaming(["session", "seen"], ofUser)).toEqual({
+        values: [JSON.stringify({ companyId: "c1", userId: "u1", n: 1 }), "5"],
+        named: "g1",
+      });
+    });
+
+    it("answers null for a named key that is missing", async () => {
+      await store.set("session", JSON.stringify({ companyId: "c1", userId: "u2" }), 10_000);
+      expect((await store.getEachNaming(["seen", "session"], { ...ofUser, from: 1 })).named).toBeNull();
+    });
+
+    it("names no key from a missing value, one that is no JSON object, or one lacking a string field", async () => {
+      await store.set("generation:c1:u1", "g1", 10_000);
+      await store.set("generation:c1:", "g0", 10_000);
+      await store.set("text", "not json", 10_000);
+      await store.set("number", "42", 10_000);
+      await store.set("no user", JSON.stringify({ companyId: "c1" }), 10_000);
+      await store.set("numeric user", JSON.stringify({ companyId: "c1", userId: 7 }), 10_000);
+      for (const key of ["missing", "text", "number", "no user", "numeric user"]) {
+        expect(await store.getEachNaming([key], ofUser)).toEqual({
+          values: [key === "missing" ? null : await store.get(key)],
+          named: null,
+        });
+      }
+    });
+  });
+
   describe("writeInOrder", () => {
     it("makes each write as its operation does, and tells whether each changed something", async () => {
       await store.set("old", "x", 10_000);
