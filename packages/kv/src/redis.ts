@@ -2,17 +2,17 @@ import { AuthError } from "@auth/errors";
 import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { Cluster, Redis } from "ioredis";
-import type {
-  BoundedCounter,
-  Counter,
-  Counters,
-  KeyNamedByValue,
-  KeyValueOutbox,
-  KeyValueStore,
-  Write,
-  WriteEvents,
+import {
+  type BoundedCounter,
+  type Counter,
+  type Counters,
+  type KeyNamedByValue,
+  type KeyValueOutbox,
+  type KeyValueStore,
+  keyNamedBy,
+  type Write,
+  type WriteEvents,
 } from "./store.js";
-import { keyNamedBy } from "./store.js";
 import { describeTarget, type RedisTarget } from "./target.js";
 
 /** The stream the writes append their events to; keyPrefix applies to it as to every key. */
