@@ -229,6 +229,34 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
       expect((await store.readCounter("a")).count).toBe(10);
       expect((await store.readCounter("b")).count).toBe(10);
     });
+
+    it("makes the writes given only when it counts, as writeInOrder makes them, events included", async () => {
+      const record = (id: string) => ({
+        op: "set" as const,
+        key: `record:${id}`,
+        value: id,
+        ttlMs: 10_000,
+        events: [JSON.stringify({ id })],
+      });
+      expect((await store.incrementEachBelow(both(1, 5), [record("first")])).counted).toBe(true);
+      expect((await store.incrementEachBelow(both(1, 5), [record("second")])).counted).toBe(false);
+      expect(await store.getEach(["record:first", "record:second"])).toEqual(["first", null]);
+      const appended = (await store.outbox.read(10)).map((entry) => JSON.parse(entry.payload) as unknown);
+      expect(appended).toEqual([{ id: "first" }]);
+    });
+
+    it("makes the writes of exactly the callers it counts, under a burst", async () => {
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          store.incrementEachBelow(both(10, 25), [
+            { op: "addToSet", key: "counted", member: `${i}`, ttlMs: 10_000 },
+          ]),
+        ),
+      );
+      const counted = results.flatMap((result, i) => (result.counted ? [`${i}`] : []));
+      expect(counted).toHaveLength(10);
+      expect((await store.setMembers("counted")).sort()).toEqual(counted.sort());
+    });
   });
 
   describe("getEach", () => {

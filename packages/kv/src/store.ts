@@ -147,10 +147,14 @@ export interface KeyValueStore {
    * Adds one to each counter, in order, only when every one is below its ceiling: the first at its
    * ceiling refuses them all, and none is counted. Of any number of callers at once, no counter ever
    * passes its ceiling. Answers each counter up to the one that refused (all of them when counted),
-   * as it is after the call. On Redis Cluster the counters are counted one by one, those before a
-   * refusal taken back.
+   * as it is after the call. When counted, `then` is written in the same step, as writeInOrder
+   * writes it (a reserved check's record). On Redis Cluster the counters are counted one by one,
+   * those before a refusal taken back, and the writes made after them.
    */
-  incrementEachBelow(counters: readonly BoundedCounter[]): Promise<{ counted: boolean; counters: Counter[] }>;
+  incrementEachBelow(
+    counters: readonly BoundedCounter[],
+    then?: readonly Write[],
+  ): Promise<{ counted: boolean; counters: Counter[] }>;
   /** Reads the counters of a key without changing them. */
   readCounters(key: string): Promise<Counters>;
   /**

@@ -446,32 +446,34 @@ export function sessionService(
         createSessionRequest,
         request,
       );
-      // The report and the lock-out's read go together (docs/performance.md, "Redis round trips per
-      // login"); a session of no user has no budget to be locked out of.
-      const [rightCheck, lockOutStatus] = await Promise.all([
+      // The report, and the user's generation with the lock-out it names, are read together
+      // (docs/performance.md, "Redis round trips per login"); a session of no user (a passkey
+      // discovery's) has no generation, nor a budget to be locked out of.
+      const [rightCheck, user] = await Promise.all([
         rightCheckId === undefined ? undefined : reportRight(rightCheckId, context),
-        lockoutKind === undefined || passkeyDiscovery
+        passkeyDiscovery
           ? undefined
           : holderOf(input.companyId, { userId: input.userId }).then(async (holder) => ({
               holder,
-              status: await budget.status(holder, lockoutKind, limits),
+              status:
+                lockoutKind === undefined ? undefined : await budget.status(holder, lockoutKind, limits),
             })),
       ]);
-      if (lockOutStatus?.status.lockedOut) {
+      if (user?.status?.lockedOut) {
         throw new AuthError("auth.restricted", {
-          retryAfterSeconds: lockOutStatus.status.retryAfterSeconds,
+          retryAfterSeconds: user.status.retryAfterSeconds,
           detail: "user locked out",
         });
       }
       const created = await sessions.create(
         { ...input, rightCheck },
         originOf(context),
-        lockOutStatus?.holder.credentialGeneration,
+        user?.holder.credentialGeneration,
       );
       return {
         sessionToken: created.token,
         session: toSession(created.session, sessions.now()),
-        captchaRequired: lockOutStatus?.status.captchaRequired ?? false,
+        captchaRequired: user?.status?.captchaRequired ?? false,
         newDevice: await authorized(undefined, created.session, limits, context),
       };
     },
