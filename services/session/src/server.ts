@@ -571,18 +571,19 @@ export function sessionService(
       const input = parseRequest(reserveSecretCheckRequest, request);
       assertMayReserve(context, input.kind);
       const captchaSent = input.captcha !== CaptchaVerdict.UNSPECIFIED;
-      // One check at a time per session, taken before anything is spent, a captcha included. The
-      // holder's generation is read with it, before the secret is compared: a password change after
-      // this ends the session the check starts.
-      const [turn, holder] = await Promise.all([
-        input.sessionToken === undefined ? undefined : budget.takeTurn(input.sessionToken),
-        holderOf(input.companyId, input.subject),
-      ]);
+      // The holder's generation is read with the turn (docs/performance.md, "Redis round trips per
+      // login"), before the secret is compared: a password change after this ends the session the
+      // check starts. Its failure is the reservation's, which gives the turn back; a busy session
+      // does not wait for it.
+      const holder = holderOf(input.companyId, input.subject);
+      holder.catch(() => {});
+      // One check at a time per session, taken before anything is spent, a captcha included.
+      const turn = input.sessionToken === undefined ? undefined : await budget.takeTurn(input.sessionToken);
       if (input.sessionToken !== undefined && turn === undefined)
         return reserveResponse({ outcome: "sessionBusy", captchaRequired: false }, captchaSent, "");
       let allowed = false;
       try {
-        const { reserved, credentialGeneration } = await reserve(input, turn, holder, context);
+        const { reserved, credentialGeneration } = await reserve(input, turn, await holder, context);
         allowed = reserved.outcome === "allowed";
         return reserveResponse(reserved, captchaSent, credentialGeneration);
       } finally {
