@@ -22,6 +22,7 @@ export {
   type BoundedCounter,
   type Clock,
   type Counter,
+  type KeyNamedByValue,
   type KeyValueOutbox,
   type KeyValueStore,
   type OutboxEntry,

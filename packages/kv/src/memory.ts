@@ -3,8 +3,10 @@ import {
   type Clock,
   type Counter,
   type Counters,
+  type KeyNamedByValue,
   type KeyValueOutbox,
   type KeyValueStore,
+  keyNamedBy,
   type OutboxEntry,
   systemClock,
   type Write,
@@ -153,14 +155,13 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   // Synchronous: nothing runs between reading the counters and counting them.
-  async incrementEachBelow(counters: readonly BoundedCounter[]) {
+  async incrementEachBelow(counters: readonly BoundedCounter[], then: readonly Write[] = []) {
     const current = counters.map(({ key }) => this.#counter(key));
     const refusing = counters.findIndex((counter, i) => (current[i]?.count ?? 0) >= counter.ceiling);
     if (refusing >= 0) return { counted: false, counters: current.slice(0, refusing + 1) };
-    return {
-      counted: true,
-      counters: counters.map(({ key, windowMs }) => this.#increment(key, windowMs)),
-    };
+    const counted = counters.map(({ key, windowMs }) => this.#increment(key, windowMs));
+    this.#writeInOrder(then);
+    return { counted: true, counters: counted };
   }
 
   async incrementBelow(key: string, windowMs: number, ceiling: number, options?: WriteEvents) {
@@ -226,8 +227,19 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return keys.map((key) => this.#string(key));
   }
 
-  // Synchronous: nothing runs between the writes.
+  // Synchronous: nothing runs between the reads.
+  async getEachNaming(keys: readonly string[], named: KeyNamedByValue) {
+    const values = keys.map((key) => this.#string(key));
+    const key = keyNamedBy(values[named.from] ?? null, named);
+    return { values, named: key === undefined ? null : this.#string(key) };
+  }
+
   async writeInOrder(writes: readonly Write[]): Promise<boolean[]> {
+    return this.#writeInOrder(writes);
+  }
+
+  // Synchronous: nothing runs between the writes.
+  #writeInOrder(writes: readonly Write[]): boolean[] {
     const changed: boolean[] = [];
     for (const write of writes) {
       const made = this.#write(write);

@@ -2,14 +2,16 @@ import { AuthError } from "@auth/errors";
 import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { Cluster, Redis } from "ioredis";
-import type {
-  BoundedCounter,
-  Counter,
-  Counters,
-  KeyValueOutbox,
-  KeyValueStore,
-  Write,
-  WriteEvents,
+import {
+  type BoundedCounter,
+  type Counter,
+  type Counters,
+  type KeyNamedByValue,
+  type KeyValueOutbox,
+  type KeyValueStore,
+  keyNamedBy,
+  type Write,
+  type WriteEvents,
 } from "./store.js";
 import { describeTarget, type RedisTarget } from "./target.js";
 
@@ -32,6 +34,41 @@ function write(args: number, change: string) {
     if changed and KEYS[2] then ${appendEvents("KEYS[2]", args + 1)} end
     return {changed and 1 or 0, reply}`;
 }
+
+/**
+ * Lua making writes in order (writeInOrder): the writes as JSON objects ({o, v, x, d, t, e}: op,
+ * value or member, expected, delete, ttlMs, events), the i-th on KEYS[first + i], the events
+ * appended to `outbox` (nil: none). Answers 1 or 0 per write made.
+ */
+const writeInOrder = `
+  local function write_in_order(writes, first, outbox)
+    local made = {}
+    for i, w in ipairs(writes) do
+      local key, changed = KEYS[first + i], false
+      if w.o == 'set' then
+        redis.call('SET', key, w.v, 'PX', w.t)
+        changed = true
+      elseif w.o == 'compareAndSet' then
+        changed = redis.call('GET', key) == w.x
+        if changed and w.d then redis.call('DEL', key)
+        elseif changed then redis.call('SET', key, w.v, 'PX', w.t) end
+      elseif w.o == 'delete' then
+        changed = redis.call('DEL', key) > 0
+      elseif w.o == 'addToSet' then
+        redis.call('SADD', key, w.v)
+        if redis.call('PTTL', key) < w.t then redis.call('PEXPIRE', key, w.t) end
+        changed = true
+      elseif w.o == 'removeFromSet' then
+        changed = redis.call('SREM', key, w.v) > 0
+      end
+      if changed and outbox and w.e then
+        for _, event in ipairs(w.e) do redis.call('XADD', outbox, '*', 'event', event) end
+      end
+      made[i] = changed and 1 or 0
+      if not changed and w.o == 'compareAndSet' then break end
+    end
+    return made
+  end`;
 
 const writes = {
   // ARGV: value, ttlMs
@@ -106,10 +143,12 @@ const scripts = {
       if not count then return {0, 0} end
       return {tonumber(count), redis.call('PTTL', KEYS[1])}`,
   },
-  // KEYS: the counters; ARGV: [[windowMs, ceiling], ...] as JSON. Answers {1 or 0, {{count, ttlMs}, ...}}.
+  // KEYS: the counters, then the writes' keys and the outbox as kvWriteInOrder's; ARGV: [[windowMs,
+  // ceiling], ...] as JSON, the writes made when counted as JSON. Answers {1 or 0, {{count, ttlMs}, ...}}.
   kvIncrementEachBelow: {
     lua: `
-      local counters = cjson.decode(ARGV[1])
+      ${writeInOrder}
+      local counters, writes = cjson.decode(ARGV[1]), cjson.decode(ARGV[2])
       local function read(key)
         local count = redis.call('GET', key)
         if not count then return {0, 0} end
@@ -127,40 +166,36 @@ const scripts = {
         if redis.call('INCR', KEYS[i]) == 1 then redis.call('PEXPIRE', KEYS[i], counter[1]) end
         counted[i] = read(KEYS[i])
       end
+      write_in_order(writes, #counters, KEYS[#counters + #writes + 1])
       return {1, counted}`,
   },
   // KEYS: each write's key, then the outbox when a write has events; ARGV: the writes as JSON
   // ({o, v, x, d, t, e}: op, value or member, expected, delete, ttlMs, events). Answers 1 or 0 per write made.
   kvWriteInOrder: {
     lua: `
+      ${writeInOrder}
       local writes = cjson.decode(ARGV[1])
-      local outbox = KEYS[#writes + 1]
-      local made = {}
-      for i, w in ipairs(writes) do
-        local key, changed = KEYS[i], false
-        if w.o == 'set' then
-          redis.call('SET', key, w.v, 'PX', w.t)
-          changed = true
-        elseif w.o == 'compareAndSet' then
-          changed = redis.call('GET', key) == w.x
-          if changed and w.d then redis.call('DEL', key)
-          elseif changed then redis.call('SET', key, w.v, 'PX', w.t) end
-        elseif w.o == 'delete' then
-          changed = redis.call('DEL', key) > 0
-        elseif w.o == 'addToSet' then
-          redis.call('SADD', key, w.v)
-          if redis.call('PTTL', key) < w.t then redis.call('PEXPIRE', key, w.t) end
-          changed = true
-        elseif w.o == 'removeFromSet' then
-          changed = redis.call('SREM', key, w.v) > 0
+      return write_in_order(writes, 0, KEYS[#writes + 1])`,
+  },
+  // KEYS: the keys read; ARGV: the key prefix, the index (from 1) of the value naming the key, its
+  // parts as JSON ([[0, literal] or [1, field], ...]). Answers {values, the named key's value}.
+  kvGetEachNaming: {
+    lua: `
+      local values = redis.call('MGET', unpack(KEYS))
+      local source, named = values[tonumber(ARGV[2])], false
+      local ok, fields = false, nil
+      if source then ok, fields = pcall(cjson.decode, source) end
+      if ok and type(fields) == 'table' then
+        local key = ARGV[1]
+        for _, part in ipairs(cjson.decode(ARGV[3])) do
+          local text = part[2]
+          if part[1] == 1 then text = fields[part[2]] end
+          if type(text) ~= 'string' then key = nil break end
+          key = key .. text
         end
-        if changed and outbox and w.e then
-          for _, event in ipairs(w.e) do redis.call('XADD', outbox, '*', 'event', event) end
-        end
-        made[i] = changed and 1 or 0
-        if not changed and w.o == 'compareAndSet' then break end
+        if key then named = redis.call('GET', key) end
       end
-      return made`,
+      return {values, named}`,
   },
   kvReadCounters: {
     numberOfKeys: 1,
@@ -199,9 +234,19 @@ type ScriptClient = Record<
     ...keysAndArgs: string[]
   ): Promise<[counted: number, counters: Array<[number, number]>]>;
   kvWriteInOrder(numberOfKeys: number, ...keysAndArgs: string[]): Promise<number[]>;
+  kvGetEachNaming(
+    numberOfKeys: number,
+    ...keysAndArgs: Argument[]
+  ): Promise<[values: Array<string | null>, named: string | null]>;
 };
 
 const eventsOfWrite = (write: Write): readonly string[] => ("events" in write && write.events) || [];
+
+/** The keys of kvWriteInOrder's writes: each write's, then the outbox when one appends events. */
+function writtenKeys(writes: readonly Write[]): string[] {
+  const appends = writes.some((write) => eventsOfWrite(write).length > 0);
+  return [...writes.map(({ key }) => key), ...(appends ? [outboxKey] : [])];
+}
 
 /** A write as kvWriteInOrder reads it. */
 function scriptWrite(write: Write) {
@@ -508,11 +553,16 @@ export class RedisKeyValueStore implements KeyValueStore {
     return { ...countersOf(reply), counted: changed };
   }
 
-  async incrementEachBelow(counters: readonly BoundedCounter[]) {
-    if (this.#redis.isCluster) return this.#incrementOneByOne(counters);
+  async incrementEachBelow(counters: readonly BoundedCounter[], then: readonly Write[] = []) {
+    if (this.#redis.isCluster) {
+      const spent = await this.#incrementOneByOne(counters);
+      if (spent.counted) await this.#writeOneByOne(then);
+      return spent;
+    }
     const windows = JSON.stringify(counters.map(({ windowMs, ceiling }) => [windowMs, ceiling]));
+    const keys = [...counters.map(({ key }) => key), ...writtenKeys(then)];
     const [counted, read] = await this.#scripts
-      .kvIncrementEachBelow(counters.length, ...counters.map(({ key }) => key), windows)
+      .kvIncrementEachBelow(keys.length, ...keys, windows, JSON.stringify(then.map(scriptWrite)))
       .catch(unavailable);
     return {
       counted: counted === 1,
@@ -545,10 +595,28 @@ export class RedisKeyValueStore implements KeyValueStore {
     return this.#redis.mget(...keys).catch(unavailable);
   }
 
+  async getEachNaming(keys: readonly string[], named: KeyNamedByValue) {
+    if (this.#redis.isCluster) {
+      const values = await this.getEach(keys);
+      const key = keyNamedBy(values[named.from] ?? null, named);
+      return { values, named: key === undefined ? null : await this.get(key) };
+    }
+    const parts = named.parts.map((part) => (typeof part === "string" ? [0, part] : [1, part.field]));
+    const [values, value] = await this.#scripts
+      .kvGetEachNaming(
+        keys.length,
+        ...keys,
+        this.#redis.options.keyPrefix ?? "",
+        named.from + 1,
+        JSON.stringify(parts),
+      )
+      .catch(unavailable);
+    return { values, named: value };
+  }
+
   async writeInOrder(writes: readonly Write[]): Promise<boolean[]> {
     if (this.#redis.isCluster) return this.#writeOneByOne(writes);
-    const appends = writes.some((write) => eventsOfWrite(write).length > 0);
-    const keys = [...writes.map(({ key }) => key), ...(appends ? [outboxKey] : [])];
+    const keys = writtenKeys(writes);
     const made = await this.#scripts
       .kvWriteInOrder(keys.length, ...keys, JSON.stringify(writes.map(scriptWrite)))
       .catch(unavailable);

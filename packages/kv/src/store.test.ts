@@ -229,6 +229,34 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
       expect((await store.readCounter("a")).count).toBe(10);
       expect((await store.readCounter("b")).count).toBe(10);
     });
+
+    it("makes the writes given only when it counts, as writeInOrder makes them, events included", async () => {
+      const record = (id: string) => ({
+        op: "set" as const,
+        key: `record:${id}`,
+        value: id,
+        ttlMs: 10_000,
+        events: [JSON.stringify({ id })],
+      });
+      expect((await store.incrementEachBelow(both(1, 5), [record("first")])).counted).toBe(true);
+      expect((await store.incrementEachBelow(both(1, 5), [record("second")])).counted).toBe(false);
+      expect(await store.getEach(["record:first", "record:second"])).toEqual(["first", null]);
+      const appended = (await store.outbox.read(10)).map((entry) => JSON.parse(entry.payload) as unknown);
+      expect(appended).toEqual([{ id: "first" }]);
+    });
+
+    it("makes the writes of exactly the callers it counts, under a burst", async () => {
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          store.incrementEachBelow(both(10, 25), [
+            { op: "addToSet", key: "counted", member: `${i}`, ttlMs: 10_000 },
+          ]),
+        ),
+      );
+      const counted = results.flatMap((result, i) => (result.counted ? [`${i}`] : []));
+      expect(counted).toHaveLength(10);
+      expect((await store.setMembers("counted")).sort()).toEqual(counted.sort());
+    });
   });
 
   describe("getEach", () => {
@@ -237,6 +265,40 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
       await store.set("c", "3", 10_000);
       expect(await store.getEach(["a", "b", "c"])).toEqual(["1", null, "3"]);
       expect(await store.getEach([])).toEqual([]);
+    });
+  });
+
+  describe("getEachNaming", () => {
+    const ofUser = { from: 0, parts: ["generation:", { field: "companyId" }, ":", { field: "userId" }] };
+
+    it("reads the keys, then the key named by fields of one's JSON value", async () => {
+      await store.set("session", JSON.stringify({ companyId: "c1", userId: "u1", n: 1 }), 10_000);
+      await store.set("seen", "5", 10_000);
+      await store.set("generation:c1:u1", "g1", 10_000);
+      expect(await store.getEachNaming(["session", "seen"], ofUser)).toEqual({
+        values: [JSON.stringify({ companyId: "c1", userId: "u1", n: 1 }), "5"],
+        named: "g1",
+      });
+    });
+
+    it("answers null for a named key that is missing", async () => {
+      await store.set("session", JSON.stringify({ companyId: "c1", userId: "u2" }), 10_000);
+      expect((await store.getEachNaming(["seen", "session"], { ...ofUser, from: 1 })).named).toBeNull();
+    });
+
+    it("names no key from a missing value, one that is no JSON object, or one lacking a string field", async () => {
+      await store.set("generation:c1:u1", "g1", 10_000);
+      await store.set("generation:c1:", "g0", 10_000);
+      await store.set("text", "not json", 10_000);
+      await store.set("number", "42", 10_000);
+      await store.set("no user", JSON.stringify({ companyId: "c1" }), 10_000);
+      await store.set("numeric user", JSON.stringify({ companyId: "c1", userId: 7 }), 10_000);
+      for (const key of ["missing", "text", "number", "no user", "numeric user"]) {
+        expect(await store.getEachNaming([key], ofUser)).toEqual({
+          values: [key === "missing" ? null : await store.get(key)],
+          named: null,
+        });
+      }
     });
   });
 

@@ -52,6 +52,34 @@ export interface BoundedCounter {
 }
 
 /**
+ * A key named by a value that getEachNaming read: the value (a JSON object) of the key at `from`
+ * among those read, and the name made of `parts`, each a literal or a string field of that value.
+ */
+export interface KeyNamedByValue {
+  from: number;
+  parts: ReadonlyArray<string | { field: string }>;
+}
+
+/** The key the value names (store.ts, KeyNamedByValue); undefined when it names none. */
+export function keyNamedBy(value: string | null, { parts }: KeyNamedByValue): string | undefined {
+  if (value === null) return undefined;
+  let fields: unknown;
+  try {
+    fields = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (typeof fields !== "object" || fields === null) return undefined;
+  let key = "";
+  for (const part of parts) {
+    const text = typeof part === "string" ? part : (fields as Record<string, unknown>)[part.field];
+    if (typeof text !== "string") return undefined;
+    key += text;
+  }
+  return key;
+}
+
+/**
  * One write of writeInOrder, as its single-key operation makes it: events are appended only when
  * it changes something; an addToSet always does (it keeps the set longer), a removeFromSet when the
  * member was there.
@@ -66,7 +94,7 @@ export type Write =
 /**
  * The small set of atomic operations the session, otp and recovery stores are built on. Every
  * single-key operation touches one key, so the stores run unchanged on Redis Cluster. The
- * composite ones (getEach, incrementEachBelow, writeInOrder) save round trips: one step on one
+ * composite ones (getEach, getEachNaming, incrementEachBelow, writeInOrder) save round trips: one step on one
  * Redis, and on Redis Cluster, whose keys of one call may live on different nodes, key by key with
  * the outcome the same steps one after another have (docs/performance.md, "Redis round trips per
  * login"). Values are strings; every key has a lifetime.
@@ -119,10 +147,14 @@ export interface KeyValueStore {
    * Adds one to each counter, in order, only when every one is below its ceiling: the first at its
    * ceiling refuses them all, and none is counted. Of any number of callers at once, no counter ever
    * passes its ceiling. Answers each counter up to the one that refused (all of them when counted),
-   * as it is after the call. On Redis Cluster the counters are counted one by one, those before a
-   * refusal taken back.
+   * as it is after the call. When counted, `then` is written in the same step, as writeInOrder
+   * writes it (a reserved check's record). On Redis Cluster the counters are counted one by one,
+   * those before a refusal taken back, and the writes made after them.
    */
-  incrementEachBelow(counters: readonly BoundedCounter[]): Promise<{ counted: boolean; counters: Counter[] }>;
+  incrementEachBelow(
+    counters: readonly BoundedCounter[],
+    then?: readonly Write[],
+  ): Promise<{ counted: boolean; counters: Counter[] }>;
   /** Reads the counters of a key without changing them. */
   readCounters(key: string): Promise<Counters>;
   /**
@@ -134,6 +166,15 @@ export interface KeyValueStore {
   readCounter(key: string): Promise<Counter>;
   /** Reads several keys; null for each missing one. On Redis Cluster, key by key. */
   getEach(keys: readonly string[]): Promise<Array<string | null>>;
+  /**
+   * Reads the keys, then the key one of their values names, in one step: `named` is that key's
+   * value, null when it is missing or when the value naming it is missing, not a JSON object or
+   * lacks a field (then it is not read). On Redis Cluster, the keys first, then the named one.
+   */
+  getEachNaming(
+    keys: readonly string[],
+    named: KeyNamedByValue,
+  ): Promise<{ values: Array<string | null>; named: string | null }>;
   /**
    * Makes the writes in order, each as its single-key operation does; a compareAndSet that loses
    * ends them: the writes after it are not made. Answers, for each write made, whether it changed

@@ -417,6 +417,7 @@ export function sessionService(
   const reserve = async (
     input: z.output<typeof reserveSecretCheckRequest>,
     turn: SessionTurn | undefined,
+    holder: Holder,
     context: CallContext,
   ): Promise<{ reserved: ReserveOutcome; credentialGeneration: string }> => {
     // A control answer spends the budget of its recovery session too.
@@ -430,8 +431,6 @@ export function sessionService(
         ttlMs: Math.max(1_000, found.session.expiresAt - Date.now()),
       };
     }
-    // Read before the secret is compared: a password change after this ends the session it starts.
-    const holder = await holderOf(input.companyId, input.subject);
     const captchaPassed = input.kind === "password" && input.captcha === CaptchaVerdict.PASSED;
     const reserved = await budget.reserve(
       { ...holder, kind: input.kind, captchaPassed, session, turn },
@@ -447,28 +446,34 @@ export function sessionService(
         createSessionRequest,
         request,
       );
-      const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId, context);
-      let captchaRequired = false;
-      // A session of no user has no budget to be locked out of.
-      if (lockoutKind !== undefined && !passkeyDiscovery) {
-        const status = await budget.status(
-          await holderOf(input.companyId, { userId: input.userId }),
-          lockoutKind,
-          limits,
-        );
-        if (status.lockedOut) {
-          throw new AuthError("auth.restricted", {
-            retryAfterSeconds: status.retryAfterSeconds,
-            detail: "user locked out",
-          });
-        }
-        captchaRequired = status.captchaRequired;
+      // The report, and the user's generation with the lock-out it names, are read together
+      // (docs/performance.md, "Redis round trips per login"); a session of no user (a passkey
+      // discovery's) has no generation, nor a budget to be locked out of.
+      const [rightCheck, user] = await Promise.all([
+        rightCheckId === undefined ? undefined : reportRight(rightCheckId, context),
+        passkeyDiscovery
+          ? undefined
+          : holderOf(input.companyId, { userId: input.userId }).then(async (holder) => ({
+              holder,
+              status:
+                lockoutKind === undefined ? undefined : await budget.status(holder, lockoutKind, limits),
+            })),
+      ]);
+      if (user?.status?.lockedOut) {
+        throw new AuthError("auth.restricted", {
+          retryAfterSeconds: user.status.retryAfterSeconds,
+          detail: "user locked out",
+        });
       }
-      const created = await sessions.create({ ...input, rightCheck }, originOf(context));
+      const created = await sessions.create(
+        { ...input, rightCheck },
+        originOf(context),
+        user?.holder.credentialGeneration,
+      );
       return {
         sessionToken: created.token,
         session: toSession(created.session, sessions.now()),
-        captchaRequired,
+        captchaRequired: user?.status?.captchaRequired ?? false,
         newDevice: await authorized(undefined, created.session, limits, context),
       };
     },
@@ -486,7 +491,8 @@ export function sessionService(
     async advanceSession(request, context) {
       const input = parseRequest(advanceSessionRequest, request);
       const { sessionToken, fromState, toState, rightCheckId, retryKey, limits, ...changes } = input;
-      const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId, context);
+      // Reported while the session is read (docs/performance.md, "Redis round trips per login").
+      const rightCheck = rightCheckId === undefined ? undefined : reportRight(rightCheckId, context);
       const advanced = await sessions.advance(
         sessionToken,
         fromState,
@@ -565,13 +571,19 @@ export function sessionService(
       const input = parseRequest(reserveSecretCheckRequest, request);
       assertMayReserve(context, input.kind);
       const captchaSent = input.captcha !== CaptchaVerdict.UNSPECIFIED;
+      // The holder's generation is read with the turn (docs/performance.md, "Redis round trips per
+      // login"), before the secret is compared: a password change after this ends the session the
+      // check starts. Its failure is the reservation's, which gives the turn back; a busy session
+      // does not wait for it.
+      const holder = holderOf(input.companyId, input.subject);
+      holder.catch(() => {});
       // One check at a time per session, taken before anything is spent, a captcha included.
       const turn = input.sessionToken === undefined ? undefined : await budget.takeTurn(input.sessionToken);
       if (input.sessionToken !== undefined && turn === undefined)
         return reserveResponse({ outcome: "sessionBusy", captchaRequired: false }, captchaSent, "");
       let allowed = false;
       try {
-        const { reserved, credentialGeneration } = await reserve(input, turn, context);
+        const { reserved, credentialGeneration } = await reserve(input, turn, await holder, context);
         allowed = reserved.outcome === "allowed";
         return reserveResponse(reserved, captchaSent, credentialGeneration);
       } finally {

@@ -239,10 +239,29 @@ export class CheckBudget {
         ? runKey(reservation.companyId, reservation.subject.userId, reservation.credentialGeneration)
         : undefined;
     const window = { key, windowMs: policy.failureWindowSeconds * 1000, ceiling };
+    const checkId = reservation.turn?.checkId ?? newRecordId();
+    const record: CheckRecord = {
+      kind,
+      companyId: reservation.companyId,
+      ...("userId" in reservation.subject ? { userId: reservation.subject.userId } : {}),
+      at: this.clock.now(),
+      failuresKey: key,
+      forgets: [
+        ...forgottenBy[kind].map((forgotten) => failuresKey(reservation, forgotten)),
+        ...(run ? [run] : []),
+      ],
+      ...(run !== undefined ? { runKey: run } : {}),
+      ...(session ? { sessionId: session.sessionId, sessionTtlMs: session.ttlMs } : {}),
+      ...(reservation.turn ? { turnKey: reservation.turn.key } : {}),
+      ...(kind === "passkey" ? { credentialGeneration: reservation.credentialGeneration } : {}),
+    };
+    // The check is recorded in the step that counts it (docs/performance.md, "Redis round trips
+    // per login"); the lock-out it may make is known once it is counted.
     const spent = await this.kv.incrementEachBelow(
       run === undefined
         ? [window]
         : [{ key: run, windowMs: passwordRunLifetimeMs, ceiling: passwordFailuresInARun }, window],
+      [{ op: "set", key: checkKey(checkId), value: JSON.stringify(record), ttlMs: checkLifetimeMs }],
     );
     const [inRun, counted] = run === undefined ? [undefined, spent.counters[0]] : spent.counters;
     if (counted === undefined) {
@@ -274,28 +293,14 @@ export class CheckBudget {
           }
         : { outcome: "captchaNeeded", captchaRequired: true, endSession };
     }
-    const checkId = reservation.turn?.checkId ?? newRecordId();
-    // The check that takes the last failure of the window or of the run: wrong, it locks out.
+    // The check that takes the last failure of the window or of the run: wrong, it locks out. Its
+    // caller has not got its id yet, so no report reads it before this.
     const windowEnd =
       counted.count === policy.lockoutAfterFailures ? this.clock.now() + counted.ttlMs : undefined;
     const locksUntil = Math.max(windowEnd ?? 0, runEnd ?? 0);
-    const record: CheckRecord = {
-      kind,
-      companyId: reservation.companyId,
-      ...("userId" in reservation.subject ? { userId: reservation.subject.userId } : {}),
-      at: this.clock.now(),
-      failuresKey: key,
-      forgets: [
-        ...forgottenBy[kind].map((forgotten) => failuresKey(reservation, forgotten)),
-        ...(run ? [run] : []),
-      ],
-      ...(run !== undefined ? { runKey: run } : {}),
-      ...(session ? { sessionId: session.sessionId, sessionTtlMs: session.ttlMs } : {}),
-      ...(locksUntil > 0 ? { locksUntil } : {}),
-      ...(reservation.turn ? { turnKey: reservation.turn.key } : {}),
-      ...(kind === "passkey" ? { credentialGeneration: reservation.credentialGeneration } : {}),
-    };
-    await this.kv.set(checkKey(checkId), JSON.stringify(record), checkLifetimeMs);
+    if (locksUntil > 0) {
+      await this.kv.set(checkKey(checkId), JSON.stringify({ ...record, locksUntil }), checkLifetimeMs);
+    }
     return { outcome: "allowed", checkId, captchaRequired };
   }
 

@@ -3,6 +3,7 @@ import type { OriginOf } from "@auth/events";
 import {
   type Clock,
   issueToken,
+  type KeyNamedByValue,
   type KeyValueStore,
   keyFromToken,
   newRecordId,
@@ -161,19 +162,44 @@ export interface SessionChanges extends SessionLimits {
   lifetimeSeconds?: number;
   /** The session has just changed its user's password, after claimCredentialChange. */
   renewCredentialGeneration?: boolean;
-  /** The right check the move rests on: the session's user's, and its next factor. */
-  rightCheck?: RightCheck;
+  /**
+   * The right check the move rests on: the session's user's, and its next factor. Its report may
+   * still be under way: the session is read meanwhile (docs/performance.md, "Redis round trips per
+   * login").
+   */
+  rightCheck?: RightCheck | Promise<RightCheck>;
 }
 
 const sessionKey = (sessionId: string) => `session:${sessionId}`;
 const userKey = (companyId: string, userId: string) => `user-sessions:${companyId}:${userId}`;
-const generationKey = (companyId: string, userId: string) => `credentials:${companyId}:${userId}`;
+const generationKeyParts = <Part>(companyId: Part, userId: Part) => ["credentials:", companyId, ":", userId];
+const generationKey = (companyId: string, userId: string) => generationKeyParts(companyId, userId).join("");
+/** A session's user's generation key, named by the session's value (read with it in one step). */
+const sessionsGeneration: KeyNamedByValue = {
+  from: 0,
+  parts: generationKeyParts({ field: "companyId" }, { field: "userId" }),
+};
 const revokedKey = (sessionId: string) => `revoked:${sessionId}`;
 /**
  * The last use an introspection recorded: a key of its own, so that recording a use never races a
  * move of the session (whose compare-and-set it would make fail).
  */
 const seenKey = (sessionId: string) => `seen:${sessionId}`;
+
+/** A stored session as read (#read): its value, its record, its user's credential generation now. */
+interface Read {
+  raw: string;
+  record: SessionRecord;
+  generation: string;
+}
+
+/**
+ * False when the user's password changed since the session started (or while it was starting);
+ * a session of no user has no credentials to change.
+ */
+function ofCurrentGeneration({ record, generation }: Read): boolean {
+  return record.userId === "" || (record.credentialGeneration ?? "") === generation;
+}
 
 /** Which request revoked a session: the token it presented (its hash) and its retry key. */
 interface RevokedBy {
@@ -208,6 +234,10 @@ export class SessionStore {
     return this.clock.now();
   }
 
+  /**
+   * Starts a session. `generation`: the user's credential generation as the caller has just read
+   * it (the budget's lock-out check, in the same call), so that it is not read twice.
+   */
   async create(
     {
       lifetimeSeconds,
@@ -222,12 +252,15 @@ export class SessionStore {
       ...session
     }: NewSession,
     originOf: OriginOf,
+    generation?: string,
   ): Promise<{ token: string; session: SessionRecord }> {
     const userless = session.userId === "";
     if (userless) assertMayStartWithoutUser(session.state, rightCheck, checkedWith);
     assertOfUser(rightCheck, session.userId);
     assertMayEnter(undefined, session.state, rightCheck?.factor ? [rightCheck.factor] : []);
-    const credentialGeneration = userless ? "" : await this.generationOf(session.companyId, session.userId);
+    const credentialGeneration = userless
+      ? ""
+      : (generation ?? (await this.generationOf(session.companyId, session.userId)));
     if (checkedWith !== undefined && checkedWith !== credentialGeneration) {
       throw new AuthError("auth.credentials.invalid", {
         detail: "the password changed since it was checked",
@@ -339,7 +372,7 @@ export class SessionStore {
     originOf: OriginOf,
     retryKey?: string,
   ): Promise<{ token: string; session: SessionRecord }> {
-    const found = await this.#find(token);
+    const [found, rightCheck] = await Promise.all([this.#find(token), changes.rightCheck]);
     if (!found) {
       const again = retryKey === undefined ? undefined : await this.#movedBy(token, retryKey);
       if (again) return again;
@@ -349,13 +382,9 @@ export class SessionStore {
     const now = this.clock.now();
     if (endOf(found.record) <= now) throw new AuthError("auth.token.expired");
     if (found.record.state !== from) throw new AuthError("auth.session.invalid");
-    const record =
-      found.record.userId === "" ? await this.#adopt(found.record, changes.rightCheck) : found.record;
-    assertOfUser(changes.rightCheck, record.userId);
-    const factors = [
-      ...(record.factors ?? []),
-      ...(changes.rightCheck?.factor ? [changes.rightCheck.factor] : []),
-    ];
+    const record = found.record.userId === "" ? await this.#adopt(found.record, rightCheck) : found.record;
+    assertOfUser(rightCheck, record.userId);
+    const factors = [...(record.factors ?? []), ...(rightCheck?.factor ? [rightCheck.factor] : [])];
     assertMayEnter(record.state, to, factors);
     let { credentialGeneration } = record;
     if (changes.renewCredentialGeneration) {
@@ -446,7 +475,7 @@ export class SessionStore {
     const movedBy = found?.record.movedBy;
     if (!presented || !found || !movedBy) return undefined;
     if (!sameHash(movedBy.tokenHash, presented.hash) || movedBy.retryKey !== retryKey) return undefined;
-    if (!(await this.#ofCurrentGeneration(found.record))) return undefined;
+    if (!ofCurrentGeneration(found)) return undefined;
     return {
       token: unseal(keyFromToken(token, movedTokenPurpose), movedBy.sealedToken),
       session: found.record,
@@ -674,37 +703,33 @@ export class SessionStore {
     return { ...record, lastSeenAt: now };
   }
 
-  /** The stored session (`raw`, for compare-and-set) with its last recorded use. */
-  async #read(sessionId: string): Promise<{ raw: string; record: SessionRecord } | null> {
-    const [raw, seen] = await this.kv.getEach([sessionKey(sessionId), seenKey(sessionId)]);
+  /**
+   * The stored session (`raw`, for compare-and-set) with its last recorded use, and its user's
+   * credential generation now, read in the same step.
+   */
+  async #read(sessionId: string): Promise<Read | null> {
+    const {
+      values: [raw, seen],
+      named: generation,
+    } = await this.kv.getEachNaming([sessionKey(sessionId), seenKey(sessionId)], sessionsGeneration);
     if (raw === null || raw === undefined) return null;
     const record = JSON.parse(raw) as SessionRecord;
     const lastSeenAt = Math.max(record.lastSeenAt ?? record.createdAt, Number(seen ?? 0));
-    return { raw, record: { ...record, lastSeenAt } };
+    return { raw, record: { ...record, lastSeenAt }, generation: generation ?? "" };
   }
 
   #lifetime(state: SessionState, lifetimeSeconds: number | undefined): number {
     return lifetimeSeconds ? lifetimeSeconds * 1000 : this.lifetimes.of(state);
   }
 
-  async #find(token: string): Promise<{ raw: string; record: SessionRecord } | null> {
+  async #find(token: string): Promise<Read | null> {
     const presented = readToken(token);
     if (!presented) return null;
     const found = await this.#read(presented.id);
     if (!found) return null;
-    const { raw, record } = found;
-    if (!sameHash(record.tokenHash, presented.hash)) return null;
-    if (!(await this.#ofCurrentGeneration(record))) return null;
-    return { raw, record };
-  }
-
-  /**
-   * False when the user's password changed since the session started (or while it was starting);
-   * a session of no user has no credentials to change.
-   */
-  async #ofCurrentGeneration(record: SessionRecord): Promise<boolean> {
-    if (record.userId === "") return true;
-    return (record.credentialGeneration ?? "") === (await this.generationOf(record.companyId, record.userId));
+    if (!sameHash(found.record.tokenHash, presented.hash)) return null;
+    if (!ofCurrentGeneration(found)) return null;
+    return found;
   }
 
   /** The session in its user's list, which lives as long as the session's key at least. */
