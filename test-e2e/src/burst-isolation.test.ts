@@ -35,10 +35,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
 
     beforeAll(async () => {
       // identity's relay reads its outbox once an hour here, so that its reads do not count as the guesses'.
-      own = await startOwnSuite(
-        { identity: { EVENTS_POLL_MS: "3600000" } },
-        { realStores: true, replicas: 2, metrics: true },
-      );
+      own = await startOwnSuite({ identity: { EVENTS_POLL_MS: "3600000" } }, { replicas: 2, metrics: true });
       suite = own.suite;
       // The default policy (captcha after 3, lock-out after 10), without the rate limits in the way.
       company = await createCompany({}, operatorOf(suite));

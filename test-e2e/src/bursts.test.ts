@@ -61,7 +61,7 @@ describe.each(storeKinds)("bursts of guesses on %s", (_, realStores) => {
     // by the cap on sends (brute-force.test.ts measures the cap).
     own = await startOwnSuite(
       { otp: { OTP_SENDS_PER_USER_PER_HOUR: "1000" } },
-      { realStores, metrics: true },
+      { embeddedStores: realStores ? undefined : "all", metrics: true },
     );
     suite = own.suite;
     session = createServiceClient(SessionServiceService, suite.addresses.session, {

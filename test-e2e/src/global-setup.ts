@@ -54,6 +54,9 @@ export async function setup(project: TestProject) {
     // The tests' OpenID Connect provider listens on plain HTTP on loopback.
     env: patientWithStores({
       identity: { OAUTH_ALLOW_INSECURE_HTTP: "true", OAUTH_TIMEOUT_SECONDS: "2" },
+      // Short, as suspension.test.ts waits for every resend cooldown to be over; otp-timing.test.ts
+      // tests the cooldown itself, in a suite of its own.
+      otp: { OTP_RESEND_COOLDOWN_SECONDS: "5" },
       // Suspensions and policy changes of a test take effect at once. A call to a service on a loaded
       // machine may take seconds; the files that test deadlines start suites of their own.
       gateway: { API_KEY_CACHE_SECONDS: "0", GRPC_DEADLINE_MS: "20000", REQUEST_DEADLINE_MS: "30000" },

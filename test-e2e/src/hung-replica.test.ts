@@ -177,7 +177,7 @@ describe.runIf(realStores)("a hung replica of each service, under load", () => {
         // The load logs its few users in by SMS many times an hour.
         otp: { OTP_SENDS_PER_USER_PER_HOUR: "1000000", ...productCalls },
       },
-      { realStores: true, replicas: 2 },
+      { replicas: 2 },
     );
     suite = own.suite;
     proxy = await RoundRobinProxy.start(suite.replicas.gateway.map((replica) => replica.url ?? ""));

@@ -82,16 +82,13 @@ describe.skipIf(!chromiumInstalled())(
 
     beforeAll(async () => {
       [suite, browser] = await Promise.all([
-        startOwnSuite(
-          {
-            // The tests' OpenID Connect provider is plain HTTP on loopback.
-            identity: { OAUTH_ALLOW_INSECURE_HTTP: "true" },
-            // Long enough to be met by the click right after a send on a loaded machine (a full-page
-            // screenshot comes in between), short enough to wait for in a test.
-            otp: { OTP_RESEND_COOLDOWN_SECONDS: String(resendCooldownSeconds) },
-          },
-          { realStores: true },
-        ),
+        startOwnSuite({
+          // The tests' OpenID Connect provider is plain HTTP on loopback.
+          identity: { OAUTH_ALLOW_INSECURE_HTTP: "true" },
+          // Long enough to be met by the click right after a send on a loaded machine (a full-page
+          // screenshot comes in between), short enough to wait for in a test.
+          otp: { OTP_RESEND_COOLDOWN_SECONDS: String(resendCooldownSeconds) },
+        }),
         launchChromium(),
       ]);
       const operator = operatorOf(suite.suite);

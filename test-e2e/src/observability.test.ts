@@ -38,7 +38,6 @@ describe("observability", () => {
     own = await startOwnSuite(
       { otp: { OTP_RESEND_COOLDOWN_SECONDS: "1" } },
       {
-        realStores: true,
         metrics: true,
         logLevel: "info",
         commonEnv: {

@@ -260,7 +260,7 @@ describe.runIf(realStores)("a service down, all its replicas, under a load of wh
         // The load logs its few users in by SMS many times an hour.
         otp: { OTP_SENDS_PER_USER_PER_HOUR: "1000000" },
       },
-      { realStores: true, replicas: 2, metrics: true },
+      { replicas: 2, metrics: true },
     );
     suite = own.suite;
     proxy = await RoundRobinProxy.start(suite.replicas.gateway.map((replica) => replica.url ?? ""));

@@ -18,7 +18,7 @@ describe.runIf(realStores)("two replicas of every process", () => {
     call(company.code, operation, { apiKey: company.apiKey, gatewayUrl: proxy.url, body, token });
 
   beforeAll(async () => {
-    own = await startOwnSuite({}, { realStores: true, replicas: 2, metrics: true });
+    own = await startOwnSuite({}, { replicas: 2, metrics: true });
     suite = own.suite;
     proxy = await RoundRobinProxy.start(suite.replicas.gateway.map((replica) => replica.url ?? ""));
     company = await createCompany(

@@ -162,7 +162,7 @@ describe.runIf(realStores)("a slow replica is not a hung one, on a machine loade
         otp: calls,
         recovery: calls,
       },
-      { realStores: true, replicas: 2, metrics: true },
+      { replicas: 2, metrics: true },
     );
     suite = own.suite;
     company = await createCompany(

@@ -96,7 +96,7 @@ describe.skipIf(missing !== undefined)("a process started while its store is unr
 
   beforeAll(async () => {
     [own, redis, postgres] = await Promise.all([
-      startOwnSuite({}, { realStores: true }),
+      startOwnSuite({}),
       startPrivateRedis(),
       startPrivatePostgres(),
     ]);

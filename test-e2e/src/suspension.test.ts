@@ -138,7 +138,7 @@ async function waitingForOtp(renewal: Renewal): Promise<WaitingForOtp> {
 }
 
 /**
- * Waits until every OTP sent so far may be renewed: the resend cooldown (30 s in the shared suite)
+ * Waits until every OTP sent so far may be renewed: the resend cooldown (5 s in the shared suite)
  * of a probe session that starts now has ended, so the cooldowns of all the sessions started before
  * it have too. Until then the probe's renewal is refused (429) and sends nothing.
  */

@@ -116,14 +116,18 @@ describe("webhooks and the audit trail of a company", () => {
     );
     expect(attempts.map(({ status }) => status)).toEqual([503, 503, 204]);
     expect(new Set(attempts.map(({ headers }) => headers["webhook-id"])).size).toBe(1);
-    const { deliveries } = await audit.listDeliveries({
-      companyId: company.id,
-      webhookId,
-      state: DeliveryState.SUCCEEDED,
-      pageSize: 100,
-      pageToken: "",
-    });
-    expect(deliveries.find(({ eventId }) => eventId === attempts[0]?.event.id)).toMatchObject({
+    // The audit service records the delivery once the receiver's 204 has reached it: after the receiver saw it.
+    const succeeded = async () =>
+      (
+        await audit.listDeliveries({
+          companyId: company.id,
+          webhookId,
+          state: DeliveryState.SUCCEEDED,
+          pageSize: 100,
+          pageToken: "",
+        })
+      ).deliveries.find(({ eventId }) => eventId === attempts[0]?.event.id);
+    await expect.poll(succeeded, { timeout: deliveredWithinMs, interval: 100 }).toMatchObject({
       attempts: 3,
       lastStatus: 204,
     });

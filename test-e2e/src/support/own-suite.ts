@@ -8,8 +8,11 @@ import { testBudgets } from "@auth/testing";
 import { suiteOptionsFromEnvironment } from "./stores.js";
 
 export interface OwnSuiteOptions extends Omit<SuiteOptions, "dataDir"> {
-  /** Also on real PostgreSQL and Redis when TEST_DATABASE_URL and TEST_REDIS_URL are set. */
-  realStores?: boolean;
+  /**
+   * On the embedded stores even when TEST_DATABASE_URL and TEST_REDIS_URL name real ones: all of them
+   * (a test of the embedded stores themselves), or Redis alone (what the processes keep in memory).
+   */
+  embeddedStores?: "all" | "Redis";
 }
 
 /**
@@ -35,26 +38,35 @@ export function patientWithStores(env: SuiteOptions["env"] = {}): SuiteOptions["
   };
 }
 
-/** A suite of a test file's own (for settings the shared one must not have); embedded stores unless asked. */
+/**
+ * A suite of a test file's own (for settings the shared one must not have), on the stores the
+ * environment names (fresh databases and a key prefix of its own) unless asked for the embedded
+ * ones; a store given in `options` (a Redis key prefix of the test's own, say) is used instead.
+ * Real stores start the suite about three times faster than embedded ones (docs/performance.md,
+ * "Where the end-to-end tests' time goes").
+ */
 export async function startOwnSuite(
   env: SuiteOptions["env"],
-  options: OwnSuiteOptions = {},
+  { embeddedStores, ...options }: OwnSuiteOptions = {},
 ): Promise<{ suite: RunningSuite; realStores: boolean; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "auth-e2e-own-"));
-  const stores = options.realStores
-    ? await suiteOptionsFromEnvironment(createTestDatabase, deleteKeys)
-    : { options: {}, cleanUp: async () => {} };
-  const suite = await startSuite({
+  const stores =
+    embeddedStores === "all"
+      ? { options: {}, cleanUp: async () => {} }
+      : await suiteOptionsFromEnvironment(createTestDatabase, deleteKeys);
+  const { redisUrl, redisKeyPrefix, ...databases } = stores.options;
+  const suiteOptions: SuiteOptions = {
     dataDir,
     logLevel: "error",
     startTimeoutMs: testBudgets.suiteStartMs,
+    ...(embeddedStores === "Redis" ? databases : stores.options),
     ...options,
-    ...stores.options,
     env: patientWithStores(env),
-  });
+  };
+  const suite = await startSuite(suiteOptions);
   return {
     suite,
-    realStores: stores.options.databaseUrls !== undefined && stores.options.redisUrl !== undefined,
+    realStores: suiteOptions.databaseUrls !== undefined && suiteOptions.redisUrl !== undefined,
     stop: async () => {
       await suite.stop();
       await stores.cleanUp();
