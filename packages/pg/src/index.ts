@@ -11,3 +11,4 @@ export {
 } from "./database.js";
 export { isUniqueViolation, translateDatabaseError } from "./errors.js";
 export { migrateDatabase } from "./migrate.js";
+export { pgliteNodeArgs } from "./pglite.js";

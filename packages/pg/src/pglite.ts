@@ -4,7 +4,6 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { setFlagsFromString } from "node:v8";
 import type { OpenDatabaseOptions, OpenedDatabase } from "./database.js";
 
 // The embedded store within its share of npm start's memory: docs/performance.md, "The embedded default's memory".
@@ -22,8 +21,12 @@ const memorySettings = [
   "max_replication_slots=0",
 ];
 
-/** WebAssembly compiled by V8's baseline compiler only: the optimizing tier's code for PGlite is 60-65 MiB. */
-const wasmCompiler = "--liftoff-only";
+/**
+ * The node flags of a process that opens PGlite: its WebAssembly compiled by V8's baseline compiler
+ * only, as the optimizing tier's code for PGlite is 60-65 MiB. A command-line flag: node 24's V8
+ * ignores one set once it runs (`v8.setFlagsFromString`), and its process held 490 MiB, not 215.
+ */
+export const pgliteNodeArgs = ["--liftoff-only"];
 
 /** Where the PGlite package is, for a process started apart to load it. */
 function pgliteUrl(): string {
@@ -38,7 +41,7 @@ async function initdbApart(dataDir: string): Promise<void> {
   const create =
     "const { PGlite } = await import(process.argv[1]); await (await PGlite.create(process.argv[2])).close();";
   await promisify(execFile)(process.execPath, [
-    wasmCompiler,
+    ...pgliteNodeArgs,
     "--input-type=module",
     "-e",
     create,
@@ -51,7 +54,6 @@ async function initdbApart(dataDir: string): Promise<void> {
 export async function openPglite<S extends Record<string, unknown>>(
   options: OpenDatabaseOptions<S>,
 ): Promise<OpenedDatabase<S>> {
-  setFlagsFromString(wasmCompiler);
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
     if (!existsSync(join(options.dataDir, "PG_VERSION"))) await initdbApart(options.dataDir);

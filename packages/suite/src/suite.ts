@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { checkHealth, type GrpcTransport, hashAdminToken } from "@auth/grpc-kit";
+import { pgliteNodeArgs } from "@auth/pg";
 import {
   ensureDevPki,
   mtlsTransport,
@@ -253,6 +254,8 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
   /** The ports each replica reported, for readiness and for restarts on the same ports. */
   const bound = {} as Record<ProcessName, BoundPorts[]>;
 
+  const onPglite = (name: ProcessName) =>
+    !options.databaseUrls && (name === "identity" || name === "disclaimer" || name === "audit");
   const makeReplicas = (name: ProcessName) => {
     const portVariable = name === "gateway" ? "PORT" : "GRPC_PORT";
     bound[name] = [];
@@ -262,7 +265,11 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
         entry: require.resolve(packageOf[name]),
         // As in production: tracing is set up before the process's modules load (a no-op without OTEL_*).
         preload: [pathToFileURL(require.resolve("@auth/telemetry/register")).href],
-        nodeArgs: [...productionNodeArgs(name), ...(options.nodeArgs ?? [])],
+        nodeArgs: [
+          ...productionNodeArgs(name),
+          ...(onPglite(name) ? pgliteNodeArgs : []),
+          ...(options.nodeArgs ?? []),
+        ],
         env: {
           ...common,
           ...environments[name](),
