@@ -3,7 +3,6 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { checkHealth, type GrpcTransport, hashAdminToken } from "@auth/grpc-kit";
-import { pgliteNodeArgs } from "@auth/pg";
 import {
   ensureDevPki,
   mtlsTransport,
@@ -11,6 +10,7 @@ import {
   type TlsFiles,
   tlsEnvironment,
 } from "@auth/grpc-kit/dev-pki";
+import { pgliteNodeArgs } from "@auth/pg";
 import { type BoundPorts, Child } from "./child.js";
 import type { DataLock } from "./data-lock.js";
 
