@@ -182,6 +182,20 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
       expect(await budget()).toEqual({ lockedOut: false, retryAfterSeconds: 0, captchaRequired: false });
     });
 
+    it("starts on the right check that took the budget's last failure: the report forgets the failures before the lock-out is read", async () => {
+      for (let i = 1; i < policy.lockoutAfterFailures; i++)
+        await report(await reserve(SecretKind.APP_CODE), CheckResult.WRONG);
+      const checkId = await reserve(SecretKind.APP_CODE);
+      expect((await budget(SecretKind.APP_CODE)).lockedOut).toBe(true);
+      const created = await session.createSession({
+        ...start,
+        rightCheckId: checkId,
+        lockoutKind: SecretKind.APP_CODE,
+      });
+      expect(created.sessionToken).not.toBe("");
+      expect((await budget(SecretKind.APP_CODE)).lockedOut).toBe(false);
+    });
+
     it("refuses while the user's budget of lockout_kind is locked out, with auth.restricted and the time left; UNSPECIFIED checks none", async () => {
       // A reserved check counts as failed until it is reported.
       for (let i = 0; i < policy.lockoutAfterFailures; i++) await reserve(SecretKind.APP_CODE);

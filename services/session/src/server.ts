@@ -446,19 +446,17 @@ export function sessionService(
         createSessionRequest,
         request,
       );
-      // The report, and the user's generation with the lock-out it names, are read together
-      // (docs/performance.md, "Redis round trips per login"); a session of no user (a passkey
-      // discovery's) has no generation, nor a budget to be locked out of.
-      const [rightCheck, user] = await Promise.all([
-        rightCheckId === undefined ? undefined : reportRight(rightCheckId, context),
-        passkeyDiscovery
-          ? undefined
-          : holderOf(input.companyId, { userId: input.userId }).then(async (holder) => ({
-              holder,
-              status:
-                lockoutKind === undefined ? undefined : await budget.status(holder, lockoutKind, limits),
-            })),
-      ]);
+      // The right check is reported first: the failures it forgets include the one it counted,
+      // which may have been the budget's last. Then the user's generation (given to the session, not
+      // read again) and the lock-out it names; a session of no user (a passkey discovery's) has no
+      // generation, nor a budget to be locked out of.
+      const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId, context);
+      const user = passkeyDiscovery
+        ? undefined
+        : await holderOf(input.companyId, { userId: input.userId }).then(async (holder) => ({
+            holder,
+            status: lockoutKind === undefined ? undefined : await budget.status(holder, lockoutKind, limits),
+          }));
       if (user?.status?.lockedOut) {
         throw new AuthError("auth.restricted", {
           retryAfterSeconds: user.status.retryAfterSeconds,
