@@ -101,18 +101,29 @@ describe.runIf(realStores)("two replicas of every process", () => {
   });
 
   it("shared the work: both gateways and both replicas of each service served calls", async () => {
-    for (let i = 0; i < 6; i += 1) {
+    const services = ["identity", "session", "otp", "disclaimer"] as const;
+    const idle = async () => {
+      const names = [];
+      for (const name of services) {
+        for (const [index, replica] of suite.replicas[name].entries()) {
+          const metrics = await (await fetch(replica.metricsUrl ?? "")).text();
+          if (!/auth_grpc_server_calls_total\{method="\w+",outcome="ok"\} [1-9]/.test(metrics))
+            names.push(`${name} #${index + 1}`);
+        }
+      }
+      return names;
+    };
+    // Round-robin skips a replica while its connection is being made again (a keepalive ping a loaded
+    // machine answered late drops it), so logins go on until each replica served one, within a bound.
+    let unserved: string[] = [];
+    for (let logins = 1; logins <= 40; logins += 1) {
       const user = await createUser(company, { password: null });
       expect((await post("login", { login_id: user.loginName })).body.session_state).toBe("checkotp");
+      if (logins < 6) continue;
+      unserved = await idle();
+      if (unserved.length === 0) break;
     }
     expect(proxy.served.every((count) => count > 0)).toBe(true);
-    for (const name of ["identity", "session", "otp", "disclaimer"] as const) {
-      for (const replica of suite.replicas[name]) {
-        const metrics = await (await fetch(replica.metricsUrl ?? "")).text();
-        expect(metrics, `${name} replica`).toMatch(
-          /auth_grpc_server_calls_total\{method="\w+",outcome="ok"\} [1-9]/,
-        );
-      }
-    }
+    expect(unserved, "replicas that served no call").toEqual([]);
   });
 });
