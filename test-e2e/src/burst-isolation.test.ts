@@ -141,9 +141,11 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
       expectBudgetsAnswers(answers);
       expect((await compared()) - comparedBefore).toBe(budget);
       // The user's row read once per identity replica and again for each comparison, the company,
-      // the API key and the lock-out's notice, and each comparison's auth.login.failed event (and a
-      // relay's read, at most, of each replica): no query for a guess the budget refused.
-      expect(read).toBeLessThan(3 * budget);
+      // the API key and the lock-out's notice, and each comparison's auth.login.failed event, plus the
+      // relays' reads of the outbox, which go by time: the longer a loaded machine takes over the
+      // burst, the more of them (30 and 32 seen at a load of 30 to 57). One read per guess would be
+      // 200; this bound is a quarter of that.
+      expect(read).toBeLessThan(5 * budget);
     }, 240_000);
 
     /*
