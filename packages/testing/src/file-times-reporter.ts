@@ -1,25 +1,32 @@
 import type { Reporter, TestModule } from "vitest/node";
-import { relativeToRoot, writeFileTimes } from "./file-times.js";
+import { type FileTime, relativeToRoot, writeFileTimes } from "./file-times.js";
 
-/** Records how long each test file took, for the slowest-files report at the end of CI. */
+const timeOf = (module: TestModule): FileTime => {
+  const diagnostic = module.diagnostic();
+  return {
+    file: relativeToRoot(module.moduleId),
+    ms: Math.round(
+      diagnostic.prepareDuration +
+        diagnostic.environmentSetupDuration +
+        diagnostic.setupDuration +
+        diagnostic.collectDuration +
+        diagnostic.duration,
+    ),
+    state: module.state(),
+  };
+};
+
+/**
+ * Records how long each test file took, for the slowest-files report at the end of CI: one record
+ * per vitest project, so that a run of some of a workspace's projects (test-e2e runs its timing
+ * files after the rest) keeps the others'.
+ */
 export class FileTimesReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    writeFileTimes(
-      process.cwd(),
-      testModules.map((module) => {
-        const diagnostic = module.diagnostic();
-        return {
-          file: relativeToRoot(module.moduleId),
-          ms: Math.round(
-            diagnostic.prepareDuration +
-              diagnostic.environmentSetupDuration +
-              diagnostic.setupDuration +
-              diagnostic.collectDuration +
-              diagnostic.duration,
-          ),
-          state: module.state(),
-        };
-      }),
-    );
+    const projects = new Set(testModules.map((module) => module.project.name));
+    for (const project of projects) {
+      const modules = testModules.filter((module) => module.project.name === project);
+      writeFileTimes(process.cwd(), modules.map(timeOf), project);
+    }
   }
 }

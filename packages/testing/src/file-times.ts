@@ -11,12 +11,15 @@ export interface FileTime {
 }
 
 export const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
-/** One JSON file per workspace, replaced by each run of that workspace's tests (git-ignored). */
+/** One JSON file per workspace and vitest project, replaced by each run of them (git-ignored). */
 export const fileTimesDir = join(repositoryRoot, ".test-results");
 
-export function writeFileTimes(workspaceDir: string, times: FileTime[]): void {
+export function writeFileTimes(workspaceDir: string, times: FileTime[], project = ""): void {
   mkdirSync(fileTimesDir, { recursive: true });
-  const name = relative(repositoryRoot, workspaceDir).replaceAll("/", "-") || "root";
+  const name = [relative(repositoryRoot, workspaceDir) || "root", project]
+    .filter(Boolean)
+    .join("-")
+    .replaceAll(/[^\w.-]+/g, "-");
   writeFileSync(join(fileTimesDir, `${name}.json`), `${JSON.stringify(times, null, 2)}\n`);
 }
 
