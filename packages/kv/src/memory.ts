@@ -241,10 +241,19 @@ export class MemoryKeyValueStore implements KeyValueStore {
   // Synchronous: nothing runs between the writes.
   #writeInOrder(writes: readonly Write[]): boolean[] {
     const changed: boolean[] = [];
+    let skipped = 0;
     for (const write of writes) {
+      if (skipped > 0) {
+        skipped -= 1;
+        changed.push(false);
+        continue;
+      }
       const made = this.#write(write);
       changed.push(made);
-      if (!made && write.op === "compareAndSet") break;
+      if (!made && write.op === "compareAndSet") {
+        if (write.guards === undefined) break;
+        skipped = write.guards;
+      }
     }
     return changed;
   }

@@ -51,6 +51,7 @@ import type {
   Holder,
   SecretKind as Kind,
   LockOut,
+  PendingRight,
   ReserveOutcome,
   RightCheck,
   SessionTurn,
@@ -371,18 +372,29 @@ export function sessionService(
     credentialGeneration: "userId" in subject ? await sessions.generationOf(companyId, subject.userId) : "",
   });
 
-  /**
-   * Reports the right check a session starts or moves on, in the same call (docs/performance.md).
-   * A check that is none waiting for its report (unknown, expired, reported already) is refused:
-   * a session's factors rest on checks the session service saw, never on a caller's word.
-   */
-  const reportRight = async (checkId: string, context: CallContext): Promise<RightCheck> => {
-    const { right, lockedOut } = await budget.report(checkId, "right", eventOriginOf(context));
+  /** A right check to rest on, or auth.token.invalid. */
+  const restingOn = <Right>(right: Right | undefined, lockedOut: LockOut | undefined): Right => {
     // A passkey said right without identity's proof: only a caller's fault can lock out here, and
     // its call fails, so no one tells the user; the event is recorded all the same.
     if (lockedOut) metrics.lockouts.inc();
     if (!right) throw new AuthError("auth.token.invalid", { detail: "no reserved check to rest on" });
     return right;
+  };
+
+  /**
+   * Reports the right check a session starts on, in the same call. A check that is none waiting
+   * for its report (unknown, expired, reported already) is refused: a session's factors rest on
+   * checks the session service saw, never on a caller's word.
+   */
+  const reportRight = async (checkId: string, context: CallContext): Promise<RightCheck> => {
+    const { right, lockedOut } = await budget.report(checkId, "right", eventOriginOf(context));
+    return restingOn(right, lockedOut);
+  };
+
+  /** As reportRight, but the report is left to the move's step (SessionStore.advance). */
+  const readRight = async (checkId: string, context: CallContext): Promise<PendingRight> => {
+    const { pending, lockedOut } = await budget.readRight(checkId, eventOriginOf(context));
+    return restingOn(pending, lockedOut);
   };
 
   /** Counts a lock-out a wrong check made; whose user the reporter tells. */
@@ -489,13 +501,14 @@ export function sessionService(
     async advanceSession(request, context) {
       const input = parseRequest(advanceSessionRequest, request);
       const { sessionToken, fromState, toState, rightCheckId, retryKey, limits, ...changes } = input;
-      // Reported while the session is read (docs/performance.md, "Redis round trips per login").
-      const rightCheck = rightCheckId === undefined ? undefined : reportRight(rightCheckId, context);
+      // Read while the session is, reported in the move's step (docs/performance.md, "Redis round
+      // trips per login").
+      const report = rightCheckId === undefined ? undefined : () => readRight(rightCheckId, context);
       const advanced = await sessions.advance(
         sessionToken,
         fromState,
         toState,
-        { ...changes, rightCheck },
+        { ...changes, report },
         originOf(context),
         retryKey,
       );
