@@ -266,6 +266,8 @@ export class MemoryKeyValueStore implements KeyValueStore {
         return this.#compareAndSet(write.key, write.expected, write.next, write.ttlMs, write);
       case "delete":
         return this.#delete(write.key, write);
+      case "exchange":
+        return this.#exchange(write.key, write.value, write.ttlMs) !== null;
       case "addToSet":
         return this.#addToSet(write.key, write.member, write.ttlMs);
       case "removeFromSet":
@@ -274,6 +276,10 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   async exchange(key: string, value: string, ttlMs: number): Promise<string | null> {
+    return this.#exchange(key, value, ttlMs);
+  }
+
+  #exchange(key: string, value: string, ttlMs: number): string | null {
     const previous = this.#string(key);
     this.#set(key, value, ttlMs);
     return previous;

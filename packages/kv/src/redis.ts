@@ -56,6 +56,8 @@ const writeInOrder = `
         elseif changed then redis.call('SET', key, w.v, 'PX', w.t) end
       elseif w.o == 'delete' then
         changed = redis.call('DEL', key) > 0
+      elseif w.o == 'exchange' then
+        changed = redis.call('SET', key, w.v, 'PX', w.t, 'GET') ~= false
       elseif w.o == 'addToSet' then
         redis.call('SADD', key, w.v)
         if redis.call('PTTL', key) < w.t then redis.call('PEXPIRE', key, w.t) end
@@ -267,6 +269,8 @@ function scriptWrite(write: Write) {
     }
     case "delete":
       return { o: write.op, ...events };
+    case "exchange":
+      return { o: write.op, v: write.value, t: write.ttlMs };
     case "addToSet":
       return { o: write.op, v: write.member, t: write.ttlMs };
     case "removeFromSet":
@@ -659,6 +663,8 @@ export class RedisKeyValueStore implements KeyValueStore {
         return this.compareAndSet(write.key, write.expected, write.next, write.ttlMs, write);
       case "delete":
         return this.delete(write.key, write);
+      case "exchange":
+        return (await this.exchange(write.key, write.value, write.ttlMs)) !== null;
       case "addToSet":
         await this.addToSet(write.key, write.member, write.ttlMs);
         return true;

@@ -378,6 +378,25 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
       expect(await store.setMembers("everyone")).toHaveLength(20);
     });
 
+    it("makes an exchange as exchange does, answering whether the key had a value", async () => {
+      await store.set("a", "old", 10_000);
+      const made = await store.writeInOrder([
+        { op: "exchange", key: "a", value: "1", ttlMs: 10_000 },
+        { op: "exchange", key: "b", value: "2", ttlMs: 10_000 },
+      ]);
+      expect(made).toEqual([true, false]);
+      expect(await store.getEach(["a", "b"])).toEqual(["1", "2"]);
+    });
+
+    it("of parallel exchanges of one key, lets exactly one find it without a value", async () => {
+      const made = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.writeInOrder([{ op: "exchange", key: "a", value: `v${i}`, ttlMs: 10_000 }]),
+        ),
+      );
+      expect(made.filter(([found]) => !found)).toHaveLength(1);
+    });
+
     it("appends each write's events only when it changed something, in the writes' order", async () => {
       const events = (name: string) => ({ events: [JSON.stringify({ name })] });
       await store.set("a", "1", 10_000);

@@ -82,7 +82,8 @@ export function keyNamedBy(value: string | null, { parts }: KeyNamedByValue): st
 /**
  * One write of writeInOrder, as its single-key operation makes it: events are appended only when
  * it changes something; an addToSet always does (it keeps the set longer), a removeFromSet when the
- * member was there. A compareAndSet that loses ends the writes after it, or, given `guards`, only
+ * member was there; an exchange, which appends none, answers whether the key had a value. A
+ * compareAndSet that loses ends the writes after it, or, given `guards`, only
  * skips the next `guards` of them (a move's own writes, when the writes after them are another's).
  */
 export type Write =
@@ -96,6 +97,7 @@ export type Write =
       guards?: number;
     } & WriteEvents)
   | ({ op: "delete"; key: string } & WriteEvents)
+  | { op: "exchange"; key: string; value: string; ttlMs: number }
   | { op: "addToSet"; key: string; member: string; ttlMs: number }
   | { op: "removeFromSet"; key: string; member: string };
 

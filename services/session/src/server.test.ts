@@ -88,7 +88,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
             sessions,
             budget: new CheckBudget(kv, clock),
             challenges: new PasskeyChallenges(kv, sessions),
-            devices: new KnownDevices(kv, clock),
+            devices: new KnownDevices(clock),
             adminTokenSha256: hashAdminToken(adminToken),
           },
           logger,

@@ -57,7 +57,7 @@ import type {
   SessionTurn,
   Subject,
 } from "./store/check-budget.js";
-import type { KnownDevices } from "./store/known-devices.js";
+import { deviceUseOf, type KnownDevices } from "./store/known-devices.js";
 import type { PasskeyChallenges } from "./store/passkey-challenges.js";
 import type { Ending } from "./store/session-events.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
@@ -404,25 +404,38 @@ export function sessionService(
     return lockedOut.userId ?? "";
   };
 
+  /** A session's authorization, however it comes: created authorized, or moved to it from another state. */
+  const signsIn = (from: SessionState | undefined, to: SessionState) =>
+    to === SessionState.AUTHORIZED && from !== SessionState.AUTHORIZED;
+
   /**
-   * What follows a session's authorization, however it came (created authorized, moved to it, `from`
-   * another state): the user's oldest sessions beyond the company's cap end (docs/decisions.md,
-   * "Session cap"), and the device is recorded among the user's known devices. True when it was
-   * not known, for the caller to tell the user (docs/decisions.md, "Known devices").
+   * A sign-in's device, recorded among the user's known devices in the step that writes the session
+   * (docs/decisions.md, "Known devices"); nothing for any other start or move.
+   */
+  const signIn = (from: SessionState | undefined, to: SessionState, limits: CompanyLimits) =>
+    signsIn(from, to)
+      ? { recorded: (session: SessionRecord) => devices.recording(session, limits.newDeviceNoticeDays) }
+      : {};
+
+  /**
+   * What follows a session's authorization, once written (signIn): the user's oldest sessions beyond
+   * the company's cap end (docs/decisions.md, "Session cap"). True when the device was not known,
+   * for the caller to tell the user (docs/decisions.md, "Known devices").
    */
   const authorized = async (
     from: SessionState | undefined,
-    session: SessionRecord,
+    { session, recorded }: { session: SessionRecord; recorded: boolean[] },
     limits: CompanyLimits,
     context: CallContext,
   ): Promise<boolean> => {
-    if (session.state !== SessionState.AUTHORIZED || from === SessionState.AUTHORIZED) return false;
+    if (!signsIn(from, session.state)) return false;
     if (limits.maxSessionsPerUser > 0)
       await sessions.endOldest(session, limits.maxSessionsPerUser, {
         reason: "session_cap",
         originOf: originOf(context),
       });
-    return (await devices.recordUse(session, limits.newDeviceNoticeDays)) === "new";
+    // None recorded: the answer of an earlier move (a retry), whose device was recorded then.
+    return recorded.length > 0 && deviceUseOf(recorded) === "new";
   };
 
   /** Reserves a check in the turn of its session, when it has one. */
@@ -476,7 +489,7 @@ export function sessionService(
         });
       }
       const created = await sessions.create(
-        { ...input, rightCheck },
+        { ...input, rightCheck, ...signIn(undefined, input.state, limits) },
         originOf(context),
         user?.holder.credentialGeneration,
       );
@@ -484,7 +497,7 @@ export function sessionService(
         sessionToken: created.token,
         session: toSession(created.session, sessions.now()),
         captchaRequired: user?.status?.captchaRequired ?? false,
-        newDevice: await authorized(undefined, created.session, limits, context),
+        newDevice: await authorized(undefined, created, limits, context),
       };
     },
     async introspectSession(request) {
@@ -508,14 +521,14 @@ export function sessionService(
         sessionToken,
         fromState,
         toState,
-        { ...changes, report },
+        { ...changes, report, ...signIn(fromState, toState, limits) },
         originOf(context),
         retryKey,
       );
       return {
         sessionToken: advanced.token,
         session: toSession(advanced.session, sessions.now()),
-        newDevice: await authorized(fromState, advanced.session, limits, context),
+        newDevice: await authorized(fromState, advanced, limits, context),
       };
     },
     async revokeSession(request, context) {

@@ -113,6 +113,16 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
   });
 
+  describe("create with writes recorded", () => {
+    it("makes them in the step that writes the session, and answers them", async () => {
+      const recorded = () => [{ op: "exchange" as const, key: "device", value: "1", ttlMs: minute }];
+      const authorized = { ...start, state: SessionState.AUTHORIZED, ...password, recorded };
+      expect((await sessions.create(authorized, bySystem)).recorded).toEqual([false]);
+      expect((await sessions.create(authorized, bySystem)).recorded).toEqual([true]);
+      expect((await sessions.create(start, bySystem)).recorded).toEqual([]);
+    });
+  });
+
   describe("advance", () => {
     /** A right check's report as the check budget reads it (PendingRight): `check:<id>` taken, `forgotten:<id>` after. */
     const reportOf = (id: string, read: Promise<void> = Promise.resolve()) => ({
@@ -182,6 +192,44 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
         null,
         null,
       ]);
+    });
+
+    it("makes the writes recorded with a move only when it moves the session, and answers them", async () => {
+      const { token } = await sessions.create(start, bySystem);
+      await reportsOf("a", "b");
+      let reads = 0;
+      let bothRead = () => {};
+      const read = new Promise<void>((resolve) => {
+        bothRead = resolve;
+      });
+      const getEachNaming = kv.getEachNaming.bind(kv);
+      kv.getEachNaming = async (keys, named) => {
+        const values = await getEachNaming(keys, named);
+        reads += 1;
+        if (reads === 2) bothRead();
+        return values;
+      };
+      const moves = await Promise.allSettled(
+        ["a", "b"].map((id) =>
+          sessions.advance(
+            token,
+            SessionState.CHECKPASSWORD,
+            SessionState.AUTHORIZED,
+            {
+              ...reportOf(id, read),
+              recorded: (next) => [
+                { op: "exchange", key: `device:${id}`, value: next.sessionId, ttlMs: minute },
+                { op: "exchange", key: "user", value: id, ttlMs: minute },
+              ],
+            },
+            bySystem,
+          ),
+        ),
+      );
+      const moved = moves.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+      expect(moved.map(({ recorded }) => recorded)).toEqual([[false, false]]);
+      const devices = await kv.getEach(["device:a", "device:b"]);
+      expect(devices.filter((device) => device !== null)).toEqual([moved[0]?.session.sessionId]);
     });
 
     it("moves nothing on a check another report took first: auth.token.invalid", async () => {

@@ -153,7 +153,15 @@ export interface NewSession extends SessionLimits {
   deviceId?: string;
   /** The right check the session starts on: the user's, and its first factor. */
   rightCheck?: RightCheck;
+  /** Writes made in the step that writes the session (Recorded). */
+  recorded?: Recorded;
 }
+
+/**
+ * Writes made in the step that writes the session, only when it is written, from the session as
+ * written (the device of a sign-in: known-devices.ts); their answers come back as `recorded`.
+ */
+export type Recorded = (session: SessionRecord) => readonly Write[];
 
 /** What a move to the next state may change besides the state. */
 export interface SessionChanges extends SessionLimits {
@@ -169,6 +177,8 @@ export interface SessionChanges extends SessionLimits {
    * "Redis round trips per login"); it fails when there is no check to rest on.
    */
   report?: () => Promise<PendingRight>;
+  /** Writes made in the step that moves the session (Recorded). */
+  recorded?: Recorded;
 }
 
 /** A move made ready (advance): the session as read and as it moves, or the answer of its earlier move. */
@@ -255,11 +265,12 @@ export class SessionStore {
       clientAddress = "",
       deviceId,
       rightCheck,
+      recorded,
       ...session
     }: NewSession,
     originOf: OriginOf,
     generation?: string,
-  ): Promise<{ token: string; session: SessionRecord }> {
+  ): Promise<{ token: string; session: SessionRecord; recorded: boolean[] }> {
     const userless = session.userId === "";
     if (userless) assertMayStartWithoutUser(session.state, rightCheck, checkedWith);
     assertOfUser(rightCheck, session.userId);
@@ -295,7 +306,7 @@ export class SessionStore {
       ...(deviceIdHash !== undefined ? { deviceIdHash } : {}),
       ...(session.state === SessionState.AUTHORIZED ? { authorizedAt: now } : {}),
     };
-    await this.kv.writeInOrder([
+    const own: Write[] = [
       {
         op: "set",
         key: sessionKey(sessionId),
@@ -304,8 +315,9 @@ export class SessionStore {
         ...stateEvents(undefined, record, originOf),
       },
       ...(userless ? [] : [this.#listed(record)]),
-    ]);
-    return { token: issued.token, session: record };
+    ];
+    const made = await this.kv.writeInOrder([...own, ...(recorded?.(record) ?? [])]);
+    return { token: issued.token, session: record, recorded: made.slice(own.length) };
   }
 
   /** Keeps the user's generation as long as a session that takes it may live ("" needs no keeping). */
@@ -377,7 +389,7 @@ export class SessionStore {
     changes: SessionChanges,
     originOf: OriginOf,
     retryKey?: string,
-  ): Promise<{ token: string; session: SessionRecord }> {
+  ): Promise<{ token: string; session: SessionRecord; recorded: boolean[] }> {
     const [found, pending] = await Promise.all([this.#find(token), changes.report?.()]);
     const rightCheck = pending?.right ?? changes.rightCheck;
     // A check is reported whatever becomes of the move: alone when none is made.
@@ -393,9 +405,11 @@ export class SessionStore {
     }
     if ("again" in move) {
       await reportAlone();
-      return move.again;
+      return { ...move.again, recorded: [] };
     }
     const { raw, record, next } = move;
+    const recorded = changes.recorded?.(next) ?? [];
+    const taken = pending ? 1 : 0;
     // The check taken first (a report that lost to another ends everything), then the session's
     // compare-and-set, which skips only its own writes when it loses, then the report's rest.
     const made = await this.kv.writeInOrder([
@@ -406,17 +420,18 @@ export class SessionStore {
         expected: raw,
         next: JSON.stringify(next),
         ttlMs: this.#keyLifetime(next),
-        guards: 1,
+        guards: 1 + recorded.length,
         ...stateEvents(record.state, next, originOf),
       },
       this.#listed(next),
+      ...recorded,
       ...(pending?.rest ?? []),
     ]);
     if (pending && !made[0])
       throw new AuthError("auth.token.invalid", { detail: "no reserved check to rest on" });
     // Another request with the same token changed the session first.
-    if (!made[pending ? 1 : 0]) throw new AuthError("auth.token.invalid");
-    return { token: move.token, session: next };
+    if (!made[taken]) throw new AuthError("auth.token.invalid");
+    return { token: move.token, session: next, recorded: made.slice(taken + 2, taken + 2 + recorded.length) };
   }
 
   /** The move of the session as found, checked; refused with the error the move answers. */
