@@ -241,10 +241,19 @@ export class MemoryKeyValueStore implements KeyValueStore {
   // Synchronous: nothing runs between the writes.
   #writeInOrder(writes: readonly Write[]): boolean[] {
     const changed: boolean[] = [];
+    let skipped = 0;
     for (const write of writes) {
+      if (skipped > 0) {
+        skipped -= 1;
+        changed.push(false);
+        continue;
+      }
       const made = this.#write(write);
       changed.push(made);
-      if (!made && write.op === "compareAndSet") break;
+      if (!made && write.op === "compareAndSet") {
+        if (write.guards === undefined) break;
+        skipped = write.guards;
+      }
     }
     return changed;
   }
@@ -257,6 +266,8 @@ export class MemoryKeyValueStore implements KeyValueStore {
         return this.#compareAndSet(write.key, write.expected, write.next, write.ttlMs, write);
       case "delete":
         return this.#delete(write.key, write);
+      case "exchange":
+        return this.#exchange(write.key, write.value, write.ttlMs) !== null;
       case "addToSet":
         return this.#addToSet(write.key, write.member, write.ttlMs);
       case "removeFromSet":
@@ -265,6 +276,10 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 
   async exchange(key: string, value: string, ttlMs: number): Promise<string | null> {
+    return this.#exchange(key, value, ttlMs);
+  }
+
+  #exchange(key: string, value: string, ttlMs: number): string | null {
     const previous = this.#string(key);
     this.#set(key, value, ttlMs);
     return previous;

@@ -36,16 +36,18 @@ function write(args: number, change: string) {
 }
 
 /**
- * Lua making writes in order (writeInOrder): the writes as JSON objects ({o, v, x, d, t, e}: op,
- * value or member, expected, delete, ttlMs, events), the i-th on KEYS[first + i], the events
- * appended to `outbox` (nil: none). Answers 1 or 0 per write made.
+ * Lua making writes in order (writeInOrder): the writes as JSON objects ({o, v, x, d, t, g, e}: op,
+ * value or member, expected, delete, ttlMs, guards, events), the i-th on KEYS[first + i], the events
+ * appended to `outbox` (nil: none). Answers 1 or 0 per write made (0 for a skipped one).
  */
 const writeInOrder = `
   local function write_in_order(writes, first, outbox)
-    local made = {}
+    local made, skipped = {}, 0
     for i, w in ipairs(writes) do
-      local key, changed = KEYS[first + i], false
-      if w.o == 'set' then
+      local key, changed, skip = KEYS[first + i], false, skipped > 0
+      if skip then
+        skipped = skipped - 1
+      elseif w.o == 'set' then
         redis.call('SET', key, w.v, 'PX', w.t)
         changed = true
       elseif w.o == 'compareAndSet' then
@@ -54,6 +56,8 @@ const writeInOrder = `
         elseif changed then redis.call('SET', key, w.v, 'PX', w.t) end
       elseif w.o == 'delete' then
         changed = redis.call('DEL', key) > 0
+      elseif w.o == 'exchange' then
+        changed = redis.call('SET', key, w.v, 'PX', w.t, 'GET') ~= false
       elseif w.o == 'addToSet' then
         redis.call('SADD', key, w.v)
         if redis.call('PTTL', key) < w.t then redis.call('PEXPIRE', key, w.t) end
@@ -65,7 +69,10 @@ const writeInOrder = `
         for _, event in ipairs(w.e) do redis.call('XADD', outbox, '*', 'event', event) end
       end
       made[i] = changed and 1 or 0
-      if not changed and w.o == 'compareAndSet' then break end
+      if not skip and not changed and w.o == 'compareAndSet' then
+        if not w.g then break end
+        skipped = w.g
+      end
     end
     return made
   end`;
@@ -254,12 +261,16 @@ function scriptWrite(write: Write) {
   switch (write.op) {
     case "set":
       return { o: write.op, v: write.value, t: write.ttlMs, ...events };
-    case "compareAndSet":
+    case "compareAndSet": {
+      const guards = write.guards === undefined ? {} : { g: write.guards };
       return write.next === null
-        ? { o: write.op, x: write.expected, d: true, ...events }
-        : { o: write.op, x: write.expected, v: write.next, t: write.ttlMs, ...events };
+        ? { o: write.op, x: write.expected, d: true, ...guards, ...events }
+        : { o: write.op, x: write.expected, v: write.next, t: write.ttlMs, ...guards, ...events };
+    }
     case "delete":
       return { o: write.op, ...events };
+    case "exchange":
+      return { o: write.op, v: write.value, t: write.ttlMs };
     case "addToSet":
       return { o: write.op, v: write.member, t: write.ttlMs };
     case "removeFromSet":
@@ -626,10 +637,19 @@ export class RedisKeyValueStore implements KeyValueStore {
   /** writeInOrder write by write, each its single-key operation. */
   async #writeOneByOne(writes: readonly Write[]): Promise<boolean[]> {
     const made: boolean[] = [];
+    let skipped = 0;
     for (const write of writes) {
+      if (skipped > 0) {
+        skipped -= 1;
+        made.push(false);
+        continue;
+      }
       const changed = await this.#writeOne(write);
       made.push(changed);
-      if (!changed && write.op === "compareAndSet") break;
+      if (!changed && write.op === "compareAndSet") {
+        if (write.guards === undefined) break;
+        skipped = write.guards;
+      }
     }
     return made;
   }
@@ -643,6 +663,8 @@ export class RedisKeyValueStore implements KeyValueStore {
         return this.compareAndSet(write.key, write.expected, write.next, write.ttlMs, write);
       case "delete":
         return this.delete(write.key, write);
+      case "exchange":
+        return (await this.exchange(write.key, write.value, write.ttlMs)) !== null;
       case "addToSet":
         await this.addToSet(write.key, write.member, write.ttlMs);
         return true;

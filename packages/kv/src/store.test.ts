@@ -343,6 +343,60 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
       expect(await store.setMembers("winners")).toEqual([await store.get("a")]);
     });
 
+    it("skips only the writes a compareAndSet that loses guards, and makes those after them", async () => {
+      await store.set("a", "1", 10_000);
+      const made = await store.writeInOrder([
+        { op: "compareAndSet", key: "a", expected: "0", next: "2", ttlMs: 10_000, guards: 2 },
+        { op: "set", key: "guarded", value: "1", ttlMs: 10_000 },
+        { op: "compareAndSet", key: "a", expected: "1", next: "3", ttlMs: 10_000 },
+        { op: "set", key: "after", value: "1", ttlMs: 10_000 },
+      ]);
+      expect(made).toEqual([false, false, false, true]);
+      expect(await store.getEach(["a", "guarded", "after"])).toEqual(["1", null, "1"]);
+      const won = await store.writeInOrder([
+        { op: "compareAndSet", key: "a", expected: "1", next: "2", ttlMs: 10_000, guards: 1 },
+        { op: "set", key: "guarded", value: "1", ttlMs: 10_000 },
+        { op: "set", key: "after", value: "2", ttlMs: 10_000 },
+      ]);
+      expect(won).toEqual([true, true, true]);
+      expect(await store.getEach(["a", "guarded", "after"])).toEqual(["2", "1", "2"]);
+    });
+
+    it("of parallel callers through a guarding compareAndSet, makes the guarded writes of the winner alone and the later ones of all", async () => {
+      await store.set("a", "v0", 10_000);
+      const made = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.writeInOrder([
+            { op: "compareAndSet", key: "a", expected: "v0", next: `v${i + 1}`, ttlMs: 10_000, guards: 1 },
+            { op: "addToSet", key: "winners", member: `v${i + 1}`, ttlMs: 10_000 },
+            { op: "addToSet", key: "everyone", member: `v${i + 1}`, ttlMs: 10_000 },
+          ]),
+        ),
+      );
+      expect(made.filter(([won]) => won)).toHaveLength(1);
+      expect(await store.setMembers("winners")).toEqual([await store.get("a")]);
+      expect(await store.setMembers("everyone")).toHaveLength(20);
+    });
+
+    it("makes an exchange as exchange does, answering whether the key had a value", async () => {
+      await store.set("a", "old", 10_000);
+      const made = await store.writeInOrder([
+        { op: "exchange", key: "a", value: "1", ttlMs: 10_000 },
+        { op: "exchange", key: "b", value: "2", ttlMs: 10_000 },
+      ]);
+      expect(made).toEqual([true, false]);
+      expect(await store.getEach(["a", "b"])).toEqual(["1", "2"]);
+    });
+
+    it("of parallel exchanges of one key, lets exactly one find it without a value", async () => {
+      const made = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.writeInOrder([{ op: "exchange", key: "a", value: `v${i}`, ttlMs: 10_000 }]),
+        ),
+      );
+      expect(made.filter(([found]) => !found)).toHaveLength(1);
+    });
+
     it("appends each write's events only when it changed something, in the writes' order", async () => {
       const events = (name: string) => ({ events: [JSON.stringify({ name })] });
       await store.set("a", "1", 10_000);

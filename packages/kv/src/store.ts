@@ -82,12 +82,22 @@ export function keyNamedBy(value: string | null, { parts }: KeyNamedByValue): st
 /**
  * One write of writeInOrder, as its single-key operation makes it: events are appended only when
  * it changes something; an addToSet always does (it keeps the set longer), a removeFromSet when the
- * member was there.
+ * member was there; an exchange, which appends none, answers whether the key had a value. A
+ * compareAndSet that loses ends the writes after it, or, given `guards`, only
+ * skips the next `guards` of them (a move's own writes, when the writes after them are another's).
  */
 export type Write =
   | ({ op: "set"; key: string; value: string; ttlMs: number } & WriteEvents)
-  | ({ op: "compareAndSet"; key: string; expected: string; next: string | null; ttlMs: number } & WriteEvents)
+  | ({
+      op: "compareAndSet";
+      key: string;
+      expected: string;
+      next: string | null;
+      ttlMs: number;
+      guards?: number;
+    } & WriteEvents)
   | ({ op: "delete"; key: string } & WriteEvents)
+  | { op: "exchange"; key: string; value: string; ttlMs: number }
   | { op: "addToSet"; key: string; member: string; ttlMs: number }
   | { op: "removeFromSet"; key: string; member: string };
 
@@ -177,8 +187,10 @@ export interface KeyValueStore {
   ): Promise<{ values: Array<string | null>; named: string | null }>;
   /**
    * Makes the writes in order, each as its single-key operation does; a compareAndSet that loses
-   * ends them: the writes after it are not made. Answers, for each write made, whether it changed
-   * something (the lost compareAndSet last). One step on one Redis; on Redis Cluster one by one.
+   * ends them: the writes after it are not made, or only the `guards` next ones when it has them.
+   * Answers, for each write up to one that ended them (the lost compareAndSet last), whether it
+   * changed something; a skipped write answers false. One step on one Redis; on Redis Cluster one
+   * by one.
    */
   writeInOrder(writes: readonly Write[]): Promise<boolean[]>;
   /** Sets the key and answers the value it had (null when it had none), in one step. */

@@ -39,7 +39,7 @@ const server = await startGrpcServer({
         sessions,
         budget: new CheckBudget(kv.store, systemClock),
         challenges: new PasskeyChallenges(kv.store, sessions),
-        devices: new KnownDevices(kv.store, systemClock),
+        devices: new KnownDevices(systemClock),
         adminTokenSha256: config.ADMIN_TOKEN_SHA256,
       },
       logger,

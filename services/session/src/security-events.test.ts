@@ -101,7 +101,7 @@ describe("Security events", () => {
             sessions,
             budget: new CheckBudget(kv, clock),
             challenges: new PasskeyChallenges(kv, sessions),
-            devices: new KnownDevices(kv, clock),
+            devices: new KnownDevices(clock),
             adminTokenSha256: hashAdminToken(adminToken),
           },
           logger,

@@ -88,7 +88,7 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
             sessions,
             budget: new CheckBudget(kv, clock),
             challenges: new PasskeyChallenges(kv, sessions),
-            devices: new KnownDevices(kv, clock),
+            devices: new KnownDevices(clock),
             adminTokenSha256: hashAdminToken(adminToken),
           },
           logger,
@@ -435,6 +435,53 @@ describe.each(keyValueKinds())("the session service on $name", (kind) => {
         rightCheckId: checkId,
       });
       expect(await budget()).toEqual({ lockedOut: false, retryAfterSeconds: 0, captchaRequired: false });
+    });
+
+    it("reports the right check of a move that is refused all the same: failures forgotten, the session's turn given back, no later move rests on it", async () => {
+      const created = await session.createSession(start);
+      await failThrice();
+      const checkId = await reserve(SecretKind.PASSWORD, { sessionToken: created.sessionToken });
+      expect(
+        await codeOf(move(created.sessionToken, SessionState.CHECKOTP, SessionState.AUTHORIZED, checkId)),
+      ).toBe("auth.session.invalid");
+      expect(await budget()).toEqual({ lockedOut: false, retryAfterSeconds: 0, captchaRequired: false });
+      expect(
+        await codeOf(
+          move(created.sessionToken, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, checkId),
+        ),
+      ).toBe("auth.token.invalid");
+      expect((await reserveCheck(SecretKind.PASSWORD, { sessionToken: created.sessionToken })).outcome).toBe(
+        CheckOutcome.ALLOWED,
+      );
+    });
+
+    it("of parallel moves of one session on two right checks, one moves it; the other's check is reported all the same: its failures forgotten, and it rests no later move", async () => {
+      const created = await session.createSession(start);
+      await failThrice();
+      for (let i = 1; i < policy.lockoutAfterFailures; i++)
+        await report(await reserve(SecretKind.APP_CODE), CheckResult.WRONG);
+      const checks = [await reserve(SecretKind.PASSWORD), await reserve(SecretKind.APP_CODE)];
+      expect(await budget(SecretKind.APP_CODE)).toMatchObject({ lockedOut: true, captchaRequired: true });
+      const moves = await Promise.allSettled(
+        checks.map((checkId) =>
+          move(created.sessionToken, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, checkId),
+        ),
+      );
+      expect(moves.filter((moved) => moved.status === "fulfilled")).toHaveLength(1);
+      // Each right check forgot its own kind's failures, the refused move's included.
+      expect(await budget(SecretKind.APP_CODE)).toEqual({
+        lockedOut: false,
+        retryAfterSeconds: 0,
+        captchaRequired: false,
+      });
+      const again = await session.createSession(start);
+      for (const checkId of checks) {
+        expect(
+          await codeOf(
+            move(again.sessionToken, SessionState.CHECKPASSWORD, SessionState.AUTHORIZED, checkId),
+          ),
+        ).toBe("auth.token.invalid");
+      }
     });
   });
 

@@ -51,12 +51,13 @@ import type {
   Holder,
   SecretKind as Kind,
   LockOut,
+  PendingRight,
   ReserveOutcome,
   RightCheck,
   SessionTurn,
   Subject,
 } from "./store/check-budget.js";
-import type { KnownDevices } from "./store/known-devices.js";
+import { deviceUseOf, type KnownDevices } from "./store/known-devices.js";
 import type { PasskeyChallenges } from "./store/passkey-challenges.js";
 import type { Ending } from "./store/session-events.js";
 import { idleEndOf, type SessionRecord, type SessionStore } from "./store/session-store.js";
@@ -371,18 +372,29 @@ export function sessionService(
     credentialGeneration: "userId" in subject ? await sessions.generationOf(companyId, subject.userId) : "",
   });
 
-  /**
-   * Reports the right check a session starts or moves on, in the same call (docs/performance.md).
-   * A check that is none waiting for its report (unknown, expired, reported already) is refused:
-   * a session's factors rest on checks the session service saw, never on a caller's word.
-   */
-  const reportRight = async (checkId: string, context: CallContext): Promise<RightCheck> => {
-    const { right, lockedOut } = await budget.report(checkId, "right", eventOriginOf(context));
+  /** A right check to rest on, or auth.token.invalid. */
+  const restingOn = <Right>(right: Right | undefined, lockedOut: LockOut | undefined): Right => {
     // A passkey said right without identity's proof: only a caller's fault can lock out here, and
     // its call fails, so no one tells the user; the event is recorded all the same.
     if (lockedOut) metrics.lockouts.inc();
     if (!right) throw new AuthError("auth.token.invalid", { detail: "no reserved check to rest on" });
     return right;
+  };
+
+  /**
+   * Reports the right check a session starts on, in the same call. A check that is none waiting
+   * for its report (unknown, expired, reported already) is refused: a session's factors rest on
+   * checks the session service saw, never on a caller's word.
+   */
+  const reportRight = async (checkId: string, context: CallContext): Promise<RightCheck> => {
+    const { right, lockedOut } = await budget.report(checkId, "right", eventOriginOf(context));
+    return restingOn(right, lockedOut);
+  };
+
+  /** As reportRight, but the report is left to the move's step (SessionStore.advance). */
+  const readRight = async (checkId: string, context: CallContext): Promise<PendingRight> => {
+    const { pending, lockedOut } = await budget.readRight(checkId, eventOriginOf(context));
+    return restingOn(pending, lockedOut);
   };
 
   /** Counts a lock-out a wrong check made; whose user the reporter tells. */
@@ -392,25 +404,38 @@ export function sessionService(
     return lockedOut.userId ?? "";
   };
 
+  /** A session's authorization, however it comes: created authorized, or moved to it from another state. */
+  const signsIn = (from: SessionState | undefined, to: SessionState) =>
+    to === SessionState.AUTHORIZED && from !== SessionState.AUTHORIZED;
+
   /**
-   * What follows a session's authorization, however it came (created authorized, moved to it, `from`
-   * another state): the user's oldest sessions beyond the company's cap end (docs/decisions.md,
-   * "Session cap"), and the device is recorded among the user's known devices. True when it was
-   * not known, for the caller to tell the user (docs/decisions.md, "Known devices").
+   * A sign-in's device, recorded among the user's known devices in the step that writes the session
+   * (docs/decisions.md, "Known devices"); nothing for any other start or move.
+   */
+  const signIn = (from: SessionState | undefined, to: SessionState, limits: CompanyLimits) =>
+    signsIn(from, to)
+      ? { recorded: (session: SessionRecord) => devices.recording(session, limits.newDeviceNoticeDays) }
+      : {};
+
+  /**
+   * What follows a session's authorization, once written (signIn): the user's oldest sessions beyond
+   * the company's cap end (docs/decisions.md, "Session cap"). True when the device was not known,
+   * for the caller to tell the user (docs/decisions.md, "Known devices").
    */
   const authorized = async (
     from: SessionState | undefined,
-    session: SessionRecord,
+    { session, recorded }: { session: SessionRecord; recorded: boolean[] },
     limits: CompanyLimits,
     context: CallContext,
   ): Promise<boolean> => {
-    if (session.state !== SessionState.AUTHORIZED || from === SessionState.AUTHORIZED) return false;
+    if (!signsIn(from, session.state)) return false;
     if (limits.maxSessionsPerUser > 0)
       await sessions.endOldest(session, limits.maxSessionsPerUser, {
         reason: "session_cap",
         originOf: originOf(context),
       });
-    return (await devices.recordUse(session, limits.newDeviceNoticeDays)) === "new";
+    // None recorded: the answer of an earlier move (a retry), whose device was recorded then.
+    return recorded.length > 0 && deviceUseOf(recorded) === "new";
   };
 
   /** Reserves a check in the turn of its session, when it has one. */
@@ -464,7 +489,7 @@ export function sessionService(
         });
       }
       const created = await sessions.create(
-        { ...input, rightCheck },
+        { ...input, rightCheck, ...signIn(undefined, input.state, limits) },
         originOf(context),
         user?.holder.credentialGeneration,
       );
@@ -472,7 +497,7 @@ export function sessionService(
         sessionToken: created.token,
         session: toSession(created.session, sessions.now()),
         captchaRequired: user?.status?.captchaRequired ?? false,
-        newDevice: await authorized(undefined, created.session, limits, context),
+        newDevice: await authorized(undefined, created, limits, context),
       };
     },
     async introspectSession(request) {
@@ -489,20 +514,21 @@ export function sessionService(
     async advanceSession(request, context) {
       const input = parseRequest(advanceSessionRequest, request);
       const { sessionToken, fromState, toState, rightCheckId, retryKey, limits, ...changes } = input;
-      // Reported while the session is read (docs/performance.md, "Redis round trips per login").
-      const rightCheck = rightCheckId === undefined ? undefined : reportRight(rightCheckId, context);
+      // Read while the session is, reported in the move's step (docs/performance.md, "Redis round
+      // trips per login").
+      const report = rightCheckId === undefined ? undefined : () => readRight(rightCheckId, context);
       const advanced = await sessions.advance(
         sessionToken,
         fromState,
         toState,
-        { ...changes, rightCheck },
+        { ...changes, report, ...signIn(fromState, toState, limits) },
         originOf(context),
         retryKey,
       );
       return {
         sessionToken: advanced.token,
         session: toSession(advanced.session, sessions.now()),
-        newDevice: await authorized(fromState, advanced.session, limits, context),
+        newDevice: await authorized(fromState, advanced, limits, context),
       };
     },
     async revokeSession(request, context) {

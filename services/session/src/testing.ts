@@ -43,7 +43,7 @@ export async function startSessionForTests(options: {
           sessions,
           budget: new CheckBudget(kv, options.clock),
           challenges: new PasskeyChallenges(kv, sessions),
-          devices: new KnownDevices(kv, options.clock),
+          devices: new KnownDevices(options.clock),
           adminTokenSha256: config.ADMIN_TOKEN_SHA256,
         },
         options.logger,

@@ -142,6 +142,17 @@ export interface RightCheck {
   credentialGeneration?: string;
 }
 
+/**
+ * A right check read for the move that rests on it, whose report the move's own step makes
+ * (docs/performance.md, "Redis round trips per login"): `take` (a compare-and-set, which loses only
+ * to another report of it) first, `rest` (the failures it forgets, its turn's end) after the move.
+ */
+export interface PendingRight {
+  right: RightCheck;
+  take: Write;
+  rest: readonly Write[];
+}
+
 export interface Report {
   /** The recovery session whose last wrong answer this was: it ends now. */
   endSession?: string;
@@ -364,17 +375,7 @@ export class CheckBudget {
     const taken = await this.#take(checkId, said, origin);
     if (!taken) return {};
     const { record, result, lockOut } = taken;
-    if (result === "right") {
-      return {
-        right: {
-          userId: record.userId,
-          factor: factorOf(record),
-          ...(record.credentialGeneration !== undefined
-            ? { credentialGeneration: record.credentialGeneration }
-            : {}),
-        },
-      };
-    }
+    if (result === "right") return { right: rightOf(record) };
     if (result === "unchecked") {
       if (record.failuresKey) await this.kv.decrement(record.failuresKey);
       if (record.runKey) await this.kv.decrement(record.runKey);
@@ -389,6 +390,22 @@ export class CheckBudget {
   }
 
   /**
+   * A check said right, read for the move that rests on it, which makes its report
+   * (PendingRight); none when there is no check to rest on. A passkey check without its proof is
+   * reported wrong here, with the lock-out it may make.
+   */
+  async readRight(
+    checkId: string,
+    origin: EventOrigin,
+  ): Promise<{ pending?: PendingRight; lockedOut?: LockOut }> {
+    const read = await this.#read(checkId, "right", origin);
+    if (!read) return {};
+    if (read.result !== "right")
+      return { lockedOut: (await this.report(checkId, "right", origin)).lockedOut };
+    return { pending: { right: rightOf(read.record), take: read.take, rest: read.rest } };
+  }
+
+  /**
    * Takes the reserved check, with what it found and the lock-out a wrong one makes, whose event
    * goes with the write; undefined when there is none to take. Read, then removed only as it was
    * read: a check its passkey's proof changed meanwhile is read again. Once it is taken, the
@@ -396,27 +413,38 @@ export class CheckBudget {
    */
   async #take(checkId: string, said: "right" | "wrong" | "unchecked", origin: EventOrigin) {
     for (;;) {
-      const raw = await this.kv.get(checkKey(checkId));
-      if (raw === null) return undefined;
-      const record = JSON.parse(raw) as CheckRecord;
-      // Only identity verifies an assertion: a passkey check said right without its proof is wrong.
-      const result = said === "right" && record.kind === "passkey" && !record.proof ? "wrong" : said;
-      const lockOut = result === "wrong" ? lockOutOf(record) : undefined;
-      const forgotten = result === "right" ? (record.forgets ?? []) : [];
-      const [taken] = await this.kv.writeInOrder([
-        {
-          op: "compareAndSet",
-          key: checkKey(checkId),
-          expected: raw,
-          next: null,
-          ttlMs: 0,
-          ...(lockOut && lockoutEvents(lockOut, origin)),
-        },
-        ...forgotten.map((key): Write => ({ op: "delete", key })),
-        ...(record.turnKey ? [turnEnd({ key: record.turnKey, checkId })] : []),
-      ]);
-      if (taken) return { record, result, lockOut };
+      const read = await this.#read(checkId, said, origin);
+      if (!read) return undefined;
+      const [taken] = await this.kv.writeInOrder([read.take, ...read.rest]);
+      if (taken) return read;
     }
+  }
+
+  /**
+   * The reserved check as read, what it found, and the writes that report it: `take`, then `rest`
+   * once it is taken (#take); undefined when there is none.
+   */
+  async #read(checkId: string, said: "right" | "wrong" | "unchecked", origin: EventOrigin) {
+    const raw = await this.kv.get(checkKey(checkId));
+    if (raw === null) return undefined;
+    const record = JSON.parse(raw) as CheckRecord;
+    // Only identity verifies an assertion: a passkey check said right without its proof is wrong.
+    const result = said === "right" && record.kind === "passkey" && !record.proof ? "wrong" : said;
+    const lockOut = result === "wrong" ? lockOutOf(record) : undefined;
+    const forgotten = result === "right" ? (record.forgets ?? []) : [];
+    const take: Write = {
+      op: "compareAndSet",
+      key: checkKey(checkId),
+      expected: raw,
+      next: null,
+      ttlMs: 0,
+      ...(lockOut && lockoutEvents(lockOut, origin)),
+    };
+    const rest: Write[] = [
+      ...forgotten.map((key): Write => ({ op: "delete", key })),
+      ...(record.turnKey ? [turnEnd({ key: record.turnKey, checkId })] : []),
+    ];
+    return { record, result, lockOut, take, rest };
   }
 
   /** Whether the holder's next password needs a captcha: for a check of another kind. */
@@ -440,6 +468,17 @@ const turnEnd = ({ key, checkId }: SessionTurn): Write => ({
   next: null,
   ttlMs: 0,
 });
+
+/** What a check reported right proved. */
+function rightOf(record: CheckRecord): RightCheck {
+  return {
+    userId: record.userId,
+    factor: factorOf(record),
+    ...(record.credentialGeneration !== undefined
+      ? { credentialGeneration: record.credentialGeneration }
+      : {}),
+  };
+}
 
 /** The lock-out a check makes, reported wrong: one that took the last failure of its budget. */
 function lockOutOf(record: CheckRecord): LockOut | undefined {

@@ -2,7 +2,7 @@ import type { KeyValueStore } from "@auth/kv";
 import { keyValueKinds } from "@auth/kv/testing";
 import { SessionState } from "@auth/proto/session";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { deviceIdHashOf, deviceKeyOf, KnownDevices, networkOf } from "./known-devices.js";
+import { deviceIdHashOf, deviceKeyOf, deviceUseOf, KnownDevices, networkOf } from "./known-devices.js";
 import type { SessionRecord } from "./session-store.js";
 
 const day = 24 * 60 * 60_000;
@@ -67,47 +67,50 @@ describe.each(keyValueKinds())("known devices on $name", (kind) => {
   beforeEach(async () => {
     now = Date.now();
     kv = await kind.open({ now: () => now });
-    devices = new KnownDevices(kv, { now: () => now });
+    devices = new KnownDevices({ now: () => now });
   });
   afterEach(async () => {
     await kv.close();
   });
+  /** A sign-in's device recorded as the step that authorizes its session records it. */
+  const recordUse = async (session: SessionRecord, days: number) =>
+    deviceUseOf(await kv.writeInOrder(devices.recording(session, days)));
 
   it("records the user's first sign-in silently", async () => {
-    expect(await devices.recordUse(signIn(laptop), 90)).toBe("first");
+    expect(await recordUse(signIn(laptop), 90)).toBe("first");
   });
 
   it("finds a device known from then on, in its network", async () => {
-    await devices.recordUse(signIn(laptop), 90);
-    expect(await devices.recordUse(signIn(laptop), 90)).toBe("known");
-    expect(await devices.recordUse(signIn(laptop, "198.51.100.99"), 90)).toBe("known");
+    await recordUse(signIn(laptop), 90);
+    expect(await recordUse(signIn(laptop), 90)).toBe("known");
+    expect(await recordUse(signIn(laptop, "198.51.100.99"), 90)).toBe("known");
   });
 
   it("finds a new device new once, and known after", async () => {
-    await devices.recordUse(signIn(laptop), 90);
-    expect(await devices.recordUse(signIn(phone), 90)).toBe("new");
-    expect(await devices.recordUse(signIn(phone), 90)).toBe("known");
+    await recordUse(signIn(laptop), 90);
+    expect(await recordUse(signIn(phone), 90)).toBe("new");
+    expect(await recordUse(signIn(phone), 90)).toBe("known");
   });
 
   it("finds a known device in a new network new", async () => {
-    await devices.recordUse(signIn(laptop), 90);
-    expect(await devices.recordUse(signIn(laptop, "203.0.113.7"), 90)).toBe("new");
+    await recordUse(signIn(laptop), 90);
+    expect(await recordUse(signIn(laptop, "203.0.113.7"), 90)).toBe("new");
   });
 
   it("keeps each user's devices apart", async () => {
-    await devices.recordUse(signIn(laptop), 90);
-    expect(await devices.recordUse(signIn(laptop, undefined, undefined, "u2"), 90)).toBe("first");
+    await recordUse(signIn(laptop), 90);
+    expect(await recordUse(signIn(laptop, undefined, undefined, "u2"), 90)).toBe("first");
   });
 
   it("finds one of parallel sign-ins from one new device new, the others known", async () => {
-    await devices.recordUse(signIn(laptop), 90);
-    const uses = await Promise.all(Array.from({ length: 8 }, () => devices.recordUse(signIn(phone), 90)));
+    await recordUse(signIn(laptop), 90);
+    const uses = await Promise.all(Array.from({ length: 8 }, () => recordUse(signIn(phone), 90)));
     expect(uses.filter((use) => use === "new")).toHaveLength(1);
     expect(uses.filter((use) => use === "known")).toHaveLength(7);
   });
 
   it("never finds one of a new user's parallel first sign-ins from one device new", async () => {
-    const uses = await Promise.all(Array.from({ length: 8 }, () => devices.recordUse(signIn(laptop), 90)));
+    const uses = await Promise.all(Array.from({ length: 8 }, () => recordUse(signIn(laptop), 90)));
     expect(uses.filter((use) => use === "first")).toHaveLength(1);
     expect(uses.filter((use) => use === "new")).toHaveLength(0);
   });
@@ -116,29 +119,29 @@ describe.each(keyValueKinds())("known devices on $name", (kind) => {
   it.runIf(kind.name === "in-process")(
     "forgets a device not used for the company's days: it is new again, the user still known",
     async () => {
-      await devices.recordUse(signIn(laptop), 90);
+      await recordUse(signIn(laptop), 90);
       now += 60 * day;
-      await devices.recordUse(signIn(phone), 90);
+      await recordUse(signIn(phone), 90);
       now += 60 * day;
       // The laptop's last use was 120 days ago; the user signed in 60 days ago.
-      expect(await devices.recordUse(signIn(laptop), 90)).toBe("new");
+      expect(await recordUse(signIn(laptop), 90)).toBe("new");
       now += 89 * day;
-      expect(await devices.recordUse(signIn(laptop), 90)).toBe("known");
+      expect(await recordUse(signIn(laptop), 90)).toBe("known");
       now += 200 * day;
-      expect(await devices.recordUse(signIn(phone), 90)).toBe("new");
+      expect(await recordUse(signIn(phone), 90)).toBe("new");
     },
   );
 
   it.runIf(kind.name === "in-process")("keeps a device as long as the company says", async () => {
-    await devices.recordUse(signIn(laptop), 7);
+    await recordUse(signIn(laptop), 7);
     now += 6 * day;
-    expect(await devices.recordUse(signIn(laptop), 7)).toBe("known");
+    expect(await recordUse(signIn(laptop), 7)).toBe("known");
     now += 8 * day;
-    expect(await devices.recordUse(signIn(laptop), 7)).toBe("new");
+    expect(await recordUse(signIn(laptop), 7)).toBe("new");
   });
 
   it("keeps only hashes: neither the device id, nor the user agent, nor the address", async () => {
-    await devices.recordUse(signIn(laptop, "198.51.100.7"), 90);
+    await recordUse(signIn(laptop, "198.51.100.7"), 90);
     const key = `known-device:c1:u1:${deviceKeyOf(signIn(laptop, "198.51.100.7"))}`;
     expect(await kv.get(key)).toBe(String(now));
     expect(key).not.toContain(laptop);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { browserAndSystem } from "@auth/i18n";
-import type { Clock, KeyValueStore } from "@auth/kv";
+import type { Clock, Write } from "@auth/kv";
 import { clientAddressKey, deviceIdOf } from "@auth/runtime";
 import type { SessionRecord } from "./session-store.js";
 
@@ -43,33 +43,41 @@ const userKey = (companyId: string, userId: string) => `signed-in:${companyId}:$
 
 /**
  * The devices (and networks) each user signed in from in the last days the company keeps them, each
- * under a key of its own that lives that long from its last use. A device is recorded by one atomic
- * step that answers whether it was there: of parallel sign-ins from one new device, one finds it new.
+ * under a key of its own that lives that long from its last use. A device is recorded by an atomic
+ * exchange that answers whether it was there, made in the step that writes the authorized session
+ * (docs/performance.md, "Redis round trips per login"): of parallel sign-ins from one new device,
+ * one finds it new.
  */
 export class KnownDevices {
-  constructor(
-    private readonly kv: KeyValueStore,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly clock: Clock) {}
 
   /**
-   * Records that the session's user signed in from its device, known from then on for `days`: "known"
-   * when it was known; "new" when it was not and the user had signed in before (the notice);
-   * "first" for the user's first sign-in (none in the last 400 days), which records silently.
+   * The writes that record that the session's user signed in from its device, known from then on
+   * for `days`: the device's and the user's sign-in, each an exchange answering whether it was
+   * there (useOf).
    */
-  async recordUse(session: SessionRecord, days: number): Promise<DeviceUse> {
+  recording(session: SessionRecord, days: number): Write[] {
     const { companyId, userId } = session;
     const now = String(this.clock.now());
-    const key = deviceKey(companyId, userId, deviceKeyOf(session));
-    // Both recorded at once, each answering whether it was there: of parallel first sign-ins from
-    // one device, the one that did not record it is told "known", never "new".
-    const [device, user] = await Promise.all([
-      this.kv.exchange(key, now, days * dayMs),
-      this.kv.exchange(userKey(companyId, userId), now, userMemoryMs),
-    ]);
-    const fresh = device === null;
-    const first = user === null;
-    if (!fresh) return "known";
-    return first ? "first" : "new";
+    return [
+      {
+        op: "exchange",
+        key: deviceKey(companyId, userId, deviceKeyOf(session)),
+        value: now,
+        ttlMs: days * dayMs,
+      },
+      { op: "exchange", key: userKey(companyId, userId), value: now, ttlMs: userMemoryMs },
+    ];
   }
+}
+
+/**
+ * What recording's writes found: "known" when the device was known; "new" when it was not and the
+ * user had signed in before (the notice); "first" for the user's first sign-in (none in the last 400
+ * days), which records silently. Of parallel first sign-ins from one device, the one that did not
+ * record it is told "known", never "new".
+ */
+export function deviceUseOf([deviceWasKnown, signedInBefore]: readonly boolean[]): DeviceUse {
+  if (deviceWasKnown) return "known";
+  return signedInBefore ? "new" : "first";
 }

@@ -113,7 +113,144 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
   });
 
+  describe("create with writes recorded", () => {
+    it("makes them in the step that writes the session, and answers them", async () => {
+      const recorded = () => [{ op: "exchange" as const, key: "device", value: "1", ttlMs: minute }];
+      const authorized = { ...start, state: SessionState.AUTHORIZED, ...password, recorded };
+      expect((await sessions.create(authorized, bySystem)).recorded).toEqual([false]);
+      expect((await sessions.create(authorized, bySystem)).recorded).toEqual([true]);
+      expect((await sessions.create(start, bySystem)).recorded).toEqual([]);
+    });
+  });
+
   describe("advance", () => {
+    /** A right check's report as the check budget reads it (PendingRight): `check:<id>` taken, `forgotten:<id>` after. */
+    const reportOf = (id: string, read: Promise<void> = Promise.resolve()) => ({
+      report: async () => {
+        await read;
+        return {
+          right: password.rightCheck,
+          take: { op: "compareAndSet" as const, key: `check:${id}`, expected: id, next: null, ttlMs: 0 },
+          rest: [{ op: "delete" as const, key: `forgotten:${id}` }],
+        };
+      },
+    });
+    const reportsOf = async (...ids: string[]) => {
+      for (const id of ids)
+        await kv.writeInOrder([
+          { op: "set", key: `check:${id}`, value: id, ttlMs: minute },
+          { op: "set", key: `forgotten:${id}`, value: "1", ttlMs: minute },
+        ]);
+    };
+
+    it("makes the report of the right check it rests on in its own step: the check taken, then the move, then the report's rest", async () => {
+      const { token } = await sessions.create(start, bySystem);
+      await reportsOf("a");
+      const moved = await sessions.advance(
+        token,
+        SessionState.CHECKPASSWORD,
+        SessionState.AUTHORIZED,
+        reportOf("a"),
+        bySystem,
+      );
+      expect(moved.session.factors).toEqual([password.rightCheck.factor]);
+      expect(await kv.getEach(["check:a", "forgotten:a"])).toEqual([null, null]);
+    });
+
+    it("of parallel moves that read the session before either wrote, the loser skips its move but makes its report", async () => {
+      const { token } = await sessions.create(start, bySystem);
+      await reportsOf("a", "b");
+      let reads = 0;
+      let bothRead = () => {};
+      const read = new Promise<void>((resolve) => {
+        bothRead = resolve;
+      });
+      const getEachNaming = kv.getEachNaming.bind(kv);
+      kv.getEachNaming = async (keys, named) => {
+        const values = await getEachNaming(keys, named);
+        reads += 1;
+        if (reads === 2) bothRead();
+        return values;
+      };
+      const moves = await Promise.all(
+        ["a", "b"].map((id) =>
+          codeOf(
+            sessions.advance(
+              token,
+              SessionState.CHECKPASSWORD,
+              SessionState.AUTHORIZED,
+              reportOf(id, read),
+              bySystem,
+            ),
+          ),
+        ),
+      );
+      expect(moves.sort()).toEqual(["auth.token.invalid", "resolved"]);
+      expect(await kv.getEach(["check:a", "check:b", "forgotten:a", "forgotten:b"])).toEqual([
+        null,
+        null,
+        null,
+        null,
+      ]);
+    });
+
+    it("makes the writes recorded with a move only when it moves the session, and answers them", async () => {
+      const { token } = await sessions.create(start, bySystem);
+      await reportsOf("a", "b");
+      let reads = 0;
+      let bothRead = () => {};
+      const read = new Promise<void>((resolve) => {
+        bothRead = resolve;
+      });
+      const getEachNaming = kv.getEachNaming.bind(kv);
+      kv.getEachNaming = async (keys, named) => {
+        const values = await getEachNaming(keys, named);
+        reads += 1;
+        if (reads === 2) bothRead();
+        return values;
+      };
+      const moves = await Promise.allSettled(
+        ["a", "b"].map((id) =>
+          sessions.advance(
+            token,
+            SessionState.CHECKPASSWORD,
+            SessionState.AUTHORIZED,
+            {
+              ...reportOf(id, read),
+              recorded: (next) => [
+                { op: "exchange", key: `device:${id}`, value: next.sessionId, ttlMs: minute },
+                { op: "exchange", key: "user", value: id, ttlMs: minute },
+              ],
+            },
+            bySystem,
+          ),
+        ),
+      );
+      const moved = moves.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+      expect(moved.map(({ recorded }) => recorded)).toEqual([[false, false]]);
+      const devices = await kv.getEach(["device:a", "device:b"]);
+      expect(devices.filter((device) => device !== null)).toEqual([moved[0]?.session.sessionId]);
+    });
+
+    it("moves nothing on a check another report took first: auth.token.invalid", async () => {
+      const { token } = await sessions.create(start, bySystem);
+      await reportsOf("a");
+      await kv.set("check:a", "taken meanwhile", minute);
+      expect(
+        await codeOf(
+          sessions.advance(
+            token,
+            SessionState.CHECKPASSWORD,
+            SessionState.AUTHORIZED,
+            reportOf("a"),
+            bySystem,
+          ),
+        ),
+      ).toBe("auth.token.invalid");
+      expect(await kv.get("forgotten:a")).toBe("1");
+      expect((await sessions.introspect(token)).status).toBe("active");
+    });
+
     it("rotates the token: the new one works, the old one is invalid", async () => {
       const first = await sessions.create(start, bySystem);
       const next = await sessions.advance(

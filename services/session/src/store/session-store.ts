@@ -15,7 +15,7 @@ import {
 } from "@auth/kv";
 import { type RequiredDisclaimer, SessionState } from "@auth/proto/session";
 import type { Factor } from "../authentication.js";
-import type { RightCheck } from "./check-budget.js";
+import type { PendingRight, RightCheck } from "./check-budget.js";
 import { deviceIdHashOf } from "./known-devices.js";
 import { type Ending, endEvents, stateEvents } from "./session-events.js";
 
@@ -153,7 +153,15 @@ export interface NewSession extends SessionLimits {
   deviceId?: string;
   /** The right check the session starts on: the user's, and its first factor. */
   rightCheck?: RightCheck;
+  /** Writes made in the step that writes the session (Recorded). */
+  recorded?: Recorded;
 }
+
+/**
+ * Writes made in the step that writes the session, only when it is written, from the session as
+ * written (the device of a sign-in: known-devices.ts); their answers come back as `recorded`.
+ */
+export type Recorded = (session: SessionRecord) => readonly Write[];
 
 /** What a move to the next state may change besides the state. */
 export interface SessionChanges extends SessionLimits {
@@ -162,13 +170,21 @@ export interface SessionChanges extends SessionLimits {
   lifetimeSeconds?: number;
   /** The session has just changed its user's password, after claimCredentialChange. */
   renewCredentialGeneration?: boolean;
+  /** The right check the move rests on, reported already: the session's user's, and its next factor. */
+  rightCheck?: RightCheck;
   /**
-   * The right check the move rests on: the session's user's, and its next factor. Its report may
-   * still be under way: the session is read meanwhile (docs/performance.md, "Redis round trips per
-   * login").
+   * Or the right check to report in the move's step, read while the session is (docs/performance.md,
+   * "Redis round trips per login"); it fails when there is no check to rest on.
    */
-  rightCheck?: RightCheck | Promise<RightCheck>;
+  report?: () => Promise<PendingRight>;
+  /** Writes made in the step that moves the session (Recorded). */
+  recorded?: Recorded;
 }
+
+/** A move made ready (advance): the session as read and as it moves, or the answer of its earlier move. */
+type Move =
+  | { again: { token: string; session: SessionRecord } }
+  | { raw: string; record: SessionRecord; next: SessionRecord; token: string };
 
 const sessionKey = (sessionId: string) => `session:${sessionId}`;
 const userKey = (companyId: string, userId: string) => `user-sessions:${companyId}:${userId}`;
@@ -249,11 +265,12 @@ export class SessionStore {
       clientAddress = "",
       deviceId,
       rightCheck,
+      recorded,
       ...session
     }: NewSession,
     originOf: OriginOf,
     generation?: string,
-  ): Promise<{ token: string; session: SessionRecord }> {
+  ): Promise<{ token: string; session: SessionRecord; recorded: boolean[] }> {
     const userless = session.userId === "";
     if (userless) assertMayStartWithoutUser(session.state, rightCheck, checkedWith);
     assertOfUser(rightCheck, session.userId);
@@ -289,7 +306,7 @@ export class SessionStore {
       ...(deviceIdHash !== undefined ? { deviceIdHash } : {}),
       ...(session.state === SessionState.AUTHORIZED ? { authorizedAt: now } : {}),
     };
-    await this.kv.writeInOrder([
+    const own: Write[] = [
       {
         op: "set",
         key: sessionKey(sessionId),
@@ -298,8 +315,9 @@ export class SessionStore {
         ...stateEvents(undefined, record, originOf),
       },
       ...(userless ? [] : [this.#listed(record)]),
-    ]);
-    return { token: issued.token, session: record };
+    ];
+    const made = await this.kv.writeInOrder([...own, ...(recorded?.(record) ?? [])]);
+    return { token: issued.token, session: record, recorded: made.slice(own.length) };
   }
 
   /** Keeps the user's generation as long as a session that takes it may live ("" needs no keeping). */
@@ -371,11 +389,64 @@ export class SessionStore {
     changes: SessionChanges,
     originOf: OriginOf,
     retryKey?: string,
-  ): Promise<{ token: string; session: SessionRecord }> {
-    const [found, rightCheck] = await Promise.all([this.#find(token), changes.rightCheck]);
+  ): Promise<{ token: string; session: SessionRecord; recorded: boolean[] }> {
+    const [found, pending] = await Promise.all([this.#find(token), changes.report?.()]);
+    const rightCheck = pending?.right ?? changes.rightCheck;
+    // A check is reported whatever becomes of the move: alone when none is made.
+    const reportAlone = async () => {
+      if (pending) await this.kv.writeInOrder([pending.take, ...pending.rest]);
+    };
+    let move: Move;
+    try {
+      move = await this.#move(token, found, from, to, { ...changes, rightCheck }, retryKey);
+    } catch (error) {
+      await reportAlone();
+      throw error;
+    }
+    if ("again" in move) {
+      await reportAlone();
+      return { ...move.again, recorded: [] };
+    }
+    const { raw, record, next } = move;
+    const recorded = changes.recorded?.(next) ?? [];
+    const taken = pending ? 1 : 0;
+    // The check taken first (a report that lost to another ends everything), then the session's
+    // compare-and-set, which skips only its own writes when it loses, then the report's rest.
+    const made = await this.kv.writeInOrder([
+      ...(pending ? [pending.take] : []),
+      {
+        op: "compareAndSet",
+        key: sessionKey(record.sessionId),
+        expected: raw,
+        next: JSON.stringify(next),
+        ttlMs: this.#keyLifetime(next),
+        guards: 1 + recorded.length,
+        ...stateEvents(record.state, next, originOf),
+      },
+      this.#listed(next),
+      ...recorded,
+      ...(pending?.rest ?? []),
+    ]);
+    if (pending && !made[0])
+      throw new AuthError("auth.token.invalid", { detail: "no reserved check to rest on" });
+    // Another request with the same token changed the session first.
+    if (!made[taken]) throw new AuthError("auth.token.invalid");
+    return { token: move.token, session: next, recorded: made.slice(taken + 2, taken + 2 + recorded.length) };
+  }
+
+  /** The move of the session as found, checked; refused with the error the move answers. */
+  async #move(
+    token: string,
+    found: Read | null,
+    from: SessionState,
+    to: SessionState,
+    changes: SessionChanges,
+    retryKey: string | undefined,
+  ): Promise<Move> {
+    const { rightCheck } = changes;
     if (!found) {
       const again = retryKey === undefined ? undefined : await this.#movedBy(token, retryKey);
-      if (again) return again;
+      if (again) return { again };
       throw new AuthError("auth.token.invalid");
     }
     const { raw } = found;
@@ -428,20 +499,7 @@ export class SessionStore {
           }
         : {}),
     };
-    const [swapped] = await this.kv.writeInOrder([
-      {
-        op: "compareAndSet",
-        key: sessionKey(record.sessionId),
-        expected: raw,
-        next: JSON.stringify(next),
-        ttlMs: this.#keyLifetime(next),
-        ...stateEvents(record.state, next, originOf),
-      },
-      this.#listed(next),
-    ]);
-    // Another request with the same token changed the session first.
-    if (!swapped) throw new AuthError("auth.token.invalid");
-    return { token: issued.token, session: next };
+    return { raw, record, next, token: issued.token };
   }
 
   /**
