@@ -2,6 +2,13 @@ import { defineConfig, mergeConfig, type ViteUserConfig } from "vitest/config";
 import { testBudgets } from "./budgets.js";
 import { FileTimesReporter } from "./file-times-reporter.js";
 
+/** The build output of every workspace (their packages resolve to it through npm's links). */
+const builtWorkspaces = [
+  /\/(?:packages|services|web|infra|tools)\/[^/]+\/dist\//,
+  /\/(?:gateway|bench)\/dist\//,
+  /\/proto\/dist\//,
+];
+
 /**
  * A workspace's vitest configuration: the shared time budgets (sized for a loaded machine) and the
  * record of each file's time, with the workspace's own settings on top. A workspace runs one file
@@ -16,6 +23,10 @@ export function defineTestConfig(own: ViteUserConfig = {}): ViteUserConfig {
         hookTimeout: testBudgets.hookMs,
         teardownTimeout: testBudgets.hookMs,
         reporters: ["default", new FileTimesReporter()],
+        // The workspaces' built JavaScript is loaded by node as it is, as node_modules are, not
+        // transformed and evaluated again through vite for every test file (docs/performance.md,
+        // "The unit tests' time").
+        server: { deps: { external: builtWorkspaces } },
       },
     }),
     own,
