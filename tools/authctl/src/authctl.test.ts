@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort } from "@auth/runtime";
-import { type RunningSuite, startSuite } from "@auth/suite";
+import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -30,6 +31,7 @@ const tableRows = (printed: string): string[][] =>
 // Each authctl call is a node process of its own, a few seconds each on a loaded 2-core machine;
 // a test makes up to fifteen of them.
 describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
+  let own: Awaited<ReturnType<typeof startOwnSuite>> | undefined;
   let suite: RunningSuite;
   let dataDir: string;
   let code: string;
@@ -79,13 +81,15 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
       password,
     ]);
 
+  // On the machine's stores when TEST_DATABASE_URL and TEST_REDIS_URL name them, else the embedded ones.
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "authctl-"));
-    suite = await startSuite({ dataDir, logLevel: "error", startTimeoutMs: testBudgets.suiteStartMs });
+    own = await startOwnSuite({});
+    suite = own.suite;
     code = `cli${Date.now().toString(36)}`;
   });
   afterAll(async () => {
-    await suite?.stop();
+    await own?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
