@@ -102,6 +102,8 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
   });
 
   it("explains every command with --help", async () => {
+    // Each a process of its own that needs nothing of the others: run together.
+    const helps: Promise<void>[] = [];
     for (const group of [
       "company",
       "apikey",
@@ -116,12 +118,20 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
       "audit",
       "webhooks",
     ]) {
-      const { stdout, exitCode } = await authctl([group, "--help"]);
-      expect(exitCode, group).toBe(0);
-      expect(stdout).toMatch(/Commands:/);
+      helps.push(
+        authctl([group, "--help"]).then(({ stdout, exitCode }) => {
+          expect(exitCode, group).toBe(0);
+          expect(stdout).toMatch(/Commands:/);
+        }),
+      );
     }
-    expect((await authctl(["user", "create", "--help"])).stdout).toContain("--second-factor");
-    expect((await authctl(["oauth", "set", "--help"])).stdout).toContain("--trusts-provider-mfa");
+    helps.push(
+      authctl(["user", "create", "--help"]).then(({ stdout }) => expect(stdout).toContain("--second-factor")),
+      authctl(["oauth", "set", "--help"]).then(({ stdout }) =>
+        expect(stdout).toContain("--trusts-provider-mfa"),
+      ),
+    );
+    await Promise.all(helps);
   });
 
   it("provisions a company, a key and a user that can then log in through the gateway", async () => {
@@ -399,7 +409,8 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
     expect((await authctl(["passkeys", "remove", ...ofUser])).stderr).toMatch(/--passkey/);
   });
 
-  describe("every list", () => {
+  // The lists only read, and each call is a process of its own: run together.
+  describe.concurrent("every list", () => {
     let carl: { id: string };
     beforeAll(async () => {
       carl = await json(["user", "find", code, "carl"]);
@@ -458,7 +469,7 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
     );
   });
 
-  describe("a service that cannot be reached", () => {
+  describe.concurrent("a service that cannot be reached", () => {
     it("is one line naming the service, its address and the environment variable that set it", async () => {
       const address = `127.0.0.1:${await freePort()}`;
       const result = await authctl(["company", "list"], { AUTH_IDENTITY_ADDR: address });
