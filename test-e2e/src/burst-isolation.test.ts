@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call } from "./support/api.js";
 import {
@@ -9,7 +10,6 @@ import {
   type TestCompany,
   type TestUser,
 } from "./support/fixtures.js";
-import { startOwnSuite } from "./support/own-suite.js";
 
 const captcha = "dev-captcha-pass";
 const burst = 200;

@@ -14,6 +14,7 @@ import {
   SessionServiceService,
 } from "@auth/proto/session";
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call } from "./support/api.js";
 import {
@@ -26,7 +27,6 @@ import {
 } from "./support/fixtures.js";
 import { recoverByQuestion } from "./support/flows.js";
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
-import { startOwnSuite } from "./support/own-suite.js";
 import { enrolAuthenticator, totpCode, wrongTotpCode } from "./support/totp.js";
 
 const captcha = "dev-captcha-pass";

@@ -3,10 +3,10 @@ import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { errorCodes } from "@auth/errors";
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCompany, operatorOf, type TestCompany } from "./support/fixtures.js";
-import { startOwnSuite } from "./support/own-suite.js";
 
 const operations = [
   "login",

@@ -5,10 +5,9 @@ import type { TlsFiles } from "@auth/grpc-kit/dev-pki";
 import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
 import { type RunningSuite, startSuite } from "@auth/suite";
+import { patientWithStores, suiteOptionsFromEnvironment } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import type { TestProject } from "vitest/node";
-import { patientWithStores } from "./support/own-suite.js";
-import { suiteOptionsFromEnvironment } from "./support/stores.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -5,6 +5,7 @@ import {
   smsSettings,
 } from "@auth/grpc-kit";
 import { type RunningSuite, type ServiceName, serviceNames } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -15,7 +16,6 @@ import {
   type TestCompany,
 } from "./support/fixtures.js";
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
-import { startOwnSuite } from "./support/own-suite.js";
 import { RoundRobinProxy } from "./support/round-robin-proxy.js";
 import { hangOrNoAnswer, type TimedSample, timedRequest } from "./support/timed-requests.js";
 
@@ -43,7 +43,7 @@ const frozenMs = recoveredWithinMs + 3_000;
 const beforeMs = 3_000;
 /** A request of the load with no answer in this long is aborted and counts as a hang. */
 const hangMs = 30_000;
-/** The product's deadline and keepalive, which the other e2e suites make patient (support/own-suite.ts). */
+/** The product's deadline and keepalive, which the other e2e suites make patient (packages/suite/src/own-suite.ts). */
 const productCalls = {
   GRPC_DEADLINE_MS: "3000",
   GRPC_KEEPALIVE_TIMEOUT_MS: String(defaultKeepaliveTimeoutMs),

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { TestOAuth2Provider } from "@auth/identity/testing";
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call, expectError, expectSuccess } from "./support/api.js";
@@ -19,7 +20,6 @@ import {
 import { recoverToSetpassword, startLogin } from "./support/flows.js";
 import { redirectUri } from "./support/oidc-provider.js";
 import { notificationsTo } from "./support/outbox.js";
-import { startOwnSuite } from "./support/own-suite.js";
 
 /**
  * The Idempotency-Key rules (docs/decisions.md, "Idempotency-Key"): setpassword (both kinds),

@@ -1,4 +1,5 @@
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError } from "./support/api.js";
 import {
@@ -8,7 +9,6 @@ import {
   type TestCompany,
   type TestUser,
 } from "./support/fixtures.js";
-import { startOwnSuite } from "./support/own-suite.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type OAuthButton, pageRoutes, type RunningLoginPage, serveLoginPage } from "@auth/login-page";
 import { ProviderKind } from "@auth/proto/identity";
 import { freePort } from "@auth/runtime";
+import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -28,7 +29,6 @@ import {
 } from "./support/fixtures.js";
 import { oidcClient, TestOidcProvider } from "./support/oidc-provider.js";
 import { lastOtp, mailTo, recoveryLink, smsTo } from "./support/outbox.js";
-import { startOwnSuite } from "./support/own-suite.js";
 import { totpCode } from "./support/totp.js";
 
 const passwordRules = "At least 10 characters, with letters and digits.";

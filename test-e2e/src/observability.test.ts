@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { promtoolCheck, promtoolInstalled, testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/api.js";
@@ -14,7 +15,6 @@ import {
 } from "./support/fixtures.js";
 import { OtlpReceiver, type ReceivedSpan } from "./support/otlp-receiver.js";
 import { lastOtp } from "./support/outbox.js";
-import { startOwnSuite } from "./support/own-suite.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const serverKind = 2;

@@ -1,9 +1,9 @@
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
 import { createCompany, createUser, operatorOf, type TestCompany } from "./support/fixtures.js";
 import { lastOtp, smsTo } from "./support/outbox.js";
-import { startOwnSuite } from "./support/own-suite.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

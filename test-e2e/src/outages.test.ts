@@ -1,5 +1,6 @@
 import { smsLimitsOutOfTheWay, smsSettings } from "@auth/grpc-kit";
 import { type RunningSuite, type ServiceName, serviceNames } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,7 +12,6 @@ import {
   type TestUser,
 } from "./support/fixtures.js";
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
-import { startOwnSuite } from "./support/own-suite.js";
 import { RoundRobinProxy } from "./support/round-robin-proxy.js";
 import { hangOrNoAnswer, type TimedSample, timedRequest } from "./support/timed-requests.js";
 

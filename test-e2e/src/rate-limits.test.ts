@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { deleteKeys } from "@auth/kv/testing";
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call, expectError } from "./support/api.js";
 import { createCompany, createUser, operatorOf, type TestCompany } from "./support/fixtures.js";
-import { startOwnSuite } from "./support/own-suite.js";
 
 /** The gateway trusts X-Forwarded-For from loopback (TRUST_PROXY), so a test can be many clients. */
 const from = (address: string) => ({ "x-forwarded-for": address });

@@ -1,9 +1,9 @@
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/api.js";
 import { createCompany, createUser, operatorOf, type TestCompany } from "./support/fixtures.js";
 import { lastOtp } from "./support/outbox.js";
-import { startOwnSuite } from "./support/own-suite.js";
 import { RoundRobinProxy } from "./support/round-robin-proxy.js";
 
 const realStores = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);

@@ -1,5 +1,6 @@
 import { defaultKeepaliveTimeoutMs, keepaliveTimeMs } from "@auth/grpc-kit";
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { portsOf, watchConnections } from "./support/connections.js";
@@ -12,7 +13,6 @@ import {
   type TestUser,
 } from "./support/fixtures.js";
 import { loadMachine, type MachineLoad, type MeasuredLoad } from "./support/machine-load.js";
-import { startOwnSuite } from "./support/own-suite.js";
 import { type TimedSample, timedRequest } from "./support/timed-requests.js";
 
 /**

@@ -13,6 +13,7 @@ import { RecoveryServiceService } from "@auth/proto/recovery";
 import { SecretKind, SessionServiceService, SessionState } from "@auth/proto/session";
 import { boundPort, freePort } from "@auth/runtime";
 import { type BoundPorts, Child, type ProcessName, type RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,7 +26,6 @@ import {
   type TestCompany,
   type TestUser,
 } from "./support/fixtures.js";
-import { startOwnSuite } from "./support/own-suite.js";
 import {
   type PrivatePostgres,
   type PrivateRedis,

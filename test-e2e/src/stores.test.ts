@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type RunningSuite, startSuite } from "@auth/suite";
+import { patientWithStores } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -19,7 +20,6 @@ import {
   type TestCompany,
 } from "./support/fixtures.js";
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
-import { patientWithStores } from "./support/own-suite.js";
 import {
   type PrivatePostgres,
   type PrivateRedis,

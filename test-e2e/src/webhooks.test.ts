@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createServiceClient, type ServiceClient } from "@auth/grpc-kit";
 import { AuditServiceService, DeliveryState } from "@auth/proto/audit";
 import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { loginSteps } from "@auth/testing/api";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,6 @@ import {
   type TestCompany,
   type TestUser,
 } from "./support/fixtures.js";
-import { startOwnSuite } from "./support/own-suite.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver.js";
 
 /**

@@ -24,7 +24,7 @@ import {
   testAccess,
   testPki,
 } from "./test-servers.testing.js";
-import { checkTransportSettings, grpcTransportEnvironment } from "./tls/transport.js";
+import { checkTransportSettings, grpcTransportEnvironment } from "./tls/transport-settings.js";
 
 const adminToken = "a".repeat(40);
 const createRequest = { companyId: "c", code: "x", title: "t", description: "", link: "https://x" };

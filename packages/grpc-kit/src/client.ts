@@ -1,4 +1,3 @@
-import { metrics } from "@auth/telemetry";
 import { Client, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { adminMetadata } from "./admin.js";
 import { callDeadline, passDeadlinesOn } from "./deadline.js";
@@ -36,6 +35,13 @@ export interface ClientOptions {
   adminToken?: string;
   /** How long a keepalive ping may go unanswered before the connection counts as dead (channelOptions). */
   keepaliveTimeoutMs?: number;
+  /** Where each call is counted by its outcome; without it none is (authctl, which serves no metrics). */
+  callCounter?: CallCounter;
+}
+
+/** A counter of calls by service, method and outcome (`ok`, else the error code): grpcClientCalls. */
+export interface CallCounter {
+  inc(labels: { service: string; method: string; outcome: string }): void;
 }
 
 /**
@@ -120,10 +126,10 @@ export function createServiceClient<D extends ServiceDefinition>(
           (error: ServiceError | null, response?: unknown) => {
             if (error) {
               const failure = fromServiceError(error);
-              metrics.grpcClientCalls.inc({ service: options.server, method: name, outcome: failure.code });
+              options.callCounter?.inc({ service: options.server, method: name, outcome: failure.code });
               reject(failure);
             } else {
-              metrics.grpcClientCalls.inc(succeeded);
+              options.callCounter?.inc(succeeded);
               resolve(response);
             }
           },

@@ -1,15 +1,16 @@
 export { type AccessTable, checkAccessTable } from "./access.js";
 export { adminMetadata, assertAdmin, hashAdminToken } from "./admin.js";
 export {
+  type CallCounter,
   type CallOptions,
   type ClientOptions,
-  createServiceClient,
   defaultKeepaliveTimeoutMs,
   forRequest,
   keepaliveTimeMs,
   type ServiceClient,
 } from "./client.js";
 export { companyPolicy, defaultCompanyLimits, smsLimitsOutOfTheWay, smsSettings } from "./company-policy.js";
+export { createServiceClient } from "./counted-client.js";
 export { assertTimeLeft, callDeadline, withDeadline } from "./deadline.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { clientAddressKey, eventOriginOf, traceIdKey } from "./event-origin.js";
@@ -50,13 +51,11 @@ export {
   grpcServices,
   spiffeId,
 } from "./tls/spiffe.js";
+export { channelCredentialsOf, type GrpcTransport, serverCredentialsOf } from "./tls/transport.js";
 export {
-  channelCredentialsOf,
   checkTransportSettings,
-  type GrpcTransport,
   grpcTransportEnvironment,
   plaintextWarning,
-  serverCredentialsOf,
   transportOf,
-} from "./tls/transport.js";
+} from "./tls/transport-settings.js";
 export { messageSchema, parseRequest } from "./validate.js";

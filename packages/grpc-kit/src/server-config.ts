@@ -1,7 +1,7 @@
 import { env } from "@auth/runtime";
 import { z } from "zod";
 import type { GrpcServerOptions } from "./server.js";
-import { grpcTransportEnvironment, transportOf } from "./tls/transport.js";
+import { grpcTransportEnvironment, transportOf } from "./tls/transport-settings.js";
 
 /** What every gRPC service reads to serve: where, how (mutual TLS), its probe port and reflection. */
 export function grpcServerEnvironment(defaultPort: number) {

@@ -15,7 +15,8 @@ import type { Logger } from "pino";
 import type { ServiceDefinition } from "./definition.js";
 import { suiteDescriptorSet } from "./descriptors.js";
 import { toStatus } from "./status.js";
-import { type GrpcTransport, plaintextWarning, serverCredentialsOf } from "./tls/transport.js";
+import { type GrpcTransport, serverCredentialsOf } from "./tls/transport.js";
+import { plaintextWarning } from "./tls/transport-settings.js";
 
 export interface HostedService {
   /** Fully qualified name, e.g. `auth.session.v1.SessionService`, as health checks ask for it. */

@@ -2,10 +2,11 @@ import { IdentityServiceService } from "@auth/proto/identity";
 import { TokenIntrospectionServiceService } from "@auth/proto/introspection";
 import { SessionServiceService } from "@auth/proto/session";
 import { env } from "@auth/runtime";
-import { createServiceClient, defaultKeepaliveTimeoutMs, type ServiceClient } from "./client.js";
+import { defaultKeepaliveTimeoutMs, type ServiceClient } from "./client.js";
+import { createServiceClient } from "./counted-client.js";
 import type { ServiceDefinition } from "./definition.js";
 import type { GrpcServiceName } from "./tls/spiffe.js";
-import { transportOf } from "./tls/transport.js";
+import { transportOf } from "./tls/transport-settings.js";
 
 /** How this process's calls to other services behave. */
 export const grpcCallEnvironment = {

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort } from "@auth/runtime";
-import { type RunningSuite, startSuite } from "@auth/suite";
+import type { RunningSuite } from "@auth/suite";
+import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -30,6 +31,7 @@ const tableRows = (printed: string): string[][] =>
 // Each authctl call is a node process of its own, a few seconds each on a loaded 2-core machine;
 // a test makes up to fifteen of them.
 describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
+  let own: Awaited<ReturnType<typeof startOwnSuite>> | undefined;
   let suite: RunningSuite;
   let dataDir: string;
   let code: string;
@@ -79,13 +81,15 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
       password,
     ]);
 
+  // On the machine's stores when TEST_DATABASE_URL and TEST_REDIS_URL name them, else the embedded ones.
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "authctl-"));
-    suite = await startSuite({ dataDir, logLevel: "error", startTimeoutMs: testBudgets.suiteStartMs });
+    own = await startOwnSuite({});
+    suite = own.suite;
     code = `cli${Date.now().toString(36)}`;
   });
   afterAll(async () => {
-    await suite?.stop();
+    await own?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -98,6 +102,8 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
   });
 
   it("explains every command with --help", async () => {
+    // Each a process of its own that needs nothing of the others: run together.
+    const helps: Promise<void>[] = [];
     for (const group of [
       "company",
       "apikey",
@@ -112,12 +118,20 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
       "audit",
       "webhooks",
     ]) {
-      const { stdout, exitCode } = await authctl([group, "--help"]);
-      expect(exitCode, group).toBe(0);
-      expect(stdout).toMatch(/Commands:/);
+      helps.push(
+        authctl([group, "--help"]).then(({ stdout, exitCode }) => {
+          expect(exitCode, group).toBe(0);
+          expect(stdout).toMatch(/Commands:/);
+        }),
+      );
     }
-    expect((await authctl(["user", "create", "--help"])).stdout).toContain("--second-factor");
-    expect((await authctl(["oauth", "set", "--help"])).stdout).toContain("--trusts-provider-mfa");
+    helps.push(
+      authctl(["user", "create", "--help"]).then(({ stdout }) => expect(stdout).toContain("--second-factor")),
+      authctl(["oauth", "set", "--help"]).then(({ stdout }) =>
+        expect(stdout).toContain("--trusts-provider-mfa"),
+      ),
+    );
+    await Promise.all(helps);
   });
 
   it("provisions a company, a key and a user that can then log in through the gateway", async () => {
@@ -395,7 +409,8 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
     expect((await authctl(["passkeys", "remove", ...ofUser])).stderr).toMatch(/--passkey/);
   });
 
-  describe("every list", () => {
+  // The lists only read, and each call is a process of its own: run together.
+  describe.concurrent("every list", () => {
     let carl: { id: string };
     beforeAll(async () => {
       carl = await json(["user", "find", code, "carl"]);
@@ -454,7 +469,7 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
     );
   });
 
-  describe("a service that cannot be reached", () => {
+  describe.concurrent("a service that cannot be reached", () => {
     it("is one line naming the service, its address and the environment variable that set it", async () => {
       const address = `127.0.0.1:${await freePort()}`;
       const result = await authctl(["company", "list"], { AUTH_IDENTITY_ADDR: address });

@@ -6,7 +6,7 @@ import {
   type GrpcTransport,
   type ServiceClient,
   type ServiceDefinition,
-} from "@auth/grpc-kit";
+} from "@auth/grpc-kit/client";
 import { AuditServiceService } from "@auth/proto/audit";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService, type User } from "@auth/proto/identity";

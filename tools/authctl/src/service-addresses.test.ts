@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { AuthError } from "@auth/errors";
-import { createServiceClient } from "@auth/grpc-kit";
+import { createServiceClient } from "@auth/grpc-kit/client";
 import { IdentityServiceService } from "@auth/proto/identity";
 import { freePort } from "@auth/runtime";
 import { describe, expect, it } from "vitest";

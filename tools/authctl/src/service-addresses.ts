@@ -1,4 +1,4 @@
-import { unanswered } from "@auth/grpc-kit";
+import { unanswered } from "@auth/grpc-kit/client";
 
 /** The services authctl calls: the environment variable of each one's address (else --<service>), and its default. */
 export const serviceAddresses = {

@@ -1,4 +1,4 @@
-import { eventJson } from "@auth/events";
+import { eventJson } from "@auth/events/event";
 import { Delivery, Webhook } from "@auth/proto/audit";
 import { type Actor, ActorKind, type Event, Outcome } from "@auth/proto/events";
 import type { Records } from "../table.js";

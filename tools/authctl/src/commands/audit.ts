@@ -1,4 +1,4 @@
-import { eventJson } from "@auth/events";
+import { eventJson } from "@auth/events/event";
 import { Webhook } from "@auth/proto/audit";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";

@@ -1,9 +1,8 @@
 import { AuthError } from "@auth/errors";
 import { type User, UserStatus } from "@auth/proto/identity";
-import { passwordLength } from "@auth/runtime";
+import { passwordLength } from "@auth/runtime/identity-shapes";
 import type { Command } from "commander";
 import type { Cli } from "../context.js";
-import { fileBytes, formatOf, importFile, progressOf, summaryText, writeReport } from "./user-import.js";
 import { statuses, userRecords } from "./user-table.js";
 
 function status(name: string | undefined): UserStatus | undefined {
@@ -113,6 +112,10 @@ export function userCommands(program: Command, cli: () => Cli): void {
     .option("--format <format>", "jsonl or csv (else the file's extension)")
     .option("--report <file>", "write the failed lines as JSON Lines")
     .action(async (company: string, file: string, options: { format?: string; report?: string }) => {
+      // Loaded by this command alone: its parser and progress bar would slow every other one's start.
+      const { fileBytes, formatOf, importFile, progressOf, summaryText, writeReport } = await import(
+        "./user-import.js"
+      );
       const format = formatOf(file, options.format);
       const companyId = await cli().companyId(company);
       const summary = await importFile(

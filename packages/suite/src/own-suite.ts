@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deleteKeys } from "@auth/kv/testing";
 import { createTestDatabase } from "@auth/pg/testing";
-import { type RunningSuite, type SuiteOptions, startSuite } from "@auth/suite";
 import { testBudgets } from "@auth/testing";
 import { suiteOptionsFromEnvironment } from "./stores.js";
+import { type RunningSuite, type SuiteOptions, startSuite } from "./suite.js";
 
 export interface OwnSuiteOptions extends Omit<SuiteOptions, "dataDir"> {
   /**

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { SuiteOptions } from "@auth/suite";
+import type { SuiteOptions } from "./suite.js";
 
 type DeleteKeys = (url: string, prefix: string) => Promise<void>;
 type CreateDatabase = (adminUrl: string, prefix: string) => Promise<{ url: string; drop(): Promise<void> }>;

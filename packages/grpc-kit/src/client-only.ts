@@ -1,0 +1,13 @@
+// `@auth/grpc-kit/client`: what a command-line client of the services needs, without the server
+// side the index loads (metrics, tracing, reflection, the configuration's schemas); its clients count
+// no calls.
+export {
+  type CallOptions,
+  type ClientOptions,
+  createServiceClient,
+  type ServiceClient,
+} from "./client.js";
+export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
+export { unanswered } from "./status.js";
+export type { GrpcServiceName } from "./tls/spiffe.js";
+export type { GrpcTransport } from "./tls/transport.js";
