@@ -238,6 +238,12 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return this.#writeInOrder(writes);
   }
 
+  // Synchronous: nothing runs between the read and the writes.
+  async writeInOrderBelow(counter: { key: string; ceiling: number }, writes: readonly Write[]) {
+    const read = this.#counter(counter.key);
+    return { counter: read, made: read.count < counter.ceiling ? this.#writeInOrder(writes) : undefined };
+  }
+
   // Synchronous: nothing runs between the writes.
   #writeInOrder(writes: readonly Write[]): boolean[] {
     const changed: boolean[] = [];

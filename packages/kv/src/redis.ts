@@ -184,6 +184,18 @@ const scripts = {
       local writes = cjson.decode(ARGV[1])
       return write_in_order(writes, 0, KEYS[#writes + 1])`,
   },
+  // KEYS: the counter, then the writes' keys and the outbox as kvWriteInOrder's; ARGV: the
+  // counter's ceiling, the writes as JSON. Answers {{count, ttlMs}, made per write or false}.
+  kvWriteInOrderBelow: {
+    lua: `
+      ${writeInOrder}
+      local value = redis.call('GET', KEYS[1])
+      local counter = {0, 0}
+      if value then counter = {tonumber(value), redis.call('PTTL', KEYS[1])} end
+      if counter[1] >= tonumber(ARGV[1]) then return {counter, false} end
+      local writes = cjson.decode(ARGV[2])
+      return {counter, write_in_order(writes, 1, KEYS[#writes + 2])}`,
+  },
   // KEYS: the keys read; ARGV: the key prefix, the index (from 1) of the value naming the key, its
   // parts as JSON ([[0, literal] or [1, field], ...]). Answers {values, the named key's value}.
   kvGetEachNaming: {
@@ -241,6 +253,10 @@ type ScriptClient = Record<
     ...keysAndArgs: string[]
   ): Promise<[counted: number, counters: Array<[number, number]>]>;
   kvWriteInOrder(numberOfKeys: number, ...keysAndArgs: string[]): Promise<number[]>;
+  kvWriteInOrderBelow(
+    numberOfKeys: number,
+    ...keysAndArgs: Argument[]
+  ): Promise<[counter: [number, number], made: number[] | null]>;
   kvGetEachNaming(
     numberOfKeys: number,
     ...keysAndArgs: Argument[]
@@ -632,6 +648,27 @@ export class RedisKeyValueStore implements KeyValueStore {
       .kvWriteInOrder(keys.length, ...keys, JSON.stringify(writes.map(scriptWrite)))
       .catch(unavailable);
     return made.map((changed) => changed === 1);
+  }
+
+  async writeInOrderBelow(
+    counter: { key: string; ceiling: number },
+    writes: readonly Write[],
+  ): Promise<{ counter: Counter; made: boolean[] | undefined }> {
+    if (this.#redis.isCluster) {
+      const read = await this.readCounter(counter.key);
+      return {
+        counter: read,
+        made: read.count < counter.ceiling ? await this.#writeOneByOne(writes) : undefined,
+      };
+    }
+    const keys = [counter.key, ...writtenKeys(writes)];
+    const [[count, ttlMs], made] = await this.#scripts
+      .kvWriteInOrderBelow(keys.length, ...keys, counter.ceiling, JSON.stringify(writes.map(scriptWrite)))
+      .catch(unavailable);
+    return {
+      counter: { count, ttlMs: Math.max(ttlMs, 0) },
+      made: made ? made.map((changed) => changed === 1) : undefined,
+    };
   }
 
   /** writeInOrder write by write, each its single-key operation. */

@@ -413,6 +413,45 @@ describe.each(keyValueKinds())("KeyValueStore on $name", (kind) => {
     });
   });
 
+  describe("writeInOrderBelow", () => {
+    const ceiling = { key: "failures", ceiling: 2 };
+
+    it("makes the writes, events included, while the counter is below its ceiling, and answers it as read", async () => {
+      await store.increment("failures", 60_000);
+      const { counter, made } = await store.writeInOrderBelow(ceiling, [
+        { op: "set", key: "a", value: "1", ttlMs: 10_000, events: [JSON.stringify({ name: "set" })] },
+        { op: "compareAndSet", key: "none", expected: "x", next: "y", ttlMs: 10_000 },
+        { op: "set", key: "b", value: "1", ttlMs: 10_000 },
+      ]);
+      expect(counter.count).toBe(1);
+      expect(counter.ttlMs).toBeGreaterThan(50_000);
+      expect(made).toEqual([true, false]);
+      expect(await store.getEach(["a", "b"])).toEqual(["1", null]);
+      expect(await store.outbox.read(10)).toHaveLength(1);
+    });
+
+    it("makes none of the writes once the counter is at its ceiling, and answers it with its window", async () => {
+      await store.increment("failures", 60_000);
+      await store.increment("failures", 60_000);
+      const { counter, made } = await store.writeInOrderBelow(ceiling, [
+        { op: "set", key: "a", value: "1", ttlMs: 10_000, events: [JSON.stringify({ name: "set" })] },
+      ]);
+      expect(counter.count).toBe(2);
+      expect(counter.ttlMs).toBeGreaterThan(50_000);
+      expect(made).toBeUndefined();
+      expect(await store.get("a")).toBeNull();
+      expect(await store.outbox.read(10)).toEqual([]);
+    });
+
+    it("reads a counter never counted as zero and makes the writes", async () => {
+      const { counter, made } = await store.writeInOrderBelow(ceiling, [
+        { op: "set", key: "a", value: "1", ttlMs: 10_000 },
+      ]);
+      expect(counter).toEqual({ count: 0, ttlMs: 0 });
+      expect(made).toEqual([true]);
+    });
+  });
+
   describe("exchange", () => {
     it("sets the key and answers the value it had", async () => {
       expect(await store.exchange("a", "1", 10_000)).toBeNull();

@@ -104,7 +104,7 @@ export type Write =
 /**
  * The small set of atomic operations the session, otp and recovery stores are built on. Every
  * single-key operation touches one key, so the stores run unchanged on Redis Cluster. The
- * composite ones (getEach, getEachNaming, incrementEachBelow, writeInOrder) save round trips: one step on one
+ * composite ones (getEach, getEachNaming, incrementEachBelow, writeInOrder, writeInOrderBelow) save round trips: one step on one
  * Redis, and on Redis Cluster, whose keys of one call may live on different nodes, key by key with
  * the outcome the same steps one after another have (docs/performance.md, "Redis round trips per
  * login"). Values are strings; every key has a lifetime.
@@ -193,6 +193,16 @@ export interface KeyValueStore {
    * by one.
    */
   writeInOrder(writes: readonly Write[]): Promise<boolean[]>;
+  /**
+   * Reads the counter, and makes the writes as writeInOrder makes them only while it is below its
+   * ceiling, in one step: answers the counter as read and, when it was below, what writeInOrder
+   * answers (a lock-out read in the step that starts a session). On Redis Cluster the counter is
+   * read first, then the writes made one by one.
+   */
+  writeInOrderBelow(
+    counter: { key: string; ceiling: number },
+    writes: readonly Write[],
+  ): Promise<{ counter: Counter; made: boolean[] | undefined }>;
   /** Sets the key and answers the value it had (null when it had none), in one step. */
   exchange(key: string, value: string, ttlMs: number): Promise<string | null>;
   /** Adds a member to a set, keeping the set at least ttlMs longer. */

@@ -8,6 +8,7 @@ import {
   messageSchema,
   parseRequest,
 } from "@auth/grpc-kit";
+import type { Counter } from "@auth/kv";
 import {
   type AdvanceSessionRequest,
   CaptchaVerdict,
@@ -473,30 +474,34 @@ export function sessionService(
       );
       // The right check is reported first: the failures it forgets include the one it counted,
       // which may have been the budget's last. Then the user's generation (given to the session, not
-      // read again) and the lock-out it names; a session of no user (a passkey discovery's) has no
-      // generation, nor a budget to be locked out of.
+      // read again), and the lock-out it names, read in the step that writes the session
+      // (docs/performance.md, "Redis round trips per login"); a session of no user (a passkey
+      // discovery's) has no generation, nor a budget to be locked out of.
       const rightCheck = rightCheckId === undefined ? undefined : await reportRight(rightCheckId, context);
-      const user = passkeyDiscovery
-        ? undefined
-        : await holderOf(input.companyId, { userId: input.userId }).then(async (holder) => ({
-            holder,
-            status: lockoutKind === undefined ? undefined : await budget.status(holder, lockoutKind, limits),
-          }));
-      if (user?.status?.lockedOut) {
-        throw new AuthError("auth.restricted", {
-          retryAfterSeconds: user.status.retryAfterSeconds,
-          detail: "user locked out",
-        });
-      }
+      const holder = passkeyDiscovery ? undefined : await holderOf(input.companyId, { userId: input.userId });
+      const budgetRead = holder && lockoutKind !== undefined ? { holder, kind: lockoutKind } : undefined;
+      const lockOut = budgetRead && {
+        ...budget.lockOutCounter(budgetRead.holder, budgetRead.kind, limits),
+        refused: async (counter: Counter) =>
+          new AuthError("auth.restricted", {
+            retryAfterSeconds: (await budget.statusOf(budgetRead.holder, budgetRead.kind, limits, counter))
+              .retryAfterSeconds,
+            detail: "user locked out",
+          }),
+      };
       const created = await sessions.create(
-        { ...input, rightCheck, ...signIn(undefined, input.state, limits) },
+        { ...input, rightCheck, lockOut, ...signIn(undefined, input.state, limits) },
         originOf(context),
-        user?.holder.credentialGeneration,
+        holder?.credentialGeneration,
       );
+      const status =
+        budgetRead &&
+        created.counter &&
+        (await budget.statusOf(budgetRead.holder, budgetRead.kind, limits, created.counter));
       return {
         sessionToken: created.token,
         session: toSession(created.session, sessions.now()),
-        captchaRequired: user?.status?.captchaRequired ?? false,
+        captchaRequired: status ? status.captchaRequired : false,
         newDevice: await authorized(undefined, created, limits, context),
       };
     },

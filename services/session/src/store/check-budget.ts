@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EventOrigin } from "@auth/events";
-import { type Clock, type KeyValueStore, newRecordId, type Write } from "@auth/kv";
+import { type Clock, type Counter, type KeyValueStore, newRecordId, type Write } from "@auth/kv";
 import type { Factor } from "../authentication.js";
 import { lockoutEvents } from "./session-events.js";
 
@@ -198,7 +198,19 @@ export class CheckBudget {
    * reserved, so that the steps before them and recovery stay open.
    */
   async status(holder: Holder, kind: SecretKind, policy: CheckPolicy) {
-    const { count, ttlMs } = await this.kv.readCounter(failuresKey(holder, kind));
+    return this.statusOf(holder, kind, policy, await this.kv.readCounter(failuresKey(holder, kind)));
+  }
+
+  /**
+   * The counter of the holder's failures of the kind, with the count that locks it out: what a
+   * session's start reads in the step that writes it (writeInOrderBelow), refused at that count.
+   */
+  lockOutCounter(holder: Holder, kind: SecretKind, policy: CheckPolicy) {
+    return { key: failuresKey(holder, kind), ceiling: policy.lockoutAfterFailures };
+  }
+
+  /** status, from the counter of the holder's failures of the kind as read. */
+  async statusOf(holder: Holder, kind: SecretKind, policy: CheckPolicy, { count, ttlMs }: Counter) {
     const lockedOut = count >= policy.lockoutAfterFailures;
     return {
       lockedOut,

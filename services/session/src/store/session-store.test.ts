@@ -113,6 +113,31 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     });
   });
 
+  describe("create with a lock-out read in its step", () => {
+    const refused = async () => new AuthError("auth.restricted", { detail: "locked out" });
+    const lockOut = { key: "failures", ceiling: 2, refused };
+
+    it("writes the session, its list and its recorded writes while the counter is below its ceiling, and answers it", async () => {
+      await kv.increment("failures", minute);
+      const recorded = () => [{ op: "exchange" as const, key: "device", value: "1", ttlMs: minute }];
+      const created = await sessions.create({ ...start, lockOut, recorded }, bySystem);
+      expect(created.counter?.count).toBe(1);
+      expect(created.recorded).toEqual([false]);
+      expect((await sessions.introspect(created.token)).status).toBe("active");
+    });
+
+    it("writes nothing once the counter is at its ceiling, and throws what refused makes of it", async () => {
+      await kv.increment("failures", minute);
+      await kv.increment("failures", minute);
+      const recorded = () => [{ op: "exchange" as const, key: "device", value: "1", ttlMs: minute }];
+      expect(await codeOf(sessions.create({ ...start, lockOut, recorded }, bySystem))).toBe(
+        "auth.restricted",
+      );
+      expect(await kv.get("device")).toBeNull();
+      expect(await kv.setMembers(`user-sessions:${start.companyId}:${start.userId}`)).toEqual([]);
+    });
+  });
+
   describe("create with writes recorded", () => {
     it("makes them in the step that writes the session, and answers them", async () => {
       const recorded = () => [{ op: "exchange" as const, key: "device", value: "1", ttlMs: minute }];

@@ -2,6 +2,7 @@ import { AuthError } from "@auth/errors";
 import type { OriginOf } from "@auth/events";
 import {
   type Clock,
+  type Counter,
   issueToken,
   type KeyNamedByValue,
   type KeyValueStore,
@@ -155,6 +156,18 @@ export interface NewSession extends SessionLimits {
   rightCheck?: RightCheck;
   /** Writes made in the step that writes the session (Recorded). */
   recorded?: Recorded;
+  /** A lock-out read in the step that writes the session (LockOutRead). */
+  lockOut?: LockOutRead;
+}
+
+/**
+ * A counter read in the step that writes the session (the budget's lock-out: check-budget.ts):
+ * at its ceiling nothing is written, and what `refused` makes of it is thrown.
+ */
+export interface LockOutRead {
+  key: string;
+  ceiling: number;
+  refused(counter: Counter): Promise<Error>;
 }
 
 /**
@@ -252,7 +265,7 @@ export class SessionStore {
 
   /**
    * Starts a session. `generation`: the user's credential generation as the caller has just read
-   * it (the budget's lock-out check, in the same call), so that it is not read twice.
+   * it (the budget's lock-out check names its counter by it), so that it is not read twice.
    */
   async create(
     {
@@ -266,11 +279,12 @@ export class SessionStore {
       deviceId,
       rightCheck,
       recorded,
+      lockOut,
       ...session
     }: NewSession,
     originOf: OriginOf,
     generation?: string,
-  ): Promise<{ token: string; session: SessionRecord; recorded: boolean[] }> {
+  ): Promise<{ token: string; session: SessionRecord; recorded: boolean[]; counter?: Counter }> {
     const userless = session.userId === "";
     if (userless) assertMayStartWithoutUser(session.state, rightCheck, checkedWith);
     assertOfUser(rightCheck, session.userId);
@@ -316,8 +330,14 @@ export class SessionStore {
       },
       ...(userless ? [] : [this.#listed(record)]),
     ];
-    const made = await this.kv.writeInOrder([...own, ...(recorded?.(record) ?? [])]);
-    return { token: issued.token, session: record, recorded: made.slice(own.length) };
+    const writes = [...own, ...(recorded?.(record) ?? [])];
+    if (!lockOut) {
+      const made = await this.kv.writeInOrder(writes);
+      return { token: issued.token, session: record, recorded: made.slice(own.length) };
+    }
+    const { counter, made } = await this.kv.writeInOrderBelow(lockOut, writes);
+    if (!made) throw await lockOut.refused(counter);
+    return { token: issued.token, session: record, recorded: made.slice(own.length), counter };
   }
 
   /** Keeps the user's generation as long as a session that takes it may live ("" needs no keeping). */
