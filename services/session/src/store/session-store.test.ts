@@ -160,6 +160,19 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
         };
       },
     });
+    /** Settles once two moves have read the session: parallel moves that read before either wrote. */
+    const bothSessionsRead = () => {
+      let reads = 0;
+      return new Promise<void>((resolve) => {
+        const getEachNaming = kv.getEachNaming.bind(kv);
+        kv.getEachNaming = async (keys, named) => {
+          const values = await getEachNaming(keys, named);
+          reads += 1;
+          if (reads === 2) resolve();
+          return values;
+        };
+      });
+    };
     const reportsOf = async (...ids: string[]) => {
       for (const id of ids)
         await kv.writeInOrder([
@@ -185,18 +198,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     it("of parallel moves that read the session before either wrote, the loser skips its move but makes its report", async () => {
       const { token } = await sessions.create(start, bySystem);
       await reportsOf("a", "b");
-      let reads = 0;
-      let bothRead = () => {};
-      const read = new Promise<void>((resolve) => {
-        bothRead = resolve;
-      });
-      const getEachNaming = kv.getEachNaming.bind(kv);
-      kv.getEachNaming = async (keys, named) => {
-        const values = await getEachNaming(keys, named);
-        reads += 1;
-        if (reads === 2) bothRead();
-        return values;
-      };
+      const read = bothSessionsRead();
       const moves = await Promise.all(
         ["a", "b"].map((id) =>
           codeOf(
@@ -222,18 +224,7 @@ describe.each(keyValueKinds())("session store on $name", (kind) => {
     it("makes the writes recorded with a move only when it moves the session, and answers them", async () => {
       const { token } = await sessions.create(start, bySystem);
       await reportsOf("a", "b");
-      let reads = 0;
-      let bothRead = () => {};
-      const read = new Promise<void>((resolve) => {
-        bothRead = resolve;
-      });
-      const getEachNaming = kv.getEachNaming.bind(kv);
-      kv.getEachNaming = async (keys, named) => {
-        const values = await getEachNaming(keys, named);
-        reads += 1;
-        if (reads === 2) bothRead();
-        return values;
-      };
+      const read = bothSessionsRead();
       const moves = await Promise.allSettled(
         ["a", "b"].map((id) =>
           sessions.advance(
