@@ -18,8 +18,8 @@ const timeOf = (module: TestModule): FileTime => {
 
 /**
  * Records how long each test file took, for the slowest-files report at the end of CI: one record
- * per vitest project, so that a run of some of a workspace's projects (test-e2e runs its timing
- * files after the rest) keeps the others'.
+ * per vitest project, so that a run of one of a workspace's projects (`vitest run --project <name>`)
+ * keeps the others'.
  */
 export class FileTimesReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
