@@ -8,6 +8,8 @@ export interface FileTime {
   file: string;
   ms: number;
   state: string;
+  /** Each failed test's full name and the first line of its error; errors of the file itself first. */
+  failures?: string[];
 }
 
 export const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -45,4 +47,11 @@ export function slowestFiles(times: FileTime[], count: number): string[] {
     ({ file, ms, state }) =>
       `${(ms / 1000).toFixed(1).padStart(width)} s  ${file}${state === "passed" ? "" : `  (${state})`}`,
   );
+}
+
+/** Every failure recorded, under the file it happened in. */
+export function failedTests(times: FileTime[]): string[] {
+  return times
+    .filter(({ failures }) => failures && failures.length > 0)
+    .flatMap(({ file, failures = [] }) => [file, ...failures.map((failure) => `  ${failure}`)]);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readTestBudgets } from "./budgets.js";
-import { slowestFiles } from "./file-times.js";
+import { failedTests, slowestFiles } from "./file-times.js";
 
 describe("test budgets", () => {
   it("are generous by default, sized for a loaded 2-core machine", () => {
@@ -34,5 +34,16 @@ describe("the slowest test files", () => {
       2,
     );
     expect(lines).toEqual(["95.0 s  b.test.ts  (failed)", " 1.2 s  a.test.ts"]);
+  });
+});
+
+describe("the failed tests", () => {
+  it("are listed under their file, and files with none are left out", () => {
+    const lines = failedTests([
+      { file: "a.test.ts", ms: 1_200, state: "passed", failures: [] },
+      { file: "b.test.ts", ms: 95_000, state: "failed", failures: ["logins > locks out: expected 1 to be 2"] },
+      { file: "c.test.ts", ms: 300, state: "passed" },
+    ]);
+    expect(lines).toEqual(["b.test.ts", "  logins > locks out: expected 1 to be 2"]);
   });
 });
