@@ -36,7 +36,10 @@ const timeOf = (module: TestModule): FileTime => {
  * fails the run while every test passes, is recorded as a file of its own.
  */
 export class FileTimesReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+  ): void {
     const projects = new Set(testModules.map((module) => module.project.name));
     for (const project of projects) {
       const modules = testModules.filter((module) => module.project.name === project);

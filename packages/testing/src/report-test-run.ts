@@ -8,7 +8,9 @@ if (times.length === 0) {
   console.log("No test file timings recorded (.test-results/ is empty).");
 } else {
   const failed = failedTests(times);
-  console.log(failed.length === 0 ? "No test failed." : ["Failed:", ...failed.map((line) => `  ${line}`)].join("\n"));
+  console.log(
+    failed.length === 0 ? "No test failed." : ["Failed:", ...failed.map((line) => `  ${line}`)].join("\n"),
+  );
   console.log(`The ${Math.min(count, times.length)} slowest of ${times.length} test files:`);
   for (const line of slowestFiles(times, count)) console.log(`  ${line}`);
 }

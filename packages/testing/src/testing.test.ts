@@ -41,7 +41,12 @@ describe("the failed tests", () => {
   it("are listed under their file, and files with none are left out", () => {
     const lines = failedTests([
       { file: "a.test.ts", ms: 1_200, state: "passed", failures: [] },
-      { file: "b.test.ts", ms: 95_000, state: "failed", failures: ["logins > locks out: expected 1 to be 2"] },
+      {
+        file: "b.test.ts",
+        ms: 95_000,
+        state: "failed",
+        failures: ["logins > locks out: expected 1 to be 2"],
+      },
       { file: "c.test.ts", ms: 300, state: "passed" },
     ]);
     expect(lines).toEqual(["b.test.ts", "  logins > locks out: expected 1 to be 2"]);
