@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readTestBudgets } from "./budgets.js";
 import { failedTests, slowestFiles } from "./file-times.js";
+import { failedTasks } from "./turbo-runs.js";
 
 describe("test budgets", () => {
   it("are generous by default, sized for a loaded 2-core machine", () => {
@@ -50,5 +51,25 @@ describe("the failed tests", () => {
       { file: "c.test.ts", ms: 300, state: "passed" },
     ]);
     expect(lines).toEqual(["b.test.ts", "  logins > locks out: expected 1 to be 2"]);
+  });
+});
+
+describe("the failed turbo tasks", () => {
+  it("are those of every recorded run that exited with an error, with the exit code", () => {
+    const lines = failedTasks([
+      {
+        tasks: [
+          { taskId: "@auth/gateway#test", execution: { exitCode: 1 } },
+          { taskId: "@auth/otp#test", execution: { exitCode: 0 } },
+        ],
+      },
+      {
+        tasks: [
+          { taskId: "@auth/test-e2e#build" },
+          { taskId: "@auth/test-e2e#test", execution: { exitCode: 137 } },
+        ],
+      },
+    ]);
+    expect(lines).toEqual(["@auth/gateway#test (exit 1)", "@auth/test-e2e#test (exit 137)"]);
   });
 });

@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { repositoryRoot } from "./file-times.js";
+
+/** Where turbo writes a summary of each run made with `--summarize` (`npm test` clears it first). */
+export const turboRunsDir = join(repositoryRoot, ".turbo", "runs");
+
+interface TurboRunSummary {
+  tasks: Array<{ taskId: string; execution?: { exitCode?: number } }>;
+}
+
+/** The tasks of the recorded turbo runs that exited with an error, as `<package>#<task> (exit N)`. */
+export function failedTasks(summaries: TurboRunSummary[]): string[] {
+  return summaries.flatMap(({ tasks }) =>
+    tasks
+      .filter(({ execution }) => (execution?.exitCode ?? 0) !== 0)
+      .map(({ taskId, execution }) => `${taskId} (exit ${execution?.exitCode})`),
+  );
+}
+
+export function readTurboRuns(): TurboRunSummary[] {
+  let names: string[];
+  try {
+    names = readdirSync(turboRunsDir).filter((name) => name.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  return names.map((name) => JSON.parse(readFileSync(join(turboRunsDir, name), "utf8")) as TurboRunSummary);
+}
