@@ -15,6 +15,7 @@ import { Client, type ClientReadableStream, Metadata } from "@grpc/grpc-js";
 import { service as healthService } from "grpc-health-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoCompanyCode } from "./demo.js";
+import { smallFootprint } from "./small-footprint.js";
 
 const start = fileURLToPath(new URL("../dist/start.js", import.meta.url));
 const processes = ["identity", "session", "otp", "recovery", "disclaimer", "audit", "gateway"] as const;
@@ -70,6 +71,20 @@ function upOrFailed(started: Launch): Promise<void> {
       reject(new Error(`npm start exited ${code}:\n${started.stderr.join("\n")}`));
     });
   });
+}
+
+/** Each process of a running suite by name (its entry's workspace), with its node flags and environment, from /proc. */
+function processesOf(dataDir: string, launcher: number) {
+  const pids = readFileSync(join(dataDir, "suite.lock"), "utf8").trim().split("\n").map(Number);
+  return pids
+    .filter((pid) => pid !== launcher)
+    .map((pid) => {
+      const [, ...args] = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
+      const environment = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+      const entry = args.find((arg) => arg.endsWith("/dist/main.js")) ?? "";
+      const name = /(\w+)\/dist\/main\.js$/.exec(entry)?.[1];
+      return { name, flags: args.slice(0, args.indexOf(entry)), environment };
+    });
 }
 
 /** What each process of the suite logged, from the launcher's `name | line` output. */
@@ -210,6 +225,21 @@ describe("npm start's data folder and its stop", () => {
       }
     }
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("runs every process with the embedded default's flags over the production ones, and its glibc settings", () => {
+    const running = processesOf(dataDir, first.process.pid as number);
+    expect(running.map(({ name }) => name).sort()).toEqual([...processes].sort());
+    for (const { name, flags, environment } of running) {
+      for (const flag of smallFootprint.nodeArgs) {
+        // V8 takes the last value given of a flag: the footprint's, not production's before it.
+        const [option] = flag.split("=");
+        expect(flags.filter((given) => given.split("=")[0] === option).at(-1), name).toBe(flag);
+      }
+      for (const [variable, value] of Object.entries(smallFootprint.commonEnv)) {
+        expect(environment, name).toContain(`${variable}=${value}`);
+      }
+    }
   });
 
   it("refuses a second suite on the same data with one line naming DATA_DIR and how to choose another", async () => {

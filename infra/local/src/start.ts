@@ -6,6 +6,7 @@ import { env, loadConfig, whyNotListenable } from "@auth/runtime";
 import { DataDirInUse, type DataLock, lockDataDir, type ProcessName, startSuite } from "@auth/suite";
 import { z } from "zod";
 import { demoCompanyCode, demoControlQuestion, demoDisclaimer, demoUsers, seedDemo } from "./demo.js";
+import { smallFootprint } from "./small-footprint.js";
 
 const config = loadConfig(
   "npm start",
@@ -94,17 +95,6 @@ if (problems.length > 0) {
   process.stderr.write(`${problems.join("\n")}\n`);
   process.exit(1);
 }
-
-/**
- * The embedded default trades some speed for memory (docs/performance.md, "The embedded default's
- * memory"): 1 MiB semi-spaces and V8's size-first heuristics over the production flags, and glibc
- * kept from holding freed native memory (argon2's blocks, TLS buffers) in per-thread arenas or below
- * a moving mmap threshold.
- */
-const smallFootprint = {
-  nodeArgs: ["--max-semi-space-size=1", "--optimize-for-size"],
-  commonEnv: { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" },
-};
 
 process.stdout.write(`Starting the suite on embedded stores (data in ${dataDir}) ...\n`);
 const suite = await startSuite({
