@@ -160,9 +160,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       backends: response.locals.backends,
       companiesWithDisclaimers,
       countLoginId: async (loginId) => {
-        await (held
-          ? held.withLoginId(loginId)
-          : rateLimits.byLoginId(company, endpoint.rateLimit, loginId));
+        await (held ? held.withLoginId(loginId) : rateLimits.byLoginId(company, endpoint.rateLimit, loginId));
         const key = loginIdKey(company, endpoint.rateLimit, loginId);
         if (key === undefined) return;
         // A request waits for its turn half its time at most, and has the other half for its work.
