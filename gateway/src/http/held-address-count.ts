@@ -3,19 +3,24 @@ import type { Endpoint, RateLimit } from "../endpoint/define.js";
 import type { RateLimits } from "./rate-limits.js";
 
 /**
- * Whether the endpoint's requests name their login ID in the body (login, checkcredentials,
- * recovery/recover): their address's count is held until the flow names it (HeldAddressCount).
+ * Whether the endpoint's requests name their login ID in the body and their flow counts it before
+ * it calls anything (login, checkcredentials): their address's count is held until then.
  */
 export function holdsAddressCount(endpoint: Endpoint): boolean {
-  return !endpoint.takesToken && endpoint.rateLimit === "address and login ID";
+  return (
+    !endpoint.takesToken &&
+    endpoint.rateLimit === "address and login ID" &&
+    endpoint.countsLoginIdFirst === true
+  );
 }
 
 /**
  * The client address's count of a request whose login ID is in its body, held until the flow
  * names the login ID, then made with the login ID's in one step (RateLimits.byAddressAndLoginId:
  * the login ID counted only when the address is within its limit); made alone when the request
- * ends before that (a body refused, a suspended company). These flows name the login ID before
- * they call anything, so the address is still counted once, first, and before any call.
+ * ends before that (a body refused, a suspended company). Their flows name the login ID before
+ * they call anything (`countsLoginIdFirst`), so the address is still counted once, first, and
+ * before any call.
  */
 export class HeldAddressCount {
   #counted = false;

@@ -246,6 +246,7 @@ describe.runIf(process.env.TEST_REDIS_URL)(
 
     describe("a login, whose login ID is in its body", () => {
       let login: Gateway;
+      let captchasAsked = 0;
       beforeAll(async () => {
         login = await startGateway({
           redis,
@@ -253,6 +254,10 @@ describe.runIf(process.env.TEST_REDIS_URL)(
           identity: {
             findUser: async () => {
               throw new AuthError("auth.loginid.notfound");
+            },
+            verifyCaptcha: async () => {
+              captchasAsked += 1;
+              return { valid: false };
             },
           },
         });
@@ -295,6 +300,23 @@ describe.runIf(process.env.TEST_REDIS_URL)(
         expect((await keysInRedis()).filter((name) => !before.includes(name))).toEqual([
           `rate:address:acme:${from}`,
         ]);
+      });
+
+      it("but not a recovery, which asks the captcha before its login ID: its address is counted first, and a client over its limit costs no captcha check", async () => {
+        const answers = [];
+        for (let i = 0; i < 6; i += 1) {
+          answers.push(
+            await post(login, "recovery/recover", {
+              body: { login_id: "ann@acme.example", captcha_response: "made up" },
+              forwardedFor: "198.51.100.3",
+            }),
+          );
+        }
+        expect(tally(answers)).toEqual([
+          ["403 auth.captcha.invalid", 5],
+          ["429 request.ratelimit.exceeded", 1],
+        ]);
+        expect(captchasAsked).toBe(5);
       });
     });
   },
