@@ -73,7 +73,14 @@ export class RateLimits {
   }
 
   async #consume(window: Window): Promise<void> {
-    await this.#settled(window.name);
+    // Checked again right before the count is taken, in the same turn of the event loop.
+    for (
+      let unsettled = this.#unsettled.get(window.name);
+      unsettled;
+      unsettled = this.#unsettled.get(window.name)
+    ) {
+      await unsettled;
+    }
     const count = this.#counts.add(window.name, Date.now());
     const own = count.own;
     const windows = this.#windows;
@@ -107,13 +114,6 @@ export class RateLimits {
         detail: "the rate-limit count was not confirmed by Redis",
         cause: error,
       });
-    }
-  }
-
-  /** Waits until no count of the window waits for Redis's word on its address. */
-  async #settled(name: string): Promise<void> {
-    for (let unsettled = this.#unsettled.get(name); unsettled; unsettled = this.#unsettled.get(name)) {
-      await unsettled;
     }
   }
 
