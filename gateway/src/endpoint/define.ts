@@ -64,6 +64,13 @@ export interface EndpointDeclaration<
   examples: { request: z.input<Body>; answers: readonly SuccessFields<Responses>[] };
   /** Absent: counted per client address with the other endpoints that have none (docs/decisions.md, "Requests and responses"). */
   rateLimit?: RateLimit;
+  /**
+   * The flow counts the body's login ID before it calls anything (its first step): the client
+   * address is then counted with the login ID, in one step (http/held-address-count.ts), rather
+   * than before the body is read. Not for a flow that calls out first (recovery/recover asks the
+   * captcha), whose address must be counted before that call.
+   */
+  countsLoginIdFirst?: boolean;
   whileSuspended: WhileSuspended;
   /**
    * Takes an Idempotency-Key (docs/decisions.md, "Idempotency-Key"): the flow must make its change

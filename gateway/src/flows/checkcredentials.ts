@@ -50,6 +50,7 @@ export const checkcredentials = defineEndpoint({
   ],
   errors: ["auth.credentials.invalid"],
   rateLimit: "address and login ID",
+  countsLoginIdFirst: true,
   whileSuspended: "auth.restricted",
   handle,
 });

@@ -73,6 +73,7 @@ export const login = defineEndpoint({
   // auth.restricted also from the session service, which checks the lock-out as it creates the session.
   errors: ["auth.loginid.notfound", "auth.restricted"],
   rateLimit: "address and login ID",
+  countsLoginIdFirst: true,
   whileSuspended: "auth.restricted",
   handle,
 });

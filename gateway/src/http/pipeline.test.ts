@@ -243,6 +243,82 @@ describe.runIf(process.env.TEST_REDIS_URL)(
         replayed: true,
       });
     });
+
+    describe("a login, whose login ID is in its body", () => {
+      let login: Gateway;
+      let captchasAsked = 0;
+      beforeAll(async () => {
+        login = await startGateway({
+          redis,
+          trustProxy: "127.0.0.1/32",
+          identity: {
+            findUser: async () => {
+              throw new AuthError("auth.loginid.notfound");
+            },
+            verifyCaptcha: async () => {
+              captchasAsked += 1;
+              return { valid: false };
+            },
+          },
+        });
+      });
+      afterAll(async () => {
+        await login?.close();
+      });
+
+      it("has its address and its login ID counted in one round trip to Redis", async () => {
+        const from = "198.51.100.1";
+        // The first use of the script on the connection may load it.
+        await post(login, "login", { body: { login_id: "ann@acme.example" }, forwardedFor: from });
+        const sent = vi.spyOn(redis, "sendCommand");
+        try {
+          expect(
+            await post(login, "login", { body: { login_id: "ann@acme.example" }, forwardedFor: from }),
+          ).toMatchObject({ status: 404, code: "auth.loginid.notfound" });
+          expect(sent.mock.calls.map(([command]) => command.name)).toEqual(["evalsha"]);
+        } finally {
+          sent.mockRestore();
+        }
+      });
+
+      it("is counted by its address alone when its body is refused, or too large to read", async () => {
+        const before = await keysInRedis();
+        const from = "198.51.100.2";
+        // Three bodies without a login ID, then three over the 16 kB a body may have: the limit is 5.
+        const answers = [];
+        for (let i = 0; i < 3; i += 1)
+          answers.push(await post(login, "login", { body: {}, forwardedFor: from }));
+        for (let i = 0; i < 3; i += 1) {
+          answers.push(
+            await post(login, "login", { body: { login_id: "x".repeat(20_000) }, forwardedFor: from }),
+          );
+        }
+        expect(tally(answers)).toEqual([
+          ["400 request.validation.failed", 5],
+          ["429 request.ratelimit.exceeded", 1],
+        ]);
+        expect((await keysInRedis()).filter((name) => !before.includes(name))).toEqual([
+          `rate:address:acme:${from}`,
+        ]);
+      });
+
+      it("but not a recovery, which asks the captcha before its login ID: its address is counted first, and a client over its limit costs no captcha check", async () => {
+        const answers = [];
+        for (let i = 0; i < 6; i += 1) {
+          answers.push(
+            await post(login, "recovery/recover", {
+              body: { login_id: "ann@acme.example", captcha_response: "made up" },
+              forwardedFor: "198.51.100.3",
+            }),
+          );
+        }
+        expect(tally(answers)).toEqual([
+          ["403 auth.captcha.invalid", 5],
+          ["429 request.ratelimit.exceeded", 1],
+        ]);
+        expect(captchasAsked).toBe(5);
+      });
+    });
   },
 );
 

@@ -10,6 +10,7 @@ import { parseJsonObject, validateBody } from "./body.js";
 import type { CompanyCache } from "./company-cache.js";
 import { authenticateCompany, authenticateSession, bearerTokenOf } from "./credentials.js";
 import { sendSuccess } from "./envelope.js";
+import { HeldAddressCount, holdsAddressCount } from "./held-address-count.js";
 import { type IdempotentAnswers, keyedRequest, replayed, taken } from "./idempotency.js";
 import type { LoginIdTurns } from "./login-id-turns.js";
 import { loginIdKey, type RateLimits } from "./rate-limits.js";
@@ -34,6 +35,17 @@ export interface PipelineDependencies {
 /** The body limit (docs/api-contract.md, "Requests and responses"); any content type is read as JSON. */
 const readBody = express.raw({ type: () => true, limit: "16kb" });
 
+/** A body that cannot be read (too large) still costs the client address its count. */
+const readBodyCountingAddress: RequestHandler = (request, response, next) =>
+  readBody(request, response, (error?: unknown) => {
+    if (error === undefined) return next();
+    const held: HeldAddressCount = response.locals.heldAddressCount;
+    held.alone().then(
+      () => next(error),
+      (refused: unknown) => next(refused),
+    );
+  });
+
 /** A request with an Idempotency-Key has its body read first: the body is part of what the key names. */
 const readBodyWhenKeyed: RequestHandler = (request, response, next) =>
   request.get("idempotency-key") === undefined ? next() : readBody(request, response, next);
@@ -49,6 +61,7 @@ const readBodyWhenKeyed: RequestHandler = (request, response, next) =>
  */
 export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDependencies): RequestHandler[] {
   const acceptedStates = statesFor(endpoint.operation);
+  const holdsAddress = holdsAddressCount(endpoint);
   const {
     backends,
     companiesWithDisclaimers,
@@ -71,8 +84,17 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
     const company = await authenticateCompany(request, calls, companies);
     response.locals.company = company;
     // Every request the API key lets in is counted, before its token is looked at: a made-up token
-    // costs the client its limit like any other request.
-    await rateLimits.byAddress(company, endpoint.rateLimit, response.locals.origin.clientAddress);
+    // costs the client its limit like any other request. One whose login ID is in its body, with
+    // its login ID, in one step, once the flow names it (held-address-count.ts).
+    const clientAddress = response.locals.origin.clientAddress;
+    if (holdsAddress) {
+      response.locals.heldAddressCount = new HeldAddressCount(
+        rateLimits,
+        company,
+        endpoint.rateLimit,
+        clientAddress,
+      );
+    } else await rateLimits.byAddress(company, endpoint.rateLimit, clientAddress);
     const named = endpoint.idempotent ? keyedRequest(endpoint.operation, request, response) : undefined;
     const keyed = named && answers.attempt(named, response.locals.deadline);
     if (keyed && (await replayed(keyed, response, logger))) return;
@@ -109,6 +131,18 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   };
 
   const run: RequestHandler = async (request, response) => {
+    const held: HeldAddressCount | undefined = response.locals.heldAddressCount;
+    try {
+      await runFlow(request, response, held);
+    } catch (error) {
+      // A request that ends before its flow named the login ID (a body refused, a suspended
+      // company) is counted by its address alone, and refused as the address's count says first.
+      await held?.alone();
+      throw error;
+    }
+  };
+
+  const runFlow = async (request: Request, response: Response, held: HeldAddressCount | undefined) => {
     const body = checkedBody(request, response);
     const company: TenantCompany = response.locals.company;
     /** Gives back the turns of the login IDs the request took, once it is answered. */
@@ -126,7 +160,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
       backends: response.locals.backends,
       companiesWithDisclaimers,
       countLoginId: async (loginId) => {
-        await rateLimits.byLoginId(company, endpoint.rateLimit, loginId);
+        await (held ? held.withLoginId(loginId) : rateLimits.byLoginId(company, endpoint.rateLimit, loginId));
         const key = loginIdKey(company, endpoint.rateLimit, loginId);
         if (key === undefined) return;
         // A request waits for its turn half its time at most, and has the other half for its work.
@@ -148,6 +182,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
         );
       } else {
         const fields = await endpoint.handle(context);
+        await held?.alone();
         if (endpoint.cacheControl) {
           response.setHeader("Cache-Control", endpoint.cacheControl);
           // A cache keeps it for this key only: another key, or none, is checked anew.
@@ -163,7 +198,7 @@ export function endpointHandlers(endpoint: Endpoint, dependencies: PipelineDepen
   return [
     ...(endpoint.idempotent ? [readBodyWhenKeyed] : []),
     authenticate,
-    ...(endpoint.method === "POST" ? [readBody] : []),
+    ...(endpoint.method === "POST" ? [holdsAddress ? readBodyCountingAddress : readBody] : []),
     run,
   ];
 }

@@ -349,6 +349,93 @@ describe.runIf(process.env.TEST_REDIS_URL)("RateLimits on Redis", () => {
       proxy.close();
     }
   }, 60_000);
+
+  describe("the address and the login ID of a request whose body names it, counted together", () => {
+    /** The names of the commands `redis` sent while `act` ran. */
+    async function commandsOf(redis: Redis | Cluster, act: () => Promise<unknown>): Promise<string[]> {
+      const sent = vi.spyOn(redis, "sendCommand");
+      try {
+        await act();
+        return sent.mock.calls.map(([command]) => command.name);
+      } finally {
+        sent.mockRestore();
+      }
+    }
+
+    it("takes one round trip for both counts", async () => {
+      const redis = await connect();
+      try {
+        const limits = new RateLimits(defaults, sharedCounts(redis));
+        const acme = company("k");
+        // The first use of a script on a connection may load it (NOSCRIPT, then EVAL).
+        await limits.byAddressAndLoginId(acme, limitOf("login"), "10.0.0.1", "ivan");
+        expect(
+          await commandsOf(redis, () =>
+            limits.byAddressAndLoginId(acme, limitOf("checkcredentials"), "10.0.0.2", "ivan"),
+          ),
+        ).toEqual(["evalsha"]);
+        // Both were counted: ivan's limit of 2 is reached, the addresses' are not.
+        await expect(
+          limits.byAddressAndLoginId(acme, limitOf("login"), "10.0.0.3", "ivan"),
+        ).rejects.toMatchObject({
+          code: "request.ratelimit.exceeded",
+          message: "too many requests per login ID",
+        });
+        await limits.byAddress(acme, limitOf("login"), "10.0.0.1");
+      } finally {
+        redis.disconnect();
+      }
+    });
+
+    it("leaves the login ID's window untouched when the address is over its limit, with other requests about the login ID in flight", async () => {
+      const redis = await connect();
+      try {
+        const limits = new RateLimits(defaults, sharedCounts(redis));
+        const acme = company("l");
+        const login = limitOf("login");
+        for (const other of ["u1", "u2", "u3"])
+          await limits.byAddressAndLoginId(acme, login, "10.0.0.1", other);
+        const outcomes = await Promise.all([
+          ...Array.from({ length: 5 }, () =>
+            attempts(1, () => limits.byAddressAndLoginId(acme, login, "10.0.0.1", "judy")),
+          ),
+          attempts(1, () => limits.byAddressAndLoginId(acme, login, "10.0.0.2", "judy")),
+        ]);
+        expect(outcomes.flat()).toEqual([...Array(5).fill("request.ratelimit.exceeded"), "ok"]);
+        // One request counted of judy in Redis: the gateway's field, beside the window's end.
+        const fields = Object.entries(await redis.hgetall("rate:login:l:judy"));
+        expect(fields.filter(([name]) => name !== "end").map(([, count]) => count)).toEqual(["1"]);
+        // judy's limit of 2 has room for one more request, from an address within its own limit.
+        expect(await attempts(2, () => limits.byAddressAndLoginId(acme, login, "10.0.0.3", "judy"))).toEqual([
+          "ok",
+          "request.ratelimit.exceeded",
+        ]);
+      } finally {
+        redis.disconnect();
+      }
+    });
+
+    it("counts both in the process while Redis is away, as before: the address first, the login ID only within its limit", async () => {
+      const redis = await connect();
+      const ended = once(redis, "end");
+      redis.disconnect();
+      await ended;
+      const limits = new RateLimits({ perAddressPerMinute: 2, perLoginIdPerMinute: 1 }, sharedCounts(redis));
+      const acme = company("m");
+      const login = limitOf("checkcredentials");
+      expect(
+        await commandsOf(redis, async () => {
+          for (const other of ["u1", "u2"]) await limits.byAddressAndLoginId(acme, login, "10.0.0.1", other);
+          expect(
+            await attempts(1, () => limits.byAddressAndLoginId(acme, login, "10.0.0.1", "kate")),
+          ).toEqual(["request.ratelimit.exceeded"]);
+          expect(
+            await attempts(2, () => limits.byAddressAndLoginId(acme, login, "10.0.0.2", "kate")),
+          ).toEqual(["ok", "request.ratelimit.exceeded"]);
+        }),
+      ).toEqual([]);
+    });
+  });
 });
 
 describe.skipIf(redisServerMissing())(

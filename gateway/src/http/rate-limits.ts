@@ -56,6 +56,12 @@ export interface SharedCounts {
 export class RateLimits {
   readonly #counts = new WindowCounts();
   readonly #windows: SharedWindows | undefined;
+  /**
+   * The login IDs' windows whose last count waits for Redis to say whether the address let it in
+   * (byAddressAndLoginId): until then no other request of this gateway takes a count of the window,
+   * so that the one the address refuses can be taken back (see byAddressAndLoginId).
+   */
+  readonly #unsettled = new Map<string, Promise<void>>();
 
   constructor(
     private readonly defaults: RateLimitDefaults,
@@ -66,31 +72,43 @@ export class RateLimits {
     shared.availability.onBack(() => void this.#giveBack());
   }
 
-  async #consume(kind: Kind, points: number, key: string): Promise<void> {
-    const name = `${keyPrefixes[kind]}:${key}`;
-    const count = this.#counts.add(name, Date.now());
+  async #consume(window: Window): Promise<void> {
+    // Checked again right before the count is taken, in the same turn of the event loop.
+    for (
+      let unsettled = this.#unsettled.get(window.name);
+      unsettled;
+      unsettled = this.#unsettled.get(window.name)
+    ) {
+      await unsettled;
+    }
+    const count = this.#counts.add(window.name, Date.now());
     const own = count.own;
-    const total = await this.#countInRedis(name, count);
-    if (total === undefined) return this.#refuseBeyondShare(kind, points, own, count);
-    if (total > points) throw exceeded(kind, count);
-    if (this.shared?.availability.backWithin(windowMs)) this.#refuseBeyondShare(kind, points, own, count);
+    const windows = this.#windows;
+    const total =
+      windows && this.#countedOn() ? await this.#inRedis(() => windows.give(window.name, count)) : undefined;
+    if (total === undefined) return this.#refuseBeyondShare(window, own, count);
+    if (total > window.points) throw exceeded(window.kind, count);
+    if (this.shared?.availability.backWithin(windowMs)) this.#refuseBeyondShare(window, own, count);
+  }
+
+  /** Whether there is a Redis to count in, not gone. */
+  #countedOn(): boolean {
+    return this.shared !== undefined && !this.shared.availability.gone;
   }
 
   /**
-   * The window's count over every gateway, once Redis has this gateway's; undefined when Redis is
-   * gone (or this failure makes it gone), service.unavailable on a failure while it is counted on.
+   * What Redis answers once it has this gateway's count; undefined when Redis is gone (or this
+   * failure makes it gone), service.unavailable on a failure while it is counted on.
    */
-  async #countInRedis(name: string, count: WindowCount): Promise<number | undefined> {
-    const { shared } = this;
-    const windows = this.#windows;
-    if (!shared || !windows || shared.availability.gone) return undefined;
+  async #inRedis<T>(give: () => Promise<T>): Promise<T | undefined> {
+    const availability = this.shared?.availability;
     try {
-      const total = await windows.give(name, count);
-      shared.availability.succeeded();
-      return total;
+      const answer = await give();
+      availability?.succeeded();
+      return answer;
     } catch (error) {
-      shared.availability.failed();
-      if (shared.availability.gone) return undefined;
+      availability?.failed();
+      if (availability?.gone) return undefined;
       throw new AuthError("service.unavailable", {
         retryAfterSeconds: 1,
         detail: "the rate-limit count was not confirmed by Redis",
@@ -100,9 +118,10 @@ export class RateLimits {
   }
 
   /** Refuses beyond this gateway's share of the limit (the whole limit without Redis): `own` is its count of the window. */
-  #refuseBeyondShare(kind: Kind, points: number, own: number, count: WindowCount): void {
+  #refuseBeyondShare(window: Window, own: number, count: WindowCount): void {
+    const { points } = window;
     const share = this.shared ? Math.max(1, Math.floor(points / this.shared.replicas.count)) : points;
-    if (own > share || own + count.othersHeard > points) throw exceeded(kind, count);
+    if (own > share || own + count.othersHeard > points) throw exceeded(window.kind, count);
   }
 
   /** Gives Redis this gateway's count of every live window; a failure leaves Redis gone until a PING answers. */
@@ -129,9 +148,7 @@ export class RateLimits {
    * does not spend what its logins may use, and none is called without limit.
    */
   byAddress(company: TenantCompany, limit: RateLimit | undefined, address: string): Promise<void> {
-    const points = company.policy.rateLimitPerAddressPerMinute || this.defaults.perAddressPerMinute;
-    const client = clientAddressKey(address, this.defaults.ipv6PrefixLength ?? 64);
-    return this.#consume(limit ? "address" : "address, others", points, `${company.id}:${client}`);
+    return this.#consume(this.#addressWindow(company, limit, address));
   }
 
   /** Counts a request about a login ID (trimmed and lower-cased). */
@@ -140,11 +157,106 @@ export class RateLimits {
     limit: RateLimit | undefined,
     loginId: string | undefined,
   ): Promise<void> {
-    const key = loginIdKey(company, limit, loginId);
-    if (key === undefined) return Promise.resolve();
-    const points = company.policy.rateLimitPerLoginIdPerMinute || this.defaults.perLoginIdPerMinute;
-    return this.#consume("login", points, key);
+    const window = this.#loginIdWindow(company, limit, loginId);
+    return window ? this.#consume(window) : Promise.resolve();
   }
+
+  /**
+   * byAddress, then byLoginId when the address is within its limit, in one step: one script, one
+   * round trip, on one Redis (docs/performance.md, "Redis round trips per login"). The two one
+   * after the other, as before, where one step cannot decide as they would: without Redis or while
+   * it is gone, on a Cluster (the two keys live on different nodes), for a minute after Redis came
+   * back (the address's share is then decided in the gateway, after Redis's answer), and while
+   * another request's count of the same login ID waits for Redis's word on its address.
+   *
+   * The login ID's count is taken in the process before Redis answers (each request gives Redis a
+   * count of its own: shared-windows.ts) and taken back when Redis says the address is over its
+   * limit; meanwhile no other request of this gateway takes a count of that login ID, so the one
+   * taken back is always the last. A step that fails leaves the login ID counted (Redis may have
+   * counted it), and a Redis gone by that failure decides both in the process, as it does while
+   * away.
+   */
+  async byAddressAndLoginId(
+    company: TenantCompany,
+    limit: RateLimit | undefined,
+    address: string,
+    loginId: string | undefined,
+  ): Promise<void> {
+    const first = this.#addressWindow(company, limit, address);
+    const second = this.#loginIdWindow(company, limit, loginId);
+    const windows = this.#windows;
+    if (!second || !windows || !this.#inOneStep(second.name)) {
+      await this.#consume(first);
+      return second && this.#consume(second);
+    }
+    const now = Date.now();
+    const [firstCount, secondCount] = [this.#counts.add(first.name, now), this.#counts.add(second.name, now)];
+    const [firstOwn, secondOwn] = [firstCount.own, secondCount.own];
+    let settle = () => {};
+    this.#unsettled.set(second.name, new Promise<void>((resolve) => (settle = resolve)));
+    try {
+      const totals = await this.#inRedis(() =>
+        windows.giveWithin(
+          { key: first.name, count: firstCount, limit: first.points },
+          { key: second.name, count: secondCount },
+        ),
+      );
+      if (totals === undefined) {
+        this.#refuseBeyondShare(first, firstOwn, firstCount);
+        return this.#refuseBeyondShare(second, secondOwn, secondCount);
+      }
+      // Redis counted the login ID only if the address was within its limit.
+      const [, secondTotal] = totals;
+      if (secondTotal === undefined) {
+        secondCount.own -= 1;
+        throw exceeded(first.kind, firstCount);
+      }
+      if (secondTotal > second.points) throw exceeded(second.kind, secondCount);
+    } finally {
+      this.#unsettled.delete(second.name);
+      settle();
+    }
+  }
+
+  /** Whether the address and the login ID can be counted in one step now (byAddressAndLoginId). */
+  #inOneStep(loginIdWindow: string): boolean {
+    const { shared } = this;
+    return (
+      shared !== undefined &&
+      this.#countedOn() &&
+      !shared.redis.isCluster &&
+      !shared.availability.backWithin(windowMs) &&
+      !this.#unsettled.has(loginIdWindow)
+    );
+  }
+
+  #addressWindow(company: TenantCompany, limit: RateLimit | undefined, address: string): Window {
+    const points = company.policy.rateLimitPerAddressPerMinute || this.defaults.perAddressPerMinute;
+    const client = clientAddressKey(address, this.defaults.ipv6PrefixLength ?? 64);
+    return windowOf(limit ? "address" : "address, others", points, `${company.id}:${client}`);
+  }
+
+  #loginIdWindow(
+    company: TenantCompany,
+    limit: RateLimit | undefined,
+    loginId: string | undefined,
+  ): Window | undefined {
+    const key = loginIdKey(company, limit, loginId);
+    if (key === undefined) return undefined;
+    const points = company.policy.rateLimitPerLoginIdPerMinute || this.defaults.perLoginIdPerMinute;
+    return windowOf("login", points, key);
+  }
+}
+
+/** One count of one key: its kind, its limit, and its name in Redis and in the process. */
+interface Window {
+  kind: Kind;
+  points: number;
+  name: string;
+}
+
+function windowOf(kind: Kind, points: number, key: string): Window {
+  return { kind, points, name: `${keyPrefixes[kind]}:${key}` };
 }
 
 /**

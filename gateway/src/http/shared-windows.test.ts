@@ -46,6 +46,21 @@ describe.runIf(process.env.TEST_REDIS_URL)("SharedWindows: a window's count in R
     expect(Math.abs((await redis.pttl("new")) - (end - Date.now()))).toBeLessThan(1_000);
   });
 
+  it("gives a second window its count in the same step only while the first is within its limit", async () => {
+    const windows = new SharedWindows(redis, "first");
+    const address = window(2);
+    const login = window(1);
+    expect(
+      await windows.giveWithin({ key: "a", count: address, limit: 2 }, { key: "b", count: login }),
+    ).toEqual([2, 1]);
+    address.own = 3;
+    login.own = 2;
+    expect(
+      await windows.giveWithin({ key: "a", count: address, limit: 2 }, { key: "b", count: login }),
+    ).toEqual([3, undefined]);
+    expect(await redis.hget("b", "first")).toBe("1");
+  });
+
   it("adds nothing for a window that is over (a command run after its window ended): no key is left", async () => {
     const over = window(3, Date.now() - 1);
     await new SharedWindows(redis, "first").give("over", over);
