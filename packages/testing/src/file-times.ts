@@ -26,13 +26,18 @@ export function writeFileTimes(workspaceDir: string, times: FileTime[], project 
 }
 
 export function readFileTimes(): FileTime[] {
+  return readJsonFiles<FileTime[]>(fileTimesDir).flat();
+}
+
+/** What each JSON file of a folder holds; none when the folder is absent. */
+export function readJsonFiles<T>(dir: string): T[] {
   let names: string[];
   try {
-    names = readdirSync(fileTimesDir).filter((name) => name.endsWith(".json"));
+    names = readdirSync(dir).filter((name) => name.endsWith(".json"));
   } catch {
     return [];
   }
-  return names.flatMap((name) => JSON.parse(readFileSync(join(fileTimesDir, name), "utf8")) as FileTime[]);
+  return names.map((name) => JSON.parse(readFileSync(join(dir, name), "utf8")) as T);
 }
 
 export function relativeToRoot(path: string): string {

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { repositoryRoot } from "./file-times.js";
+import { readJsonFiles, repositoryRoot } from "./file-times.js";
 
 /** Where turbo writes a summary of each run made with `--summarize` (`npm test` clears it first). */
 export const turboRunsDir = join(repositoryRoot, ".turbo", "runs");
@@ -19,11 +18,5 @@ export function failedTasks(summaries: TurboRunSummary[]): string[] {
 }
 
 export function readTurboRuns(): TurboRunSummary[] {
-  let names: string[];
-  try {
-    names = readdirSync(turboRunsDir).filter((name) => name.endsWith(".json"));
-  } catch {
-    return [];
-  }
-  return names.map((name) => JSON.parse(readFileSync(join(turboRunsDir, name), "utf8")) as TurboRunSummary);
+  return readJsonFiles<TurboRunSummary>(turboRunsDir);
 }
