@@ -36,9 +36,9 @@ const nats = ["@nats-io/transport-node", "@nats-io/jetstream"];
  * start").
  */
 const notAtStart: Record<ProcessName, string[]> = {
-  identity: [...nats, "@simplewebauthn/server", "@peculiar/x509", "@peculiar/asn1-schema"],
+  identity: [...nats, "@simplewebauthn/server", "@peculiar/x509", "@peculiar/asn1-schema", "openid-client"],
   session: nats,
-  otp: nats,
+  otp: [...nats, "libphonenumber-js"],
   recovery: nats,
   disclaimer: nats,
   audit: nats,
