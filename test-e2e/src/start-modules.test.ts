@@ -42,7 +42,7 @@ const notAtStart: Record<ProcessName, string[]> = {
   recovery: nats,
   disclaimer: nats,
   audit: nats,
-  gateway: nats,
+  gateway: [...nats, "libphonenumber-js"],
 };
 
 /** The suite's own processes, each loading the recorder first; stopped before the tests read what they loaded. */
