@@ -5,7 +5,8 @@ import { step } from "../endpoint/step.js";
  * @auth/login-ids with libphonenumber-js (some 110 modules), loaded at the first login and kept: a
  * start of the gateway does not need it (docs/performance.md, "Modules loaded at start").
  */
-let loginIds: Promise<typeof import("@auth/login-ids")> | undefined;
+let loaded: Promise<typeof import("@auth/login-ids")> | undefined;
+const loginIds = () => (loaded ??= import("@auth/login-ids"));
 
 /**
  * Spends one request of a login ID's rate limit, counted by the login ID as identity compares it,
@@ -14,7 +15,7 @@ let loginIds: Promise<typeof import("@auth/login-ids")> | undefined;
 export const countLoginId = step(
   ["request.ratelimit.exceeded"],
   async (context: FlowContext, loginId: string): Promise<void> => {
-    const { normalizeLoginId } = await (loginIds ??= import("@auth/login-ids"));
+    const { normalizeLoginId } = await loginIds();
     await context.countLoginId(normalizeLoginId(loginId, context.company.policy.defaultPhoneRegion).value);
   },
 );
