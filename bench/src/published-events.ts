@@ -1,4 +1,4 @@
-import { eventStream, natsConnectOptions } from "@auth/events";
+import { eventStream, natsConnectOptions } from "@auth/events/nats";
 import { DeliverPolicy, jetstream } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 

@@ -12,12 +12,12 @@ import {
   eventFromJson,
   eventJson,
   keyValueOutboxSource,
-  natsEventSink,
   newEvent,
   type OutboxSource,
   startRelay,
   systemOrigin,
 } from "@auth/events";
+import { natsEventSink } from "@auth/events/nats";
 import { eventOutboxMigration, pgOutboxSource } from "@auth/events/pg";
 import { startNatsServer } from "@auth/events/testing";
 import { connectRedis, type RedisClient, RedisKeyValueStore } from "@auth/kv";

@@ -1,5 +1,5 @@
 import { AuthError } from "@auth/errors";
-import { checkSubjectOf } from "@auth/login-ids";
+import { checkSubjectOf } from "@auth/login-ids/check-subject";
 import { type User, UserStatus } from "@auth/proto/identity";
 import { SecretKind } from "@auth/proto/session";
 import { z } from "zod";

@@ -1,6 +1,12 @@
-import { normalizeLoginId } from "@auth/login-ids";
 import type { FlowContext } from "../endpoint/context.js";
 import { step } from "../endpoint/step.js";
+
+/**
+ * @auth/login-ids with libphonenumber-js (some 110 modules), loaded at the first login and kept: a
+ * start of the gateway does not need it (docs/performance.md, "Modules loaded at start").
+ */
+let loaded: Promise<typeof import("@auth/login-ids")> | undefined;
+const loginIds = () => (loaded ??= import("@auth/login-ids"));
 
 /**
  * Spends one request of a login ID's rate limit, counted by the login ID as identity compares it,
@@ -9,6 +15,7 @@ import { step } from "../endpoint/step.js";
 export const countLoginId = step(
   ["request.ratelimit.exceeded"],
   async (context: FlowContext, loginId: string): Promise<void> => {
+    const { normalizeLoginId } = await loginIds();
     await context.countLoginId(normalizeLoginId(loginId, context.company.policy.defaultPhoneRegion).value);
   },
 );

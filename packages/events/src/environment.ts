@@ -1,8 +1,8 @@
 import { env, type Logger } from "@auth/runtime";
 import { z } from "zod";
 import { fileEventSink } from "./file-sink.js";
-import { describeNats } from "./nats-connection.js";
-import { natsEventSink } from "./nats-sink.js";
+import { lazyNatsEventSink } from "./lazy-nats-sink.js";
+import { describeNats } from "./nats-address.js";
 import { type Relay, type RelayOptions, startRelay } from "./relay.js";
 import type { EventSink } from "./sink.js";
 
@@ -26,7 +26,7 @@ export type EventsConfig = z.infer<z.ZodObject<typeof eventsEnvironment>>;
 export function openEventSink(config: EventsConfig, logger: Logger): EventSink {
   if (config.NATS_URL) {
     logger.info({ events: describeNats(config.NATS_URL) }, "security events go to NATS JetStream");
-    return natsEventSink(config.NATS_URL, logger, {
+    return lazyNatsEventSink(config.NATS_URL, logger, {
       caFile: config.NATS_CA_FILE,
       replicas: config.NATS_STREAM_REPLICAS,
     });

@@ -17,19 +17,6 @@ export {
 } from "./event.js";
 export { fileEventSink } from "./file-sink.js";
 export { type KeyValueOutboxOptions, keyValueOutboxSource, relayLeaseKey } from "./kv-outbox.js";
-export {
-  type BackgroundNatsConnection,
-  connectNatsInBackground,
-  describeNats,
-  natsConnectOptions,
-} from "./nats-connection.js";
-export {
-  ensureEventStream,
-  eventStream,
-  type NatsSinkOptions,
-  natsEventSink,
-  subjectFilterOf,
-  subjectOf,
-} from "./nats-sink.js";
+export { describeNats } from "./nats-address.js";
 export { type OutboxSource, type Relay, type RelayOptions, startRelay } from "./relay.js";
 export type { EventSink, RelayedEvent } from "./sink.js";

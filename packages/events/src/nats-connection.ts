@@ -1,5 +1,6 @@
 import { type ConnectRetry, connectWithRetry, type Logger } from "@auth/runtime";
 import { connect, type NatsConnection, type NodeConnectionOptions } from "@nats-io/transport-node";
+import { describeNats } from "./nats-address.js";
 
 /**
  * How a client reaches the NATS of a nats:// or tls:// URL: tls:// requires TLS, its certificate
@@ -17,9 +18,6 @@ export function natsConnectOptions(url: string, caFile?: string): NodeConnection
     maxReconnectAttempts: -1,
   };
 }
-
-/** Where a URL points, for the log lines: never its credentials. */
-export const describeNats = (url: string) => `nats ${new URL(url).host}`;
 
 /** A connection to NATS made in the background. */
 export interface BackgroundNatsConnection {

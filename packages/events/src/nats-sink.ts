@@ -9,7 +9,8 @@ import {
   StorageType,
 } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
-import { connectNatsInBackground, describeNats } from "./nats-connection.js";
+import { describeNats } from "./nats-address.js";
+import { connectNatsInBackground } from "./nats-connection.js";
 import type { EventSink } from "./sink.js";
 
 const subjectPrefix = "auth.events";

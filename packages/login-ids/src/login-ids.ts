@@ -1,6 +1,7 @@
 import { LoginIdKind } from "@auth/proto/identity";
-import type { CheckSubject } from "@auth/proto/session";
 import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from "libphonenumber-js";
+
+export { checkSubjectOf } from "./check-subject.js";
 
 export interface NormalizedLoginId {
   kind: LoginIdKind.PHONE | LoginIdKind.EMAIL | LoginIdKind.LOGIN_NAME;
@@ -40,13 +41,4 @@ export function normalizeLoginId(input: string, defaultRegion: string): Normaliz
   const phone = normalizePhone(input, defaultRegion);
   if (phone) return { kind: LoginIdKind.PHONE, value: phone };
   return { kind: LoginIdKind.LOGIN_NAME, value: normalizeLoginName(input) };
-}
-
-/**
- * Whose budget a guess at a login ID's secret spends (docs/security.md, "Guesses per hour at one
- * user"): the user's, shared by every login ID of the user; for a login ID that names no user, the
- * normalised login ID's, answered alike.
- */
-export function checkSubjectOf(user: { id: string } | undefined, normalizedLoginId: string): CheckSubject {
-  return user ? { userId: user.id } : { loginId: normalizedLoginId };
 }

@@ -6,7 +6,6 @@ import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, SecretBox, secretsKeyOf, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { startFileFeed } from "./feed/file-feed.js";
-import { startNatsFeed } from "./feed/nats-feed.js";
 import { startRetentionSweeper } from "./retention-sweeper.js";
 import { schema } from "./schema.js";
 import { auditService } from "./server.js";
@@ -55,8 +54,9 @@ const dispatcher = startDispatcher({
 const afterStore = (outcome: { deliveries: number }) => {
   if (outcome.deliveries > 0) dispatcher.nudge();
 };
+// The NATS client loads only when events come from NATS (docs/performance.md, "Modules loaded at start").
 const feed = config.NATS_URL
-  ? startNatsFeed({
+  ? (await import("./feed/nats-feed.js")).startNatsFeed({
       writer: auditStore,
       url: config.NATS_URL,
       caFile: config.NATS_CA_FILE,

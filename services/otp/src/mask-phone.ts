@@ -1,10 +1,11 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { phoneNumbers } from "./phone-numbers.js";
 
 /**
  * docs/api-contract.md, "One-time passwords": the country calling code and the last two digits
  * stay, every other digit is `*`.
  */
-export function maskPhone(e164: string): string {
+export async function maskPhone(e164: string): Promise<string> {
+  const { parsePhoneNumberFromString } = await phoneNumbers();
   const phone = parsePhoneNumberFromString(e164);
   const callingCode = phone?.countryCallingCode ?? "";
   const national = phone ? phone.nationalNumber : e164.replace(/\D/g, "");

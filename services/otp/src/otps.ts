@@ -99,7 +99,7 @@ export class Otps {
         "no more OTPs for this user this hour",
       );
       const { phone, text, sender, limits } = await request.delivery();
-      const destination = smsDestinationOf(phone);
+      const destination = await smsDestinationOf(phone);
       const refusal = await this.#pumping.refusalOf(companyId, destination, limits);
       if (refusal) throw await this.#refused(request, refusal, origin);
       const otp = generateOtp();

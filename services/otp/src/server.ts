@@ -90,7 +90,7 @@ export function otpService(otps: Otps, rules: OtpRules, delivery: SmsDelivery, l
       );
       metrics.otpsSent.inc({ purpose: purposeName(input.purpose) });
       logger.info({ companyId: input.companyId, userId: input.userId, purpose: input.purpose }, "otp sent");
-      return { maskedPhone: maskPhone(phone) };
+      return { maskedPhone: await maskPhone(phone) };
     },
 
     async verifyOtp(request, context) {

@@ -1,4 +1,5 @@
-import { eventFromJson, eventStream, natsConnectOptions } from "@auth/events";
+import { eventFromJson } from "@auth/events";
+import { eventStream, natsConnectOptions } from "@auth/events/nats";
 import type { Event } from "@auth/proto/events";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { ensureEventStream, eventStream, natsConnectOptions, subjectOf } from "@auth/events";
+import { ensureEventStream, eventStream, natsConnectOptions, subjectOf } from "@auth/events/nats";
 import { type RunningNats, startNatsServer } from "@auth/events/testing";
 import { type OpenedDatabase, openDatabase } from "@auth/pg";
 import type { Event } from "@auth/proto/events";

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { connectNatsInBackground, describeNats, ensureEventStream, eventStream } from "@auth/events";
+import { describeNats } from "@auth/events";
+import { connectNatsInBackground, ensureEventStream, eventStream } from "@auth/events/nats";
 import type { ConnectRetry, Logger } from "@auth/runtime";
 import {
   AckPolicy,

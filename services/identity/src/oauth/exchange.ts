@@ -1,16 +1,7 @@
 import { AuthError } from "@auth/errors";
-import {
-  allowInsecureRequests,
-  authorizationCodeGrant,
-  ClientSecretBasic,
-  Configuration,
-  discovery,
-  enableNonRepudiationChecks,
-  fetchProtectedResource,
-  type IDToken,
-  None,
-} from "openid-client";
+import type { Configuration, IDToken } from "openid-client";
 import type { OAuthProviderRow } from "../schema.js";
+import { openidClient } from "./openid-client.js";
 
 export interface OAuthExchangeOptions {
   /** Plain-HTTP providers (tests on loopback only). */
@@ -92,6 +83,7 @@ async function userinfo(
   provider: OAuthProviderRow,
   accessToken: string,
 ): Promise<Record<string, unknown>> {
+  const { fetchProtectedResource } = await openidClient();
   const response = await fetchProtectedResource(
     configuration,
     accessToken,
@@ -146,6 +138,7 @@ export class OAuthExchange {
       const metadata = configuration.serverMetadata();
       if (metadata.authorization_response_iss_parameter_supported)
         callback.searchParams.set("iss", metadata.issuer);
+      const { authorizationCodeGrant } = await openidClient();
       const tokens = await authorizationCodeGrant(configuration, callback, {
         pkceCodeVerifier: grant.codeVerifier,
         expectedNonce: grant.nonce,
@@ -180,6 +173,14 @@ export class OAuthExchange {
   }
 
   async #configure(provider: OAuthProviderRow, clientSecret: string): Promise<Configuration> {
+    const {
+      allowInsecureRequests,
+      ClientSecretBasic,
+      Configuration,
+      discovery,
+      enableNonRepudiationChecks,
+      None,
+    } = await openidClient();
     const authentication = clientSecret ? ClientSecretBasic(clientSecret) : None();
     const insecure = this.options.allowInsecureHttp ? [allowInsecureRequests] : [];
     if (provider.kind === "oidc") {

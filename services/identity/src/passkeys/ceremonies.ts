@@ -1,16 +1,9 @@
 import { AuthError } from "@auth/errors";
 import type { PasskeySettings } from "@auth/proto/identity";
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
-import { COSEALG, isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import type { PasskeyRow } from "../schema.js";
+import { simpleWebAuthn } from "./simplewebauthn.js";
 
 /**
  * The two WebAuthn ceremonies with @simplewebauthn/server, against a company's relying party
@@ -27,15 +20,17 @@ const descriptorOf = (credential: CredentialDescriptor) => ({
   transports: credential.transports,
 });
 
+type Helpers = Awaited<ReturnType<typeof simpleWebAuthn>>["helpers"];
+
 /**
  * The algorithms a new passkey may have, offered and then checked: named here, not left to the
  * library's default, which adds ML-DSA-44 wherever the runtime's WebCrypto has it
  * (docs/decisions.md, "Passkeys").
  */
-const algorithms = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
+const algorithmsOf = ({ COSEALG }: Helpers) => [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
 
 /** The user handle of a user: the user's id as UTF-8, which holds nothing personal. */
-export const userHandleOf = (userId: string) => isoUint8Array.fromUTF8String(userId);
+const userHandleOf = ({ isoUint8Array }: Helpers, userId: string) => isoUint8Array.fromUTF8String(userId);
 
 /** The options of a login's assertion (PublicKeyCredentialRequestOptionsJSON), as JSON. */
 export async function assertionOptions(
@@ -44,9 +39,10 @@ export async function assertionOptions(
   allowed: readonly CredentialDescriptor[],
   userVerification: "required" | "preferred",
 ): Promise<string> {
-  const options = await generateAuthenticationOptions({
+  const { server, helpers } = await simpleWebAuthn();
+  const options = await server.generateAuthenticationOptions({
     rpID: relyingParty.rpId,
-    challenge: isoBase64URL.toBuffer(challenge),
+    challenge: helpers.isoBase64URL.toBuffer(challenge),
     allowCredentials: allowed.map(descriptorOf),
     userVerification,
   });
@@ -64,17 +60,18 @@ export async function registrationOptions(
   user: { id: string; name: string; companyName: string },
   existing: readonly CredentialDescriptor[],
 ): Promise<string> {
-  const options = await generateRegistrationOptions({
+  const { server, helpers } = await simpleWebAuthn();
+  const options = await server.generateRegistrationOptions({
     rpName: user.companyName,
     rpID: relyingParty.rpId,
-    userID: userHandleOf(user.id),
+    userID: userHandleOf(helpers, user.id),
     userName: user.name,
     userDisplayName: user.name,
-    challenge: isoBase64URL.toBuffer(challenge),
+    challenge: helpers.isoBase64URL.toBuffer(challenge),
     attestationType: "none",
     excludeCredentials: existing.map(descriptorOf),
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
-    supportedAlgorithmIDs: algorithms,
+    supportedAlgorithmIDs: algorithmsOf(helpers),
   });
   return JSON.stringify(options);
 }
@@ -151,12 +148,16 @@ export async function verifyAssertion(
   credential: Pick<PasskeyRow, "credentialId" | "publicKey" | "transports" | "userId">,
   requireUserVerification: boolean,
 ): Promise<VerifiedAssertion | undefined> {
+  const { server, helpers } = await simpleWebAuthn();
   // The user handle, where the authenticator gives one, must be the credential's user's.
   const { userHandle } = assertion.response;
-  if (userHandle !== undefined && userHandle !== isoBase64URL.fromBuffer(userHandleOf(credential.userId)))
+  if (
+    userHandle !== undefined &&
+    userHandle !== helpers.isoBase64URL.fromBuffer(userHandleOf(helpers, credential.userId))
+  )
     return undefined;
   try {
-    const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+    const { verified, authenticationInfo } = await server.verifyAuthenticationResponse({
       response: assertion,
       expectedChallenge: challenge,
       expectedOrigin: relyingParty.origins,
@@ -187,15 +188,16 @@ export async function verifyAttestation(
   challenge: string,
   attestation: RegistrationResponseJSON,
 ) {
+  const { server, helpers } = await simpleWebAuthn();
   try {
-    const { verified, registrationInfo } = await verifyRegistrationResponse({
+    const { verified, registrationInfo } = await server.verifyRegistrationResponse({
       response: attestation,
       expectedChallenge: challenge,
       expectedOrigin: relyingParty.origins,
       expectedRPID: relyingParty.rpId,
       // The options prefer user verification; an authenticator that cannot is still a second factor.
       requireUserVerification: false,
-      supportedAlgorithmIDs: algorithms,
+      supportedAlgorithmIDs: algorithmsOf(helpers),
     });
     if (!verified) return undefined;
     return {

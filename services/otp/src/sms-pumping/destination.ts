@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { phoneNumbers } from "../phone-numbers.js";
 
 /** Where a code goes, as the limits against SMS pumping see it: never the number itself. */
 export interface SmsDestination {
@@ -11,7 +11,8 @@ export interface SmsDestination {
 export const unknownRegion = "ZZ";
 
 /** The region and prefix of an E.164 number (docs/decisions.md, "SMS pumping"). */
-export function smsDestinationOf(e164: string): SmsDestination {
+export async function smsDestinationOf(e164: string): Promise<SmsDestination> {
+  const { parsePhoneNumberFromString } = await phoneNumbers();
   const phone = parsePhoneNumberFromString(e164);
   if (!phone) return { region: unknownRegion, prefix: "" };
   return {

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
-import { describeNats, eventStream, natsConnectOptions, subjectFilterOf } from "@auth/events";
+import { describeNats } from "@auth/events";
+import { eventStream, natsConnectOptions, subjectFilterOf } from "@auth/events/nats";
 import TailFile from "@logdna/tail-file";
 import { DeliverPolicy, jetstream } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
