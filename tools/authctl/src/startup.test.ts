@@ -1,39 +1,22 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { moduleRecorder } from "@auth/testing";
 import { afterAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
-const main = new URL("../dist/main.js", import.meta.url).href;
-const dir = mkdtempSync(join(tmpdir(), "authctl-startup-"));
-/** Runs authctl with its arguments and writes every module it loaded to the file `modules` names. */
-const loader = join(dir, "loader.mjs");
-writeFileSync(
-  loader,
-  `import { registerHooks } from "node:module";
-import { writeFileSync } from "node:fs";
-const urls = [];
-registerHooks({ load(url, context, next) { urls.push(url); return next(url, context); } });
-process.on("exit", () => writeFileSync(process.env.MODULES_FILE, urls.join("\\n")));
-await import(${JSON.stringify(main)});
-`,
-);
+const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const recorder = moduleRecorder("RECORDED_PROCESS");
 
 /** The packages of the modules authctl loads to run these arguments. */
 async function packagesLoaded(args: string[]): Promise<Set<string>> {
-  const modules = join(dir, "modules.txt");
-  await run(process.execPath, [loader, ...args], { env: { PATH: process.env.PATH, MODULES_FILE: modules } });
-  return new Set(
-    readFileSync(modules, "utf8")
-      .split("\n")
-      .map((url) => url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1])
-      .filter((name): name is string => name !== undefined),
-  );
+  await run(process.execPath, ["--import", recorder.hook, main, ...args], {
+    env: { PATH: process.env.PATH, RECORDED_PROCESS: "authctl" },
+  });
+  return recorder.packagesLoadedBy("authctl");
 }
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => recorder.remove());
 
 describe("authctl's start", () => {
   // Each command is a process of its own: what it loads, it loads on every call.
