@@ -91,7 +91,7 @@ function printMemory(when: string, pids: Record<ProcessName, number>): void {
 
 /**
  * The embedded default's memory: npm start on a data folder of its own, as a first start makes it
- * (initdb included), the demo login it prints, then every process's resident memory. Measured when
+ * (its data folders made), the demo login it prints, then every process's resident memory. Measured when
  * BENCH_ONLY is unset or names `embedded` (a prefix of it, as every scenario's); true when BENCH_ONLY
  * names nothing else.
  */
@@ -116,7 +116,7 @@ export async function measureEmbeddedMemory(only: string[] | undefined): Promise
       }),
     ) as Record<ProcessName, number>;
     process.stdout.write(
-      `embedded: npm start up in ${((performance.now() - started) / 1000).toFixed(0)} s (a first start: initdb included)\n`,
+      `embedded: npm start up in ${((performance.now() - started) / 1000).toFixed(0)} s (a first start: data folders made)\n`,
     );
     printMemory("after set-up", pids);
     await demoLogin(printed);

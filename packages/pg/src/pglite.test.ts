@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,7 +6,7 @@ import { testBudgets } from "@auth/testing";
 import { sql } from "drizzle-orm";
 import { pgTable, text } from "drizzle-orm/pg-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { openPglite } from "./pglite.js";
+import { emptyClusterFile, openPglite } from "./pglite.js";
 
 const items = pgTable("items", { id: text("id").primaryKey() });
 const schema = { items };
@@ -47,5 +47,26 @@ describe(`the embedded store in a data folder (docs/performance.md, "The embedde
     } finally {
       await opened.close();
     }
+  });
+});
+
+describe(`the embedded store in memory (docs/performance.md, "The unit tests' time")`, () => {
+  it("starts from the empty cluster kept in the user's cache folder, which no open changes; each open is a database of its own", {
+    timeout: 3 * testBudgets.pgliteOpenMs,
+  }, async () => {
+    const first = await openPglite({ schema, migrationsFolder });
+    const made = statSync(emptyClusterFile()).mtimeMs;
+    try {
+      await first.db.insert(items).values({ id: "first's" });
+    } finally {
+      await first.close();
+    }
+    const next = await openPglite({ schema, migrationsFolder });
+    try {
+      expect(await next.db.select().from(items)).toEqual([]);
+    } finally {
+      await next.close();
+    }
+    expect(statSync(emptyClusterFile()).mtimeMs).toBe(made);
   });
 });

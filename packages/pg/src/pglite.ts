@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { findPackageJSON } from "node:module";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import type { OpenDatabaseOptions, OpenedDatabase } from "./database.js";
 
@@ -28,26 +29,62 @@ const memorySettings = [
  */
 export const pgliteNodeArgs = ["--liftoff-only"];
 
-/** Where the PGlite package is, for a process started apart to load it. */
-function pgliteUrl(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
+/** Where the empty cluster of the installed PGlite is kept: the user's cache folder. */
+export function emptyClusterFile(): string {
+  const manifest = findPackageJSON("@electric-sql/pglite", import.meta.url);
+  if (!manifest) throw new Error("@electric-sql/pglite has no package.json");
+  const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(cache, "auth-suite", `pglite-${version}-empty-cluster.tar`);
 }
 
 /**
- * Creates a new database folder in a process of its own (PGlite runs initdb on a second instance
- * of itself, whose memory the opening process would keep), which exits once the folder is made.
+ * Runs `script` (an ES module, given PGlite's URL and then `args` in process.argv) in a node process
+ * of its own, which exits once done: what PGlite touches making a database (initdb runs on a second
+ * instance of PGlite; a cluster's files pass through memory) stays out of the service's process.
  */
-async function initdbApart(dataDir: string): Promise<void> {
-  const create =
-    "const { PGlite } = await import(process.argv[1]); await (await PGlite.create(process.argv[2])).close();";
+async function apart(script: string, ...args: string[]): Promise<void> {
   await promisify(execFile)(process.execPath, [
     ...pgliteNodeArgs,
     "--input-type=module",
     "-e",
-    create,
-    pgliteUrl(),
-    dataDir,
+    `const { PGlite } = await import(process.argv[1]); const fs = await import("node:fs"); ${script}`,
+    import.meta.resolve("@electric-sql/pglite"),
+    ...args,
   ]);
+}
+
+/**
+ * The empty cluster every new database starts from, in memory (the tests' stores) or in a new data
+ * folder (npm start's first start): made by initdb once per PGlite version and user, then loaded
+ * instead of running initdb again (docs/performance.md, "The unit tests' time"). Written under a
+ * name of its own and renamed, so that processes making it at once never read half of one.
+ */
+async function emptyCluster(): Promise<string> {
+  const file = emptyClusterFile();
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    await apart(
+      `const [file, made] = process.argv.slice(2);
+       const pglite = await PGlite.create();
+       fs.writeFileSync(made, Buffer.from(await (await pglite.dumpDataDir("none")).arrayBuffer()));
+       await pglite.close();
+       fs.renameSync(made, file);`,
+      file,
+      `${file}.${process.pid}.${Date.now()}`,
+    );
+  }
+  return file;
+}
+
+/** Makes a new data folder out of the empty cluster, apart. */
+async function makeDataDir(dataDir: string): Promise<void> {
+  await apart(
+    `const [cluster, dataDir] = process.argv.slice(2);
+     await (await PGlite.create(dataDir, { loadDataDir: new Blob([fs.readFileSync(cluster)]) })).close();`,
+    await emptyCluster(),
+    dataDir,
+  );
 }
 
 /** PGlite in `dataDir` (in memory when absent), migrated. */
@@ -56,7 +93,7 @@ export async function openPglite<S extends Record<string, unknown>>(
 ): Promise<OpenedDatabase<S>> {
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
-    if (!existsSync(join(options.dataDir, "PG_VERSION"))) await initdbApart(options.dataDir);
+    if (!existsSync(join(options.dataDir, "PG_VERSION"))) await makeDataDir(options.dataDir);
   }
   // Loaded only for the embedded default: a process on real PostgreSQL never carries PGlite.
   const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
@@ -65,6 +102,7 @@ export async function openPglite<S extends Record<string, unknown>>(
     import("drizzle-orm/pglite/migrator"),
   ]);
   const client = new PGlite(options.dataDir, {
+    loadDataDir: options.dataDir ? undefined : new Blob([await readFile(await emptyCluster())]),
     startParams: [...PGlite.defaultStartParams, ...memorySettings.flatMap((setting) => ["-c", setting])],
   });
   const db = drizzle(client, { schema: options.schema });
