@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync, mkdirSync, openAsBlob, readFileSync } from "node:fs";
 import { findPackageJSON } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -81,7 +80,7 @@ async function emptyCluster(): Promise<string> {
 async function makeDataDir(dataDir: string): Promise<void> {
   await apart(
     `const [cluster, dataDir] = process.argv.slice(2);
-     await (await PGlite.create(dataDir, { loadDataDir: new Blob([fs.readFileSync(cluster)]) })).close();`,
+     await (await PGlite.create(dataDir, { loadDataDir: await fs.openAsBlob(cluster) })).close();`,
     await emptyCluster(),
     dataDir,
   );
@@ -102,7 +101,7 @@ export async function openPglite<S extends Record<string, unknown>>(
     import("drizzle-orm/pglite/migrator"),
   ]);
   const client = new PGlite(options.dataDir, {
-    loadDataDir: options.dataDir ? undefined : new Blob([await readFile(await emptyCluster())]),
+    loadDataDir: options.dataDir ? undefined : await openAsBlob(await emptyCluster()),
     startParams: [...PGlite.defaultStartParams, ...memorySettings.flatMap((setting) => ["-c", setting])],
   });
   const db = drizzle(client, { schema: options.schema });
