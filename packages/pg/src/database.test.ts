@@ -125,6 +125,13 @@ describe("database errors", () => {
     expect(translateDatabaseError(hung)?.code).toBe("service.unavailable");
   });
 
+  it("are service.unavailable when the statement timeout cancelled the query (the server was frozen or slow)", () => {
+    const cancelled = Object.assign(new Error("Failed query: select 1"), {
+      cause: Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" }),
+    });
+    expect(translateDatabaseError(cancelled)?.code).toBe("service.unavailable");
+  });
+
   it("are left alone when they mean something else", () => {
     expect(translateDatabaseError(new Error("syntax error"))).toBeUndefined();
     expect(isUniqueViolation(Object.assign(new Error("x"), { code: "23503" }))).toBe(false);

@@ -1,8 +1,11 @@
 import { AuthError } from "@auth/errors";
 import { metrics } from "@auth/telemetry";
 
-// SQLSTATE classes and socket errors that mean "the database is not there right now".
+// SQLSTATE classes and socket errors that mean "the database is not there right now". 57014 is a
+// statement the pool's statement_timeout cancelled (nothing else here cancels one): a database that
+// was frozen or overloaded did not answer in time.
 const unavailableCodes = new Set([
+  "57014",
   "ECONNREFUSED",
   "ECONNRESET",
   "ETIMEDOUT",
