@@ -5,17 +5,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { boundPort, freePort } from "@auth/runtime";
-import { testBudgets } from "@auth/testing";
+import { moduleRecorder, testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const start = fileURLToPath(new URL("../dist/start.js", import.meta.url));
 
 /** Runs npm start's launcher with these variables; it must stop on its own before starting anything. */
-function runStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+function runStart(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      [start],
+      [...nodeArgs, start],
       { env: { ...process.env, ...env }, timeout: testBudgets.testMs },
       (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
     );
@@ -61,6 +64,24 @@ describe("npm start's ports", () => {
       ]);
     },
   );
+
+  it("stops before it loads the login page, or the services' server side and database drivers", async () => {
+    const recorder = moduleRecorder("RECORDED_PROCESS");
+    try {
+      const { code } = await runStart(
+        { ...free, DATA_DIR: dataDir, PORT: String(taken), RECORDED_PROCESS: "start" },
+        ["--import", recorder.hook],
+      );
+      expect(code).toBe(1);
+      const loaded = recorder.packagesLoadedBy("start");
+      expect(loaded).toContain("zod");
+      for (const heavy of ["express", "helmet", "@grpc/reflection", "drizzle-orm", "pg"]) {
+        expect(loaded, heavy).not.toContain(heavy);
+      }
+    } finally {
+      recorder.remove();
+    }
+  });
 
   it("may not give one port to two variables", async () => {
     const { code, stderr } = await runStart({ ...free, DATA_DIR: dataDir, OTP_PORT: free.PORT ?? "" });

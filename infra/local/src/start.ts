@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { serveLoginPage } from "@auth/login-page";
 import { env, loadConfig, whyNotListenable } from "@auth/runtime";
 import { DataDirInUse, type DataLock, lockDataDir, type ProcessName, startSuite } from "@auth/suite";
 import { z } from "zod";
-import { demoCompanyCode, demoControlQuestion, demoDisclaimer, demoUsers, seedDemo } from "./demo.js";
 import { smallFootprint } from "./small-footprint.js";
 
 const config = loadConfig(
@@ -95,6 +93,10 @@ if (problems.length > 0) {
   process.stderr.write(`${problems.join("\n")}\n`);
   process.exit(1);
 }
+
+// Loaded once the checks have passed: a start that stops on a taken port stops at once.
+const [{ serveLoginPage }, { demoCompanyCode, demoControlQuestion, demoDisclaimer, demoUsers, seedDemo }] =
+  await Promise.all([import("@auth/login-page"), import("./demo.js")]);
 
 process.stdout.write(`Starting the suite on embedded stores (data in ${dataDir}) ...\n`);
 const suite = await startSuite({

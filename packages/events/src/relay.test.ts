@@ -122,7 +122,8 @@ describe("the relay", () => {
     });
     const delays = async () =>
       (await metrics.eventsRelayDelay.get()).values.find(
-        (sample) => sample.metricName === "auth_events_relay_delay_seconds_count",
+        (sample) =>
+          sample.metricName === "auth_events_relay_delay_seconds_count" && sample.labels.source === "session",
       )?.value ?? 0;
     const delaysBefore = await delays();
     await record(someEvents(2));

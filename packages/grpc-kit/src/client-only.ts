@@ -1,6 +1,7 @@
-// `@auth/grpc-kit/client`: what a command-line client of the services needs, without the server
-// side the index loads (metrics, tracing, reflection, the configuration's schemas); its clients count
-// no calls.
+// `@auth/grpc-kit/client`: what a command-line client of the services or a launcher of their
+// processes needs, without the server side the index loads (metrics, tracing, reflection, the
+// configuration's schemas); its clients count no calls.
+export { hashAdminToken } from "./admin.js";
 export {
   type CallOptions,
   type ClientOptions,
@@ -8,6 +9,7 @@ export {
   type ServiceClient,
 } from "./client.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
+export { checkHealth } from "./health.js";
 export { unanswered } from "./status.js";
 export type { GrpcServiceName } from "./tls/spiffe.js";
 export type { GrpcTransport } from "./tls/transport.js";

@@ -23,6 +23,10 @@ export function defineTestConfig(own: ViteUserConfig = {}): ViteUserConfig {
         hookTimeout: testBudgets.hookMs,
         teardownTimeout: testBudgets.hookMs,
         reporters: ["default", new FileTimesReporter()],
+        // A workspace's files run one after another in one process, which loads the workspaces'
+        // modules once, not once per file (docs/performance.md, "The unit tests' time"): no test
+        // may count on a module's state being new (metrics are read as differences).
+        isolate: false,
         // The workspaces' built JavaScript is loaded by node as it is, as node_modules are, not
         // transformed and evaluated again through vite for every test file (docs/performance.md,
         // "The unit tests' time").
