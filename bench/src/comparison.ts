@@ -14,6 +14,8 @@ export interface SideOperations {
 export interface Side {
   name: string;
   processes: Array<{ name: string; pid: number | undefined }>;
+  /** Which of the processes is the HTTP gateway, when the side has one apart. */
+  gateway?: string;
   loads: Partial<Record<ComparedFlow, (shape: LoadShape) => Promise<LoadResult>>>;
   /** HTTP requests one flow takes here, when not the product's (better-auth signs in with one). */
   requestsPerFlow?: Partial<Record<ComparedFlow, number>>;
@@ -28,6 +30,8 @@ export interface SideOfFlow {
   side: string;
   /** CPU milliseconds per flow of the side's processes, one per round. */
   cpuMs: number[];
+  /** CPU milliseconds per flow of the side's gateway alone, one per round, when it has one. */
+  gatewayCpuMs: number[];
   flowsPerSecond: number[];
   p99Ms: number[];
   errors: number;
@@ -59,6 +63,7 @@ export async function compareSides(
         {
           side: side.name,
           cpuMs: [],
+          gatewayCpuMs: [],
           flowsPerSecond: [],
           p99Ms: [],
           errors: 0,
@@ -81,6 +86,7 @@ export async function compareSides(
         const cpu = side.processes.reduce((sum, { name }) => sum + (cpuSeconds[name] ?? 0), 0);
         const entry = results.get(side.name) as SideOfFlow;
         entry.cpuMs.push((cpu * 1000) / flowsDone);
+        if (side.gateway) entry.gatewayCpuMs.push(((cpuSeconds[side.gateway] ?? 0) * 1000) / flowsDone);
         entry.flowsPerSecond.push(result.rps / perFlow);
         entry.p99Ms.push(result.p99);
         entry.errors += result.errors + result.failures;

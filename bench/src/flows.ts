@@ -1,5 +1,6 @@
 import type { BenchUser } from "./fixtures.js";
 import { httpLoad, type LoadResult } from "./http-load.js";
+import { openLoopLoad } from "./open-loop.js";
 
 /** A gateway that serves the flows of spec 4 for one company: the suite's, or the skeleton's. */
 export interface FlowTarget {
@@ -12,12 +13,13 @@ export interface FlowTarget {
 
 /**
  * How hard a load pushes: `connections` for `durationSeconds`, as fast as answers come (closed
- * loop), or at most `overallRate` requests a second over all connections.
+ * loop), or, with `arrivalRate`, that many flows started a second at random moments whatever the
+ * answers (an open loop: `connections` is then not used).
  */
 export interface LoadShape {
   connections: number;
   durationSeconds: number;
-  overallRate?: number;
+  arrivalRate?: number;
 }
 
 /** The flows the benchmark compares between the product and what it is compared with. */
@@ -49,14 +51,17 @@ export function flowLoads(
     shape: LoadShape,
     operation: string,
     requests: NonNullable<Parameters<typeof httpLoad>[0]["requests"]>,
-  ) =>
-    httpLoad({
-      url: `${target.url}${path(operation)}`,
-      connections: shape.connections,
-      duration: shape.durationSeconds,
-      ...(shape.overallRate === undefined ? {} : { overallRate: shape.overallRate }),
-      requests,
-    });
+  ) => {
+    const url = `${target.url}${path(operation)}`;
+    return shape.arrivalRate === undefined
+      ? httpLoad({ url, connections: shape.connections, duration: shape.durationSeconds, requests })
+      : openLoopLoad({
+          url,
+          arrivalRate: shape.arrivalRate,
+          durationSeconds: shape.durationSeconds,
+          requests,
+        });
+  };
   return {
     identify: (shape) =>
       load(shape, "login", [

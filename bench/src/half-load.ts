@@ -6,9 +6,9 @@ import type { Scenario } from "./report.js";
 export const halfLoadP99TargetMs = 250;
 
 /**
- * Password logins as fast as the connections go (the saturation rate), then at half that rate
- * (autocannon's overallRate over the same connections), and the p99 of the second: the latency a
- * deployment sized at twice its load sees.
+ * Password logins as fast as the connections go (the saturation rate), then arriving at random at
+ * half that rate (an open loop), and the p99 of the second's requests: the latency a deployment
+ * sized at twice its load sees.
  */
 export async function measureHalfLoad(
   measure: (name: string, run: () => Promise<LoadResult>) => Promise<Scenario | undefined>,
@@ -18,7 +18,8 @@ export async function measureHalfLoad(
   const saturated = await measure("half-load: password login, saturated", () => passwordLogins(shape));
   if (!saturated) return [];
   const half = await measure("half-load: password login at half of saturation", () =>
-    passwordLogins({ ...shape, overallRate: saturated.rps / 2 }),
+    // saturated.rps counts requests, two a login.
+    passwordLogins({ ...shape, arrivalRate: saturated.rps / 2 / 2 }),
   );
   if (!half) return [];
   process.stdout.write(

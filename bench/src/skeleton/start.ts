@@ -6,6 +6,8 @@ export interface RunningSkeleton {
   url: string;
   /** Its four processes, for their CPU. */
   processes: Array<{ name: string; pid: number | undefined }>;
+  /** The name of its gateway among the processes. */
+  gateway: string;
   stop(): Promise<void>;
 }
 
@@ -16,9 +18,10 @@ export interface RunningSkeleton {
 export async function startSkeleton(certificates: Record<string, TlsFiles>): Promise<RunningSkeleton> {
   const children: Child[] = [];
   const tails: string[] = [];
+  const nameOf = (name: ProcessName) => `skeleton ${name}`;
   const start = async (name: ProcessName, entry: string, env: NodeJS.ProcessEnv): Promise<string> => {
     const child = new Child({
-      name: `skeleton ${name}`,
+      name: nameOf(name),
       entry: fileURLToPath(new URL(entry, import.meta.url)),
       nodeArgs: productionNodeArgs(name),
       env: { PATH: process.env.PATH, ...tlsEnvironment(certificates[name] as TlsFiles), ...env },
@@ -55,6 +58,7 @@ export async function startSkeleton(certificates: Record<string, TlsFiles>): Pro
     return {
       url: `http://${gateway}`,
       processes: children.map((child) => ({ name: child.options.name, pid: child.pid })),
+      gateway: nameOf("gateway"),
       stop,
     };
   } catch (error) {

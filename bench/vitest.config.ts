@@ -1,0 +1,3 @@
+import { defineTestConfig } from "@auth/testing/vitest";
+
+export default defineTestConfig();
