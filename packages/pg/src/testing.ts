@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { type OpenDatabaseOptions, type OpenedDatabase, openDatabase } from "./database.js";
+import type { OpenDatabaseOptions, OpenedDatabase } from "./database.js";
 
 export { missingMigrations } from "./migrations.js";
 
@@ -40,6 +40,9 @@ export async function createTestDatabase(
  * when TEST_DATABASE_URL is set (as CI sets it), in a database of its own per suite.
  */
 export function databaseKinds(): DatabaseKind[] {
+  // Drizzle and telemetry load at the first open: the e2e suites take createTestDatabase alone.
+  const openDatabase: typeof import("./database.js").openDatabase = async (options) =>
+    (await import("./database.js")).openDatabase(options);
   const kinds: DatabaseKind[] = [{ name: "PGlite", open: (options) => openDatabase(options) }];
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) {
