@@ -25,6 +25,8 @@ import { backendHealth } from "./readiness.js";
 
 const config = loadConfig("gateway", configSchema);
 const logger = createLogger("gateway", config.LOG_LEVEL);
+// Before anything is awaited: a signal during the start-up stops the process in order.
+const shutdown = stopOnSignals(logger);
 const addresses = {
   identity: config.IDENTITY_ADDR,
   session: config.SESSION_ADDR,
@@ -104,7 +106,7 @@ const metricsServer =
 logger.info({ host: config.HOST, port: boundPort(server) }, "gateway listening");
 reportListening({ port: boundPort(server), metricsPort: metricsServer && boundPort(metricsServer) });
 
-stopOnSignals(logger, async () => {
+shutdown.stopWith(async () => {
   metricsServer?.close();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());

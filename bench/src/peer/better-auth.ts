@@ -73,6 +73,6 @@ const server = createServer((request: IncomingMessage, response: ServerResponse)
   else handler(request, response);
 });
 server.listen(0, "127.0.0.1", () => reportListening({ port: (server.address() as { port: number }).port }));
-stopOnSignals(createLogger("better-auth", "warn"), async () => {
+stopOnSignals(createLogger("better-auth", "warn")).stopWith(async () => {
   await new Promise((resolve) => server.close(resolve));
 });

@@ -6,6 +6,8 @@ import { gatewayCalls } from "./calls.js";
 // The skeleton's gateway: express with a JSON body, the product's gRPC calls of each request in
 // turn (calls.ts), a fixed JSON answer (docs/performance.md, "Against a skeleton and better-auth").
 const logger = createLogger("skeleton-gateway", "warn");
+// Before anything is awaited: a signal during the start-up stops the process in order.
+const shutdown = stopOnSignals(logger);
 const clients = skeletonClients({
   identity: process.env.IDENTITY_ADDR ?? "",
   session: process.env.SESSION_ADDR ?? "",
@@ -46,6 +48,6 @@ for (const step of Object.keys(gatewayCalls) as Array<keyof typeof gatewayCalls>
 const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () =>
   reportListening({ port: (server.address() as { port: number }).port }),
 );
-stopOnSignals(logger, async () => {
+shutdown.stopWith(async () => {
   await new Promise((resolve) => server.close(resolve));
 });

@@ -21,6 +21,8 @@ import {
 // (docs/performance.md, "Against a skeleton and better-auth").
 const service = process.env.SKELETON_SERVICE as SkeletonService;
 const logger = createLogger(`skeleton-${service}`, "warn");
+// Before anything is awaited: a signal during the start-up stops the process in order.
+const shutdown = stopOnSignals(logger);
 const clients = skeletonClients(process.env.SESSION_ADDR ? { session: process.env.SESSION_ADDR } : {});
 const hasher = new PasswordHasher(owaspMinimum);
 const storedHash = await hasher.hashPassword("bench-password");
@@ -57,6 +59,6 @@ const port = await new Promise<number>((resolve, reject) =>
   ),
 );
 reportListening({ port });
-stopOnSignals(logger, async () => {
+shutdown.stopWith(async () => {
   await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
 });

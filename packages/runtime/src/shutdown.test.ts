@@ -10,20 +10,26 @@ import { afterEach, describe, expect, it } from "vitest";
 const processUnderTest = `
 import { createLogger, reportListening, stopOnSignals } from "@auth/runtime";
 const logger = createLogger("under-test", "info");
-stopOnSignals(logger, async () => {
+const shutdown = stopOnSignals(logger);
+reportListening({ port: 1 });
+shutdown.stopWith(async () => {
   if (process.env.STDIN === "pipe") await new Promise((resolve) => process.stdin.once("end", resolve).resume());
 });
-reportListening({ port: 1 });
 setInterval(() => {}, 60_000);
 `;
 
-/** A process that starts as the services do, reporting its ports before it stops on signals, once its standard input ends. */
+/**
+ * A process that starts as the services do: it stops on signals from its first line, and its start
+ * (reporting its ports, then saying what to stop) is over once its standard input ends.
+ */
 const slowStarter = `
 import { createLogger, reportListening, stopOnSignals } from "@auth/runtime";
 const logger = createLogger("under-test", "info");
+const shutdown = stopOnSignals(logger);
+logger.info("starting");
 process.stdin.once("end", () => {
   reportListening({ port: 1 });
-  stopOnSignals(logger, async () => {});
+  shutdown.stopWith(async () => logger.info("closing what the start opened"));
 }).resume();
 setInterval(() => {}, 60_000);
 `;
@@ -110,7 +116,27 @@ describe("stopOnSignals", () => {
       starting.child.stdio[3]?.destroy();
       starting.child.stdin?.end();
       expect(await starting.exited).toBe(0);
-      expect(starting.messages).toEqual(["launcher gone", "stopping", "stopped"]);
+      expect(starting.messages).toEqual([
+        "starting",
+        "launcher gone",
+        "stopping",
+        "closing what the start opened",
+        "stopped",
+      ]);
+    },
+    testBudgets.testMs,
+  );
+
+  it(
+    "takes a signal during the start-up, and stops in order once the start is over (a service still reaching its store)",
+    async () => {
+      const starting = spawnUnderTest(slowStarter, "pipe");
+      await starting.logged("starting");
+      starting.child.kill("SIGTERM");
+      await starting.logged("stopping");
+      starting.child.stdin?.end();
+      expect(await starting.exited).toBe(0);
+      expect(starting.messages).toEqual(["starting", "stopping", "closing what the start opened", "stopped"]);
     },
     testBudgets.testMs,
   );

@@ -16,6 +16,8 @@ import { webhooksOf } from "./webhooks/webhooks-of.js";
 
 const config = loadConfig("audit", configSchema);
 const logger = createLogger("audit", config.LOG_LEVEL);
+// Before anything is awaited: a signal during the start-up stops the process in order.
+const shutdown = stopOnSignals(logger);
 // PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
 const database = await openServiceDatabase({
   url: config.DATABASE_URL,
@@ -101,7 +103,7 @@ const server = await startGrpcServer({
   ready: database.ready,
 });
 
-stopOnSignals(logger, async () => {
+shutdown.stopWith(async () => {
   await server.stop();
   introspection.close();
   await feed.stop();

@@ -11,6 +11,8 @@ import { DisclaimerStore } from "./store/disclaimer-store.js";
 
 const config = loadConfig("disclaimer", configSchema);
 const logger = createLogger("disclaimer", config.LOG_LEVEL);
+// Before anything is awaited: a signal during the start-up stops the process in order.
+const shutdown = stopOnSignals(logger);
 // PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
 const database = await openServiceDatabase({
   url: config.DATABASE_URL,
@@ -38,7 +40,7 @@ const server = await startGrpcServer({
   ready: database.ready,
 });
 
-stopOnSignals(logger, async () => {
+shutdown.stopWith(async () => {
   await server.stop();
   await relay.stop();
   await database.close();

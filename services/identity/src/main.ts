@@ -20,6 +20,8 @@ import { IdentityStore } from "./store/identity-store.js";
 
 const config = loadConfig("identity", configSchema);
 const logger = createLogger("identity", config.LOG_LEVEL);
+// Before anything is awaited: a signal during the start-up stops the process in order.
+const shutdown = stopOnSignals(logger);
 warnOfDevSenders(config, logger);
 // PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
 const database = await openServiceDatabase({
@@ -84,7 +86,7 @@ const server = await startGrpcServer({
   ready: database.ready,
 });
 
-stopOnSignals(logger, async () => {
+shutdown.stopWith(async () => {
   await server.stop();
   await service.noticesSent();
   session.close();

@@ -12,6 +12,8 @@ import { OtpStore } from "./store/otp-store.js";
 
 const config = loadConfig("otp", configSchema);
 const logger = createLogger("otp", config.LOG_LEVEL);
+// Before anything is awaited: a signal during the start-up stops the process in order.
+const shutdown = stopOnSignals(logger);
 warnOfDevSenders(config, logger);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
@@ -45,7 +47,7 @@ const server = await startGrpcServer({
   ready: kv.ready,
 });
 
-stopOnSignals(logger, async () => {
+shutdown.stopWith(async () => {
   await server.stop();
   identity.close();
   await relay.stop();

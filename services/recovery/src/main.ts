@@ -9,6 +9,8 @@ import { RecoveryStore } from "./store/recovery-store.js";
 
 const config = loadConfig("recovery", configSchema);
 const logger = createLogger("recovery", config.LOG_LEVEL);
+// Before anything is awaited: a signal during the start-up stops the process in order.
+const shutdown = stopOnSignals(logger);
 warnOfDevSenders(config, logger);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
@@ -39,7 +41,7 @@ const server = await startGrpcServer({
   ready: kv.ready,
 });
 
-stopOnSignals(logger, async () => {
+shutdown.stopWith(async () => {
   await server.stop();
   identity.close();
   mail.close();

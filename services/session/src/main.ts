@@ -13,6 +13,8 @@ import { SessionStore } from "./store/session-store.js";
 
 const config = loadConfig("session", configSchema);
 const logger = createLogger("session", config.LOG_LEVEL);
+// Before anything is awaited: a signal during the start-up stops the process in order.
+const shutdown = stopOnSignals(logger);
 // Connecting until Redis answers; the server below serves from then on.
 const kv = openKeyValueStore(redisTargetOf(config), redisOptionsOf(config, logger));
 const relay = relayServiceOutbox({
@@ -49,7 +51,7 @@ const server = await startGrpcServer({
   ready: kv.ready,
 });
 
-stopOnSignals(logger, async () => {
+shutdown.stopWith(async () => {
   await server.stop();
   await relay.stop();
   await kv.close();
