@@ -1,4 +1,4 @@
-import { randomPhone } from "@auth/identity/testing";
+import { randomPhone } from "@auth/identity/fixtures";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { call } from "./support/api.js";
 import { createCompany, createUser, type TestCompany, type TestUser } from "./support/fixtures.js";

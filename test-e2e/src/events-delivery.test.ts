@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { natsServerPath, type RunningNats, startNatsServer } from "@auth/events/testing";
-import { smsLimitsOutOfTheWay, smsSettings } from "@auth/grpc-kit";
+import { smsLimitsOutOfTheWay, smsSettings } from "@auth/grpc-kit/client";
 import { createTestDatabase } from "@auth/pg/testing";
 import type { Event } from "@auth/proto/events";
 import { type RunningSuite, type ServiceName, serviceNames, startSuite } from "@auth/suite";

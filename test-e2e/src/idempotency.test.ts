@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { TestOAuth2Provider } from "@auth/identity/testing";
+import { TestOAuth2Provider } from "@auth/identity/fixtures";
 import type { RunningSuite } from "@auth/suite";
 import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";

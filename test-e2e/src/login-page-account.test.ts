@@ -1,5 +1,5 @@
 import { catalogues, type Language, type MessageKey, type MessageValues, translator } from "@auth/i18n";
-import { randomPhone } from "@auth/identity/testing";
+import { randomPhone } from "@auth/identity/fixtures";
 import { pageRoutes, type RunningLoginPage } from "@auth/login-page";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { TestOAuth2Provider } from "@auth/identity/testing";
+import { TestOAuth2Provider } from "@auth/identity/fixtures";
 import { ProviderKind, UserStatus } from "@auth/proto/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call, expectError, expectSuccess } from "./support/api.js";

@@ -1,4 +1,4 @@
-import { smsLimitsOutOfTheWay, smsSettings } from "@auth/grpc-kit";
+import { smsLimitsOutOfTheWay, smsSettings } from "@auth/grpc-kit/client";
 import { type RunningSuite, type ServiceName, serviceNames } from "@auth/suite";
 import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { TestOAuth2Provider } from "@auth/identity/testing";
+import { TestOAuth2Provider } from "@auth/identity/fixtures";
 import { UserStatus } from "@auth/proto/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";

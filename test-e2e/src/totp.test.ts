@@ -1,4 +1,4 @@
-import { TestOAuth2Provider } from "@auth/identity/testing";
+import { TestOAuth2Provider } from "@auth/identity/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, expectSuccess } from "./support/api.js";
 import {

@@ -8,6 +8,7 @@ export {
   createServiceClient,
   type ServiceClient,
 } from "./client.js";
+export { companyPolicy, defaultCompanyLimits, smsLimitsOutOfTheWay, smsSettings } from "./company-policy.js";
 export type { RequestOf, ResponseOf, ServiceDefinition, UnaryMethod } from "./definition.js";
 export { checkHealth } from "./health.js";
 export { unanswered } from "./status.js";

@@ -1,5 +1,5 @@
 import { setTimeout } from "node:timers/promises";
-import { createServiceClient, type GrpcTransport } from "@auth/grpc-kit";
+import { createServiceClient, type GrpcTransport } from "@auth/grpc-kit/client";
 import { mtlsTransport } from "@auth/grpc-kit/dev-pki";
 import {
   providerSettings,
@@ -7,7 +7,7 @@ import {
   seedUser,
   type TestUser,
   type UserOptions,
-} from "@auth/identity/testing";
+} from "@auth/identity/fixtures";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import {
   type CompanyPolicy,

@@ -1,4 +1,4 @@
-import { createServiceClient, type ServiceClient } from "@auth/grpc-kit";
+import { createServiceClient, type ServiceClient } from "@auth/grpc-kit/client";
 import { TokenIntrospectionServiceService, type TokenStatus } from "@auth/proto/introspection";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { call } from "./api.js";
