@@ -9,12 +9,12 @@ export interface Shutdown {
 
 /**
  * Stops on SIGTERM or SIGINT, or, once started, when the process that started this one is gone
- * (its launcher's pipe closed: see whenLauncherGone), then exits. Called before the start-up awaits anything, so
- * that a signal during the start is never the default one that kills the process: the stop then
- * begins once the start has said what to stop (`stopWith`), closing what it opened. A second
- * signal, or a stop that takes longer than `graceMs` (the start's rest included), exits at once;
- * the launcher going while the process stops is no second signal (it goes when a suite is stopped
- * with Ctrl-C: docs/operations.md, "Running").
+ * (its launcher's pipe closed: see whenLauncherGone), then exits. Called before the start-up
+ * awaits anything, so that a signal during the start is never the default one that kills the
+ * process: the stop then begins once the start has said what to stop (`stopWith`), closing what it
+ * opened. A second signal, or a stop that takes longer than `graceMs` (the start's rest included),
+ * exits at once; the launcher going while the process stops is no second signal (it goes when a
+ * suite is stopped with Ctrl-C: docs/operations.md, "Running").
  */
 export function stopOnSignals(logger: Logger, graceMs = 10_000): Shutdown {
   let give: (stop: () => Promise<void>) => void = () => {};
