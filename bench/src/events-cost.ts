@@ -2,6 +2,7 @@ import type { LoadResult } from "./http-load.js";
 import type { NatsGate } from "./nats-gate.js";
 import type { Outboxes } from "./outboxes.js";
 import { type PublishedEvent, publishedEvents } from "./published-events.js";
+import { quantile } from "./ratios.js";
 import { measureRelayCostsApart, type RelayUnitCosts } from "./relay-cost.js";
 import type { Scenario } from "./report.js";
 
@@ -62,8 +63,6 @@ export interface EventsCostOptions {
 }
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
 
 /**
  * What the security events cost a password login (docs/performance.md, "Security events (2026-11-26)").

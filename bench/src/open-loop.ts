@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from "node:http";
 import type { LoadOptions, LoadResult } from "./http-load.js";
+import { quantile } from "./ratios.js";
 
 type Step = NonNullable<LoadOptions["requests"]>[number];
 
@@ -102,14 +103,12 @@ export async function openLoopLoad({
   agent.destroy();
 
   latencies.sort((a, b) => a - b);
-  const percentile = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
   return {
     requests: latencies.length,
     sent,
     rps: latencies.length / elapsedSeconds,
-    p50: percentile(0.5),
-    p99: percentile(0.99),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
     errors,
     failures,
     durationSeconds: elapsedSeconds,

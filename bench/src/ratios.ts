@@ -1,6 +1,14 @@
+/** The value below which a share `q` of the sorted values lies (the nearest rank); 0 for none. */
+export function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+}
+
 /** The middle value (the upper of the two middle ones for an even count); 0 for none. */
 export function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** A ratio over interleaved rounds: the median of each round's ratio, and their range. */
