@@ -301,15 +301,21 @@ export async function startSuite(options: SuiteOptions): Promise<RunningSuite> {
         child.start();
         if (child.pid !== undefined) options.dataLock?.hold(child.pid);
         const deadline = Date.now() + timeoutMs;
+        // Cleared once the ports are known: left pending, it held a run of one e2e file open for
+        // minutes after its tests.
+        let notBound: NodeJS.Timeout | undefined;
         const ports = await Promise.race([
           child.listening(),
           child.exited().then(() => {
             throw new Error(`${name} exited while starting:\n${tailOf(name)}`);
           }),
-          sleep(timeoutMs).then(() => {
-            throw new Error(`${name} bound no port within ${timeoutMs} ms:\n${tailOf(name)}`);
+          new Promise<never>((_, reject) => {
+            notBound = setTimeout(
+              () => reject(new Error(`${name} bound no port within ${timeoutMs} ms:\n${tailOf(name)}`)),
+              timeoutMs,
+            );
           }),
-        ]);
+        ]).finally(() => clearTimeout(notBound));
         bound[name][index] = ports;
         // A restart binds the same ports again, so that the addresses others hold stay right.
         const env = child.options.env;
