@@ -30,6 +30,12 @@ const realStores = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_RED
 
 /** A request of the load with no answer in this long is aborted and counts as a hang. */
 const hangMs = 30_000;
+/**
+ * A client's pause between flows. What is tested is what a request meets while a service is out,
+ * which a few requests a second per client show as well as a client flat out; at 20 ms the load
+ * took a core for the whole file (docs/performance.md, "Where the end-to-end tests' time goes").
+ */
+const paceMs = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -190,7 +196,7 @@ describe.runIf(realStores)("a service down, all its replicas, under a load of wh
       } catch {
         // Recorded in the samples; the next turn starts a new flow.
       }
-      await sleep(20);
+      await sleep(paceMs);
     }
   }
 
