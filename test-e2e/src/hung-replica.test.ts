@@ -17,7 +17,12 @@ import {
 } from "./support/fixtures.js";
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
 import { RoundRobinProxy } from "./support/round-robin-proxy.js";
-import { hangOrNoAnswer, type TimedSample, timedRequest } from "./support/timed-requests.js";
+import {
+  hangOrNoAnswer,
+  pauseBetweenFlowsMs,
+  type TimedSample,
+  timedRequest,
+} from "./support/timed-requests.js";
 
 /**
  * A hung replica (issue 19): under a steady load of whole flows through two gateways, one of the
@@ -48,13 +53,6 @@ const productCalls = {
   GRPC_DEADLINE_MS: "3000",
   GRPC_KEEPALIVE_TIMEOUT_MS: String(defaultKeepaliveTimeoutMs),
 };
-/**
- * A client's pause between flows. What is tested is what a request meets while a service is out,
- * which a few requests a second per client show as well as a client flat out (2 to 6 errors a
- * freeze at 500 ms, 2 to 8 at 20 ms); at 20 ms the load took a core for the whole file
- * (docs/performance.md, "Where the end-to-end tests' time goes").
- */
-const paceMs = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What one request of the load got: HTTP status and error code (or "success"); or "hang", "no answer". */
@@ -149,7 +147,7 @@ describe.runIf(realStores)("a hung replica of each service, under load", () => {
       } catch {
         // Recorded in the samples; the next turn starts a new flow.
       }
-      await sleep(paceMs);
+      await sleep(pauseBetweenFlowsMs);
     }
   }
 

@@ -153,7 +153,7 @@ describe.skipIf(!chromiumInstalled())(
         const page = await context.newPage();
         try {
           // Loaded once and laid out again at each width, as a window resized: a load per width cost
-          // Chromium about 0.2 s of CPU (docs/performance.md, "Where the end-to-end tests' time goes").
+          // Chromium about 0.1 s of CPU (docs/performance.md, "Where the end-to-end tests' time goes").
           await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
           for (const [name, width] of Object.entries(widths)) {
             await page.setViewportSize({ width, height: 900 });

@@ -13,7 +13,12 @@ import {
 } from "./support/fixtures.js";
 import { lastOtp, linkToken, mailTo } from "./support/outbox.js";
 import { RoundRobinProxy } from "./support/round-robin-proxy.js";
-import { hangOrNoAnswer, type TimedSample, timedRequest } from "./support/timed-requests.js";
+import {
+  hangOrNoAnswer,
+  pauseBetweenFlowsMs,
+  type TimedSample,
+  timedRequest,
+} from "./support/timed-requests.js";
 
 /**
  * A service down, every replica of it (issue 32, docs/operations.md, "Failures"): under a load of
@@ -30,12 +35,6 @@ const realStores = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_RED
 
 /** A request of the load with no answer in this long is aborted and counts as a hang. */
 const hangMs = 30_000;
-/**
- * A client's pause between flows. What is tested is what a request meets while a service is out,
- * which a few requests a second per client show as well as a client flat out; at 20 ms the load
- * took a core for the whole file (docs/performance.md, "Where the end-to-end tests' time goes").
- */
-const paceMs = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -196,7 +195,7 @@ describe.runIf(realStores)("a service down, all its replicas, under a load of wh
       } catch {
         // Recorded in the samples; the next turn starts a new flow.
       }
-      await sleep(paceMs);
+      await sleep(pauseBetweenFlowsMs);
     }
   }
 

@@ -5,6 +5,14 @@
  * is the test's.
  */
 
+/**
+ * A load client's pause between its flows, where the test is what a request meets while a service is
+ * out (outages, a hung replica): a few requests a second per client show it as well as a client
+ * flat out (2 to 6 errors a freeze at 500 ms, 2 to 8 at 20 ms), and at 20 ms the load took a core
+ * for the whole file (docs/performance.md, "Where the end-to-end tests' time goes").
+ */
+export const pauseBetweenFlowsMs = 500;
+
 /** A POST to `<gateway>/<company code>/v2/auth/<operation>`. */
 export interface AuthRequest {
   gateway: string;
