@@ -4,7 +4,7 @@ import { eventNames, type KnownEvent, noticeMail, wordingOf } from "@auth/identi
 import { type Brand, NotificationEvent } from "@auth/proto/identity";
 import { recoveryMail } from "@auth/recovery/testing";
 import { testBudgets } from "@auth/testing";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   accessibilityViolations,
@@ -134,12 +134,18 @@ describe.skipIf(!chromiumInstalled())(
   () => {
     const screenshots = new Screenshots("mail");
     let browser: Browser;
-    let context: BrowserContext;
+    /**
+     * One tab for every e-mail, each loaded in turn: a new tab is a new renderer process, where
+     * axe-core's first check cost about 0.55 s of Chromium's CPU against 0.1 s in a tab that has
+     * run it before (docs/performance.md, "Each file's CPU, and what was cut").
+     */
+    let page: Page;
 
     beforeAll(async () => {
       browser = await launchChromium();
-      context = await browser.newContext();
+      const context = await browser.newContext();
       await context.route(logoUrl, (route) => route.fulfill({ contentType: "image/svg+xml", body: logo }));
+      page = await context.newPage();
     }, testBudgets.hookMs);
 
     afterAll(async () => {
@@ -150,32 +156,27 @@ describe.skipIf(!chromiumInstalled())(
       "$folder: the $mail e-mail, at desktop and phone width",
       async ({ folder, company, language, mail, message }) => {
         const file = screenshots.save(folder, `${mail}.html`, message.html);
-        const page = await context.newPage();
-        try {
-          // Loaded once and laid out again at each width, as a window resized: a load per width cost
-          // Chromium about 0.1 s of CPU (docs/performance.md, "Where the end-to-end tests' time goes").
-          await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
-          for (const [name, width] of Object.entries(widths)) {
-            await page.setViewportSize({ width, height: 900 });
-            await screenshots.take(page, folder, `${mail}-${name}`);
-            const layout = await layoutOf(page);
-            expect(layout.lang).toBe(language);
-            expect(layout.overflows, `wider than a ${width} px window`).toBe(false);
-            expect(layout.cardInset, "the card keeps off the window's edges").toBeGreaterThanOrEqual(12);
-            expect(layout.header).toBe(rgbOf(company.brand?.color ?? "#1f5fbf"));
-            if (company.brand) expect(layout.logoWidth).toBeGreaterThan(0);
-            else expect(layout.headerText).toBe(company.name);
-            expect(layout.button).toEqual(
-              mail === "recovery"
-                ? { label: buttonLabels[language], href: expect.stringContaining(company.recoveryPage) }
-                : null,
-            );
-          }
-          // An e-mail is read inside the mail client's page, whose landmarks are the client's.
-          expect(await accessibilityViolations(page, ["landmark-one-main", "region"])).toEqual([]);
-        } finally {
-          await page.close();
+        // Loaded once and laid out again at each width, as a window resized: a load per width cost
+        // Chromium about 0.1 s of CPU (docs/performance.md, "Where the end-to-end tests' time goes").
+        await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+        for (const [name, width] of Object.entries(widths)) {
+          await page.setViewportSize({ width, height: 900 });
+          await screenshots.take(page, folder, `${mail}-${name}`);
+          const layout = await layoutOf(page);
+          expect(layout.lang).toBe(language);
+          expect(layout.overflows, `wider than a ${width} px window`).toBe(false);
+          expect(layout.cardInset, "the card keeps off the window's edges").toBeGreaterThanOrEqual(12);
+          expect(layout.header).toBe(rgbOf(company.brand?.color ?? "#1f5fbf"));
+          if (company.brand) expect(layout.logoWidth).toBeGreaterThan(0);
+          else expect(layout.headerText).toBe(company.name);
+          expect(layout.button).toEqual(
+            mail === "recovery"
+              ? { label: buttonLabels[language], href: expect.stringContaining(company.recoveryPage) }
+              : null,
+          );
         }
+        // An e-mail is read inside the mail client's page, whose landmarks are the client's.
+        expect(await accessibilityViolations(page, ["landmark-one-main", "region"])).toEqual([]);
       },
     );
   },
