@@ -137,7 +137,7 @@ describe.skipIf(!chromiumInstalled())(
     /**
      * One tab for every e-mail, each loaded in turn: a new tab is a new renderer process, where
      * axe-core's first check cost about 0.55 s of Chromium's CPU against 0.1 s in a tab that has
-     * run it before (docs/performance.md, "Each file's CPU, and what was cut").
+     * run it before (docs/performance.md, "A tab of its own costs a renderer").
      */
     let page: Page;
 
