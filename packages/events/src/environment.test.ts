@@ -8,10 +8,11 @@ import { subjectOf } from "./nats-sink.js";
 const schema = z.object(eventsEnvironment);
 
 describe("eventsEnvironment", () => {
-  it("defaults to the events file of the embedded default, without NATS, read every 200 ms", () => {
+  it("defaults to the events file of the embedded default, without NATS, read every 200 ms when busy and 800 ms when idle", () => {
     expect(parseConfig(schema, {})).toEqual({
       EVENTS_FILE: ".data/events.jsonl",
       EVENTS_POLL_MS: 200,
+      EVENTS_IDLE_POLL_MS: 800,
       NATS_STREAM_REPLICAS: 1,
     });
   });

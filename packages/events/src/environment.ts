@@ -16,8 +16,10 @@ export const eventsEnvironment = {
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** The embedded default's sink: one JSON line per event, appended. */
   EVENTS_FILE: z.string().min(1).default(".data/events.jsonl"),
-  /** Milliseconds between two reads of an outbox that had less than a batch: the events' delay, against idle reads. */
+  /** Milliseconds between two reads of an outbox that had entries, or after a call the service answered. */
   EVENTS_POLL_MS: env.positiveInt(200),
+  /** The longest wait between two reads of an outbox that stays empty: how late a write no call woke is read. */
+  EVENTS_IDLE_POLL_MS: env.positiveInt(800),
 };
 
 export type EventsConfig = z.infer<z.ZodObject<typeof eventsEnvironment>>;
@@ -37,16 +39,23 @@ export function openEventSink(config: EventsConfig, logger: Logger): EventSink {
 
 /**
  * What each service starts with: its outbox relayed to the sink its settings choose. `stop` ends
- * the relay (after the batch under way), then the sink; call it before the store closes.
+ * the relay (after the batch under way), then the sink; call it before the store closes. Give
+ * `wake` to the gRPC server (`onAnswered`): a call may have written events.
  */
 export function relayServiceOutbox(options: Omit<RelayOptions, "sink"> & { config: EventsConfig }): Relay {
   const { config, ...relayOptions } = options;
   const sink = openEventSink(config, options.logger);
-  const relay = startRelay({ pollMs: config.EVENTS_POLL_MS, ...relayOptions, sink });
+  const relay = startRelay({
+    pollMs: config.EVENTS_POLL_MS,
+    idlePollMs: config.EVENTS_IDLE_POLL_MS,
+    ...relayOptions,
+    sink,
+  });
   return {
     stop: async () => {
       await relay.stop();
       await sink.close();
     },
+    wake: relay.wake,
   };
 }

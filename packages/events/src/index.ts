@@ -18,5 +18,6 @@ export {
 export { fileEventSink } from "./file-sink.js";
 export { type KeyValueOutboxOptions, keyValueOutboxSource, relayLeaseKey } from "./kv-outbox.js";
 export { describeNats } from "./nats-address.js";
+export { type Pacing, pacing } from "./pacing.js";
 export { type OutboxSource, type Relay, type RelayOptions, startRelay } from "./relay.js";
 export type { EventSink, RelayedEvent } from "./sink.js";

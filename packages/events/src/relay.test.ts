@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemoryKeyValueStore } from "@auth/kv";
 import { metrics, registry } from "@auth/telemetry";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fileEventSink } from "./file-sink.js";
 import { keyValueOutboxSource } from "./kv-outbox.js";
 import { type Relay, type RelayOptions, startRelay } from "./relay.js";
@@ -188,5 +188,51 @@ describe("the relay", () => {
     ready();
     await expect.poll(() => readsBeforeReady.length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(readsBeforeReady).not.toContain(true);
+  });
+});
+
+describe('the relay\'s pace (docs/operations.md, "Security events")', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The store's outbox source, with the times it was read. */
+  function countedSource() {
+    const source = keyValueOutboxSource(store);
+    const readAt: number[] = [];
+    return {
+      readAt,
+      relayBatch: (count: number, publish: Parameters<typeof source.relayBatch>[1]) => {
+        readAt.push(Date.now());
+        return source.relayBatch(count, publish);
+      },
+    };
+  }
+
+  it("reads an outbox that stays empty less and less often, down to once every idlePollMs", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const source = countedSource();
+    relayTo(recordingSink(), { source, pollMs: 100, idlePollMs: 800 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    // 100, 200, 400 ms apart, then 800: 15 reads in 10 s where a read every 100 ms makes 101.
+    expect(source.readAt.slice(0, 5)).toEqual([0, 100, 300, 700, 1_500]);
+    expect(source.readAt).toHaveLength(15);
+  });
+
+  it("reads within pollMs of a wake however long the outbox stayed empty, and every pollMs again while it finds entries", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const source = countedSource();
+    const sink = recordingSink();
+    relayTo(sink, { source, pollMs: 100, idlePollMs: 800 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    // The last read was at 9,500 ms: unwoken, the next would be at 10,300.
+    expect(source.readAt.at(-1)).toBe(9_500);
+    const events = someEvents(1);
+    await record(events);
+    relay?.wake();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sink.published.map((event) => event.json)).toEqual(events);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(source.readAt.filter((at) => at > 9_500)).toEqual([10_100, 10_200]);
   });
 });

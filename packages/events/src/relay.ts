@@ -1,10 +1,10 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { OutboxEntry } from "@auth/kv";
 import type { Logger } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { ExponentialBackoff, fullJitterGenerator, handleAll, retry } from "cockatiel";
 import type { EventSource } from "./catalogue.js";
 import { eventFromJson } from "./event.js";
+import { pacing } from "./pacing.js";
 import type { EventSink, RelayedEvent } from "./sink.js";
 
 /**
@@ -32,8 +32,10 @@ export interface RelayOptions {
   ready?: Promise<void>;
   /** The most entries published (and dropped) together. */
   batchSize?: number;
-  /** Milliseconds between two reads of an outbox that had less than a batch. */
+  /** Milliseconds between two reads of an outbox that had entries, or after a `wake`. */
   pollMs?: number;
+  /** The longest wait between two reads of an outbox that stays empty (doubling from `pollMs`). */
+  idlePollMs?: number;
   /** The longest wait before a failed batch is tried again (doubling from 100 ms, full jitter). */
   maxBackoffMs?: number;
 }
@@ -41,6 +43,8 @@ export interface RelayOptions {
 export interface Relay {
   /** Stops after the batch under way (its entries published and dropped, or left for later). */
   stop(): Promise<void>;
+  /** The process may have written to the outbox: the relay reads it within `pollMs`. */
+  wake(): void;
 }
 
 /** An error's message and its causes' (a failed query's says why only in its cause). */
@@ -70,8 +74,8 @@ function relayedEventOf(entry: OutboxEntry): RelayedEvent | undefined {
 export function startRelay(options: RelayOptions): Relay {
   const { service, source, sink, logger } = options;
   const batchSize = options.batchSize ?? 100;
-  const pollMs = options.pollMs ?? 200;
   const stopping = new AbortController();
+  const pace = pacing(options.pollMs ?? 200, options.idlePollMs ?? 800, stopping.signal);
   let failing = false;
 
   const retrying = retry(handleAll, {
@@ -133,9 +137,9 @@ export function startRelay(options: RelayOptions): Relay {
     while (!stopping.signal.aborted) {
       try {
         const count = await retrying.execute(relayBatch, stopping.signal);
-        if (count < batchSize) await sleep(pollMs, undefined, { signal: stopping.signal });
+        if (count < batchSize) await pace.wait(count > 0);
       } catch (error) {
-        // Only a stop ends the waits (the retries never give up).
+        // Only a stop ends the retries' waits (they never give up).
         if (!stopping.signal.aborted) throw error;
       }
     }
@@ -152,5 +156,6 @@ export function startRelay(options: RelayOptions): Relay {
       stopping.abort();
       await running.catch(() => {});
     },
+    wake: () => pace.wake(),
   };
 }

@@ -208,6 +208,40 @@ describe("a server whose store is not reached yet", () => {
   });
 });
 
+describe('a server told of each answer that may have written (a relay woken: docs/operations.md, "Security events")', () => {
+  it("calls onAnswered after each answer of a method that may write, whether it succeeded or failed, and never after a read's", async () => {
+    const answered: string[] = [];
+    const told = await startDisclaimerServer({
+      transport: transports.disclaimer as GrpcTransport,
+      methods: {
+        listRequiredDisclaimers: async () => {
+          answered.push("read");
+          return { disclaimers: [] };
+        },
+        acceptDisclaimers: async (request) => {
+          answered.push("accept");
+          if (request.userId === "refused")
+            throw new AuthError("request.ratelimit.exceeded", { detail: "slow down" });
+          return { missing: [] };
+        },
+      },
+      onAnswered: () => answered.push("told"),
+    });
+    const target = gatewayClient(`127.0.0.1:${told.port}`);
+    const accept = (userId: string) =>
+      target.acceptDisclaimers({ companyId: "c", userId, codes: ["a"], clientAddress: "" });
+    try {
+      await target.listRequiredDisclaimers({ companyId: "c", userId: "u" });
+      await accept("u");
+      await expect(accept("refused")).rejects.toThrow();
+      expect(answered).toEqual(["read", "accept", "told", "accept", "told"]);
+    } finally {
+      target.close();
+      await told.stop(100);
+    }
+  });
+});
+
 describe("server reflection", () => {
   it("lists the hosted services when asked for", async () => {
     const channel = channelCredentialsOf(transports.gateway as GrpcTransport, "disclaimer");

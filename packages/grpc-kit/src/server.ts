@@ -14,6 +14,7 @@ import { HealthImplementation } from "grpc-health-check";
 import type { Logger } from "pino";
 import type { ServiceDefinition } from "./definition.js";
 import { suiteDescriptorSet } from "./descriptors.js";
+import { readPaths } from "./idempotent-methods.js";
 import { toStatus } from "./status.js";
 import { type GrpcTransport, serverCredentialsOf } from "./tls/transport.js";
 import { plaintextWarning } from "./tls/transport-settings.js";
@@ -46,6 +47,8 @@ export interface GrpcServerOptions {
    * at once when absent.
    */
   ready?: Promise<void>;
+  /** Called after each call to a method that may write is answered: the relay's `wake`, as it may have written events. */
+  onAnswered?: () => void;
   logger: Logger;
 }
 
@@ -73,19 +76,35 @@ const notReady = toStatus(
   new AuthError("service.unavailable", { detail: "the service's store is not reached yet" }),
 );
 
-/** The implementation, answering UNAVAILABLE while `serving()` says no (every method is unary: definition.ts). */
-function gated(
-  implementation: UntypedServiceImplementation,
-  serving: () => boolean,
+/**
+ * The service's implementation, answering UNAVAILABLE while `serving()` says no (when given), and
+ * telling `onAnswered` after each call it answered to a method that may write: not after a read
+ * (NO_SIDE_EFFECTS). Every method is unary (definition.ts).
+ */
+function hosted(
+  service: HostedService,
+  serving: (() => boolean) | undefined,
+  onAnswered: (() => void) | undefined,
 ): UntypedServiceImplementation {
+  if (serving === undefined && onAnswered === undefined) return service.implementation;
+  const reads = onAnswered ? readPaths() : new Set<string>();
   return Object.fromEntries(
-    Object.entries(implementation).map(([name, handler]) => [
-      name,
-      (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-        if (serving()) (handler as (call: unknown, callback: unknown) => void)(call, callback);
-        else callback(notReady, null);
-      },
-    ]),
+    Object.entries(service.implementation).map(([name, handler]) => {
+      const told = onAnswered && !reads.has(service.definition[name]?.path ?? "") ? onAnswered : undefined;
+      return [
+        name,
+        (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+          if (serving !== undefined && !serving()) return callback(notReady, null);
+          const answer: sendUnaryData<unknown> = told
+            ? (...answered) => {
+                callback(...answered);
+                told();
+              }
+            : callback;
+          (handler as (call: unknown, callback: unknown) => void)(call, answer);
+        },
+      ];
+    }),
   );
 }
 
@@ -109,7 +128,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   for (const service of options.services) {
     server.addService(
       service.definition,
-      serving ? service.implementation : gated(service.implementation, () => serving),
+      hosted(service, serving ? undefined : () => serving, options.onAnswered),
     );
   }
   if (options.transport.kind === "plaintext") options.logger.error(plaintextWarning);

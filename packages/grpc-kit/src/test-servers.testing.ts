@@ -61,6 +61,7 @@ export function startDisclaimerServer(options: {
   healthPort?: number;
   reflection?: boolean;
   ready?: Promise<void>;
+  onAnswered?: () => void;
 }): Promise<RunningGrpcServer> {
   const { methods, adminTokenSha256, logger = silent, ...server } = options;
   return startGrpcServer({

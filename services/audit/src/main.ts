@@ -72,6 +72,7 @@ const feed = config.NATS_URL
       writer: auditStore,
       path: config.EVENTS_FILE,
       pollMs: config.EVENTS_POLL_MS,
+      idlePollMs: config.EVENTS_IDLE_POLL_MS,
       afterStore,
       logger,
       ready: database.ready,
@@ -91,6 +92,7 @@ const introspection = connectIntrospection(config);
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
+  onAnswered: relay.wake,
   services: [
     auditService({
       adminTokenSha256: config.ADMIN_TOKEN_SHA256,

@@ -36,6 +36,7 @@ const relay = relayServiceOutbox({
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
+  onAnswered: relay.wake,
   services: [disclaimerService(new DisclaimerStore(database.db), config.ADMIN_TOKEN_SHA256, logger)],
   ready: database.ready,
 });

@@ -82,6 +82,7 @@ const service = identityService(
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
+  onAnswered: relay.wake,
   services: [service],
   ready: database.ready,
 });

@@ -43,6 +43,7 @@ const identity = connectIdentity(config);
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
+  onAnswered: relay.wake,
   services: [otpService(otps, rules, { identity, fallback, http }, logger)],
   ready: kv.ready,
 });

@@ -31,6 +31,7 @@ const identity = connectIdentity(config);
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
+  onAnswered: relay.wake,
   services: [
     recoveryService(
       new RecoveryStore(kv.store, systemClock),

@@ -35,6 +35,7 @@ const sessions = new SessionStore(kv.store, systemClock, {
 const server = await startGrpcServer({
   ...grpcServerOptionsOf(config),
   logger,
+  onAnswered: relay.wake,
   services: [
     sessionService(
       {

@@ -45,6 +45,7 @@ function follow(options: Partial<FileFeedOptions> = {}): Feed {
   const feed = startFileFeed({
     path,
     pollMs: 20,
+    idlePollMs: 100,
     writer: store,
     logger: capturingLogger().logger,
     maxBackoffMs: 100,

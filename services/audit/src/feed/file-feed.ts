@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { pacing } from "@auth/events";
 import type { Logger } from "@auth/runtime";
 import type { AuditStore } from "../store/audit-store.js";
 import { backoffMs, type EventWriter, type Feed, type FeedOptions, messageOf } from "./feed.js";
@@ -10,8 +11,10 @@ export interface FileFeedOptions extends FeedOptions {
   writer: EventWriter & Pick<AuditStore, "feedPosition">;
   /** EVENTS_FILE: the JSON lines the relays append to. */
   path: string;
-  /** Milliseconds between two looks at a file that had nothing new (EVENTS_POLL_MS). */
+  /** Milliseconds between two looks at a file that had new lines before (EVENTS_POLL_MS). */
   pollMs: number;
+  /** The longest wait between two looks at a file that stays as it is (EVENTS_IDLE_POLL_MS). */
+  idlePollMs: number;
   logger: Logger;
   /** The most bytes read for one batch, unless one line is longer. */
   chunkBytes?: number;
@@ -65,7 +68,7 @@ async function readLines(
  * anew) is read again from its start, the copies dropped by their ids.
  */
 export function startFileFeed(options: FileFeedOptions): Feed {
-  const { writer, logger, pollMs } = options;
+  const { writer, logger } = options;
   const path = resolve(options.path);
   const feed = `file:${path}`;
   const chunkBytes = options.chunkBytes ?? 256 * 1024;
@@ -75,6 +78,7 @@ export function startFileFeed(options: FileFeedOptions): Feed {
     stopping.signal.addEventListener("abort", () => done(), { once: true }),
   );
   const wait = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => {});
+  const pace = pacing(options.pollMs, options.idlePollMs, stopping.signal);
 
   const running = (async () => {
     await Promise.race([options.ready, stopped]);
@@ -88,7 +92,7 @@ export function startFileFeed(options: FileFeedOptions): Feed {
         if (read === "missing") {
           if (!waitingForFile) logger.info({ events: path }, "waiting for the events file");
           waitingForFile = true;
-          await wait(pollMs);
+          await pace.wait(false);
           continue;
         }
         waitingForFile = false;
@@ -101,11 +105,12 @@ export function startFileFeed(options: FileFeedOptions): Feed {
           continue;
         }
         if (read.next === position) {
-          await wait(pollMs);
+          await pace.wait(false);
           continue;
         }
         const outcome = await writer.storeEvents(read.lines, { feed, position: read.next });
         position = read.next;
+        pace.wake();
         if (failures > 0) logger.info({ events: path }, "security events read again");
         failures = 0;
         options.afterStore?.(outcome);
