@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { livenessName } from "@auth/grpc-kit";
-import { registry } from "@auth/telemetry";
+import { collectProcessMetrics, registry } from "@auth/telemetry";
 import { promtoolCheck, promtoolInstalled } from "@auth/testing";
 import { Certificate } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate";
 import { Issuer } from "@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer";
@@ -356,6 +356,7 @@ describe("infra/k8s, rendered with kustomize", () => {
     });
 
     it("name only metrics the processes export (or cert-manager's)", async () => {
+      collectProcessMetrics();
       const exported = new Set((await registry.getMetricsAsJSON()).map((metric) => metric.name));
       const used = expressions().flatMap((expr) =>
         [...expr.matchAll(/\b((?:auth|process|nodejs)_[a-z0-9_]+?)(?:_bucket)?\b/g)].map((m) => m[1] ?? ""),

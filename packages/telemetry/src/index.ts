@@ -1,6 +1,6 @@
 import { tracingRequested } from "./requested.js";
 
-export { metrics, registry, serveMetrics } from "./metrics.js";
+export { collectProcessMetrics, metrics, registry, serveMetrics } from "./metrics.js";
 export { tracingRequested } from "./requested.js";
 export { activeTraceId } from "./trace-id.js";
 

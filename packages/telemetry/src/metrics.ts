@@ -3,16 +3,28 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 
 /** Every metric of the suite, in one registry per process, in the Prometheus format. */
 export const registry = new Registry();
-// The default process metrics under the names stock dashboards and alerts look for (process_*,
-// nodejs_*). Three of them are gauges named *_total, which Prometheus's naming rules forbid; each
-// is the sum of its by-type twin (nodejs_active_handles and so on), so nothing is lost without them.
-collectDefaultMetrics({ register: registry });
-for (const name of [
-  "nodejs_active_handles_total",
-  "nodejs_active_requests_total",
-  "nodejs_active_resources_total",
-])
-  registry.removeSingleMetric(name);
+
+let collectingProcessMetrics = false;
+
+/**
+ * Adds the default process metrics to the registry, once, under the names stock dashboards and
+ * alerts look for (process_*, nodejs_*). `serveMetrics` calls it: their event-loop monitor wakes
+ * the process every 10 ms, about half a percent of a core for a process that does nothing else,
+ * which a process no one scrapes does not pay (docs/performance.md, "What an idle suite costs").
+ * Three of them are gauges named *_total, which Prometheus's naming rules forbid; each is the sum
+ * of its by-type twin (nodejs_active_handles and so on), so nothing is lost without them.
+ */
+export function collectProcessMetrics(): void {
+  if (collectingProcessMetrics) return;
+  collectingProcessMetrics = true;
+  collectDefaultMetrics({ register: registry });
+  for (const name of [
+    "nodejs_active_handles_total",
+    "nodejs_active_requests_total",
+    "nodejs_active_resources_total",
+  ])
+    registry.removeSingleMetric(name);
+}
 
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -158,6 +170,7 @@ export const metrics = {
 
 /** Serves GET /metrics on its own port (for the services, whose main port speaks gRPC). */
 export async function serveMetrics(host: string, port: number): Promise<Server> {
+  collectProcessMetrics();
   const server = createServer(async (request, response) => {
     if (request.method !== "GET" || request.url !== "/metrics") {
       response.writeHead(404).end();
