@@ -16,7 +16,7 @@ export const eventsEnvironment = {
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** The embedded default's sink: one JSON line per event, appended. */
   EVENTS_FILE: z.string().min(1).default(".data/events.jsonl"),
-  /** Milliseconds between two reads of an outbox that had entries, or after a call the service answered. */
+  /** Milliseconds between two reads of an outbox that had entries, or after a call that may have written. */
   EVENTS_POLL_MS: env.positiveInt(200),
   /** The longest wait between two reads of an outbox that stays empty: how late a write no call woke is read. */
   EVENTS_IDLE_POLL_MS: env.positiveInt(800),
