@@ -9,43 +9,40 @@ export interface MethodName {
   method: string;
 }
 
-/** The methods of a set of compiled contracts whose `option idempotency_level` is one of `levels`. */
-function methodsAt(
-  descriptorSet: Uint8Array,
-  levels: readonly MethodOptions_IdempotencyLevel[],
-): MethodName[] {
-  const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, descriptorSet));
-  const methods: MethodName[] = [];
+interface MethodAtLevel extends MethodName {
+  /** Its `option idempotency_level` in the .proto file. */
+  idempotency: MethodOptions_IdempotencyLevel;
+}
+
+let suiteMethods: MethodAtLevel[] | undefined;
+
+/** Every method of the suite's own contracts, read from their compiled descriptor set once per process (about 20 ms). */
+function methodsOfSuite(): MethodAtLevel[] {
+  if (suiteMethods) return suiteMethods;
+  const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, suiteDescriptorSet()));
+  suiteMethods = [];
   for (const file of registry.files) {
     for (const service of file.services) {
-      for (const method of service.methods) {
-        if (levels.includes(method.idempotency))
-          methods.push({ service: service.typeName, method: method.name });
-      }
+      for (const { name, idempotency } of service.methods)
+        suiteMethods.push({ service: service.typeName, method: name, idempotency });
     }
   }
-  return methods;
+  return suiteMethods;
 }
 
 /**
- * The methods a set of compiled contracts marks safe to send twice: `option idempotency_level` in
- * the .proto files, NO_SIDE_EFFECTS (a read) or IDEMPOTENT (a repeat changes nothing more).
+ * The methods the suite's contracts mark safe to send twice: `option idempotency_level` in the
+ * .proto files, NO_SIDE_EFFECTS (a read) or IDEMPOTENT (a repeat changes nothing more).
  */
-export const idempotentMethodsOf = (descriptorSet: Uint8Array): MethodName[] =>
-  methodsAt(descriptorSet, [
-    MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS,
-    MethodOptions_IdempotencyLevel.IDEMPOTENT,
-  ]);
-
-/** Those of the suite's own contracts. */
-export function idempotentMethods(): MethodName[] {
-  return idempotentMethodsOf(suiteDescriptorSet());
-}
+export const idempotentMethods = (): MethodName[] =>
+  methodsOfSuite()
+    .filter(({ idempotency }) => idempotency !== MethodOptions_IdempotencyLevel.IDEMPOTENCY_UNKNOWN)
+    .map(({ service, method }) => ({ service, method }));
 
 /** The paths (`/service/Method`, as a definition names them) of the suite's reads (NO_SIDE_EFFECTS), which write nothing. */
 export const readPaths = (): ReadonlySet<string> =>
   new Set(
-    methodsAt(suiteDescriptorSet(), [MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS]).map(
-      ({ service, method }) => `/${service}/${method}`,
-    ),
+    methodsOfSuite()
+      .filter(({ idempotency }) => idempotency === MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS)
+      .map(({ service, method }) => `/${service}/${method}`),
   );

@@ -84,13 +84,15 @@ const notReady = toStatus(
 function hosted(
   service: HostedService,
   serving: (() => boolean) | undefined,
-  onAnswered: (() => void) | undefined,
+  onAnswered: { tell: () => void; reads: ReadonlySet<string> } | undefined,
 ): UntypedServiceImplementation {
   if (serving === undefined && onAnswered === undefined) return service.implementation;
-  const reads = onAnswered ? readPaths() : new Set<string>();
   return Object.fromEntries(
     Object.entries(service.implementation).map(([name, handler]) => {
-      const told = onAnswered && !reads.has(service.definition[name]?.path ?? "") ? onAnswered : undefined;
+      const told =
+        onAnswered && !onAnswered.reads.has(service.definition[name]?.path ?? "")
+          ? onAnswered.tell
+          : undefined;
       return [
         name,
         (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
@@ -125,11 +127,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   health.addToServer(server);
   if (options.reflection)
     new ReflectionService(loadFileDescriptorSetFromBuffer(suiteDescriptorSet())).addToServer(server);
+  const onAnswered = options.onAnswered && { tell: options.onAnswered, reads: readPaths() };
   for (const service of options.services) {
-    server.addService(
-      service.definition,
-      hosted(service, serving ? undefined : () => serving, options.onAnswered),
-    );
+    server.addService(service.definition, hosted(service, serving ? undefined : () => serving, onAnswered));
   }
   if (options.transport.kind === "plaintext") options.logger.error(plaintextWarning);
   const address = `${options.host}:${options.port}`;
