@@ -34,7 +34,7 @@ export interface RelayOptions {
   batchSize?: number;
   /** Milliseconds between two reads of an outbox that had entries, or after a `wake`. */
   pollMs?: number;
-  /** The longest wait between two reads of an outbox that stays empty (doubling from `pollMs`). */
+  /** The longest wait between two reads of an outbox that stays empty (doubling from `pollMs`); `pollMs` when absent. */
   idlePollMs?: number;
   /** The longest wait before a failed batch is tried again (doubling from 100 ms, full jitter). */
   maxBackoffMs?: number;
@@ -75,7 +75,8 @@ export function startRelay(options: RelayOptions): Relay {
   const { service, source, sink, logger } = options;
   const batchSize = options.batchSize ?? 100;
   const stopping = new AbortController();
-  const pace = pacing(options.pollMs ?? 200, options.idlePollMs ?? 800, stopping.signal);
+  const pollMs = options.pollMs ?? 200;
+  const pace = pacing(pollMs, options.idlePollMs ?? pollMs, stopping.signal);
   let failing = false;
 
   const retrying = retry(handleAll, {
