@@ -6,7 +6,7 @@ import { auditAccess } from "./access.js";
 import { type EventHandlersDependencies, eventHandlers } from "./handlers/events.js";
 import { type WebhookHandlersDependencies, webhookHandlers } from "./handlers/webhooks.js";
 
-/** What the audit service's handlers need; main.ts and testing.ts build it. */
+/** What the audit service's handlers need; start.ts and testing.ts build it. */
 export interface AuditServiceDependencies extends EventHandlersDependencies, WebhookHandlersDependencies {
   /** The SHA-256 (hex) of the admin token operators present. */
   adminTokenSha256: string;

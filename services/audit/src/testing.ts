@@ -33,7 +33,7 @@ export interface AuditForTests extends RunningGrpcServer {
 }
 
 /**
- * The audit service in the test's process, as main.ts builds it but over the test's own database
+ * The audit service in the test's process, as start.ts builds it but over the test's own database
  * (in-memory PGlite unless given one) and without a feed: a real gRPC server on a free loopback
  * port, under its access table. `env` is what the process would read (its TLS_* files,
  * ADMIN_TOKEN_SHA256, SESSION_ADDR); `introspection` replaces the session service's client made

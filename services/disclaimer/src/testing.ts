@@ -21,7 +21,7 @@ export async function recordedEvents(db: Database<DisclaimerSchema>): Promise<Ev
 }
 
 /**
- * The disclaimer service in the test's process, as main.ts builds it but over the test's own
+ * The disclaimer service in the test's process, as start.ts builds it but over the test's own
  * database (in-memory PGlite unless given one): a real gRPC server on a free loopback port, under its access table. `env` is what the
  * process would read (its TLS_* files, ADMIN_TOKEN_SHA256). `recordedEvents` reads the events it
  * recorded.

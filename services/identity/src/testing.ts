@@ -77,7 +77,7 @@ export function claimedCredentialChange(
 const testHashing = { memoryCost: 8_192, timeCost: 1, parallelism: 1 };
 
 /**
- * The identity service in the test's process, as main.ts builds it but over the test's own
+ * The identity service in the test's process, as start.ts builds it but over the test's own
  * database (in-memory PGlite unless given one), with the dev captcha allowed (as the suite does) and cheap hashes: a real gRPC server
  * on a free loopback port, under its access table. `env` is what the process would read (its
  * TLS_* files, ADMIN_TOKEN_SHA256); `session` is its client of the session service.

@@ -17,7 +17,7 @@ import type { DeliveryStore } from "../webhooks/delivery-store.js";
 import { allowedRangesOf, webhookUrlProblem } from "../webhooks/url-rules.js";
 import type { WebhookStore } from "../webhooks/webhook-store.js";
 
-/** What the webhooks' methods need; main.ts and testing.ts build it. */
+/** What the webhooks' methods need; start.ts and testing.ts build it. */
 export interface WebhookHandlersDependencies {
   webhookStore: WebhookStore;
   deliveryStore: DeliveryStore;

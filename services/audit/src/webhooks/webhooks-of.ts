@@ -5,7 +5,7 @@ import type { AuditSchema } from "../schema.js";
 import { DeliveryStore } from "./delivery-store.js";
 import { WebhookStore } from "./webhook-store.js";
 
-/** The webhooks' stores over the audit service's database, as main.ts and testing.ts build them. */
+/** The webhooks' stores over the audit service's database, as start.ts and testing.ts build them. */
 export function webhooksOf(
   db: Database<AuditSchema>,
   config: { WEBHOOK_RETRY_FOR_MS: number; WEBHOOK_ALLOWED_CIDRS: string[] },
