@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import type { ProcessName } from "@auth/suite";
 import { startOwnSuite } from "@auth/suite/testing";
 import { moduleRecorder, testBudgets } from "@auth/testing";
@@ -24,8 +25,9 @@ const notAtStart: Record<ProcessName, string[]> = {
 
 /** The suite's own processes, each loading the recorder first; stopped before the tests read what they loaded. */
 describe("what each process loads to start", () => {
+  let own: Awaited<ReturnType<typeof startOwnSuite>>;
   beforeAll(async () => {
-    const own = await startOwnSuite({}, { nodeArgs: ["--import", recorder.hook] });
+    own = await startOwnSuite({}, { nodeArgs: ["--import", recorder.hook] });
     await own.stop();
   }, testBudgets.hookMs);
 
@@ -38,6 +40,16 @@ describe("what each process loads to start", () => {
       // Instrumented by OpenTelemetry, which patches it as it loads: it stays loaded at start.
       expect(loaded).toContain("@grpc/grpc-js");
       for (const library of libraries) expect(loaded, library).not.toContain(library);
+    },
+  );
+
+  it.runIf(process.env.NODE_COMPILE_CACHE === undefined)(
+    "keeps what V8 compiled of the modules in the checkout's node_modules/.cache, for the next start",
+    () => {
+      const folder = new URL("../../node_modules/.cache/auth-suite/node-compile-cache", import.meta.url);
+      for (const [name, child] of Object.entries(own.suite.children)) {
+        expect(child.options.env.NODE_COMPILE_CACHE, name).toBe(fileURLToPath(folder));
+      }
     },
   );
 });
