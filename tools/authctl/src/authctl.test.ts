@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort } from "@auth/runtime";
-import type { RunningSuite } from "@auth/suite";
+import { compileCacheEnvironment, type RunningSuite } from "@auth/suite";
 import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,6 +50,7 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
           AUTH_TLS_CA_FILE: suite.certificates.operator?.caFile,
           AUTH_TLS_CERT_FILE: suite.certificates.operator?.certFile,
           AUTH_TLS_KEY_FILE: suite.certificates.operator?.keyFile,
+          ...compileCacheEnvironment,
           ...env,
         },
       });
