@@ -1,7 +1,5 @@
 import { execFile } from "node:child_process";
-import type { ResolveFnOutput } from "node:module";
-import { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { createRequire, type ResolveFnOutput } from "node:module";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -67,7 +65,7 @@ describe(`drizzle-orm's modules resolved without its package.json (docs/performa
       console.log(JSON.stringify({ resolvedByNode, loaded, sql: typeof sql }));
     `;
     const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
-      cwd: dirname(new URL(import.meta.url).pathname),
+      cwd: new URL(".", import.meta.url),
     });
     const { resolvedByNode, loaded, sql } = JSON.parse(stdout);
     expect(sql).toBe("function");

@@ -121,9 +121,10 @@ export function productionNodeArgs(name: ProcessName): string[] {
 /**
  * V8's compiled code of the processes' modules, kept by Node between starts (its module compile
  * cache; an entry whose file changed is compiled again): in the checkout's node_modules/.cache, so
- * it goes with the checkout. Also for the tests' other node processes (authctl's). A suite's start took 3.6 s of CPU without it and 3.2-3.3 s with it
- * (docs/performance.md, "V8's compile cache for the suite's processes"); NODE_COMPILE_CACHE in the
- * environment names another folder, and Node's NODE_DISABLE_COMPILE_CACHE turns it off.
+ * it goes with the checkout; the tests give it to the other node processes they run (authctl). A
+ * suite's start took 3.5 s of CPU without it and 3.2-3.3 s with it (docs/performance.md, "V8's
+ * compile cache for the suite's processes"). NODE_COMPILE_CACHE in the environment names another
+ * folder, and Node's NODE_DISABLE_COMPILE_CACHE turns it off.
  */
 export const compileCacheEnvironment = {
   NODE_COMPILE_CACHE:
