@@ -130,13 +130,27 @@ export const databaseStartEnvironment = {
   DATABASE_RETRY_MAX_DELAY_MS: env.positiveInt(5_000),
 };
 
-export function databaseRetryOf(settings: {
+/** A service's database settings (its own DATABASE_URL and DATA_DIR, and databaseStartEnvironment's). */
+export interface DatabaseSettings {
+  DATABASE_URL?: string;
+  DATABASE_PASSWORD?: string;
+  DATA_DIR: string;
+  DATABASE_POOL_SIZE: number;
   DATABASE_CONNECT_TIMEOUT_MS: number;
   DATABASE_RETRY_MAX_DELAY_MS: number;
-}): ConnectRetry {
+}
+
+/** What openServiceDatabase takes from a service's settings: the store, its pool and its start's retries. */
+export function databaseOptionsOf(settings: DatabaseSettings) {
   return {
-    attemptTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
-    maxDelayMs: settings.DATABASE_RETRY_MAX_DELAY_MS,
+    url: settings.DATABASE_URL,
+    password: settings.DATABASE_PASSWORD,
+    dataDir: settings.DATA_DIR,
+    poolSize: settings.DATABASE_POOL_SIZE,
+    retry: {
+      attemptTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+      maxDelayMs: settings.DATABASE_RETRY_MAX_DELAY_MS,
+    } satisfies ConnectRetry,
   };
 }
 

@@ -1,6 +1,6 @@
 export {
   type Database,
-  databaseRetryOf,
+  databaseOptionsOf,
   databaseStartEnvironment,
   type OpenDatabaseOptions,
   type OpenedDatabase,

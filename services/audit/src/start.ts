@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { describeNats, relayServiceOutbox } from "@auth/events";
 import { pgOutboxSource } from "@auth/events/pg";
 import { connectIntrospection, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
-import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
+import { databaseOptionsOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, SecretBox, secretsKeyOf, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { startFileFeed } from "./feed/file-feed.js";
@@ -20,13 +20,9 @@ const logger = createLogger("audit", config.LOG_LEVEL);
 const shutdown = stopOnSignals(logger);
 // PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
 const database = await openServiceDatabase({
-  url: config.DATABASE_URL,
-  password: config.DATABASE_PASSWORD,
-  dataDir: config.DATA_DIR,
+  ...databaseOptionsOf(config),
   schema,
   migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
-  poolSize: config.DATABASE_POOL_SIZE,
-  retry: databaseRetryOf(config),
   logger,
 });
 logger.info({ store: database.kind }, "database opened");

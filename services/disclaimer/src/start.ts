@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { relayServiceOutbox } from "@auth/events";
 import { pgOutboxSource } from "@auth/events/pg";
 import { grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
-import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
+import { databaseOptionsOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, stopOnSignals } from "@auth/runtime";
 import { configSchema } from "./config.js";
 import { schema } from "./schema.js";
@@ -15,13 +15,9 @@ const logger = createLogger("disclaimer", config.LOG_LEVEL);
 const shutdown = stopOnSignals(logger);
 // PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
 const database = await openServiceDatabase({
-  url: config.DATABASE_URL,
-  password: config.DATABASE_PASSWORD,
-  dataDir: config.DATA_DIR,
+  ...databaseOptionsOf(config),
   schema,
   migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
-  poolSize: config.DATABASE_POOL_SIZE,
-  retry: databaseRetryOf(config),
   logger,
 });
 logger.info({ store: database.kind }, "database opened");

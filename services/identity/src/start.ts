@@ -8,7 +8,7 @@ import {
 import { relayServiceOutbox } from "@auth/events";
 import { pgOutboxSource } from "@auth/events/pg";
 import { connectSession, grpcServerOptionsOf, startGrpcServer } from "@auth/grpc-kit";
-import { databaseRetryOf, openServiceDatabase } from "@auth/pg";
+import { databaseOptionsOf, openServiceDatabase } from "@auth/pg";
 import { createLogger, loadConfig, SecretBox, secretsKeyOf, stopOnSignals, TtlCache } from "@auth/runtime";
 import { captchaCheck } from "./captcha/captcha-check.js";
 import { configSchema } from "./config.js";
@@ -25,13 +25,9 @@ const shutdown = stopOnSignals(logger);
 warnOfDevSenders(config, logger);
 // PGlite is open here; PostgreSQL connects and migrates until it answers, and the server below serves from then on.
 const database = await openServiceDatabase({
-  url: config.DATABASE_URL,
-  password: config.DATABASE_PASSWORD,
-  dataDir: config.DATA_DIR,
+  ...databaseOptionsOf(config),
   schema,
   migrationsFolder: fileURLToPath(new URL("../drizzle", import.meta.url)),
-  poolSize: config.DATABASE_POOL_SIZE,
-  retry: databaseRetryOf(config),
   logger,
 });
 logger.info({ store: database.kind }, "database opened");
