@@ -29,25 +29,6 @@ describe(`the embedded store in a data folder (docs/performance.md, "The embedde
       await next.close();
     }
   });
-
-  it("runs with 1 MB of shared buffers and room for 4 connections, not PostgreSQL's 128 MB and 100", {
-    timeout: testBudgets.pgliteOpenMs,
-  }, async () => {
-    const opened = await openPglite({ dataDir, schema, migrationsFolder });
-    try {
-      // PGlite's driver answers with the rows, as node-postgres does.
-      const setting = async (name: string) => {
-        const answer = (await opened.db.execute(sql.raw(`SHOW ${name}`))) as {
-          rows: Record<string, string>[];
-        };
-        return answer.rows[0]?.[name];
-      };
-      expect(await setting("shared_buffers")).toBe("1MB");
-      expect(await setting("max_connections")).toBe("4");
-    } finally {
-      await opened.close();
-    }
-  });
 });
 
 describe(`the embedded store in memory (docs/performance.md, "The unit tests' time")`, () => {
@@ -69,4 +50,35 @@ describe(`the embedded store in memory (docs/performance.md, "The unit tests' ti
     }
     expect(statSync(emptyClusterFile()).mtimeMs).toBe(made);
   });
+});
+
+describe(`the embedded store's memory settings (docs/performance.md, "The embedded default's memory")`, () => {
+  const dataDir = join(mkdtempSync(join(tmpdir(), "pglite-test-")), "store");
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it.each([
+    ["in a data folder", dataDir],
+    ["in memory", undefined],
+  ])(
+    "%s: 1 MB of shared buffers and room for 4 connections, not PostgreSQL's 128 MB and 100",
+    {
+      timeout: 2 * testBudgets.pgliteOpenMs,
+    },
+    async (_where, folder) => {
+      const opened = await openPglite({ dataDir: folder, schema, migrationsFolder });
+      try {
+        // PGlite's driver answers with the rows, as node-postgres does.
+        const setting = async (name: string) => {
+          const answer = (await opened.db.execute(sql.raw(`SHOW ${name}`))) as {
+            rows: Record<string, string>[];
+          };
+          return answer.rows[0]?.[name];
+        };
+        expect(await setting("shared_buffers")).toBe("1MB");
+        expect(await setting("max_connections")).toBe("4");
+      } finally {
+        await opened.close();
+      }
+    },
+  );
 });

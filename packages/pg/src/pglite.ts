@@ -100,7 +100,10 @@ export async function openPglite<S extends Record<string, unknown>>(
     import("drizzle-orm/pglite"),
     import("drizzle-orm/pglite/migrator"),
   ]);
-  const client = new PGlite(options.dataDir, {
+  // The options as one object: PGlite's constructor drops its second argument when the first is
+  // not a string, and an in-memory store then ran initdb and PostgreSQL's default memory settings.
+  const client = new PGlite({
+    dataDir: options.dataDir,
     loadDataDir: options.dataDir ? undefined : await openAsBlob(await emptyCluster()),
     startParams: [...PGlite.defaultStartParams, ...memorySettings.flatMap((setting) => ["-c", setting])],
   });
