@@ -77,8 +77,8 @@ export interface CallOptions {
 
 /**
  * Databases of the suite's own on the PostgreSQL of TEST_DATABASE_URL when set (as CI sets it):
- * they are made in milliseconds, where opening PGlite compiles its WebAssembly and runs initdb,
- * seconds each on a loaded machine. In-memory PGlite without it.
+ * they are made in milliseconds, where opening PGlite loads its WebAssembly and an empty cluster,
+ * about half a second of CPU each. In-memory PGlite without it.
  */
 async function databases(withAudit: boolean): Promise<{
   identity?: string;

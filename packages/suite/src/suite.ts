@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { checkHealth, type GrpcTransport, hashAdminToken } from "@auth/grpc-kit/client";
+import { type GrpcTransport, hashAdminToken } from "@auth/grpc-kit/client";
 import {
   ensureDevPki,
   mtlsTransport,
@@ -10,6 +10,7 @@ import {
   type TlsFiles,
   tlsEnvironment,
 } from "@auth/grpc-kit/dev-pki";
+import { checkHealth } from "@auth/grpc-kit/health";
 import { pgliteNodeArgs } from "@auth/pg/pglite";
 import { type BoundPorts, Child } from "./child.js";
 import type { DataLock } from "./data-lock.js";

@@ -20,13 +20,15 @@ afterAll(() => recorder.remove());
 
 describe("authctl's start", () => {
   // Each command is a process of its own: what it loads, it loads on every call.
-  it("loads neither the services' server side, NATS nor the importer's libraries for a command that needs none", async () => {
+  it("loads neither the services' server side, the health check, NATS nor the importer's libraries for a command that needs none", async () => {
     const loaded = await packagesLoaded(["--help"]);
     expect(loaded).toContain("@grpc/grpc-js");
     for (const heavy of [
       "prom-client",
       "@opentelemetry/api",
       "@grpc/reflection",
+      "grpc-health-check",
+      "protobufjs",
       "cockatiel",
       "pino",
       "zod",
