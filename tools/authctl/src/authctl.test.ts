@@ -1,20 +1,13 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { freePort } from "@auth/runtime";
-import { compileCacheEnvironment, type RunningSuite } from "@auth/suite";
+import type { RunningSuite } from "@auth/suite";
 import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const run = promisify(execFile);
-/** The command npm links (what `npx authctl` runs). */
-const bin = fileURLToPath(new URL("../bin/authctl.js", import.meta.url));
-const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
+import { repositoryRoot, runAuthctl } from "./run-authctl.testing.js";
 
 /** The rows of a table authctl printed, each as its cells; the header row first. */
 const tableRows = (printed: string): string[][] =>
@@ -36,30 +29,19 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
   let dataDir: string;
   let code: string;
 
-  /** Runs authctl against the suite; resolves with its output, exit code and error output. */
-  async function authctl(args: string[], env: Record<string, string> = {}) {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-        env: {
-          PATH: process.env.PATH,
-          AUTH_IDENTITY_ADDR: suite.addresses.identity,
-          AUTH_SESSION_ADDR: suite.addresses.session,
-          AUTH_DISCLAIMER_ADDR: suite.addresses.disclaimer,
-          AUTH_AUDIT_ADDR: suite.addresses.audit,
-          AUTH_ADMIN_TOKEN: suite.adminToken,
-          AUTH_TLS_CA_FILE: suite.certificates.operator?.caFile,
-          AUTH_TLS_CERT_FILE: suite.certificates.operator?.certFile,
-          AUTH_TLS_KEY_FILE: suite.certificates.operator?.keyFile,
-          ...compileCacheEnvironment,
-          ...env,
-        },
-      });
-      return { stdout, stderr, exitCode: 0 };
-    } catch (error) {
-      const failed = error as { stdout: string; stderr: string; code: number };
-      return { stdout: failed.stdout, stderr: failed.stderr, exitCode: failed.code };
-    }
-  }
+  /** Runs authctl against the suite, as its operator. */
+  const authctl = (args: string[], env: Record<string, string> = {}) =>
+    runAuthctl(args, {
+      AUTH_IDENTITY_ADDR: suite.addresses.identity,
+      AUTH_SESSION_ADDR: suite.addresses.session,
+      AUTH_DISCLAIMER_ADDR: suite.addresses.disclaimer,
+      AUTH_AUDIT_ADDR: suite.addresses.audit,
+      AUTH_ADMIN_TOKEN: suite.adminToken,
+      AUTH_TLS_CA_FILE: suite.certificates.operator?.caFile,
+      AUTH_TLS_CERT_FILE: suite.certificates.operator?.certFile,
+      AUTH_TLS_KEY_FILE: suite.certificates.operator?.keyFile,
+      ...env,
+    });
   const json = async (args: string[]) => {
     const result = await authctl(["--json", ...args]);
     expect(result.stderr).toBe("");
@@ -92,47 +74,6 @@ describe("authctl", { timeout: 5 * testBudgets.testMs }, () => {
   afterAll(async () => {
     await own?.stop();
     rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it("is the workspace's bin, so npx runs it from the checkout and never asks the registry", async () => {
-    const { stdout } = await run("npx", ["--no", "--", "authctl", "--help"], {
-      cwd: repositoryRoot,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, npm_config_offline: "true" },
-    });
-    expect(stdout).toMatch(/^Usage: authctl/);
-  });
-
-  it("explains every command with --help", async () => {
-    // Each a process of its own that needs nothing of the others: run together.
-    const helps: Promise<void>[] = [];
-    for (const group of [
-      "company",
-      "apikey",
-      "user",
-      "backupcodes",
-      "totp",
-      "passkeys",
-      "disclaimer",
-      "oauth",
-      "session",
-      "events",
-      "audit",
-      "webhooks",
-    ]) {
-      helps.push(
-        authctl([group, "--help"]).then(({ stdout, exitCode }) => {
-          expect(exitCode, group).toBe(0);
-          expect(stdout).toMatch(/Commands:/);
-        }),
-      );
-    }
-    helps.push(
-      authctl(["user", "create", "--help"]).then(({ stdout }) => expect(stdout).toContain("--second-factor")),
-      authctl(["oauth", "set", "--help"]).then(({ stdout }) =>
-        expect(stdout).toContain("--trusts-provider-mfa"),
-      ),
-    );
-    await Promise.all(helps);
   });
 
   it("provisions a company, a key and a user that can then log in through the gateway", async () => {
