@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,7 +6,7 @@ import { testBudgets } from "@auth/testing";
 import { sql } from "drizzle-orm";
 import { pgTable, text } from "drizzle-orm/pg-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { emptyClusterFile, openPglite } from "./pglite.js";
+import { emptyClusterFile, emptyClusterFolder, openPglite } from "./pglite.js";
 
 const items = pgTable("items", { id: text("id").primaryKey() });
 const schema = { items };
@@ -27,6 +27,28 @@ describe(`the embedded store in a data folder (docs/performance.md, "The embedde
       expect(await next.db.select().from(items)).toEqual([{ id: "kept" }]);
     } finally {
       await next.close();
+    }
+  });
+
+  it("is a copy of the empty cluster's folder kept in the user's cache, which no store changes", {
+    timeout: 2 * testBudgets.pgliteOpenMs,
+  }, async () => {
+    const folder = emptyClusterFolder();
+    const other = join(mkdtempSync(join(tmpdir(), "pglite-test-")), "store");
+    try {
+      const opened = await openPglite({ dataDir: other, schema, migrationsFolder });
+      await opened.db.insert(items).values({ id: "other's" });
+      await opened.close();
+      expect(existsSync(join(folder, "PG_VERSION"))).toBe(true);
+      // The migrations ran on the copy: the cluster's folder has no table of the store's.
+      const fresh = await openPglite({ dataDir: join(other, "..", "fresh"), schema, migrationsFolder });
+      try {
+        expect(await fresh.db.select().from(items)).toEqual([]);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      rmSync(join(other, ".."), { recursive: true, force: true });
     }
   });
 });
