@@ -1,13 +1,8 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { AuthError } from "@auth/errors";
 import { freePort } from "@auth/runtime";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runAuthctl } from "./run-authctl.testing.js";
 import { notAnswered } from "./service-addresses.js";
-
-const run = promisify(execFile);
-const bin = fileURLToPath(new URL("../bin/authctl.js", import.meta.url));
 
 /**
  * authctl's audit and webhooks commands as an operator types them, with no service to answer: what
@@ -21,17 +16,8 @@ describe("authctl audit and webhooks, before any call", () => {
     closed = `127.0.0.1:${await freePort()}`;
   });
 
-  async function authctl(args: string[]) {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-        env: { PATH: process.env.PATH, AUTH_IDENTITY_ADDR: closed, AUTH_AUDIT_ADDR: closed },
-      });
-      return { stdout, stderr, exitCode: 0 };
-    } catch (error) {
-      const failed = error as { stdout: string; stderr: string; code: number };
-      return { stdout: failed.stdout, stderr: failed.stderr, exitCode: failed.code };
-    }
-  }
+  const authctl = (args: string[]) =>
+    runAuthctl(args, { AUTH_IDENTITY_ADDR: closed, AUTH_AUDIT_ADDR: closed });
 
   it("explain their commands with --help", async () => {
     const audit = await authctl(["audit", "--help"]);

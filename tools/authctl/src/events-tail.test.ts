@@ -2,15 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { eventJson, newEvent, type RelayedEvent, systemOrigin } from "@auth/events";
 import { natsEventSink } from "@auth/events/nats";
 import { type RunningNats, startNatsServer } from "@auth/events/testing";
 import { Outcome } from "@auth/proto/events";
 import { createLogger } from "@auth/runtime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-
-const bin = fileURLToPath(new URL("../bin/authctl.js", import.meta.url));
+import { bin } from "./run-authctl.testing.js";
 
 /** An event line of the given type, as a service's relay writes it. */
 function eventLine(type: "auth.password.changed" | "auth.session.revoked", userId: string): string {

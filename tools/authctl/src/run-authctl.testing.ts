@@ -6,7 +6,7 @@ import { compileCacheEnvironment } from "@auth/suite";
 export const run = promisify(execFile);
 export const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
 /** The command npm links (what `npx authctl` runs). */
-const bin = fileURLToPath(new URL("../bin/authctl.js", import.meta.url));
+export const bin = fileURLToPath(new URL("../bin/authctl.js", import.meta.url));
 
 export interface AuthctlResult {
   stdout: string;
