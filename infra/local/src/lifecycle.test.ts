@@ -9,7 +9,7 @@ import { channelCredentialsOf, createServiceClient } from "@auth/grpc-kit";
 import { ensureDevPki, mtlsTransport } from "@auth/grpc-kit/dev-pki";
 import { DisclaimerServiceService } from "@auth/proto/disclaimer";
 import { IdentityServiceService } from "@auth/proto/identity";
-import { boundPort, freePort } from "@auth/runtime";
+import { boundPort, freePorts } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import { Client, type ClientReadableStream, Metadata } from "@grpc/grpc-js";
 import { service as healthService } from "grpc-health-check";
@@ -105,10 +105,10 @@ const alive = (pid: number) => {
   }
 };
 
-async function freePorts(): Promise<Record<string, string>> {
-  const ports: Record<string, string> = {};
-  for (const variable of portVariables) ports[variable] = String(await freePort());
-  return ports;
+/** A free port for each of the suite's port variables, no two the same. */
+async function freePortsOfSuite(): Promise<Record<string, string>> {
+  const ports = await freePorts(portVariables.length);
+  return Object.fromEntries(portVariables.map((variable, index) => [variable, String(ports[index])]));
 }
 
 /** The operator's clients of identity and disclaimer, as authctl makes them from the data folder. */
@@ -211,7 +211,7 @@ describe("npm start's data folder and its stop", () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "npm-start-lifecycle-"));
-    firstPorts = await freePorts();
+    firstPorts = await freePortsOfSuite();
     first = launchOn(firstPorts);
     await upOrFailed(first);
   }, testBudgets.hookMs);
@@ -243,7 +243,7 @@ describe("npm start's data folder and its stop", () => {
   });
 
   it("refuses a second suite on the same data with one line naming DATA_DIR and how to choose another", async () => {
-    const second = launchOn(await freePorts());
+    const second = launchOn(await freePortsOfSuite());
     expect(await second.exited).toBe(1);
     expect(second.stderr).toEqual([
       `DATA_DIR ${dataDir} is in use by another suite (pid ${first.process.pid}): stop it, or give this one other data with DATA_DIR=<folder> npm start`,
@@ -298,7 +298,7 @@ describe("npm start's data folder and its stop", () => {
       const holder: Server = createServer();
       await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
       try {
-        const next = launchOn({ ...(await freePorts()), PORT: String(boundPort(holder)) });
+        const next = launchOn({ ...(await freePortsOfSuite()), PORT: String(boundPort(holder)) });
         expect(await next.exited).toBe(1);
         expect(next.stderr).toEqual([
           `port ${boundPort(holder)} is in use (another npm start?): stop what holds it, or move it with PORT=<port> npm start`,

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { boundPort, freePort } from "@auth/runtime";
+import { boundPort, freePorts } from "@auth/runtime";
 import { moduleRecorder, testBudgets } from "@auth/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -43,7 +43,8 @@ describe("npm start's ports", () => {
   /** Free ports for every variable, so that a suite already running on the defaults changes nothing here. */
   const free: Record<string, string> = {};
   beforeAll(async () => {
-    for (const variable of variables) free[variable] = String(await freePort());
+    const ports = await freePorts(variables.length);
+    for (const [index, variable] of variables.entries()) free[variable] = String(ports[index]);
     dataDir = mkdtempSync(join(tmpdir(), "npm-start-ports-"));
     holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));

@@ -12,7 +12,7 @@ export {
 export { boundPort, listenOrExit, reportListening } from "./listening.js";
 export { createLogger, type Logger } from "./logger.js";
 export { JsonLinesOutbox } from "./outbox.js";
-export { freePort, whyNotListenable } from "./ports.js";
+export { freePort, freePorts, whyNotListenable } from "./ports.js";
 export { SecretBox, secretsKeyOf } from "./secret-box.js";
 export { stopOnSignals } from "./shutdown.js";
 export {

@@ -36,3 +36,10 @@ export async function freePort(): Promise<number> {
   }
   throw new Error(`no free port between ${lowest} and ${highest}`);
 }
+
+/** `count` distinct ports, each free a moment ago: two draws of freePort can give the same port. */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
