@@ -48,7 +48,7 @@ import { createLogger, type Logger, SecretBox, TtlCache } from "@auth/runtime";
 import { metrics } from "@auth/telemetry";
 import { testBudgets } from "@auth/testing";
 import { parseOptions } from "@node-rs/argon2";
-import { eq } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import { generate } from "otplib";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -580,6 +580,23 @@ describe("ImportUsers", () => {
       imported("c-1", { password: "password-1", loginName: "imported-c-1-again" }),
     ]);
     expect(results.map((result) => result.outcome)).toEqual([ImportOutcome.CREATED, ImportOutcome.SKIPPED]);
+  });
+
+  it("creates a batch's new users in one transaction, not one per user, and still answers the conflicting ones on their own", async () => {
+    const { bcrypt } = await importedHashesOf("imported-password-3");
+    const batch = Array.from({ length: 20 }, (_, index) => imported(`e-${index}`, { passwordHash: bcrypt }));
+    batch.push(imported("e-taken", { loginName: "imported-e-3", passwordHash: bcrypt }));
+    const results = await outcomesOf(batch);
+    expect(results.map((result) => result.outcome)).toEqual([
+      ...batch.slice(0, -1).map(() => ImportOutcome.CREATED),
+      ImportOutcome.FAILED,
+    ]);
+    // Rows written by one transaction carry its id (xmin).
+    const [{ transactions } = { transactions: 0 }] = await database.db
+      .select({ transactions: sql<number>`count(distinct ${schema.users}.xmin::text)::int` })
+      .from(schema.users)
+      .where(and(eq(schema.users.companyId, company.id), like(schema.users.externalId, "e-%")));
+    expect(transactions).toBe(1);
   });
 
   it("refuses a batch of more than 500 users, or none, as a whole", async () => {

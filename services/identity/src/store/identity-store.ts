@@ -367,6 +367,23 @@ export class IdentityStore {
     );
   }
 
+  /**
+   * ImportUsers' batch in one transaction: the users whose login name, phone, e-mail, profile and
+   * external id no stored user (nor an earlier one of the batch) has, with admin.user.changed for each;
+   * the others are left out, for the caller to try on their own (createUser says why). The created.
+   */
+  async createUsersWithoutConflict(newUsers: NewUser[], origin: EventOrigin): Promise<StoredUser[]> {
+    if (newUsers.length === 0) return [];
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.insert(users).values(newUsers).onConflictDoNothing().returning(storedUser);
+      await recordEvents(
+        tx,
+        rows.flatMap((row) => userChanged(origin, undefined, row)),
+      );
+      return rows;
+    });
+  }
+
   /** The ids of the company's users that have these external ids (ImportUsers), by external id. */
   async userIdsByExternalId(companyId: string, externalIds: string[]): Promise<Map<string, string>> {
     const rows = await this.db
