@@ -7,7 +7,7 @@ import { pgTable, text } from "drizzle-orm/pg-core";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { openDatabase, openServiceDatabase } from "./database.js";
-import { isUniqueViolation, translateDatabaseError } from "./errors.js";
+import { isDeadlock, isUniqueViolation, translateDatabaseError } from "./errors.js";
 import { createTestDatabase, databaseKinds } from "./testing.js";
 
 const items = pgTable("items", { id: text("id").primaryKey() });
@@ -46,6 +46,35 @@ describe.runIf(process.env.TEST_DATABASE_URL)("replicas starting together on Pos
       expect(await replicas[1]?.db.select().from(items)).toEqual([{ id: "x" }]);
       await Promise.all(replicas.map((replica) => replica.close()));
     } finally {
+      await target.drop();
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("two transactions that wait on each other's rows", () => {
+  it("deadlock: PostgreSQL aborts one, which isDeadlock tells, and the other commits", async () => {
+    const target = await createTestDatabase(process.env.TEST_DATABASE_URL ?? "");
+    const database = await openDatabase({ url: target.url, schema, migrationsFolder });
+    try {
+      let holding = 0;
+      const bothHoldOne = async () => {
+        holding += 1;
+        while (holding < 2) await sleep(10);
+      };
+      const crossing = (first: string, second: string) =>
+        database.db.transaction(async (tx) => {
+          await tx.insert(items).values({ id: first });
+          await bothHoldOne();
+          await tx.insert(items).values({ id: second });
+        });
+      const outcomes = await Promise.allSettled([crossing("a", "b"), crossing("b", "a")]);
+      const aborted = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason] : []));
+      expect(aborted).toHaveLength(1);
+      expect(isDeadlock(aborted[0])).toBe(true);
+      expect(isUniqueViolation(aborted[0])).toBe(false);
+      expect((await database.db.select().from(items)).map((item) => item.id).sort()).toEqual(["a", "b"]);
+    } finally {
+      await database.close();
       await target.drop();
     }
   });
@@ -135,6 +164,7 @@ describe("database errors", () => {
   it("are left alone when they mean something else", () => {
     expect(translateDatabaseError(new Error("syntax error"))).toBeUndefined();
     expect(isUniqueViolation(Object.assign(new Error("x"), { code: "23503" }))).toBe(false);
+    expect(isDeadlock(Object.assign(new Error("x"), { code: "23505" }))).toBe(false);
   });
 });
 

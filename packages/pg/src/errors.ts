@@ -42,3 +42,13 @@ export function isUniqueViolation(error: unknown): boolean {
   if ((error as { code?: unknown }).code === "23505") return true;
   return error.cause !== undefined && isUniqueViolation(error.cause);
 }
+
+/**
+ * True for a transaction PostgreSQL aborted to break a deadlock (SQLSTATE 40P01), also when Drizzle
+ * wraps it: nothing of it was written, and it may be tried again.
+ */
+export function isDeadlock(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if ((error as { code?: unknown }).code === "40P01") return true;
+  return error.cause !== undefined && isDeadlock(error.cause);
+}

@@ -9,6 +9,6 @@ export {
   type ServiceDatabase,
   type ServiceDatabaseOptions,
 } from "./database.js";
-export { isUniqueViolation, translateDatabaseError } from "./errors.js";
+export { isDeadlock, isUniqueViolation, translateDatabaseError } from "./errors.js";
 export { migrateDatabase } from "./migrate.js";
 export { pgliteNodeArgs } from "./pglite.js";

@@ -599,6 +599,34 @@ describe("ImportUsers", () => {
     expect(transactions).toBe(1);
   });
 
+  it("tries each user of the batch alone when PostgreSQL aborts the batch's transaction to break a deadlock", async () => {
+    const deadlock = Object.assign(new Error("deadlock detected"), { code: "40P01" });
+    const together = vi
+      .spyOn(IdentityStore.prototype, "createUsersWithoutConflict")
+      .mockRejectedValueOnce(deadlock);
+    try {
+      const { bcrypt } = await importedHashesOf("imported-password-4");
+      expect(
+        await outcomesOf([
+          imported("f-1", { passwordHash: bcrypt }),
+          imported("f-2", { passwordHash: bcrypt }),
+          imported("f-3", { loginName: "imported-f-1", passwordHash: bcrypt }),
+        ]),
+      ).toEqual([
+        created("f-1"),
+        created("f-2"),
+        failed(
+          "f-3",
+          "resource.exists",
+          "a user with this login name, phone, e-mail or profile already exists",
+        ),
+      ]);
+      expect(together).toHaveBeenCalledTimes(1);
+    } finally {
+      together.mockRestore();
+    }
+  });
+
   it("refuses a batch of more than 500 users, or none, as a whole", async () => {
     const many = Array.from({ length: 501 }, (_, index) =>
       imported(`many-${index}`, { password: "password-1" }),

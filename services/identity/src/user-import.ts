@@ -1,4 +1,5 @@
 import { AuthError } from "@auth/errors";
+import { isDeadlock } from "@auth/pg";
 import { type ImportedUser, ImportOutcome, type ImportResult } from "@auth/proto/identity";
 import type { EventOrigin } from "./events.js";
 import type { PasswordHasher } from "./passwords.js";
@@ -41,9 +42,7 @@ export async function importUsers(
   const prepared: Array<ImportResult | NewUser> = [];
   for (const user of users) prepared.push(await prepare(user));
   const toCreate = prepared.filter((entry): entry is NewUser => !("outcome" in entry));
-  const created = new Map(
-    (await store.createUsersWithoutConflict(toCreate, origin)).map((row) => [row.externalId, row.id]),
-  );
+  const created = new Map((await createTogether(toCreate)).map((row) => [row.externalId, row.id]));
   const results: ImportResult[] = [];
   for (const [index, entry] of prepared.entries()) {
     if ("outcome" in entry) results.push(entry);
@@ -67,6 +66,20 @@ export async function importUsers(
       return await newUser({ ...input, companyId: company.id }, company.policy, hasher);
     } catch (error) {
       return failure(user, error);
+    }
+  }
+
+  /**
+   * The batch's users that conflict with no one, created at once. Two batches that wait on each
+   * other's rows (the same users in other orders) deadlock, and PostgreSQL aborts one: its users
+   * then go alone, as each is one row.
+   */
+  async function createTogether(rows: NewUser[]) {
+    try {
+      return await store.createUsersWithoutConflict(rows, origin);
+    } catch (error) {
+      if (isDeadlock(error)) return [];
+      throw error;
     }
   }
 

@@ -370,7 +370,8 @@ export class IdentityStore {
   /**
    * ImportUsers' batch in one transaction: the users whose login name, phone, e-mail, profile and
    * external id no stored user (nor an earlier one of the batch) has, with admin.user.changed for each;
-   * the others are left out, for the caller to try on their own (createUser says why). The created.
+   * the others are left out, for the caller to try on their own (createUser says why). Returns the
+   * users created.
    */
   async createUsersWithoutConflict(newUsers: NewUser[], origin: EventOrigin): Promise<StoredUser[]> {
     if (newUsers.length === 0) return [];
