@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { freePort } from "@auth/runtime";
+import { freePorts } from "@auth/runtime";
 import { listeningProcess } from "./processes.js";
 
 /** What the issue allows the suite's processes on embedded stores, in all (docs/performance.md, "The embedded default's memory"). */
@@ -99,8 +99,9 @@ export async function measureEmbeddedMemory(only: string[] | undefined): Promise
   const named = (prefix: string) => "embedded".startsWith(prefix);
   if (only && !only.some(named)) return false;
   const dataDir = mkdtempSync(join(tmpdir(), "auth-bench-embedded-"));
-  const ports: Record<string, string> = { LOGIN_PAGE_PORT: String(await freePort()) };
-  for (const variable of Object.values(processPorts)) ports[variable] = String(await freePort());
+  const variables = ["LOGIN_PAGE_PORT", ...Object.values(processPorts)];
+  const drawn = await freePorts(variables.length);
+  const ports = Object.fromEntries(variables.map((variable, index) => [variable, String(drawn[index])]));
   const started = performance.now();
   const launcher = spawn(process.execPath, [start], {
     env: { ...process.env, ...ports, DATA_DIR: dataDir, DEMO_API_KEY: randomBytes(24).toString("base64url") },

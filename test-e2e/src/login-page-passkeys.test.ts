@@ -1,5 +1,5 @@
 import { type RunningLoginPage, serveLoginPage } from "@auth/login-page";
-import { freePort } from "@auth/runtime";
+import { freePorts } from "@auth/runtime";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
@@ -37,7 +37,7 @@ describe.skipIf(!chromiumInstalled())(
     const screenshots = new Screenshots("login-page-passkeys");
 
     beforeAll(async () => {
-      const [port, otherPort] = [await freePort(), await freePort()];
+      const [port, otherPort] = await freePorts(2);
       [pageUrl, elsewhereUrl] = [`http://localhost:${port}`, `http://localhost:${otherPort}`];
       [browser, company] = await Promise.all([
         launchChromium(),

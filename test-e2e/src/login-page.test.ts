@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type OAuthButton, pageRoutes, type RunningLoginPage, serveLoginPage } from "@auth/login-page";
 import { ProviderKind } from "@auth/proto/identity";
-import { freePort } from "@auth/runtime";
+import { freePorts } from "@auth/runtime";
 import { startOwnSuite } from "@auth/suite/testing";
 import { testBudgets } from "@auth/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -92,10 +92,8 @@ describe.skipIf(!chromiumInstalled())(
         launchChromium(),
       ]);
       const operator = operatorOf(suite.suite);
-      const [plainUrl, termsUrl] = [
-        `http://127.0.0.1:${await freePort()}`,
-        `http://127.0.0.1:${await freePort()}`,
-      ];
+      const [plainPort, termsPort] = await freePorts(2);
+      const [plainUrl, termsUrl] = [`http://127.0.0.1:${plainPort}`, `http://127.0.0.1:${termsPort}`];
       oidc = await TestOidcProvider.start([`${termsUrl}${pageRoutes.oauthCallback}`]);
 
       const plainCompany = await createCompany(

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "@auth/runtime";
+import { freePort, freePorts } from "@auth/runtime";
 import { Redis } from "ioredis";
 
 const run = promisify(execFile);
@@ -97,9 +97,8 @@ export async function startRedisCluster(masters = 3, args: string[] = []): Promi
   const dir = mkdtempSync(join(tmpdir(), "redis-cluster-"));
   // Each node's cluster bus gets a free port of its own: by default it is the port + 10,000, which
   // no one checked and which may fall in the kernel's range for outgoing connections.
-  const chosen = new Set<number>();
-  while (chosen.size < 2 * masters) chosen.add(await freePort());
-  const [ports, busPorts] = [[...chosen].slice(0, masters), [...chosen].slice(masters)];
+  const chosen = await freePorts(2 * masters);
+  const [ports, busPorts] = [chosen.slice(0, masters), chosen.slice(masters)];
   const servers = ports.map((port, index) =>
     spawnRedisServer(port, dir, [
       "--cluster-enabled",

@@ -37,9 +37,16 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port between ${lowest} and ${highest}`);
 }
 
+/** `count` numbers as a tuple when `count` is a literal, so that `const [a, b] = await freePorts(2)` types. */
+type Ports<Count extends number, Drawn extends number[] = []> = number extends Count
+  ? number[]
+  : Drawn["length"] extends Count
+    ? Drawn
+    : Ports<Count, [...Drawn, number]>;
+
 /** `count` distinct ports, each free a moment ago: two draws of freePort can give the same port. */
-export async function freePorts(count: number): Promise<number[]> {
+export async function freePorts<Count extends number>(count: Count): Promise<Ports<Count>> {
   const ports = new Set<number>();
   while (ports.size < count) ports.add(await freePort());
-  return [...ports];
+  return [...ports] as Ports<Count>;
 }
