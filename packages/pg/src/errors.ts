@@ -36,19 +36,18 @@ export function translateDatabaseError(error: unknown): AuthError | undefined {
   return new AuthError("service.unavailable", { detail: "database unavailable", cause: error });
 }
 
-/** True for a unique-constraint violation (SQLSTATE 23505), also when Drizzle wraps it. */
-export function isUniqueViolation(error: unknown): boolean {
+/** True when the error, or one it wraps (Drizzle wraps the driver's), carries that SQLSTATE. */
+function hasSqlState(error: unknown, sqlState: string): boolean {
   if (!(error instanceof Error)) return false;
-  if ((error as { code?: unknown }).code === "23505") return true;
-  return error.cause !== undefined && isUniqueViolation(error.cause);
+  if ((error as { code?: unknown }).code === sqlState) return true;
+  return error.cause !== undefined && hasSqlState(error.cause, sqlState);
 }
 
+/** True for a unique-constraint violation (SQLSTATE 23505). */
+export const isUniqueViolation = (error: unknown): boolean => hasSqlState(error, "23505");
+
 /**
- * True for a transaction PostgreSQL aborted to break a deadlock (SQLSTATE 40P01), also when Drizzle
- * wraps it: nothing of it was written, and it may be tried again.
+ * True for a transaction PostgreSQL aborted to break a deadlock (SQLSTATE 40P01): nothing of it was
+ * written, and it may be tried again.
  */
-export function isDeadlock(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if ((error as { code?: unknown }).code === "40P01") return true;
-  return error.cause !== undefined && isDeadlock(error.cause);
-}
+export const isDeadlock = (error: unknown): boolean => hasSqlState(error, "40P01");
