@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -47,17 +47,19 @@ async function untilAnswers(
 }
 
 /**
- * A redis-server of the tests' own on a loopback port, without persistence. It runs under a shell
- * that stops it once this process's end of the pipe closes, so that no server outlives a test
- * process, however that process ends.
+ * A redis-server of the tests' own on a loopback port, without persistence, in a folder of its own.
+ * It runs under a shell that stops it once this process's end of the pipe closes, and then removes
+ * its folder, so that no server or folder outlives a test process, however that process ends.
  */
-function spawnRedisServer(port: number, dir: string, args: string[]): ChildProcess {
+function spawnRedisServer(port: number, args: string[]): ChildProcess {
+  const dir = mkdtempSync(join(tmpdir(), "redis-server-"));
   return spawn(
     "sh",
     [
       "-c",
-      'redis-server "$@" & server=$!; cat > /dev/null; kill "$server"',
+      'dir=$1; shift; redis-server "$@" --dir "$dir" & server=$!; cat > /dev/null; kill "$server"; wait "$server"; rm -rf "$dir"',
       "sh",
+      dir,
       "--port",
       String(port),
       "--bind",
@@ -66,8 +68,6 @@ function spawnRedisServer(port: number, dir: string, args: string[]): ChildProce
       "",
       "--appendonly",
       "no",
-      "--dir",
-      dir,
       ...args,
     ],
     { stdio: ["pipe", "ignore", "ignore"] },
@@ -76,13 +76,9 @@ function spawnRedisServer(port: number, dir: string, args: string[]): ChildProce
 
 /** A standalone redis-server of the tests' own (for example with ACL users: `--user`, rule). */
 export async function startRedisServer(args: string[] = []): Promise<RunningCluster> {
-  const dir = mkdtempSync(join(tmpdir(), "redis-server-"));
   const port = await freePort();
-  const server = spawnRedisServer(port, dir, args);
-  const stop = () => {
-    server.stdin?.end();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const server = spawnRedisServer(port, args);
+  const stop = () => server.stdin?.end();
   try {
     await untilAnswers(port, async (redis) => (await redis.ping()) === "PONG");
   } catch (error) {
@@ -94,13 +90,12 @@ export async function startRedisServer(args: string[] = []): Promise<RunningClus
 
 /** A real Redis Cluster of `masters` redis-server processes on loopback ports, for the contract suites. */
 export async function startRedisCluster(masters = 3, args: string[] = []): Promise<RunningCluster> {
-  const dir = mkdtempSync(join(tmpdir(), "redis-cluster-"));
   // Each node's cluster bus gets a free port of its own: by default it is the port + 10,000, which
   // no one checked and which may fall in the kernel's range for outgoing connections.
   const chosen = await freePorts(2 * masters);
   const [ports, busPorts] = [chosen.slice(0, masters), chosen.slice(masters)];
   const servers = ports.map((port, index) =>
-    spawnRedisServer(port, dir, [
+    spawnRedisServer(port, [
       "--cluster-enabled",
       "yes",
       "--cluster-port",
@@ -114,7 +109,6 @@ export async function startRedisCluster(masters = 3, args: string[] = []): Promi
   );
   const stop = () => {
     for (const server of servers) server.stdin?.end();
-    rmSync(dir, { recursive: true, force: true });
   };
   try {
     await Promise.all(

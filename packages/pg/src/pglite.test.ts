@@ -14,7 +14,7 @@ const migrationsFolder = fileURLToPath(new URL("../test/migrations", import.meta
 
 describe(`the embedded store in a data folder (docs/performance.md, "The embedded default's memory")`, () => {
   const dataDir = join(mkdtempSync(join(tmpdir(), "pglite-test-")), "store");
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => rmSync(join(dataDir, ".."), { recursive: true, force: true }));
 
   it("is made on the first open and found, rows and all, on the next", {
     timeout: 3 * testBudgets.pgliteOpenMs,
@@ -76,7 +76,7 @@ describe(`the embedded store in memory (docs/performance.md, "The unit tests' ti
 
 describe(`the embedded store's memory settings (docs/performance.md, "The embedded default's memory")`, () => {
   const dataDir = join(mkdtempSync(join(tmpdir(), "pglite-test-")), "store");
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => rmSync(join(dataDir, ".."), { recursive: true, force: true }));
 
   it.each([
     ["in a data folder", dataDir],
