@@ -70,7 +70,9 @@ function spawnRedisServer(port: number, args: string[]): ChildProcess {
       "no",
       ...args,
     ],
-    { stdio: ["pipe", "ignore", "ignore"] },
+    // A process group of its own: a test runner that ends the test process's group (turbo does)
+    // would kill the shell before it removed the folder.
+    { stdio: ["pipe", "ignore", "ignore"], detached: true },
   );
 }
 
