@@ -7,7 +7,7 @@ import { type Browser, chromium, type Locator, type Page } from "playwright-core
 /**
  * Debian's Chromium: its old headless shell (`apt-get install chromium-headless-shell`; .ci/run
  * installs it), which Playwright also runs for headless tests of its own, or else the whole browser
- * (`chromium`). The shell draws the same pages with half the CPU and a third of the processes
+ * (`chromium`). The shell draws the same pages with half the CPU and half the processes
  * (docs/performance.md, "Chromium's headless shell").
  */
 const chromiums = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
